@@ -1,0 +1,27 @@
+//! `inarow bench ...`: benchmark commands that print figures.
+
+use std::process::ExitCode;
+
+use clap::Subcommand;
+
+pub mod connect4;
+pub mod gomoku;
+pub mod server;
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Score the Connect Four reference positions and report speed.
+    Connect4(connect4::BenchConnect4Args),
+    /// Search fixed Gomoku positions; the node count is a regression signature.
+    Gomoku(gomoku::BenchGomokuArgs),
+    /// Open many real SSH sessions against a host and report throughput, memory and latency.
+    Server(server::BenchServerArgs),
+}
+
+pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        BenchCommand::Connect4(args) => connect4::run(args),
+        BenchCommand::Gomoku(args) => gomoku::run(args),
+        BenchCommand::Server(args) => server::run(args),
+    }
+}

@@ -1,0 +1,68 @@
+//! Command-line entry points. `main` parses the arguments with clap, runs one
+//! subcommand and maps its result to an exit code; every subcommand lives in
+//! its own file and owns its own argument struct.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod bench;
+pub mod book;
+pub mod keygen;
+pub mod pbrain;
+pub mod play;
+pub mod serve;
+pub mod solve;
+
+/// k-in-a-row board games in the terminal: Connect Four and Gomoku.
+#[derive(Debug, Parser)]
+#[command(name = "inarow", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play in this terminal: against the computer or two players on one keyboard.
+    Play(play::PlayArgs),
+    /// Run the game host (SSH, and telnet when enabled).
+    Serve(serve::ServeArgs),
+    /// Create an ed25519 SSH host key.
+    Keygen(keygen::KeygenArgs),
+    /// Solve Connect Four positions given as move strings, one per line on stdin.
+    Solve(solve::SolveArgs),
+    /// Benchmarks that print figures.
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+    /// The Connect Four opening book.
+    #[command(subcommand)]
+    Book(book::BookCommand),
+    /// The Gomoku engine on stdin/stdout, speaking the Gomocup (pbrain) protocol.
+    Pbrain(pbrain::PbrainArgs),
+}
+
+/// Parses the command line, runs it, prints any error chain and returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("inarow: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs one parsed command.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Keygen(args) => keygen::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Bench(cmd) => bench::run(cmd),
+        Command::Book(cmd) => book::run(cmd),
+        Command::Pbrain(args) => pbrain::run(args),
+    }
+}

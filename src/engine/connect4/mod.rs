@@ -1,0 +1,1 @@
+//! The perfect Connect Four solver and its opening book.

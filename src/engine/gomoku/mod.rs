@@ -1,0 +1,1 @@
+//! The strong Gomoku engine.

@@ -1,0 +1,1 @@
+//! Pure game rules: boards, moves, notation and outcomes.

@@ -1,0 +1,22 @@
+//! inarow: a host for "k in a row" board games (Connect Four, Gomoku) played
+//! in the terminal, locally (`inarow play`) or remotely over SSH and telnet.
+//!
+//! # Architecture
+//!
+//! Dependencies point inward:
+//!
+//! * [`game`]: pure rules, boards, notation and outcomes. No IO, no async.
+//! * [`engine`]: pure, synchronous computer players (position + limits + stop
+//!   flag -> move). No IO, no async.
+//! * [`term`]: bytes -> keys (our own decoder, usable on socket bytes) and
+//!   screens -> ANSI bytes (themes, line-diffed redraw).
+//! * [`text`]: the one sanitiser every user-supplied string goes through.
+//! * [`cli`]: the subcommands (`play`, `serve`, `keygen`, `solve`, `bench`,
+//!   `book`, `pbrain`).
+#![forbid(unsafe_code)]
+
+pub mod cli;
+pub mod engine;
+pub mod game;
+pub mod term;
+pub mod text;

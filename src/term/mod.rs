@@ -1,0 +1,1 @@
+//! Terminal input decoding and screen output.

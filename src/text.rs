@@ -1,0 +1,1 @@
+//! The one sanitiser for user-supplied text.

@@ -1,0 +1,1 @@
+//! Connect Four solver, book and `inarow solve` / `bench connect4` tests.

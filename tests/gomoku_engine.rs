@@ -1,0 +1,1 @@
+//! Gomoku engine and `inarow pbrain` tests.
