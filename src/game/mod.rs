@@ -1,1 +1,140 @@
-//! Pure game rules: boards, moves, notation and outcomes.
+//! Pure game rules: the vocabulary (sides, colours, points), the rules of a
+//! k-in-a-row game as data, positions with checked moves and outcomes, and
+//! the notation used to read and print moves.
+//!
+//! No IO, no async, no terminal: every front end (local terminal, SSH,
+//! telnet, the engines) builds on this module, and a test keeps it that way.
+
+mod notation;
+mod position;
+mod rules;
+
+pub use notation::{Move, ParseMoveError};
+pub use position::{IllegalMoveError, Outcome, Position};
+pub use rules::{GameKind, Rules, RulesError};
+
+use std::fmt;
+
+/// One of the two players, by turn order: `First` moves first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for `First`, 1 for `Second`: an index into per-side arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
+
+    /// Both sides, in turn order.
+    pub const BOTH: [Side; 2] = [Side::First, Side::Second];
+}
+
+/// A stone colour a player can choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Colour {
+    Red,
+    Green,
+    Yellow,
+    Blue,
+}
+
+impl Colour {
+    /// Every colour, in menu order.
+    pub const ALL: [Colour; 4] = [Colour::Red, Colour::Green, Colour::Yellow, Colour::Blue];
+
+    /// The colour's name as shown to people, e.g. `Red`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Red => "Red",
+            Colour::Green => "Green",
+            Colour::Yellow => "Yellow",
+            Colour::Blue => "Blue",
+        }
+    }
+
+    /// The emoji stone (two terminal cells wide).
+    pub fn emoji(self) -> &'static str {
+        match self {
+            Colour::Red => "\u{1F534}",
+            Colour::Green => "\u{1F7E2}",
+            Colour::Yellow => "\u{1F7E1}",
+            Colour::Blue => "\u{1F535}",
+        }
+    }
+
+    /// The ASCII stone: the colour's initial.
+    pub fn letter(self) -> char {
+        match self {
+            Colour::Red => 'R',
+            Colour::Green => 'G',
+            Colour::Yellow => 'Y',
+            Colour::Blue => 'B',
+        }
+    }
+
+    /// Parses a colour name or initial, any case.
+    pub fn parse(text: &str) -> Option<Colour> {
+        let t = text.trim().to_ascii_lowercase();
+        Colour::ALL.into_iter().find(|c| {
+            t == c.name().to_ascii_lowercase() || t == c.letter().to_ascii_lowercase().to_string()
+        })
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A cell (Connect Four) or intersection (Gomoku): `x` is the column from
+/// the left, `y` the row from the bottom, both from 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point {
+    pub x: u8,
+    pub y: u8,
+}
+
+impl Point {
+    pub const fn new(x: u8, y: u8) -> Point {
+        Point { x, y }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_parse_by_name_and_initial() {
+        assert_eq!(Colour::parse("red"), Some(Colour::Red));
+        assert_eq!(Colour::parse(" YELLOW "), Some(Colour::Yellow));
+        assert_eq!(Colour::parse("b"), Some(Colour::Blue));
+        assert_eq!(Colour::parse("purple"), None);
+        for c in Colour::ALL {
+            assert_eq!(Colour::parse(c.name()), Some(c));
+        }
+    }
+
+    #[test]
+    fn side_other_is_an_involution() {
+        for s in Side::BOTH {
+            assert_ne!(s.other(), s);
+            assert_eq!(s.other().other(), s);
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! The rules of one k-in-a-row game as data: which game (gravity or free
+//! placement), board width and height, the line length that wins, and
+//! whether a longer line (an overline) also wins.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// The two games inarow hosts. The kind decides placement (gravity or not)
+/// and notation; everything else is in [`Rules`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Stones drop to the lowest free cell of a column.
+    ConnectFour,
+    /// Stones go on any empty intersection.
+    Gomoku,
+}
+
+impl GameKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::ConnectFour => "Connect Four",
+            GameKind::Gomoku => "Gomoku",
+        }
+    }
+
+    /// The short identifier used in flags and config: `connect4`, `gomoku`.
+    pub fn id(self) -> &'static str {
+        match self {
+            GameKind::ConnectFour => "connect4",
+            GameKind::Gomoku => "gomoku",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GameKind> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "connect4" | "connect-four" | "connectfour" | "c4" | "connect four" => {
+                Some(GameKind::ConnectFour)
+            }
+            "gomoku" | "gobang" | "five" => Some(GameKind::Gomoku),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Board sizes are bounded so that every column has a letter (a-z) and
+/// every count fits comfortably in a `u8`.
+pub const MAX_SIDE: u8 = 26;
+/// Smallest board side we accept.
+pub const MIN_SIDE: u8 = 3;
+
+/// Why a set of rules is not playable.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RulesError {
+    #[error("board width {0} is out of range ({MIN_SIDE}-{MAX_SIDE})")]
+    Width(u8),
+    #[error("board height {0} is out of range ({MIN_SIDE}-{MAX_SIDE})")]
+    Height(u8),
+    #[error(
+        "line length {line} does not fit on a {width}x{height} board (needs 3 to the longer side)"
+    )]
+    Line { line: u8, width: u8, height: u8 },
+}
+
+/// The rules of one game, as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules {
+    kind: GameKind,
+    width: u8,
+    height: u8,
+    line: u8,
+    exact: bool,
+}
+
+impl Rules {
+    /// Connect Four, 7 columns by 6 rows, four in a line.
+    pub fn connect_four() -> Rules {
+        Rules {
+            kind: GameKind::ConnectFour,
+            width: 7,
+            height: 6,
+            line: 4,
+            exact: false,
+        }
+    }
+
+    /// Gomoku, 15x15, five or more in a line (freestyle).
+    pub fn gomoku() -> Rules {
+        Rules {
+            kind: GameKind::Gomoku,
+            width: 15,
+            height: 15,
+            line: 5,
+            exact: false,
+        }
+    }
+
+    /// The standard rules of a game kind.
+    pub fn standard(kind: GameKind) -> Rules {
+        match kind {
+            GameKind::ConnectFour => Rules::connect_four(),
+            GameKind::Gomoku => Rules::gomoku(),
+        }
+    }
+
+    /// Any size and line length within bounds.
+    pub fn new(
+        kind: GameKind,
+        width: u8,
+        height: u8,
+        line: u8,
+        exact: bool,
+    ) -> Result<Rules, RulesError> {
+        if !(MIN_SIDE..=MAX_SIDE).contains(&width) {
+            return Err(RulesError::Width(width));
+        }
+        if !(MIN_SIDE..=MAX_SIDE).contains(&height) {
+            return Err(RulesError::Height(height));
+        }
+        if line < 3 || line > width.max(height) {
+            return Err(RulesError::Line {
+                line,
+                width,
+                height,
+            });
+        }
+        Ok(Rules {
+            kind,
+            width,
+            height,
+            line,
+            exact,
+        })
+    }
+
+    /// The same rules with "exactly k" on or off: with it on, a line longer
+    /// than the line length does not win.
+    pub fn with_exact(self, exact: bool) -> Rules {
+        Rules { exact, ..self }
+    }
+
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+    pub fn height(&self) -> u8 {
+        self.height
+    }
+    /// How many stones in a line win.
+    pub fn line(&self) -> u8 {
+        self.line
+    }
+    /// Whether only exactly `line` stones win (overlines do not).
+    pub fn is_exact(&self) -> bool {
+        self.exact
+    }
+    /// Whether stones fall to the lowest free cell (Connect Four).
+    pub fn has_gravity(&self) -> bool {
+        self.kind == GameKind::ConnectFour
+    }
+    /// Number of cells on the board.
+    pub fn cells(&self) -> usize {
+        usize::from(self.width) * usize::from(self.height)
+    }
+    /// Whether these are the standard 7x6 Connect Four rules (the perfect solver's board).
+    pub fn is_standard_connect_four(&self) -> bool {
+        *self == Rules::connect_four()
+    }
+
+    /// A one-line description, e.g. `Connect Four 7x6` or `Gomoku 15x15, exactly five`.
+    pub fn describe(&self) -> String {
+        let mut s = format!("{} {}x{}", self.kind.name(), self.width, self.height);
+        let standard_line = match self.kind {
+            GameKind::ConnectFour => 4,
+            GameKind::Gomoku => 5,
+        };
+        if self.line != standard_line {
+            s.push_str(&format!(", {} in a line", self.line));
+        }
+        if self.exact {
+            s.push_str(&format!(", exactly {}", self.line));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_checked() {
+        assert!(Rules::new(GameKind::ConnectFour, 8, 7, 4, false).is_ok());
+        assert!(Rules::new(GameKind::ConnectFour, 9, 7, 4, false).is_ok());
+        assert_eq!(
+            Rules::new(GameKind::ConnectFour, 2, 7, 4, false),
+            Err(RulesError::Width(2))
+        );
+        assert_eq!(
+            Rules::new(GameKind::Gomoku, 15, 27, 5, false),
+            Err(RulesError::Height(27))
+        );
+        assert!(matches!(
+            Rules::new(GameKind::Gomoku, 4, 4, 5, false),
+            Err(RulesError::Line { .. })
+        ));
+    }
+
+    #[test]
+    fn kinds_parse() {
+        assert_eq!(GameKind::parse("connect4"), Some(GameKind::ConnectFour));
+        assert_eq!(GameKind::parse("Gomoku"), Some(GameKind::Gomoku));
+        assert_eq!(GameKind::parse("chess"), None);
+    }
+
+    #[test]
+    fn describe_mentions_options() {
+        assert_eq!(Rules::connect_four().describe(), "Connect Four 7x6");
+        assert_eq!(
+            Rules::gomoku().with_exact(true).describe(),
+            "Gomoku 15x15, exactly 5"
+        );
+    }
+}

@@ -1,0 +1,465 @@
+//! Draws a board as frame lines, the same for every front end.
+//!
+//! Every cell is three terminal columns: a one-column gap then a two-column
+//! body. Emoji stones are two columns wide, so the grid stays aligned in
+//! both themes; the gaps double as markers around a cell (`[..]` the
+//! cursor or the last move, `*..*` the winning line), so nothing relies on
+//! colour alone.
+//!
+//! Connect Four:
+//! ```text
+//!     A  B  C  D  E  F  G
+//!             R               <- the stone about to drop (cursor column)
+//!    |  |  |  |  |  |  |  |  5
+//!    ...
+//!    |R |Y [R]|  |  |  |  |  0
+//!    +--+--+--+--+--+--+--+
+//!     1  2  3  4  5  6  7
+//! ```
+//! Gomoku: row numbers on both sides, column letters above and below,
+//! `.` for an empty point, `+` for the centre.
+
+use crossterm::style::Color;
+
+use super::screen::{Line, Style};
+use crate::game::{Colour, GameKind, Outcome, Point, Position, Side};
+
+/// How stones look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    /// Coloured emoji stones and coloured markers.
+    #[default]
+    Emoji,
+    /// Letters only, no colour, no emoji: for terminals that need it.
+    Ascii,
+}
+
+impl Theme {
+    pub fn parse(text: &str) -> Option<Theme> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "emoji" | "color" | "colour" => Some(Theme::Emoji),
+            "ascii" | "plain" => Some(Theme::Ascii),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Emoji => "emoji",
+            Theme::Ascii => "ascii",
+        }
+    }
+
+    /// A stone of `colour` as text two columns wide.
+    pub fn stone(self, colour: Colour) -> String {
+        match self {
+            Theme::Emoji => colour.emoji().to_string(),
+            Theme::Ascii => format!("{} ", colour.letter()),
+        }
+    }
+
+    /// The terminal colour for a player's colour (text and markers).
+    pub fn color(self, colour: Colour) -> Option<Color> {
+        match self {
+            Theme::Ascii => None,
+            Theme::Emoji => Some(match colour {
+                Colour::Red => Color::DarkRed,
+                Colour::Green => Color::DarkGreen,
+                Colour::Yellow => Color::DarkYellow,
+                Colour::Blue => Color::DarkBlue,
+            }),
+        }
+    }
+
+    /// Style for text in a player's colour.
+    pub fn style(self, colour: Colour) -> Style {
+        Style {
+            fg: self.color(colour),
+            bold: true,
+            ..Style::PLAIN
+        }
+    }
+}
+
+/// Where the cursor is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cursor {
+    /// Connect Four: the column a stone would drop into.
+    Column(u8),
+    /// Gomoku: the point a stone would go on.
+    Point(Point),
+}
+
+/// Everything needed to draw a board.
+#[derive(Debug, Clone, Copy)]
+pub struct BoardView<'a> {
+    pub position: &'a Position,
+    /// Colour of `Side::First` and `Side::Second`.
+    pub colours: [Colour; 2],
+    pub cursor: Option<Cursor>,
+    pub theme: Theme,
+}
+
+/// Where the board's cells are within its lines: for mouse clicks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardGeometry {
+    kind: GameKind,
+    width: u8,
+    height: u8,
+    /// Column of the first gap.
+    left: usize,
+    /// Line index of the top board row (y = height - 1).
+    top: usize,
+}
+
+impl BoardGeometry {
+    /// The cell under a board-relative (column, line), if any. For Connect
+    /// Four any line in the column's span counts (a click on a column drops there).
+    pub fn hit(&self, col: usize, line: usize) -> Option<Point> {
+        if col <= self.left {
+            return None;
+        }
+        let rel = col - self.left - 1;
+        // Accept the body and the gap to its right as the cell.
+        let x = rel / 3;
+        if x >= usize::from(self.width) {
+            return None;
+        }
+        let y = match self.kind {
+            GameKind::ConnectFour => {
+                // Anywhere from the labels to the bottom labels picks the column.
+                if line + 2 < self.top || line > self.top + usize::from(self.height) + 1 {
+                    return None;
+                }
+                0
+            }
+            GameKind::Gomoku => {
+                if line < self.top || line >= self.top + usize::from(self.height) {
+                    return None;
+                }
+                usize::from(self.height) - 1 - (line - self.top)
+            }
+        };
+        Some(Point::new(x as u8, y as u8))
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    None,
+    Last,
+    Win,
+    Cursor,
+}
+
+/// Draws the board. Returns its lines and where its cells are.
+pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
+    let pos = view.position;
+    let rules = pos.rules();
+    let (w, h) = (rules.width(), rules.height());
+    let kind = rules.kind();
+    let win_line: &[Point] = match pos.outcome() {
+        Outcome::Win { line, .. } => line,
+        _ => &[],
+    };
+    let last = pos.last_move();
+    let to_move_colour = view.colours[pos.to_move().index()];
+    let label_style = Style::PLAIN.dim();
+    let left = match kind {
+        GameKind::ConnectFour => 1,
+        GameKind::Gomoku => 2,
+    };
+    let mut lines = Vec::new();
+
+    // Column labels.
+    let mut labels = Line::new();
+    labels.push(" ".repeat(left + 1), Style::PLAIN);
+    for x in 0..w {
+        labels.push(format!("{:<3}", rules.column_label(x)), label_style);
+    }
+    lines.push(labels);
+
+    // Connect Four: the stone hovering over the cursor column.
+    if kind == GameKind::ConnectFour {
+        let mut hover = Line::new();
+        if let (Some(Cursor::Column(cx)), false) = (view.cursor, pos.is_over()) {
+            hover.push(" ".repeat(left + 1 + 3 * usize::from(cx)), Style::PLAIN);
+            hover.push(
+                view.theme.stone(to_move_colour),
+                view.theme.style(to_move_colour),
+            );
+        }
+        lines.push(hover);
+    }
+
+    let top = lines.len();
+    for y in (0..h).rev() {
+        let mut line = Line::new();
+        match kind {
+            GameKind::ConnectFour => line.push(" ", Style::PLAIN),
+            GameKind::Gomoku => line.push(format!("{:>2}", rules.row_label(y)), label_style),
+        };
+        let mark_of = |x: u8| -> Mark {
+            let p = Point::new(x, y);
+            if view.cursor == Some(Cursor::Point(p)) && !pos.is_over() {
+                Mark::Cursor
+            } else if win_line.contains(&p) {
+                Mark::Win
+            } else if last == Some(p) {
+                Mark::Last
+            } else {
+                Mark::None
+            }
+        };
+        let plain_gap = if kind == GameKind::ConnectFour {
+            "|"
+        } else {
+            " "
+        };
+        for x in 0..=w {
+            // The gap left of cell x: marked if either neighbour is.
+            let left_mark = if x > 0 { mark_of(x - 1) } else { Mark::None };
+            let right_mark = if x < w { mark_of(x) } else { Mark::None };
+            let (gap, gap_style) =
+                gap_for(left_mark, right_mark, plain_gap, view, to_move_colour, pos);
+            line.push(gap, gap_style);
+            if x == w {
+                break;
+            }
+            let p = Point::new(x, y);
+            let (body, style) = match pos.get(p) {
+                Some(side) => {
+                    let c = view.colours[side.index()];
+                    let mut st = view.theme.style(c);
+                    if mark_of(x) == Mark::Win {
+                        st = st.reverse();
+                    }
+                    (view.theme.stone(c), st)
+                }
+                None => {
+                    let centre = kind == GameKind::Gomoku && x == w / 2 && y == h / 2;
+                    let dot = match kind {
+                        GameKind::ConnectFour => "  ",
+                        GameKind::Gomoku if centre => "+ ",
+                        GameKind::Gomoku => ". ",
+                    };
+                    (dot.to_string(), label_style)
+                }
+            };
+            line.push(body, style);
+        }
+        match kind {
+            GameKind::ConnectFour => line.push(format!(" {}", rules.row_label(y)), label_style),
+            GameKind::Gomoku => line.push(format!("{:>2}", rules.row_label(y)), label_style),
+        };
+        lines.push(line);
+    }
+
+    match kind {
+        GameKind::ConnectFour => {
+            let mut floor = Line::new();
+            floor.push(" ", Style::PLAIN);
+            floor.push(format!("{}+", "+--".repeat(usize::from(w))), label_style);
+            lines.push(floor);
+            let mut digits = Line::new();
+            digits.push(" ".repeat(left + 1), Style::PLAIN);
+            for x in 0..w {
+                digits.push(format!("{:<3}", u16::from(x) + 1), label_style);
+            }
+            lines.push(digits);
+        }
+        GameKind::Gomoku => {
+            let again = lines[0].clone();
+            lines.push(again);
+        }
+    }
+
+    let geometry = BoardGeometry {
+        kind,
+        width: w,
+        height: h,
+        left,
+        top,
+    };
+    (lines, geometry)
+}
+
+fn gap_for(
+    left: Mark,
+    right: Mark,
+    plain: &'static str,
+    view: &BoardView<'_>,
+    to_move: Colour,
+    pos: &Position,
+) -> (&'static str, Style) {
+    let strongest = |a: Mark, b: Mark| -> Mark {
+        for m in [Mark::Cursor, Mark::Win, Mark::Last] {
+            if a == m || b == m {
+                return m;
+            }
+        }
+        Mark::None
+    };
+    let mark = strongest(left, right);
+    let winner_colour = match pos.outcome() {
+        Outcome::Win { side, .. } => view.colours[side.index()],
+        _ => to_move,
+    };
+    let last_colour = view.colours[pos.to_move().other().index()];
+    match mark {
+        Mark::None => (plain, Style::PLAIN.dim()),
+        Mark::Win => ("*", view.theme.style(winner_colour)),
+        Mark::Cursor => {
+            let s = view.theme.style(to_move);
+            (if right == Mark::Cursor { "[" } else { "]" }, s)
+        }
+        Mark::Last => {
+            let s = view.theme.style(last_colour);
+            (if right == Mark::Last { "[" } else { "]" }, s)
+        }
+    }
+}
+
+/// A short label for a side: name plus stone, e.g. `Alice 🔴`.
+pub fn side_label(theme: Theme, name: &str, colour: Colour) -> String {
+    format!("{name} {}", theme.stone(colour).trim_end())
+}
+
+/// Which side a colour belongs to, if either.
+pub fn side_of(colours: [Colour; 2], colour: Colour) -> Option<Side> {
+    Side::BOTH
+        .into_iter()
+        .find(|s| colours[s.index()] == colour)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Move, Rules};
+    use crate::text;
+
+    fn c4(moves: &str) -> Position {
+        let mut p = Position::new(Rules::connect_four());
+        for c in moves.chars() {
+            p.play(Move::Column(c.to_digit(10).unwrap() as u8 - 1))
+                .unwrap();
+        }
+        p
+    }
+
+    fn texts(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(Line::text).collect()
+    }
+
+    #[test]
+    fn grid_is_aligned_in_both_themes() {
+        let pos = c4("4455");
+        for theme in [Theme::Emoji, Theme::Ascii] {
+            let view = BoardView {
+                position: &pos,
+                colours: [Colour::Red, Colour::Yellow],
+                cursor: Some(Cursor::Column(2)),
+                theme,
+            };
+            let (lines, geo) = draw_board(&view);
+            let rows: Vec<&Line> = lines[geo.top..geo.top + 6].iter().collect();
+            let widths: Vec<usize> = rows.iter().map(|l| l.width()).collect();
+            assert!(
+                widths.iter().all(|&w| w == widths[0]),
+                "{theme:?} {widths:?}"
+            );
+            // The floor is as wide as the rows.
+            assert_eq!(lines[geo.top + 6].width(), widths[0] - 2, "{theme:?}");
+            // Gaps sit at the same columns on every row: check the '|' positions.
+            if theme == Theme::Ascii {
+                let t = texts(&lines);
+                let bars = |s: &str| -> Vec<usize> {
+                    s.char_indices()
+                        .filter(|(_, c)| "|[]".contains(*c))
+                        .map(|(i, _)| i)
+                        .collect()
+                };
+                let first = bars(&t[geo.top]);
+                for row in &t[geo.top..geo.top + 6] {
+                    assert_eq!(bars(row), first, "{t:#?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn emoji_stones_are_two_columns() {
+        for c in Colour::ALL {
+            assert_eq!(text::width(&Theme::Emoji.stone(c)), 2);
+            assert_eq!(text::width(&Theme::Ascii.stone(c)), 2);
+        }
+    }
+
+    #[test]
+    fn ascii_theme_has_no_emoji_and_marks_the_win() {
+        let pos = c4("1212121");
+        let view = BoardView {
+            position: &pos,
+            colours: [Colour::Red, Colour::Yellow],
+            cursor: None,
+            theme: Theme::Ascii,
+        };
+        let (lines, geo) = draw_board(&view);
+        let t = texts(&lines);
+        assert!(t.iter().all(|l| l.is_ascii()), "{t:#?}");
+        // Bottom four rows of column A are the win: '*' around them.
+        for row in &t[geo.top + 2..geo.top + 6] {
+            assert!(row.starts_with(" *R *"), "{row:?}");
+        }
+        for line in &lines {
+            for span in &line.spans {
+                assert_eq!(span.style.fg, None);
+            }
+        }
+    }
+
+    #[test]
+    fn last_move_is_bracketed() {
+        let pos = c4("44");
+        let view = BoardView {
+            position: &pos,
+            colours: [Colour::Red, Colour::Yellow],
+            cursor: None,
+            theme: Theme::Ascii,
+        };
+        let (lines, geo) = draw_board(&view);
+        let t = texts(&lines);
+        assert!(t[geo.top + 4].contains("[Y ]"), "{t:#?}");
+        assert!(t[geo.top + 5].contains("|R |"), "{t:#?}");
+    }
+
+    #[test]
+    fn gomoku_cursor_and_clicks() {
+        let mut pos = Position::new(Rules::gomoku());
+        pos.play(Move::Point(Point::new(7, 7))).unwrap();
+        let view = BoardView {
+            position: &pos,
+            colours: [Colour::Blue, Colour::Green],
+            cursor: Some(Cursor::Point(Point::new(0, 14))),
+            theme: Theme::Ascii,
+        };
+        let (lines, geo) = draw_board(&view);
+        let t = texts(&lines);
+        assert!(t[geo.top].starts_with("15[. ]"), "{t:#?}");
+        assert!(
+            t[geo.top + 7].contains("(B ") || t[geo.top + 7].contains("[B ]"),
+            "{t:#?}"
+        );
+        // A click on the body of a1 hits a1; on h8, h8.
+        let a1_line = geo.top + 14;
+        assert_eq!(geo.hit(3, a1_line), Some(Point::new(0, 0)));
+        assert_eq!(geo.hit(3 + 7 * 3, geo.top + 7), Some(Point::new(7, 7)));
+        assert_eq!(geo.hit(0, a1_line), None);
+        assert_eq!(geo.hit(3, geo.top + 15), None);
+        let widths: Vec<usize> = lines[geo.top..geo.top + 15]
+            .iter()
+            .map(Line::width)
+            .collect();
+        assert!(widths.iter().all(|&w| w == widths[0]));
+    }
+}

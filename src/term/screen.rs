@@ -1,0 +1,466 @@
+//! What to show -> bytes. A [`Frame`] is lines of styled spans; a [`Screen`]
+//! remembers what each terminal row holds and sends only the rows that
+//! changed (a move repaints a few rows, not the screen). The same frame can
+//! be printed as plain text for non-terminals.
+//!
+//! The screen keeps one rendered byte string per row: that is both the diff
+//! base and the whole memory cost of a session's picture (a few KiB), which
+//! matters with ten thousand idle sessions.
+
+use crossterm::{
+    cursor::{Hide, MoveTo, Show},
+    queue,
+    style::{
+        Attribute, Color, Print, ResetColor, SetAttribute, SetBackgroundColor, SetForegroundColor,
+    },
+    terminal::{Clear, ClearType},
+};
+
+use crate::text;
+
+/// Terminal sizes are clamped to this range; a size of 0 (unknown, as sent
+/// by `ssh -tt` without a local tty) means 80x24.
+pub const MAX_COLS: u16 = 500;
+pub const MAX_ROWS: u16 = 200;
+pub const DEFAULT_SIZE: (u16, u16) = (80, 24);
+
+/// Clamps a reported terminal size to something we can draw on.
+pub fn clamp_size(cols: u32, rows: u32) -> (u16, u16) {
+    let c = if cols == 0 {
+        DEFAULT_SIZE.0
+    } else {
+        cols.min(u32::from(MAX_COLS)) as u16
+    };
+    let r = if rows == 0 {
+        DEFAULT_SIZE.1
+    } else {
+        rows.min(u32::from(MAX_ROWS)) as u16
+    };
+    (c, r)
+}
+
+/// Text attributes of a span.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Style {
+    pub fg: Option<Color>,
+    pub bg: Option<Color>,
+    pub bold: bool,
+    pub dim: bool,
+    pub reverse: bool,
+    pub underline: bool,
+}
+
+impl Style {
+    pub const PLAIN: Style = Style {
+        fg: None,
+        bg: None,
+        bold: false,
+        dim: false,
+        reverse: false,
+        underline: false,
+    };
+    pub fn fg(color: Color) -> Style {
+        Style {
+            fg: Some(color),
+            ..Style::PLAIN
+        }
+    }
+    pub fn bold(self) -> Style {
+        Style { bold: true, ..self }
+    }
+    pub fn dim(self) -> Style {
+        Style { dim: true, ..self }
+    }
+    pub fn reverse(self) -> Style {
+        Style {
+            reverse: true,
+            ..self
+        }
+    }
+    pub fn underline(self) -> Style {
+        Style {
+            underline: true,
+            ..self
+        }
+    }
+}
+
+/// A run of text in one style. The text must already be safe to print
+/// (our own, or sanitised by [`crate::text`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    pub text: String,
+    pub style: Style,
+}
+
+impl Span {
+    pub fn new(text: impl Into<String>, style: Style) -> Span {
+        Span {
+            text: text.into(),
+            style,
+        }
+    }
+    pub fn plain(text: impl Into<String>) -> Span {
+        Span::new(text, Style::PLAIN)
+    }
+}
+
+/// One row of a frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Line {
+    pub spans: Vec<Span>,
+}
+
+impl Line {
+    pub fn new() -> Line {
+        Line::default()
+    }
+    pub fn plain(text: impl Into<String>) -> Line {
+        Line {
+            spans: vec![Span::plain(text)],
+        }
+    }
+    pub fn styled(text: impl Into<String>, style: Style) -> Line {
+        Line {
+            spans: vec![Span::new(text, style)],
+        }
+    }
+    pub fn push(&mut self, text: impl Into<String>, style: Style) -> &mut Line {
+        self.spans.push(Span::new(text, style));
+        self
+    }
+    pub fn with(mut self, text: impl Into<String>, style: Style) -> Line {
+        self.push(text, style);
+        self
+    }
+    /// Display width in terminal columns.
+    pub fn width(&self) -> usize {
+        self.spans.iter().map(|s| text::width(&s.text)).sum()
+    }
+    /// The text without styles.
+    pub fn text(&self) -> String {
+        self.spans.iter().map(|s| s.text.as_str()).collect()
+    }
+}
+
+/// What a screen should show: rows from the top.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Frame {
+    pub lines: Vec<Line>,
+}
+
+impl Frame {
+    pub fn new() -> Frame {
+        Frame::default()
+    }
+    pub fn push(&mut self, line: Line) {
+        self.lines.push(line);
+    }
+    pub fn blank(&mut self) {
+        self.lines.push(Line::new());
+    }
+    pub fn width(&self) -> usize {
+        self.lines.iter().map(Line::width).max().unwrap_or(0)
+    }
+    pub fn height(&self) -> usize {
+        self.lines.len()
+    }
+    /// The frame as plain text: no escape sequences at all, trailing spaces
+    /// trimmed, each line ended with `eol`.
+    pub fn to_plain(&self, eol: &str) -> String {
+        let mut s = String::new();
+        for line in &self.lines {
+            s.push_str(line.text().trim_end());
+            s.push_str(eol);
+        }
+        s
+    }
+}
+
+/// Where the last frame was drawn, for mapping mouse clicks back to it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// Terminal column of the frame's column 0.
+    pub left: u16,
+    /// Terminal row of the frame's row 0.
+    pub top: u16,
+    /// False when the "please enlarge" notice was shown instead.
+    pub shown: bool,
+}
+
+impl Placement {
+    /// Converts a terminal cell to frame coordinates (column, row).
+    pub fn to_frame(&self, col: u16, row: u16) -> Option<(usize, usize)> {
+        if !self.shown || col < self.left || row < self.top {
+            return None;
+        }
+        Some((usize::from(col - self.left), usize::from(row - self.top)))
+    }
+}
+
+/// Bytes that take over a terminal: alternate screen, hidden cursor, mouse
+/// button reports in SGR form, cleared.
+pub const ENTER_SEQUENCE: &str = "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1006h\x1b[0m\x1b[2J\x1b[H";
+/// Bytes that give a terminal back: mouse off, attributes reset, cursor
+/// shown, main screen restored.
+pub const LEAVE_SEQUENCE: &str = "\x1b[?1006l\x1b[?1000l\x1b[0m\x1b[?25h\x1b[?1049l";
+
+/// One terminal's picture and size; renders frames as row diffs.
+#[derive(Debug, Clone)]
+pub struct Screen {
+    cols: u16,
+    rows: u16,
+    /// What each row holds now, as the bytes that drew it.
+    drawn: Vec<Vec<u8>>,
+    full_redraw: bool,
+    placement: Placement,
+}
+
+/// Rows between the top of the terminal and the frame.
+const TOP_MARGIN: u16 = 1;
+
+impl Screen {
+    pub fn new(cols: u32, rows: u32) -> Screen {
+        let (cols, rows) = clamp_size(cols, rows);
+        Screen {
+            cols,
+            rows,
+            drawn: Vec::new(),
+            full_redraw: true,
+            placement: Placement::default(),
+        }
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        (self.cols, self.rows)
+    }
+
+    /// A new terminal size: the next render repaints everything.
+    pub fn resize(&mut self, cols: u32, rows: u32) {
+        let (c, r) = clamp_size(cols, rows);
+        if (c, r) != (self.cols, self.rows) {
+            self.cols = c;
+            self.rows = r;
+        }
+        self.full_redraw = true;
+    }
+
+    /// Forget what is on the terminal (Ctrl-L): the next render repaints everything.
+    pub fn invalidate(&mut self) {
+        self.full_redraw = true;
+    }
+
+    pub fn placement(&self) -> Placement {
+        self.placement
+    }
+
+    /// Whether a frame of this size fits the terminal.
+    pub fn fits(&self, frame: &Frame) -> bool {
+        frame.width() <= usize::from(self.cols)
+            && frame.height() + usize::from(TOP_MARGIN) <= usize::from(self.rows)
+    }
+
+    /// Renders `frame`, appending to `out` only what changed since the last render.
+    pub fn render(&mut self, frame: &Frame, out: &mut Vec<u8>) {
+        let notice;
+        let (frame, shown) = if self.fits(frame) {
+            (frame, true)
+        } else {
+            notice = too_small_frame(frame, self.cols, self.rows);
+            (&notice, false)
+        };
+        let width = frame.width().min(usize::from(self.cols));
+        let left = ((usize::from(self.cols) - width) / 2) as u16;
+        let top = if shown { TOP_MARGIN } else { 0 };
+        self.placement = Placement { left, top, shown };
+
+        let rows = usize::from(self.rows);
+        let mut wanted: Vec<Vec<u8>> = vec![Vec::new(); rows];
+        for (i, line) in frame.lines.iter().enumerate() {
+            let row = i + usize::from(top);
+            if row >= rows {
+                break;
+            }
+            wanted[row] = line_bytes(line, left, usize::from(self.cols));
+        }
+
+        if self.full_redraw || self.drawn.len() != rows {
+            let _ = queue!(
+                out,
+                ResetColor,
+                SetAttribute(Attribute::Reset),
+                Hide,
+                Clear(ClearType::All)
+            );
+            for (row, bytes) in wanted.iter().enumerate() {
+                if !bytes.is_empty() {
+                    let _ = queue!(out, MoveTo(0, row as u16));
+                    out.extend_from_slice(bytes);
+                }
+            }
+            self.full_redraw = false;
+        } else {
+            for (row, bytes) in wanted.iter().enumerate() {
+                if self.drawn[row] != *bytes {
+                    let _ = queue!(out, MoveTo(0, row as u16));
+                    out.extend_from_slice(bytes);
+                    let _ = queue!(out, Clear(ClearType::UntilNewLine));
+                }
+            }
+        }
+        self.drawn = wanted;
+    }
+}
+
+/// The bytes of one row: padding, then each span with its attributes, then a reset.
+fn line_bytes(line: &Line, left: u16, cols: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    if line.spans.iter().all(|s| s.text.is_empty()) {
+        return out;
+    }
+    let mut used = usize::from(left);
+    out.extend(std::iter::repeat_n(b' ', usize::from(left)));
+    for span in &line.spans {
+        let w = text::width(&span.text);
+        let text: std::borrow::Cow<str> = if used + w > cols {
+            // Never wrap: cut at the terminal's edge.
+            let mut s = String::new();
+            let mut u = used;
+            for c in span.text.chars() {
+                let cw = text::width(c.encode_utf8(&mut [0; 4]));
+                if u + cw > cols {
+                    break;
+                }
+                s.push(c);
+                u += cw;
+            }
+            s.into()
+        } else {
+            span.text.as_str().into()
+        };
+        used += text::width(&text);
+        if span.style != Style::PLAIN {
+            apply_style(&mut out, span.style);
+        }
+        let _ = queue!(out, Print(&text));
+        if span.style != Style::PLAIN {
+            let _ = queue!(out, SetAttribute(Attribute::Reset));
+        }
+        if used >= cols {
+            break;
+        }
+    }
+    out
+}
+
+fn apply_style(out: &mut Vec<u8>, style: Style) {
+    if style.bold {
+        let _ = queue!(out, SetAttribute(Attribute::Bold));
+    }
+    if style.dim {
+        let _ = queue!(out, SetAttribute(Attribute::Dim));
+    }
+    if style.underline {
+        let _ = queue!(out, SetAttribute(Attribute::Underlined));
+    }
+    if style.reverse {
+        let _ = queue!(out, SetAttribute(Attribute::Reverse));
+    }
+    if let Some(fg) = style.fg {
+        let _ = queue!(out, SetForegroundColor(fg));
+    }
+    if let Some(bg) = style.bg {
+        let _ = queue!(out, SetBackgroundColor(bg));
+    }
+}
+
+/// Shown instead of a frame that does not fit.
+fn too_small_frame(wanted: &Frame, cols: u16, rows: u16) -> Frame {
+    let need_w = wanted.width();
+    let need_h = wanted.height() + usize::from(TOP_MARGIN);
+    let mut f = Frame::new();
+    f.push(Line::styled("Terminal too small:", Style::PLAIN.bold()));
+    f.push(Line::plain(format!("please enlarge to {need_w}x{need_h}")));
+    f.push(Line::plain(format!("(now {cols}x{rows})")));
+    f.push(Line::plain("Ctrl-L redraws"));
+    f
+}
+
+/// Restores a terminal: the bytes to send when a session ends.
+pub fn leave_bytes() -> Vec<u8> {
+    let mut out = Vec::new();
+    let _ = queue!(out, ResetColor, SetAttribute(Attribute::Reset), Show);
+    out.extend_from_slice(LEAVE_SEQUENCE.as_bytes());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(lines: &[&str]) -> Frame {
+        Frame {
+            lines: lines.iter().map(|l| Line::plain(*l)).collect(),
+        }
+    }
+
+    fn screen_text(bytes: &[u8], cols: u16, rows: u16) -> String {
+        let mut p = vt100::Parser::new(rows, cols, 0);
+        p.process(bytes);
+        p.screen().contents()
+    }
+
+    #[test]
+    fn sizes_are_clamped() {
+        assert_eq!(clamp_size(0, 0), (80, 24));
+        assert_eq!(clamp_size(8000, 4000), (MAX_COLS, MAX_ROWS));
+        assert_eq!(clamp_size(100, 30), (100, 30));
+    }
+
+    #[test]
+    fn only_changed_rows_are_sent() {
+        let mut s = Screen::new(40, 10);
+        let mut out = Vec::new();
+        s.render(&frame(&["first row", "second row", "third row"]), &mut out);
+        assert!(screen_text(&out, 40, 10).contains("second row"));
+        let mut out2 = Vec::new();
+        s.render(&frame(&["first row", "SECOND ROW", "third row"]), &mut out2);
+        let sent = String::from_utf8_lossy(&out2);
+        assert!(sent.contains("SECOND ROW"));
+        assert!(
+            !sent.contains("first row") && !sent.contains("third row"),
+            "{sent:?}"
+        );
+        let mut all = out.clone();
+        all.extend_from_slice(&out2);
+        let text = screen_text(&all, 40, 10);
+        assert!(text.contains("SECOND ROW") && !text.contains("second row"));
+        // Nothing changed: nothing sent.
+        let mut out3 = Vec::new();
+        s.render(&frame(&["first row", "SECOND ROW", "third row"]), &mut out3);
+        assert!(out3.is_empty());
+    }
+
+    #[test]
+    fn too_small_says_how_big() {
+        let mut s = Screen::new(25, 5);
+        let mut out = Vec::new();
+        let big = frame(&["x".repeat(30).as_str(), "a", "b", "c", "d", "e"]);
+        s.render(&big, &mut out);
+        let text = screen_text(&out, 25, 5);
+        assert!(text.contains("please enlarge to 30x7"), "{text}");
+        assert!(!s.placement().shown);
+        s.resize(40, 10);
+        let mut out = Vec::new();
+        s.render(&big, &mut out);
+        assert!(screen_text(&out, 40, 10).contains(&"x".repeat(30)));
+        assert!(s.placement().shown);
+    }
+
+    #[test]
+    fn plain_text_has_no_escapes() {
+        let mut f = Frame::new();
+        f.push(Line::styled("red", Style::fg(Color::DarkRed).bold()));
+        assert_eq!(f.to_plain("\n"), "red\n");
+    }
+}
