@@ -10,6 +10,9 @@
 //!   flag -> move). No IO, no async.
 //! * [`term`]: bytes -> keys (our own decoder, usable on socket bytes) and
 //!   screens -> ANSI bytes (themes, line-diffed redraw).
+//! * [`table`]: the authoritative board of one game and its seats (pure).
+//! * [`session`]: one person's screens as a state machine (bytes and events
+//!   in, bytes and requests out), shared by every front end.
 //! * [`text`]: the one sanitiser every user-supplied string goes through.
 //! * [`cli`]: the subcommands (`play`, `serve`, `keygen`, `solve`, `bench`,
 //!   `book`, `pbrain`).
@@ -18,5 +21,7 @@
 pub mod cli;
 pub mod engine;
 pub mod game;
+pub mod session;
+pub mod table;
 pub mod term;
 pub mod text;

@@ -1,6 +1,168 @@
 //! Computer players. Pure and synchronous: a position, limits and a stop
 //! flag go in, a move comes out. No IO, no async; servers call into this
-//! module from a blocking pool.
+//! module from a blocking pool and raise the stop flag when the answer is
+//! no longer wanted (the player left, the host shuts down).
+//!
+//! * [`simple`]: the levels that work on any board size: Connect Four easy
+//!   (win, block, avoid handing over a win, else random) and medium
+//!   (depth-limited negamax with alpha-beta), and Gomoku easy.
+//! * [`connect4`]: the exact Connect Four solver, its opening book, and the
+//!   hard and perfect levels on the standard 7x6 board.
+//! * [`gomoku`]: the threat-space Gomoku engine (medium, strong).
 
 pub mod connect4;
 pub mod gomoku;
+pub mod simple;
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::{GameKind, Move, Position, Rules};
+
+/// How strong the computer plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    Easy,
+    Medium,
+    /// Connect Four: nearly perfect, with an occasional deliberate inaccuracy.
+    Hard,
+    /// Connect Four: the game-theoretic best move.
+    Perfect,
+    /// Gomoku: everything the engine has.
+    Strong,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Perfect => "perfect",
+            Level::Strong => "strong",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Level> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "easy" => Some(Level::Easy),
+            "medium" => Some(Level::Medium),
+            "hard" => Some(Level::Hard),
+            "perfect" => Some(Level::Perfect),
+            "strong" => Some(Level::Strong),
+            _ => None,
+        }
+    }
+
+    /// The levels offered for a game, weakest first.
+    pub fn for_game(kind: GameKind) -> &'static [Level] {
+        match kind {
+            GameKind::ConnectFour => &[Level::Easy, Level::Medium, Level::Hard, Level::Perfect],
+            GameKind::Gomoku => &[Level::Easy, Level::Medium, Level::Strong],
+        }
+    }
+
+    /// A one-line description for menus.
+    pub fn describe(self, kind: GameKind) -> &'static str {
+        match (kind, self) {
+            (_, Level::Easy) => "wins and blocks when it sees it, otherwise casual",
+            (_, Level::Medium) => "looks a few moves ahead",
+            (GameKind::ConnectFour, Level::Hard) => "nearly perfect, slips now and then",
+            (GameKind::ConnectFour, Level::Perfect) => "never loses a won or drawn game",
+            (_, Level::Strong) => "threat search, hard to beat",
+            _ => "",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How long the computer may think: a soft deadline (do not start another
+/// iteration) and a hard one (stop now). Both count from `start`.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub start: Instant,
+    pub budget: Duration,
+}
+
+impl Limits {
+    /// Limits starting now.
+    pub fn new(budget: Duration) -> Limits {
+        Limits {
+            start: Instant::now(),
+            budget,
+        }
+    }
+
+    /// Stop now.
+    pub fn hard_deadline(&self) -> Instant {
+        self.start + self.budget
+    }
+
+    /// Do not start new work after this (half the budget: an iteration that
+    /// starts later would rarely finish).
+    pub fn soft_deadline(&self) -> Instant {
+        self.start + self.budget / 2
+    }
+
+    /// Whether the hard deadline passed or someone raised the stop flag.
+    pub fn should_stop(&self, stop: &AtomicBool) -> bool {
+        stop.load(Ordering::Relaxed) || Instant::now() >= self.hard_deadline()
+    }
+}
+
+/// A computer player.
+pub trait Engine: Send {
+    /// Chooses a move for the side to move. Called only on positions that
+    /// are not over. Must return by the hard deadline (give or take a few
+    /// milliseconds) or soon after `stop` is raised, with a legal move.
+    fn choose(&mut self, position: &Position, limits: &Limits, stop: &AtomicBool) -> Move;
+}
+
+/// Settings shared by engines.
+#[derive(Debug, Clone, Default)]
+pub struct EngineOptions {
+    /// Seed for the engine's random choices (tests); `None`: from the OS.
+    pub seed: Option<u64>,
+}
+
+/// The engine for a game and level. Levels a game does not have fall back
+/// to the nearest one it has.
+pub fn engine_for(rules: &Rules, level: Level, options: &EngineOptions) -> Box<dyn Engine> {
+    let rng = simple::make_rng(options.seed);
+    match rules.kind() {
+        GameKind::ConnectFour => match level {
+            Level::Easy => Box::new(simple::ConnectFourEasy::new(rng)),
+            Level::Medium => Box::new(simple::ConnectFourSearch::medium(rng)),
+            Level::Hard | Level::Perfect | Level::Strong => {
+                Box::new(simple::ConnectFourSearch::deep(rng))
+            }
+        },
+        GameKind::Gomoku => Box::new(simple::GomokuEasy::new(rng)),
+    }
+}
+
+/// Asks `engine` for a move and makes sure it is legal: an engine bug must
+/// never become an illegal move on a shared board. Returns `None` only when
+/// the position has no legal move.
+pub fn choose_legal(
+    engine: &mut dyn Engine,
+    position: &Position,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Option<Move> {
+    if position.is_over() {
+        return None;
+    }
+    let m = engine.choose(position, limits, stop);
+    if position.check(m).is_ok() {
+        Some(m)
+    } else {
+        position.legal_moves().into_iter().next()
+    }
+}

@@ -268,10 +268,9 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
             }
             lines.push(digits);
         }
-        GameKind::Gomoku => {
-            let again = lines[0].clone();
-            lines.push(again);
-        }
+        // Gomoku: row numbers on both sides are enough; no second label row,
+        // so the whole game screen fits an 80x24 terminal.
+        GameKind::Gomoku => {}
     }
 
     let geometry = BoardGeometry {

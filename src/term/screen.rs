@@ -217,7 +217,9 @@ pub struct Screen {
 }
 
 /// Rows between the top of the terminal and the frame.
-const TOP_MARGIN: u16 = 1;
+const TOP_MARGIN: u16 = 0;
+/// Frames are centred as if at least this wide.
+const LAYOUT_WIDTH: usize = 72;
 
 impl Screen {
     pub fn new(cols: u32, rows: u32) -> Screen {
@@ -269,7 +271,9 @@ impl Screen {
             notice = too_small_frame(frame, self.cols, self.rows);
             (&notice, false)
         };
-        let width = frame.width().min(usize::from(self.cols));
+        // Centre a block of at least LAYOUT_WIDTH columns, so screens of
+        // different widths do not jump sideways from one to the next.
+        let width = frame.width().max(LAYOUT_WIDTH).min(usize::from(self.cols));
         let left = ((usize::from(self.cols) - width) / 2) as u16;
         let top = if shown { TOP_MARGIN } else { 0 };
         self.placement = Placement { left, top, shown };
@@ -448,7 +452,7 @@ mod tests {
         let big = frame(&["x".repeat(30).as_str(), "a", "b", "c", "d", "e"]);
         s.render(&big, &mut out);
         let text = screen_text(&out, 25, 5);
-        assert!(text.contains("please enlarge to 30x7"), "{text}");
+        assert!(text.contains("please enlarge to 30x6"), "{text}");
         assert!(!s.placement().shown);
         s.resize(40, 10);
         let mut out = Vec::new();

@@ -1,0 +1,413 @@
+//! Levels that work on any board size, written against [`Position`] itself.
+//!
+//! * [`ConnectFourEasy`]: wins if it can, blocks an immediate loss, avoids a
+//!   move that lets the opponent win on top of it, otherwise random.
+//! * [`ConnectFourSearch`]: negamax with alpha-beta on a window-count
+//!   evaluation, iterative deepening under the time budget; `medium` stops at
+//!   a shallow depth, `deep` goes as far as the budget allows (used for the
+//!   stronger levels on boards the exact solver does not cover).
+//! * [`GomokuEasy`]: completes its own five, blocks the opponent's, otherwise
+//!   plays a casual shape-building move near the stones.
+
+use std::sync::atomic::AtomicBool;
+
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+use rand::{RngExt, SeedableRng};
+
+use super::{Engine, Limits};
+use crate::game::{Move, Point, Position, Rules, Side};
+
+/// A fast random generator, seeded for tests or from the OS.
+pub fn make_rng(seed: Option<u64>) -> SmallRng {
+    match seed {
+        Some(s) => SmallRng::seed_from_u64(s),
+        None => rand::make_rng(),
+    }
+}
+
+/// Moves that win at once for `side`.
+fn winning_moves(pos: &Position, side: Side) -> Vec<Move> {
+    pos.legal_moves()
+        .into_iter()
+        .filter(|&m| pos.wins_with(m, side))
+        .collect()
+}
+
+/// Connect Four "easy".
+pub struct ConnectFourEasy {
+    rng: SmallRng,
+}
+
+impl ConnectFourEasy {
+    pub fn new(rng: SmallRng) -> Self {
+        ConnectFourEasy { rng }
+    }
+}
+
+impl Engine for ConnectFourEasy {
+    fn choose(&mut self, pos: &Position, _limits: &Limits, _stop: &AtomicBool) -> Move {
+        let me = pos.to_move();
+        let moves = pos.legal_moves();
+        if let Some(&m) = winning_moves(pos, me).first() {
+            return m;
+        }
+        if let Some(&m) = winning_moves(pos, me.other()).first() {
+            return m;
+        }
+        // Do not play under a cell where the opponent would win.
+        let safe: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut after = pos.clone();
+                after.play(m).is_ok() && winning_moves(&after, me.other()).is_empty()
+            })
+            .collect();
+        let pool = if safe.is_empty() { &moves } else { &safe };
+        *pool
+            .choose(&mut self.rng)
+            .expect("a position that is not over has a legal move")
+    }
+}
+
+/// The lines of `line` cells on a board, each as cell indices.
+fn windows(rules: &Rules) -> Vec<Vec<usize>> {
+    let (w, h, k) = (
+        i32::from(rules.width()),
+        i32::from(rules.height()),
+        i32::from(rules.line()),
+    );
+    let mut out = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                let (ex, ey) = (x + dx * (k - 1), y + dy * (k - 1));
+                if (0..w).contains(&ex) && (0..h).contains(&ey) {
+                    out.push(
+                        (0..k)
+                            .map(|i| ((y + dy * i) * w + x + dx * i) as usize)
+                            .collect(),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+const WIN: i32 = 1_000_000;
+
+/// Connect Four negamax with alpha-beta and iterative deepening.
+pub struct ConnectFourSearch {
+    rng: SmallRng,
+    max_depth: u32,
+    windows: Vec<Vec<usize>>,
+    windows_for: Option<Rules>,
+    nodes: u64,
+}
+
+/// Search aborted by the deadline or the stop flag.
+struct Aborted;
+
+impl ConnectFourSearch {
+    /// Medium: a few plies ahead, beatable with some care.
+    pub fn medium(rng: SmallRng) -> Self {
+        Self::with_depth(rng, 5)
+    }
+
+    /// As deep as the time budget allows.
+    pub fn deep(rng: SmallRng) -> Self {
+        Self::with_depth(rng, 42)
+    }
+
+    pub fn with_depth(rng: SmallRng, max_depth: u32) -> Self {
+        ConnectFourSearch {
+            rng,
+            max_depth,
+            windows: Vec::new(),
+            windows_for: None,
+            nodes: 0,
+        }
+    }
+
+    /// Heuristic value for the side to move: stones in windows the other
+    /// side has not blocked, weighted steeply by how full they are.
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let me = pos.to_move();
+        let width = usize::from(pos.rules().width());
+        let k = usize::from(pos.rules().line());
+        let mut score = 0;
+        for win in &self.windows {
+            let (mut mine, mut theirs) = (0usize, 0usize);
+            for &i in win {
+                let p = Point::new((i % width) as u8, (i / width) as u8);
+                match pos.get(p) {
+                    Some(s) if s == me => mine += 1,
+                    Some(_) => theirs += 1,
+                    None => {}
+                }
+            }
+            let weight = |n: usize| {
+                if n == 0 || n >= k {
+                    0
+                } else {
+                    1 << (3 * (n - 1))
+                }
+            };
+            if theirs == 0 {
+                score += weight(mine);
+            } else if mine == 0 {
+                score -= weight(theirs);
+            }
+        }
+        score
+    }
+
+    fn ordered_moves(pos: &Position) -> Vec<Move> {
+        let centre = i32::from(pos.rules().width() - 1);
+        let mut moves = pos.legal_moves();
+        moves.sort_by_key(|m| match m {
+            Move::Column(x) => (2 * i32::from(*x) - centre).abs(),
+            Move::Point(p) => (2 * i32::from(p.x) - centre).abs(),
+        });
+        moves
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Result<i32, Aborted> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) && limits.should_stop(stop) {
+            return Err(Aborted);
+        }
+        if depth == 0 {
+            return Ok(self.evaluate(pos));
+        }
+        let me = pos.to_move();
+        let moves = Self::ordered_moves(pos);
+        // A win now ends the search; prefer the fastest.
+        if moves.iter().any(|&m| pos.wins_with(m, me)) {
+            return Ok(WIN + depth as i32);
+        }
+        let mut best = -WIN * 2;
+        for m in moves {
+            if pos.play(m).is_err() {
+                continue;
+            }
+            let score = if pos.is_over() {
+                0 // a draw: the move did not win (checked above)
+            } else {
+                -self.negamax(pos, depth - 1, -beta, -alpha, limits, stop)?
+            };
+            pos.undo();
+            if score > best {
+                best = score;
+            }
+            if best > alpha {
+                alpha = best;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(if best == -WIN * 2 { 0 } else { best })
+    }
+
+    /// Scores of every root move at `depth`, or `None` if aborted.
+    fn root_scores(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(Move, i32)>> {
+        let mut work = pos.clone();
+        let me = pos.to_move();
+        let mut scores = Vec::new();
+        for m in Self::ordered_moves(pos) {
+            if pos.wins_with(m, me) {
+                scores.push((m, WIN + depth as i32 + 1));
+                continue;
+            }
+            work.play(m).ok()?;
+            let s = if work.is_over() {
+                0
+            } else {
+                // Full window at the root so equal moves can be told apart.
+                -self
+                    .negamax(&mut work, depth - 1, -WIN * 2, WIN * 2, limits, stop)
+                    .ok()?
+            };
+            work.undo();
+            scores.push((m, s));
+        }
+        Some(scores)
+    }
+}
+
+impl Engine for ConnectFourSearch {
+    fn choose(&mut self, pos: &Position, limits: &Limits, stop: &AtomicBool) -> Move {
+        if self.windows_for != Some(*pos.rules()) {
+            self.windows = windows(pos.rules());
+            self.windows_for = Some(*pos.rules());
+        }
+        self.nodes = 0;
+        let moves = pos.legal_moves();
+        let mut best: Vec<Move> = moves.clone();
+        let mut depth = 1;
+        while depth <= self.max_depth && depth as usize <= moves.len() * 8 {
+            let Some(scores) = self.root_scores(pos, depth, limits, stop) else {
+                break;
+            };
+            let top = scores.iter().map(|s| s.1).max().unwrap_or(0);
+            best = scores.iter().filter(|s| s.1 == top).map(|s| s.0).collect();
+            // A proven result will not change with more depth.
+            if top.abs() >= WIN || std::time::Instant::now() >= limits.soft_deadline() {
+                break;
+            }
+            depth += 1;
+        }
+        *best
+            .choose(&mut self.rng)
+            .or(moves.first())
+            .expect("a position that is not over has a legal move")
+    }
+}
+
+/// Gomoku "easy".
+pub struct GomokuEasy {
+    rng: SmallRng,
+}
+
+impl GomokuEasy {
+    pub fn new(rng: SmallRng) -> Self {
+        GomokuEasy { rng }
+    }
+
+    /// Longest run `side` would have through `p` in each direction, summed as a shape score.
+    fn shape(pos: &Position, p: Point, side: Side) -> i32 {
+        let mut total = 0;
+        for (dx, dy) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
+            let mut run = 1;
+            for dir in [1, -1] {
+                let mut k = 1;
+                loop {
+                    let x = i32::from(p.x) + dir * k * dx;
+                    let y = i32::from(p.y) + dir * k * dy;
+                    let (Ok(x), Ok(y)) = (u8::try_from(x), u8::try_from(y)) else {
+                        break;
+                    };
+                    if pos.get(Point::new(x, y)) != Some(side) {
+                        break;
+                    }
+                    run += 1;
+                    k += 1;
+                }
+            }
+            total += run * run;
+        }
+        total
+    }
+}
+
+impl Engine for GomokuEasy {
+    fn choose(&mut self, pos: &Position, _limits: &Limits, _stop: &AtomicBool) -> Move {
+        let me = pos.to_move();
+        let (w, h) = (pos.rules().width(), pos.rules().height());
+        if pos.stones() == 0 {
+            return Move::Point(Point::new(w / 2, h / 2));
+        }
+        // Every empty point next to (within two of) a stone.
+        let mut near = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let p = Point::new(x, y);
+                if !pos.is_empty(p) {
+                    continue;
+                }
+                let close = pos.history().iter().any(|s| {
+                    (i32::from(s.x) - i32::from(x)).abs() <= 2
+                        && (i32::from(s.y) - i32::from(y)).abs() <= 2
+                });
+                if close {
+                    near.push(p);
+                }
+            }
+        }
+        // Win now; else block the opponent's win (any four it has).
+        for side in [me, me.other()] {
+            if let Some(&p) = near.iter().find(|&&p| pos.wins_with(Move::Point(p), side)) {
+                return Move::Point(p);
+            }
+        }
+        // Otherwise: the best-looking shape, with plenty of noise.
+        let scored: Vec<(Point, i32)> = near
+            .iter()
+            .map(|&p| {
+                let s = Self::shape(pos, p, me) * 3 + Self::shape(pos, p, me.other()) * 2;
+                (p, s + self.rng.random_range(0..12))
+            })
+            .collect();
+        let best = scored.iter().map(|s| s.1).max().unwrap_or(0);
+        let top: Vec<Point> = scored.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
+        match top.choose(&mut self.rng) {
+            Some(&p) => Move::Point(p),
+            None => pos.legal_moves()[0],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn limits() -> Limits {
+        Limits::new(Duration::from_secs(2))
+    }
+
+    fn c4(moves: &str) -> Position {
+        let mut p = Position::new(Rules::connect_four());
+        for c in moves.chars() {
+            p.play(Move::Column(c.to_digit(10).unwrap() as u8 - 1))
+                .unwrap();
+        }
+        p
+    }
+
+    #[test]
+    fn window_count_matches_the_board() {
+        // 7x6, four in a line: 24 horizontal, 21 vertical, 12 + 12 diagonal.
+        assert_eq!(windows(&Rules::connect_four()).len(), 69);
+    }
+
+    #[test]
+    fn medium_wins_and_blocks() {
+        let stop = AtomicBool::new(false);
+        for seed in 0..5 {
+            let mut e = ConnectFourSearch::medium(make_rng(Some(seed)));
+            // First player can win in column A.
+            assert_eq!(e.choose(&c4("121212"), &limits(), &stop), Move::Column(0));
+            // Second player must block column A.
+            assert_eq!(e.choose(&c4("12121"), &limits(), &stop), Move::Column(0));
+        }
+    }
+
+    #[test]
+    fn medium_sees_a_double_threat_coming() {
+        // First player to move: D then C/E would make an open three on the
+        // bottom row; the search must take a bottom-row square next to it.
+        let stop = AtomicBool::new(false);
+        let mut e = ConnectFourSearch::medium(make_rng(Some(1)));
+        let pos = c4("4477");
+        let m = e.choose(&pos, &limits(), &stop);
+        assert!(matches!(m, Move::Column(2) | Move::Column(4)), "{m:?}");
+    }
+}

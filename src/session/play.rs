@@ -1,0 +1,400 @@
+//! The game screen: players, board, whose turn it is, the move being typed,
+//! one line for the last message, and the keys. The same screen serves
+//! local hot-seat, games against the computer and shared remote games; what
+//! differs is which sides this terminal may move for.
+
+use crate::game::{GameKind, Move, Point, Side};
+use crate::table::{Ending, GameView};
+use crate::term::board::{BoardGeometry, BoardView, Cursor, Theme, draw_board};
+use crate::term::input::Key;
+use crate::term::screen::{Frame, Line, Style};
+use crossterm::style::Color;
+
+/// Longest move text we let a person type.
+const MAX_TYPED: usize = 12;
+/// Columns the board is indented by within the frame.
+const BOARD_INDENT: usize = 2;
+
+/// What a key on the game screen asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayAction {
+    None,
+    /// Play this move (already checked against the position we show).
+    Submit(Move),
+    /// Leave the game (a forfeit if it is still on).
+    Leave,
+    Rematch,
+    ToMenu,
+    Quit,
+    Redraw,
+}
+
+/// A message under the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct PlayScreen {
+    pub game: GameView,
+    /// Sides this terminal moves for (both on a hot seat).
+    pub mine: [bool; 2],
+    /// Cursor: the column for Connect Four (y unused), the point for Gomoku.
+    cursor: Point,
+    typed: String,
+    pub notice: Option<Notice>,
+    /// Remote games say "rematch" and "lobby"; local ones "play again" and "menu".
+    remote: bool,
+    /// Where the board was last drawn, for mouse clicks.
+    geometry: Option<(usize, BoardGeometry)>,
+}
+
+impl PlayScreen {
+    pub fn new(game: GameView, mine: [bool; 2], remote: bool) -> PlayScreen {
+        let rules = *game.position.rules();
+        PlayScreen {
+            cursor: Point::new(rules.width() / 2, rules.height() / 2),
+            game,
+            mine,
+            typed: String::new(),
+            notice: None,
+            remote,
+            geometry: None,
+        }
+    }
+
+    /// A new snapshot of the game.
+    pub fn update(&mut self, game: GameView) {
+        let new_round = game.round != self.game.round;
+        let moved = game.position.stones() != self.game.position.stones();
+        self.game = game;
+        if new_round {
+            let rules = *self.game.position.rules();
+            self.cursor = Point::new(rules.width() / 2, rules.height() / 2);
+            self.typed.clear();
+            self.notice = None;
+        } else if moved {
+            // A move went through: an old error no longer applies.
+            if self.notice.as_ref().is_some_and(|n| n.error) {
+                self.notice = None;
+            }
+        }
+    }
+
+    pub fn set_notice(&mut self, text: impl Into<String>, error: bool) {
+        self.notice = Some(Notice {
+            text: text.into(),
+            error,
+        });
+    }
+
+    fn kind(&self) -> GameKind {
+        self.game.position.rules().kind()
+    }
+
+    /// Whether this terminal is to move now.
+    pub fn my_turn(&self) -> bool {
+        self.game.to_move().is_some_and(|s| self.mine[s.index()])
+    }
+
+    fn move_cursor(&mut self, dx: i32, dy: i32) {
+        let rules = self.game.position.rules();
+        let wrap =
+            |v: u8, d: i32, n: u8| -> u8 { ((i32::from(v) + d).rem_euclid(i32::from(n))) as u8 };
+        self.cursor.x = wrap(self.cursor.x, dx, rules.width());
+        if self.kind() == GameKind::Gomoku {
+            self.cursor.y = wrap(self.cursor.y, dy, rules.height());
+        }
+    }
+
+    fn cursor_move(&self) -> Move {
+        match self.kind() {
+            GameKind::ConnectFour => Move::Column(self.cursor.x),
+            GameKind::Gomoku => Move::Point(self.cursor),
+        }
+    }
+
+    /// Checks a move against the position shown; on error the message is
+    /// set and nothing is sent.
+    fn submit(&mut self, m: Move) -> PlayAction {
+        if !self.my_turn() {
+            let who = self
+                .game
+                .to_move()
+                .map(|s| self.game.seat(s).label())
+                .unwrap_or_default();
+            self.set_notice(format!("not your turn: {who} is to move"), true);
+            return PlayAction::None;
+        }
+        match self.game.position.check(m) {
+            Ok(p) => {
+                self.typed.clear();
+                self.notice = None;
+                self.cursor.x = p.x;
+                if self.kind() == GameKind::Gomoku {
+                    self.cursor = p;
+                }
+                PlayAction::Submit(m)
+            }
+            Err(e) => {
+                self.typed.clear();
+                self.set_notice(e.to_string(), true);
+                PlayAction::None
+            }
+        }
+    }
+
+    fn submit_typed(&mut self) -> PlayAction {
+        let text = std::mem::take(&mut self.typed);
+        match self.game.position.rules().parse_move(&text) {
+            Ok(m) => self.submit(m),
+            Err(e) => {
+                self.set_notice(e.to_string(), true);
+                PlayAction::None
+            }
+        }
+    }
+
+    pub fn handle(&mut self, key: Key) -> PlayAction {
+        if key == Key::CtrlC || key == Key::CtrlD {
+            return PlayAction::Quit;
+        }
+        if key == Key::CtrlL {
+            return PlayAction::Redraw;
+        }
+        if self.game.ending.is_some() {
+            return match key {
+                Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A') => {
+                    PlayAction::Rematch
+                }
+                Key::Char('m') | Key::Char('M') | Key::Char('l') | Key::Char('L') | Key::Esc => {
+                    PlayAction::ToMenu
+                }
+                Key::Char('q') | Key::Char('Q') => PlayAction::Quit,
+                _ => {
+                    self.set_notice(self.after_game_keys(), false);
+                    PlayAction::None
+                }
+            };
+        }
+        match key {
+            Key::Left => self.move_cursor(-1, 0),
+            Key::Right => self.move_cursor(1, 0),
+            Key::Up => self.move_cursor(0, 1),
+            Key::Down => self.move_cursor(0, -1),
+            Key::Enter | Key::Char(' ') if self.typed.trim().is_empty() => {
+                self.typed.clear();
+                return self.submit(self.cursor_move());
+            }
+            Key::Enter => return self.submit_typed(),
+            Key::Backspace => {
+                self.typed.pop();
+            }
+            Key::Esc => {
+                self.typed.clear();
+                self.notice = None;
+            }
+            Key::Char('q') | Key::Char('Q') if self.typed.is_empty() => return PlayAction::Leave,
+            Key::Char(c) => {
+                if self.typed.chars().count() < MAX_TYPED {
+                    self.typed.push(c);
+                }
+                // Connect Four: a typed column moves the cursor there as a preview.
+                if self.kind() == GameKind::ConnectFour
+                    && let Ok(Move::Column(x)) = self.game.position.rules().parse_move(&self.typed)
+                {
+                    self.cursor.x = x;
+                }
+            }
+            Key::Click { .. } => {}
+            _ => {}
+        }
+        PlayAction::None
+    }
+
+    /// A click at frame coordinates.
+    pub fn click(&mut self, col: usize, line: usize) -> PlayAction {
+        let Some((top, geo)) = self.geometry else {
+            return PlayAction::None;
+        };
+        if line < top || col < BOARD_INDENT || self.game.ending.is_some() {
+            return PlayAction::None;
+        }
+        match geo.hit(col - BOARD_INDENT, line - top) {
+            Some(p) => {
+                let m = match self.kind() {
+                    GameKind::ConnectFour => Move::Column(p.x),
+                    GameKind::Gomoku => Move::Point(p),
+                };
+                self.cursor.x = p.x;
+                if self.kind() == GameKind::Gomoku {
+                    self.cursor = p;
+                }
+                self.typed.clear();
+                self.submit(m)
+            }
+            None => PlayAction::None,
+        }
+    }
+
+    fn after_game_keys(&self) -> String {
+        if self.remote {
+            "[r] rematch   [l] back to the lobby   [q] quit".to_string()
+        } else {
+            "[r] play again   [m] menu   [q] quit".to_string()
+        }
+    }
+
+    /// Draws the screen.
+    pub fn frame(&mut self, theme: Theme) -> Frame {
+        let g = &self.game;
+        let rules = g.position.rules();
+        let mut f = Frame::new();
+
+        // Title: game, round and score.
+        let mut title = Line::new();
+        title.push(format!(" {}", rules.describe()), Style::PLAIN.bold());
+        if g.round > 1 || g.score != [0, 0] {
+            title.push(
+                format!(
+                    "   round {}   {} {} : {} {}",
+                    g.round, g.seats[0].name, g.score[0], g.score[1], g.seats[1].name
+                ),
+                Style::PLAIN.dim(),
+            );
+        }
+        f.push(title);
+
+        // Players; the one to move is marked.
+        let mut players = Line::new();
+        for side in Side::BOTH {
+            let seat = g.seat(side);
+            let turn = g.to_move() == Some(side);
+            players.push(if turn { " > " } else { "   " }, theme.style(seat.colour));
+            let mut st = theme.style(seat.colour);
+            if !turn {
+                st.bold = false;
+            }
+            players.push(
+                format!("{} {}", theme.stone(seat.colour).trim_end(), seat.name),
+                st,
+            );
+            if self.mine[side.index()] && self.mine != [true, true] {
+                players.push(" (you)", Style::PLAIN.dim());
+            }
+            if side == Side::First {
+                players.push("   vs", Style::PLAIN.dim());
+            }
+        }
+        f.push(players);
+        f.blank();
+
+        let cursor = self.my_turn().then(|| match self.kind() {
+            GameKind::ConnectFour => Cursor::Column(self.cursor.x),
+            GameKind::Gomoku => Cursor::Point(self.cursor),
+        });
+        let view = BoardView {
+            position: &g.position,
+            colours: g.colours(),
+            cursor,
+            theme,
+        };
+        let (board, geometry) = draw_board(&view);
+        self.geometry = Some((f.height(), geometry));
+        for line in board {
+            let mut indented = Line::plain(" ".repeat(BOARD_INDENT));
+            indented.spans.extend(line.spans);
+            f.push(indented);
+        }
+        if self.kind() == GameKind::ConnectFour {
+            f.blank();
+        }
+
+        // Status.
+        let status = match (g.ending_text(), g.to_move()) {
+            (Some(text), _) => {
+                let colour = match &g.ending {
+                    Some(Ending::Line { winner, .. }) => Some(g.seat(*winner).colour),
+                    Some(Ending::Forfeit { leaver, .. }) => Some(g.seat(leaver.other()).colour),
+                    _ => None,
+                };
+                let st = colour.map_or(Style::PLAIN.bold(), |c| theme.style(c));
+                Line::styled(format!(" {text}"), st)
+            }
+            (None, Some(side)) => {
+                let seat = g.seat(side);
+                let text = if self.mine[side.index()] {
+                    format!(" {} to move", seat.label())
+                } else if seat.computer.is_some() {
+                    format!(" {} is thinking...", seat.label())
+                } else {
+                    format!(" Waiting for {}...", seat.label())
+                };
+                Line::styled(text, theme.style(seat.colour))
+            }
+            (None, None) => Line::new(),
+        };
+        f.push(status);
+
+        // Prompt or rematch state.
+        if g.ending.is_some() {
+            let mut l = Line::new();
+            let asked: Vec<&str> = Side::BOTH
+                .into_iter()
+                .filter(|s| g.rematch[s.index()] && g.seat(*s).computer.is_none())
+                .map(|s| g.seat(s).name.as_str())
+                .collect();
+            if self.remote && !asked.is_empty() {
+                let mine_asked = Side::BOTH
+                    .into_iter()
+                    .any(|s| self.mine[s.index()] && g.rematch[s.index()]);
+                let text = if mine_asked {
+                    " Rematch asked: waiting for the other player...".to_string()
+                } else {
+                    format!(" {} wants a rematch: press r", asked.join(", "))
+                };
+                l.push(text, Style::PLAIN.bold());
+            }
+            f.push(l);
+        } else if self.my_turn() {
+            let mut l = Line::new();
+            l.push(" Move: ", Style::PLAIN.bold());
+            l.push(self.typed.clone(), Style::PLAIN.underline());
+            l.push("_", Style::PLAIN.bold());
+            let hint = match self.kind() {
+                GameKind::ConnectFour => format!(
+                    "   arrows + Enter, a click, or a column {}",
+                    rules.move_hint()
+                ),
+                GameKind::Gomoku => "   arrows + Enter, a click, or a point (h8, 8,h)".to_string(),
+            };
+            l.push(hint, Style::PLAIN.dim());
+            f.push(l);
+        } else {
+            f.blank();
+        }
+
+        // Message.
+        match &self.notice {
+            Some(n) if n.error => f.push(Line::styled(
+                format!(" ! {}", n.text),
+                Style::fg(Color::DarkRed).bold(),
+            )),
+            Some(n) => f.push(Line::styled(format!(" {}", n.text), Style::PLAIN)),
+            None => f.blank(),
+        }
+
+        // Keys.
+        let keys = if g.ending.is_some() {
+            format!(" {}", self.after_game_keys())
+        } else if self.remote {
+            " q leave the game   Ctrl-L redraw".to_string()
+        } else {
+            " q quit   Ctrl-L redraw".to_string()
+        };
+        f.push(Line::styled(keys, Style::PLAIN.dim()));
+        f
+    }
+}

@@ -1,0 +1,539 @@
+//! The local "new game" screens: game, opponent, level, names, colours and
+//! who starts. Every answer can come from a command-line flag instead; the
+//! wizard asks only what is still open, and Esc goes back one question.
+
+use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
+
+use super::widgets::{FieldEvent, Menu, MenuEvent, TextField};
+use crate::engine::Level;
+use crate::game::{Colour, GameKind, Rules};
+use crate::table::Seat;
+use crate::term::input::Key;
+use crate::term::screen::{Frame, Line, Style};
+use crate::text;
+
+/// Who plays the second seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opponent {
+    Human,
+    Computer,
+}
+
+/// Answers known in advance (from flags). Sizes other than the standard
+/// ones come only from here.
+#[derive(Debug, Clone, Default)]
+pub struct PlayOptions {
+    pub rules: Option<Rules>,
+    pub opponent: Option<Opponent>,
+    pub level: Option<Level>,
+    pub names: [Option<String>; 2],
+    pub colours: [Option<Colour>; 2],
+    /// 1 or 2: which player moves first.
+    pub first: Option<u8>,
+}
+
+/// A game ready to start: seats in turn order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalGame {
+    pub rules: Rules,
+    pub seats: [Seat; 2],
+    /// Which seats this keyboard plays.
+    pub humans: [bool; 2],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Game,
+    Opponent,
+    Level,
+    Name(usize),
+    Colour(usize),
+    First,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Choice {
+    Game(GameKind),
+    Opponent(Opponent),
+    Level(Level),
+    Colour(Colour),
+    First(u8),
+    Quit,
+}
+
+/// What a key did to the wizard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupEvent {
+    None,
+    Start(LocalGame),
+    Quit,
+}
+
+pub struct Setup {
+    answers: PlayOptions,
+    /// Steps answered interactively, for Esc.
+    asked: Vec<Step>,
+    step: Step,
+    menu: Menu<Choice>,
+    field: TextField,
+    error: Option<String>,
+    rng: SmallRng,
+}
+
+impl Setup {
+    pub fn new(preset: PlayOptions, rng: SmallRng) -> Setup {
+        let mut s = Setup {
+            answers: preset,
+            asked: Vec::new(),
+            step: Step::Game,
+            menu: Menu::new(),
+            field: TextField::default(),
+            error: None,
+            rng,
+        };
+        s.advance();
+        s
+    }
+
+    fn next_open_step(&self) -> Option<Step> {
+        let a = &self.answers;
+        let vs_computer = a.opponent == Some(Opponent::Computer);
+        if a.rules.is_none() {
+            return Some(Step::Game);
+        }
+        if a.opponent.is_none() {
+            return Some(Step::Opponent);
+        }
+        if vs_computer && a.level.is_none() {
+            return Some(Step::Level);
+        }
+        if a.names[0].is_none() {
+            return Some(Step::Name(0));
+        }
+        if a.colours[0].is_none() {
+            return Some(Step::Colour(0));
+        }
+        if !vs_computer && a.names[1].is_none() {
+            return Some(Step::Name(1));
+        }
+        if !vs_computer && a.colours[1].is_none() {
+            return Some(Step::Colour(1));
+        }
+        if a.first.is_none() {
+            return Some(Step::First);
+        }
+        None
+    }
+
+    /// Moves to the next open question and builds its menu or field.
+    fn advance(&mut self) -> Option<LocalGame> {
+        let Some(step) = self.next_open_step() else {
+            return Some(self.build());
+        };
+        self.step = step;
+        let a = &self.answers;
+        match step {
+            Step::Game => {
+                self.menu = Menu::new()
+                    .entry(
+                        '1',
+                        "Connect Four",
+                        "7x6, four in a line, stones drop",
+                        Choice::Game(GameKind::ConnectFour),
+                    )
+                    .entry(
+                        '2',
+                        "Gomoku",
+                        "15x15, five in a row",
+                        Choice::Game(GameKind::Gomoku),
+                    )
+                    .entry('q', "Quit", "", Choice::Quit);
+            }
+            Step::Opponent => {
+                self.menu = Menu::new()
+                    .entry(
+                        '1',
+                        "Against the computer",
+                        "",
+                        Choice::Opponent(Opponent::Computer),
+                    )
+                    .entry(
+                        '2',
+                        "Two players",
+                        "on this keyboard",
+                        Choice::Opponent(Opponent::Human),
+                    );
+            }
+            Step::Level => {
+                let kind = a.rules.map_or(GameKind::ConnectFour, |r| r.kind());
+                self.menu = Menu::numbered(Level::for_game(kind).iter().map(|&l| {
+                    (
+                        capitalise(l.name()),
+                        l.describe(kind).to_string(),
+                        Choice::Level(l),
+                    )
+                }))
+                .select_where(|c| *c == Choice::Level(Level::Medium));
+            }
+            Step::Name(i) => {
+                self.field = TextField::new(&default_name(i), text::MAX_NAME_WIDTH);
+            }
+            Step::Colour(i) => {
+                let taken = if i == 1 { a.colours[0] } else { None };
+                self.menu = Menu::numbered(
+                    Colour::ALL
+                        .into_iter()
+                        .filter(|&c| Some(c) != taken)
+                        .map(|c| (c.name().to_string(), String::new(), Choice::Colour(c))),
+                );
+            }
+            Step::First => {
+                let n1 = a.names[0].clone().unwrap_or_else(|| default_name(0));
+                let n2 = if a.opponent == Some(Opponent::Computer) {
+                    "The computer".to_string()
+                } else {
+                    a.names[1].clone().unwrap_or_else(|| default_name(1))
+                };
+                self.menu = Menu::new().entry('1', n1, "", Choice::First(1)).entry(
+                    '2',
+                    n2,
+                    "",
+                    Choice::First(2),
+                );
+            }
+        }
+        None
+    }
+
+    fn build(&mut self) -> LocalGame {
+        let a = &self.answers;
+        let rules = a.rules.unwrap_or_else(Rules::connect_four);
+        let vs_computer = a.opponent == Some(Opponent::Computer);
+        let c1 = a.colours[0].unwrap_or(Colour::Red);
+        let p1 = Seat::human(a.names[0].clone().unwrap_or_else(|| default_name(0)), c1);
+        let p2 = if vs_computer {
+            // The computer takes a random free colour.
+            let free: Vec<Colour> = Colour::ALL.into_iter().filter(|&c| c != c1).collect();
+            let c2 = *free.choose(&mut self.rng).unwrap_or(&Colour::Yellow);
+            Seat::computer(a.level.unwrap_or(Level::Medium), c2)
+        } else {
+            let c2 = a.colours[1].filter(|&c| c != c1).unwrap_or_else(|| {
+                Colour::ALL
+                    .into_iter()
+                    .find(|&c| c != c1)
+                    .unwrap_or(Colour::Yellow)
+            });
+            Seat::human(a.names[1].clone().unwrap_or_else(|| default_name(1)), c2)
+        };
+        let humans2 = !vs_computer;
+        if a.first == Some(2) {
+            LocalGame {
+                rules,
+                seats: [p2, p1],
+                humans: [humans2, true],
+            }
+        } else {
+            LocalGame {
+                rules,
+                seats: [p1, p2],
+                humans: [true, humans2],
+            }
+        }
+    }
+
+    /// The game, when every question is already answered (all by flags).
+    pub fn completed(&mut self) -> Option<LocalGame> {
+        self.next_open_step().is_none().then(|| self.build())
+    }
+
+    fn back(&mut self) {
+        if let Some(prev) = self.asked.pop() {
+            let a = &mut self.answers;
+            match prev {
+                Step::Game => a.rules = None,
+                Step::Opponent => a.opponent = None,
+                Step::Level => a.level = None,
+                Step::Name(i) => a.names[i] = None,
+                Step::Colour(i) => a.colours[i] = None,
+                Step::First => a.first = None,
+            }
+            self.error = None;
+            self.advance();
+        }
+    }
+
+    fn answer(&mut self, choice: Choice) -> SetupEvent {
+        let a = &mut self.answers;
+        match choice {
+            Choice::Quit => return SetupEvent::Quit,
+            Choice::Game(kind) => a.rules = Some(Rules::standard(kind)),
+            Choice::Opponent(o) => a.opponent = Some(o),
+            Choice::Level(l) => a.level = Some(l),
+            Choice::Colour(c) => {
+                if let Step::Colour(i) = self.step {
+                    a.colours[i] = Some(c);
+                }
+            }
+            Choice::First(n) => a.first = Some(n),
+        }
+        self.asked.push(self.step);
+        self.error = None;
+        match self.advance() {
+            Some(game) => SetupEvent::Start(game),
+            None => SetupEvent::None,
+        }
+    }
+
+    pub fn handle(&mut self, key: Key) -> SetupEvent {
+        if matches!(key, Key::CtrlC | Key::CtrlD) {
+            return SetupEvent::Quit;
+        }
+        if let Step::Name(i) = self.step {
+            return match self.field.handle(key) {
+                FieldEvent::Submitted(name) => {
+                    let name = text::sanitize_name(&name, &default_name(i));
+                    if i == 1 && self.answers.names[0].as_deref() == Some(name.as_str()) {
+                        self.error = Some(format!("{name} is taken: choose another name"));
+                        return SetupEvent::None;
+                    }
+                    self.answers.names[i] = Some(name);
+                    self.asked.push(self.step);
+                    self.error = None;
+                    match self.advance() {
+                        Some(game) => SetupEvent::Start(game),
+                        None => SetupEvent::None,
+                    }
+                }
+                FieldEvent::Cancelled => {
+                    self.back();
+                    SetupEvent::None
+                }
+                FieldEvent::None => SetupEvent::None,
+            };
+        }
+        if key == Key::Char('q') || key == Key::Char('Q') {
+            return SetupEvent::Quit;
+        }
+        match self.menu.handle(key) {
+            MenuEvent::Chosen(c) => self.answer(c),
+            MenuEvent::Back => {
+                self.back();
+                SetupEvent::None
+            }
+            MenuEvent::None => {
+                if let Key::Char(c) = key
+                    && !c.is_whitespace()
+                {
+                    self.error = Some(format!(
+                        "'{}' is not one of the choices: use the key in brackets or the arrows and Enter",
+                        text::sanitize_quote(&c.to_string(), 4)
+                    ));
+                }
+                SetupEvent::None
+            }
+        }
+    }
+
+    /// Line index of the first menu entry in the frame, for clicks.
+    const MENU_TOP: usize = 6;
+
+    pub fn click(&mut self, line: usize) -> SetupEvent {
+        if matches!(self.step, Step::Name(_)) || line < Self::MENU_TOP {
+            return SetupEvent::None;
+        }
+        match self.menu.click(line - Self::MENU_TOP) {
+            MenuEvent::Chosen(c) => self.answer(c),
+            _ => SetupEvent::None,
+        }
+    }
+
+    fn summary(&self) -> String {
+        let a = &self.answers;
+        let mut parts = Vec::new();
+        if let Some(r) = a.rules {
+            parts.push(r.describe());
+        }
+        match (a.opponent, a.level) {
+            (Some(Opponent::Computer), Some(l)) => {
+                parts.push(format!("against the computer ({l})"))
+            }
+            (Some(Opponent::Computer), None) => parts.push("against the computer".into()),
+            (Some(Opponent::Human), _) => parts.push("two players".into()),
+            _ => {}
+        }
+        for i in 0..2 {
+            if let Some(n) = &a.names[i] {
+                let c = a.colours[i].map(|c| format!(" ({c})")).unwrap_or_default();
+                parts.push(format!("{n}{c}"));
+            }
+        }
+        parts.join(", ")
+    }
+
+    fn question(&self) -> String {
+        let vs_computer = self.answers.opponent == Some(Opponent::Computer);
+        let who = |i: usize| -> String {
+            if i == 0 && vs_computer {
+                "your".to_string()
+            } else {
+                format!("player {}'s", i + 1)
+            }
+        };
+        match self.step {
+            Step::Game => "Which game?".into(),
+            Step::Opponent => "Who plays?".into(),
+            Step::Level => "How strong should the computer play?".into(),
+            Step::Name(i) => format!("What is {} name?", who(i)),
+            Step::Colour(i) => {
+                let name = self.answers.names[i]
+                    .clone()
+                    .unwrap_or_else(|| default_name(i));
+                format!("{name}, pick a colour:")
+            }
+            Step::First => "Who starts?".into(),
+        }
+    }
+
+    pub fn frame(&self) -> Frame {
+        let mut f = Frame::new();
+        f.push(Line::styled(" inarow: k in a row", Style::PLAIN.bold()));
+        f.push(Line::styled(" New game", Style::PLAIN.dim()));
+        f.push(Line::styled(
+            format!(" {}", self.summary()),
+            Style::PLAIN.dim(),
+        ));
+        f.blank();
+        f.push(Line::styled(
+            format!(" {}", self.question()),
+            Style::PLAIN.bold(),
+        ));
+        f.blank();
+        debug_assert_eq!(f.height(), Self::MENU_TOP);
+        if let Step::Name(_) = self.step {
+            f.push(self.field.line("   Name: "));
+        } else {
+            for line in self.menu.lines(Style::PLAIN.bold()) {
+                f.push(line);
+            }
+        }
+        f.blank();
+        match &self.error {
+            Some(e) => f.push(Line::styled(format!(" ! {e}"), Style::PLAIN.bold())),
+            None => f.blank(),
+        }
+        let help = if matches!(self.step, Step::Name(_)) {
+            " Enter accepts, Esc goes back, Ctrl-C quits"
+        } else {
+            " arrows + Enter or the key in brackets; Esc back; q quit"
+        };
+        f.push(Line::styled(help, Style::PLAIN.dim()));
+        f
+    }
+}
+
+fn default_name(i: usize) -> String {
+    format!("Player {}", i + 1)
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::simple::make_rng;
+
+    fn press(s: &mut Setup, keys: &[Key]) -> SetupEvent {
+        let mut last = SetupEvent::None;
+        for &k in keys {
+            last = s.handle(k);
+        }
+        last
+    }
+
+    fn typed(text: &str) -> Vec<Key> {
+        let mut v: Vec<Key> = text.chars().map(Key::Char).collect();
+        v.push(Key::Enter);
+        v
+    }
+
+    #[test]
+    fn two_players_full_walkthrough() {
+        let mut s = Setup::new(PlayOptions::default(), make_rng(Some(1)));
+        press(&mut s, &[Key::Char('1'), Key::Char('2')]);
+        // Name: replace the default.
+        let mut keys = vec![Key::Backspace; 10];
+        keys.extend(typed("Alice"));
+        press(&mut s, &keys);
+        press(&mut s, &[Key::Char('1')]); // Red
+        let mut keys = vec![Key::Backspace; 10];
+        keys.extend(typed("Bob"));
+        press(&mut s, &keys);
+        // Red is gone for player 2: entry 2 of Green, Yellow, Blue is Yellow.
+        let menu = s.frame().to_plain("\n");
+        assert!(!menu.contains("] Red") && menu.contains("[1] Green"), "{menu}");
+        press(&mut s, &[Key::Char('2')]);
+        let ev = press(&mut s, &[Key::Char('2')]); // Bob starts
+        let SetupEvent::Start(game) = ev else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(game.seats[0], Seat::human("Bob", Colour::Yellow));
+        assert_eq!(game.seats[1], Seat::human("Alice", Colour::Red));
+        assert_eq!(game.humans, [true, true]);
+        assert_eq!(game.rules, Rules::connect_four());
+    }
+
+    #[test]
+    fn flags_skip_questions_and_the_computer_takes_a_free_colour() {
+        for seed in 0..20 {
+            let preset = PlayOptions {
+                rules: Some(Rules::gomoku()),
+                opponent: Some(Opponent::Computer),
+                level: Some(Level::Easy),
+                names: [Some("Ann".into()), None],
+                colours: [Some(Colour::Blue), None],
+                first: Some(1),
+            };
+            let mut s = Setup::new(preset, make_rng(Some(seed)));
+            assert!(s.next_open_step().is_none());
+            let game = s.build();
+            assert_eq!(game.seats[0].colour, Colour::Blue);
+            assert_ne!(game.seats[1].colour, Colour::Blue);
+            assert_eq!(game.seats[1].computer, Some(Level::Easy));
+            assert_eq!(game.humans, [true, false]);
+        }
+    }
+
+    #[test]
+    fn escape_goes_back_and_bad_keys_say_so() {
+        let mut s = Setup::new(PlayOptions::default(), make_rng(Some(1)));
+        press(&mut s, &[Key::Char('2')]);
+        assert_eq!(s.step, Step::Opponent);
+        press(&mut s, &[Key::Char('x')]);
+        assert!(s.frame().to_plain("\n").contains("not one of the choices"));
+        press(&mut s, &[Key::Esc]);
+        assert_eq!(s.step, Step::Game);
+        assert_eq!(press(&mut s, &[Key::Char('q')]), SetupEvent::Quit);
+    }
+
+    #[test]
+    fn player_two_cannot_take_player_ones_name() {
+        let preset = PlayOptions {
+            rules: Some(Rules::connect_four()),
+            opponent: Some(Opponent::Human),
+            names: [Some("Player 2".into()), None],
+            colours: [Some(Colour::Red), None],
+            ..PlayOptions::default()
+        };
+        let mut s = Setup::new(preset, make_rng(Some(1)));
+        press(&mut s, &[Key::Enter]); // accepts the default "Player 2"
+        assert_eq!(s.step, Step::Name(1));
+        assert!(s.frame().to_plain("\n").contains("is taken"));
+    }
+}

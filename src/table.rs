@@ -1,0 +1,307 @@
+//! A game table: the authoritative board of one game and who sits at it.
+//! Pure (no IO, no async): the local `inarow play` driver owns one directly,
+//! the host's room task owns one per game. Both hand snapshots of it
+//! ([`GameView`]) to the sessions that draw it.
+
+use thiserror::Error;
+
+use crate::engine::Level;
+use crate::game::{Colour, IllegalMoveError, Move, Outcome, Point, Position, Rules, Side};
+
+/// Who a seat is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seat {
+    /// Sanitised display name.
+    pub name: String,
+    pub colour: Colour,
+    /// `Some(level)` when the computer plays this seat.
+    pub computer: Option<Level>,
+}
+
+impl Seat {
+    pub fn human(name: impl Into<String>, colour: Colour) -> Seat {
+        Seat {
+            name: name.into(),
+            colour,
+            computer: None,
+        }
+    }
+
+    pub fn computer(level: Level, colour: Colour) -> Seat {
+        Seat {
+            name: format!("Computer ({level})"),
+            colour,
+            computer: Some(level),
+        }
+    }
+
+    /// `Alice (Red)`.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.name, self.colour)
+    }
+}
+
+/// How a finished game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// A line on the board: the winner and its stones.
+    Line { winner: Side, line: Vec<Point> },
+    /// The board is full.
+    Draw,
+    /// A player left or dropped; the other wins.
+    Forfeit { leaver: Side, reason: String },
+    /// The game was stopped without a result (e.g. the host shut down).
+    Aborted { reason: String },
+}
+
+/// A move that was not accepted.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TableError {
+    #[error("it is not your turn: {0} is to move")]
+    NotYourTurn(String),
+    #[error(transparent)]
+    Illegal(#[from] IllegalMoveError),
+}
+
+/// What a session needs to draw a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameView {
+    pub position: Position,
+    /// Indexed by [`Side::index`]: `seats[0]` moves first.
+    pub seats: [Seat; 2],
+    pub ending: Option<Ending>,
+    /// Which seats have asked for a rematch.
+    pub rematch: [bool; 2],
+    /// Games played at this table so far (1 for the first).
+    pub round: u32,
+    /// Wins per seat over the rounds (by seat, not side; see `seat_of_side`).
+    pub score: [u32; 2],
+}
+
+impl GameView {
+    /// The seat moving next, if the game is on.
+    pub fn to_move(&self) -> Option<Side> {
+        self.ending.is_none().then(|| self.position.to_move())
+    }
+
+    pub fn seat(&self, side: Side) -> &Seat {
+        &self.seats[side.index()]
+    }
+
+    pub fn colours(&self) -> [Colour; 2] {
+        [self.seats[0].colour, self.seats[1].colour]
+    }
+
+    /// The one line that says how the game ended, e.g.
+    /// `Alice (Red) wins with (1|0) (2|0) (3|0) (4|0)`.
+    pub fn ending_text(&self) -> Option<String> {
+        let rules = self.position.rules();
+        Some(match self.ending.as_ref()? {
+            Ending::Line { winner, line } => format!(
+                "{} wins with {}",
+                self.seat(*winner).label(),
+                rules.format_points(line)
+            ),
+            Ending::Draw => "Draw: the board is full".to_string(),
+            Ending::Forfeit { leaver, reason } => format!(
+                "{} {reason}: {} wins by forfeit",
+                self.seat(*leaver).label(),
+                self.seat(leaver.other()).label()
+            ),
+            Ending::Aborted { reason } => format!("Game stopped: {reason}"),
+        })
+    }
+}
+
+/// The authoritative game.
+#[derive(Debug, Clone)]
+pub struct Table {
+    view: GameView,
+}
+
+impl Table {
+    /// A new game; `seats[0]` moves first.
+    pub fn new(rules: Rules, seats: [Seat; 2]) -> Table {
+        Table {
+            view: GameView {
+                position: Position::new(rules),
+                seats,
+                ending: None,
+                rematch: [false; 2],
+                round: 1,
+                score: [0; 2],
+            },
+        }
+    }
+
+    pub fn view(&self) -> &GameView {
+        &self.view
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.view.position
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.view.ending.is_some()
+    }
+
+    /// The side to move, if the game is on.
+    pub fn to_move(&self) -> Option<Side> {
+        self.view.to_move()
+    }
+
+    /// Plays `m` for `side`. Errors leave the table unchanged.
+    pub fn play(&mut self, side: Side, m: Move) -> Result<Point, TableError> {
+        if self.is_over() {
+            return Err(IllegalMoveError::GameOver.into());
+        }
+        let to_move = self.view.position.to_move();
+        if side != to_move {
+            return Err(TableError::NotYourTurn(self.view.seat(to_move).label()));
+        }
+        let p = self.view.position.play(m)?;
+        match self.view.position.outcome() {
+            Outcome::Win { side, line } => {
+                self.view.ending = Some(Ending::Line {
+                    winner: *side,
+                    line: line.clone(),
+                });
+                self.view.score[side.index()] += 1;
+            }
+            Outcome::Draw => self.view.ending = Some(Ending::Draw),
+            Outcome::Ongoing => {}
+        }
+        Ok(p)
+    }
+
+    /// `side` left (quit, dropped, idle): the other side wins. No effect on a finished game.
+    pub fn forfeit(&mut self, side: Side, reason: &str) {
+        if self.is_over() {
+            return;
+        }
+        self.view.ending = Some(Ending::Forfeit {
+            leaver: side,
+            reason: reason.to_string(),
+        });
+        self.view.score[side.other().index()] += 1;
+    }
+
+    /// Ends the game without a result.
+    pub fn abort(&mut self, reason: &str) {
+        if !self.is_over() {
+            self.view.ending = Some(Ending::Aborted {
+                reason: reason.to_string(),
+            });
+        }
+    }
+
+    /// `side` asks for a rematch; when both have asked (computer seats
+    /// always agree), a new game starts with the other seat moving first.
+    /// Returns whether it started.
+    pub fn ask_rematch(&mut self, side: Side) -> bool {
+        if !self.is_over() {
+            return false;
+        }
+        self.view.rematch[side.index()] = true;
+        for s in Side::BOTH {
+            if self.view.seat(s).computer.is_some() {
+                self.view.rematch[s.index()] = true;
+            }
+        }
+        if self.view.rematch == [true, true] {
+            self.restart_swapped();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A new game at once with the seats swapped (who moved second moves first).
+    pub fn restart_swapped(&mut self) {
+        let v = &mut self.view;
+        v.seats.swap(0, 1);
+        v.score.swap(0, 1);
+        v.position = Position::new(*v.position.rules());
+        v.ending = None;
+        v.rematch = [false; 2];
+        v.round += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Table {
+        Table::new(
+            Rules::connect_four(),
+            [
+                Seat::human("Alice", Colour::Red),
+                Seat::human("Bob", Colour::Yellow),
+            ],
+        )
+    }
+
+    #[test]
+    fn turns_are_enforced() {
+        let mut t = table();
+        assert_eq!(
+            t.play(Side::Second, Move::Column(0))
+                .unwrap_err()
+                .to_string(),
+            "it is not your turn: Alice (Red) is to move"
+        );
+        assert!(t.play(Side::First, Move::Column(0)).is_ok());
+        assert!(t.play(Side::First, Move::Column(0)).is_err());
+    }
+
+    #[test]
+    fn a_win_ends_with_the_line() {
+        let mut t = table();
+        for (i, c) in [1, 0, 2, 0, 3, 0, 4].into_iter().enumerate() {
+            let side = if i % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            t.play(side, Move::Column(c)).unwrap();
+        }
+        assert_eq!(
+            t.view().ending_text().unwrap(),
+            "Alice (Red) wins with (1|0) (2|0) (3|0) (4|0)"
+        );
+        assert_eq!(t.view().score, [1, 0]);
+    }
+
+    #[test]
+    fn forfeit_and_rematch() {
+        let mut t = table();
+        t.play(Side::First, Move::Column(3)).unwrap();
+        t.forfeit(Side::First, "left");
+        assert_eq!(
+            t.view().ending_text().unwrap(),
+            "Alice (Red) left: Bob (Yellow) wins by forfeit"
+        );
+        assert!(!t.ask_rematch(Side::First));
+        assert!(t.ask_rematch(Side::Second));
+        // Bob now moves first, with his score.
+        assert_eq!(t.view().seats[0].name, "Bob");
+        assert_eq!(t.view().score, [1, 0]);
+        assert_eq!(t.position().stones(), 0);
+        assert_eq!(t.view().round, 2);
+    }
+
+    #[test]
+    fn computers_always_agree_to_a_rematch() {
+        let mut t = Table::new(
+            Rules::gomoku(),
+            [
+                Seat::human("Ann", Colour::Blue),
+                Seat::computer(Level::Easy, Colour::Green),
+            ],
+        );
+        t.forfeit(Side::First, "left");
+        assert!(t.ask_rematch(Side::First));
+    }
+}
