@@ -1,5 +1,11 @@
 //! The single integration-test binary; each area has its own module.
 
+mod architecture;
+mod cli_play;
+mod computer;
 mod connect4_engine;
 mod gomoku_engine;
+mod properties;
+mod rules;
+mod session;
 mod util;

@@ -259,6 +259,15 @@ impl Engine for ConnectFourSearch {
             self.windows_for = Some(*pos.rules());
         }
         self.nodes = 0;
+        let me = pos.to_move();
+        // Win now; block the one cell that loses now, even when the game is
+        // lost anyway (a search sees no difference, a person does).
+        if let Some(&m) = winning_moves(pos, me).first() {
+            return m;
+        }
+        if let [m] = winning_moves(pos, me.other())[..] {
+            return m;
+        }
         let moves = pos.legal_moves();
         let mut best: Vec<Move> = moves.clone();
         let mut depth = 1;

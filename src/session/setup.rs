@@ -477,7 +477,10 @@ mod tests {
         press(&mut s, &keys);
         // Red is gone for player 2: entry 2 of Green, Yellow, Blue is Yellow.
         let menu = s.frame().to_plain("\n");
-        assert!(!menu.contains("] Red") && menu.contains("[1] Green"), "{menu}");
+        assert!(
+            !menu.contains("] Red") && menu.contains("[1] Green"),
+            "{menu}"
+        );
         press(&mut s, &[Key::Char('2')]);
         let ev = press(&mut s, &[Key::Char('2')]); // Bob starts
         let SetupEvent::Start(game) = ev else {

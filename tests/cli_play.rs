@@ -1,0 +1,171 @@
+//! `inarow play` through the real binary when stdin is not a terminal.
+
+use crate::util::run_with_input;
+
+fn text(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn scripted_connect_four_game_with_bad_lines() {
+    // Bad lines in the middle: an unknown column, an off-board digit,
+    // garbage, a blank line, and a full column attempt.
+    let script = "a\nb\nz\na\n9\nb\nhello world\n\na\nb\na\n";
+    let o = run_with_input(&["play", "--game", "connect4", "--vs", "human"], script);
+    let out = text(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("error: unknown column 'z': use A-G or 1-7"),
+        "{out}"
+    );
+    assert!(out.contains("error: '9' is off the board"), "{out}");
+    assert!(
+        out.contains("error: not understood: 'hello world'"),
+        "{out}"
+    );
+    assert!(
+        out.trim_end()
+            .ends_with("Player 1 (Red) wins with (0|0) (0|1) (0|2) (0|3)"),
+        "{out}"
+    );
+    // After an error the same player moves again: Player 2's line "a" after
+    // "z" went to Player 2, so the game still ended with Player 1 winning in A.
+    assert!(!out.contains('\x1b'), "no escape sequences in plain output");
+}
+
+#[test]
+fn the_example_from_the_issue() {
+    let o = run_with_input(
+        &["play", "--game", "connect4", "--vs", "human"],
+        "a\nb\na\nb\na\nb\na\n",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o).contains("Player 1 (Red) wins with (0|0) (0|1) (0|2) (0|3)"));
+}
+
+#[test]
+fn full_column_and_game_over() {
+    let script = "a\na\na\na\na\na\na\nb\nc\nb\nc\nb\nc\nb\n";
+    let o = run_with_input(
+        &[
+            "play",
+            "--game",
+            "connect4",
+            "--vs",
+            "human",
+            "--names",
+            "Ann,Bob",
+            "--colors",
+            "blue,green",
+        ],
+        script,
+    );
+    let out = text(&o);
+    assert!(out.contains("error: column A is full"), "{out}");
+    assert!(
+        out.contains("Ann (Blue)") && out.contains("Bob (Green)"),
+        "{out}"
+    );
+    assert_eq!(o.status.code(), Some(0), "{out}");
+}
+
+#[test]
+fn gomoku_script_with_both_notations() {
+    let script = "h8\na1\ni8\n2,a\nj8\nh8\nzz\na3\nk8\na4\nl8\n";
+    let o = run_with_input(
+        &[
+            "play", "--game", "gomoku", "--vs", "human", "--theme", "ascii",
+        ],
+        script,
+    );
+    let out = text(&o);
+    assert!(out.contains("error: h8 is already taken"), "{out}");
+    assert!(
+        out.contains("Player 1 (Red) wins with h8 i8 j8 k8 l8"),
+        "{out}"
+    );
+    assert!(out.is_ascii(), "the ascii theme prints no emoji");
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn input_ending_early_is_an_error() {
+    let o = run_with_input(&["play", "--game", "connect4", "--vs", "human"], "a\nb\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("input ended before the game was over"));
+}
+
+#[test]
+fn against_the_computer_the_game_finishes() {
+    // The human plays every column in turn; the medium computer must win or draw.
+    let script: String = (0..200).map(|i| format!("{}\n", i % 7 + 1)).collect();
+    let o = run_with_input(
+        &[
+            "play",
+            "--game",
+            "connect4",
+            "--vs",
+            "computer",
+            "--level",
+            "medium",
+            "--seed",
+            "4",
+            "--think-ms",
+            "200",
+        ],
+        &script,
+    );
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("Computer (medium)"), "{out}");
+    assert!(
+        out.contains(" wins with ") || out.contains("Draw: the board is full"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_flags_are_clear_errors() {
+    for (args, needle) in [
+        (vec!["play", "--game", "chess"], "invalid value 'chess'"),
+        (
+            vec!["play", "--game", "connect4", "--level", "strong"],
+            "--level strong is not offered for Connect Four",
+        ),
+        (
+            vec!["play", "--colors", "red,red"],
+            "cannot take the first player's colour",
+        ),
+        (vec!["play", "--colors", "pink"], "unknown colour 'pink'"),
+        (
+            vec!["play", "--game", "connect4", "--size", "99x2"],
+            "--size",
+        ),
+        (vec!["play", "--first", "3"], "3"),
+    ] {
+        let o = run_with_input(&args, "");
+        assert_ne!(o.status.code(), Some(0), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn other_board_sizes_from_flags() {
+    let script = "a\nb\na\nb\na\nb\na\n";
+    let o = run_with_input(
+        &[
+            "play", "--game", "connect4", "--vs", "human", "--size", "9x7", "--theme", "ascii",
+        ],
+        script,
+    );
+    let out = text(&o);
+    assert!(out.contains("Connect Four 9x7"), "{out}");
+    assert!(out.contains("  A  B  C  D  E  F  G  H  I"), "{out}");
+    assert!(out.contains("wins with (0|0) (0|1) (0|2) (0|3)"), "{out}");
+}

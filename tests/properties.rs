@@ -1,0 +1,105 @@
+//! Property tests for everything that reads bytes or text from people or
+//! the network: the key decoder, the move parser, the sanitiser.
+
+use inarow::game::{GameKind, Move, Point, Rules};
+use inarow::term::input::{Key, KeyDecoder};
+use inarow::text;
+use proptest::prelude::*;
+
+fn any_rules() -> impl Strategy<Value = Rules> {
+    prop_oneof![
+        (4u8..=12, 4u8..=10)
+            .prop_map(|(w, h)| Rules::new(GameKind::ConnectFour, w, h, 4, false).unwrap()),
+        (5u8..=26).prop_map(|n| Rules::new(GameKind::Gomoku, n, n, 5, false).unwrap()),
+    ]
+}
+
+/// Byte streams that look like terminal input: keys, escape sequences,
+/// mouse reports, UTF-8, and noise.
+fn terminal_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        any::<u8>().prop_map(|b| vec![b]),
+        Just(b"\x1b[A".to_vec()),
+        Just(b"\x1bOD".to_vec()),
+        Just(b"\r\n".to_vec()),
+        Just(b"\r\0".to_vec()),
+        Just(b"\x1b".to_vec()),
+        Just(b"\x1b[<0;12;7M".to_vec()),
+        Just(b"\x1b[M !!".to_vec()),
+        Just("é🔴".as_bytes().to_vec()),
+        "[a-z0-9,]{0,4}".prop_map(|s| s.into_bytes()),
+    ];
+    prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn key_decoder_never_panics_and_is_split_invariant(bytes in terminal_bytes(), cut in any::<prop::sample::Index>()) {
+        let whole = KeyDecoder::decode_all(&bytes);
+        let at = cut.index(bytes.len() + 1);
+        let mut d = KeyDecoder::new();
+        let mut out = Vec::new();
+        d.feed(&bytes[..at], &mut out);
+        d.feed(&bytes[at..], &mut out);
+        d.flush(&mut out);
+        prop_assert_eq!(out, whole);
+    }
+
+    #[test]
+    fn key_decoder_survives_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        let mut d = KeyDecoder::new();
+        let mut out = Vec::new();
+        for chunk in bytes.chunks(7) {
+            d.feed(chunk, &mut out);
+        }
+        d.flush(&mut out);
+        // Decoded characters are never control characters.
+        for k in out {
+            if let Key::Char(c) = k {
+                prop_assert!(!c.is_control());
+            }
+        }
+    }
+
+    #[test]
+    fn move_parser_never_panics(rules in any_rules(), input in any::<String>()) {
+        let _ = rules.parse_move(&input);
+    }
+
+    #[test]
+    fn move_parser_errors_never_echo_control_characters(rules in any_rules(), input in "\\PC{0,3}[\\x00-\\x1f\\x7f\\u{9b}]{1,3}\\PC{0,3}") {
+        if let Err(e) = rules.parse_move(&input) {
+            let msg = e.to_string();
+            prop_assert!(!msg.chars().any(|c| c.is_control()), "{:?}", msg);
+        }
+    }
+
+    #[test]
+    fn every_printed_move_parses_back(
+        (rules, x, y) in any_rules().prop_flat_map(|r| (Just(r), 0..r.width(), 0..r.height()))
+    ) {
+        let p = Point::new(x, y);
+        prop_assert_eq!(rules.parse_move(&rules.format_point(p)), Ok(Move::Point(p)));
+        if rules.kind() == GameKind::ConnectFour {
+            let m = Move::Column(x);
+            prop_assert_eq!(rules.parse_move(&rules.format_move(m)), Ok(m));
+            // Digits from 1 too.
+            prop_assert_eq!(rules.parse_move(&(u32::from(x) + 1).to_string()), Ok(m));
+        } else {
+            // `8,h` form.
+            let alt = format!("{},{}", u32::from(y) + 1, (b'a' + x) as char);
+            prop_assert_eq!(rules.parse_move(&alt), Ok(Move::Point(p)));
+        }
+    }
+
+    #[test]
+    fn sanitised_text_is_printable_and_bounded(input in any::<String>(), max in 1usize..40) {
+        let s = text::sanitize(&input, max);
+        prop_assert!(text::width(&s) <= max);
+        prop_assert!(!s.chars().any(|c| c.is_control()), "{:?}", s);
+        let name = text::sanitize_name(&input, "Guest");
+        prop_assert!(!name.is_empty() && text::width(&name) <= text::MAX_NAME_WIDTH);
+    }
+}

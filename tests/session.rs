@@ -1,0 +1,245 @@
+//! The session state machine driven with raw bytes, its output read back
+//! through a terminal emulator: what a person would see.
+
+use inarow::game::{Colour, Rules};
+use inarow::session::setup::{Opponent, PlayOptions};
+use inarow::session::{Output, Request, Session};
+use inarow::table::Table;
+use inarow::term::board::Theme;
+
+/// A session wired to a local hot-seat table, like `inarow play` does.
+struct Harness {
+    session: Session,
+    table: Option<Table>,
+    term: vt100::Parser,
+    last: Vec<u8>,
+}
+
+impl Harness {
+    fn new(preset: PlayOptions, cols: u16, rows: u16) -> Harness {
+        let session = Session::local(
+            preset,
+            Theme::Emoji,
+            u32::from(cols),
+            u32::from(rows),
+            Some(1),
+        );
+        let mut h = Harness {
+            session,
+            table: None,
+            term: vt100::Parser::new(rows, cols, 0),
+            last: Vec::new(),
+        };
+        let out = h.session.open();
+        h.apply(out);
+        h
+    }
+
+    fn apply(&mut self, out: Output) {
+        self.term.process(&out.bytes);
+        self.last = out.bytes;
+        for req in out.requests {
+            let next = match req {
+                Request::StartLocal(game) => {
+                    let t = Table::new(game.rules, game.seats.clone());
+                    let o = self.session.game_started(t.view().clone(), game.humans);
+                    self.table = Some(t);
+                    o
+                }
+                Request::Move(m) => {
+                    let t = self.table.as_mut().unwrap();
+                    let side = t.to_move().unwrap();
+                    match t.play(side, m) {
+                        Ok(_) => self.session.game_update(t.view().clone()),
+                        Err(e) => self.session.move_rejected(&e.to_string()),
+                    }
+                }
+                Request::Rematch => {
+                    let t = self.table.as_mut().unwrap();
+                    t.restart_swapped();
+                    self.session.game_started(t.view().clone(), [true, true])
+                }
+                Request::ToMenu => self.session.to_local_menu(),
+                Request::Leave | Request::Quit => {
+                    let bytes = self.session.close();
+                    Output {
+                        bytes,
+                        requests: vec![],
+                    }
+                }
+            };
+            self.apply(next);
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        let out = self.session.input(bytes);
+        self.apply(out);
+    }
+
+    fn screen(&self) -> String {
+        self.term.screen().contents()
+    }
+
+    /// Terminal (col, row) where `needle` appears on screen.
+    fn find(&self, needle: &str) -> (u16, u16) {
+        for (row, line) in self.screen().lines().enumerate() {
+            if let Some(byte) = line.find(needle) {
+                let col = inarow::text::width(&line[..byte]);
+                return (col as u16, row as u16);
+            }
+        }
+        panic!("{needle:?} not on screen:\n{}", self.screen());
+    }
+}
+
+fn hot_seat() -> PlayOptions {
+    PlayOptions {
+        rules: Some(Rules::connect_four()),
+        opponent: Some(Opponent::Human),
+        names: [Some("Ann".into()), Some("Bob".into())],
+        colours: [Some(Colour::Red), Some(Colour::Yellow)],
+        first: Some(1),
+        ..PlayOptions::default()
+    }
+}
+
+#[test]
+fn a_hot_seat_game_with_keys_typed_moves_and_errors() {
+    let mut h = Harness::new(hot_seat(), 80, 24);
+    assert!(h.screen().contains("Ann (Red) to move"), "{}", h.screen());
+    // Arrows + Enter, typed columns, a digit, and a bad column.
+    h.send(b"\x1b[D\x1b[D\x1b[D\r"); // column A
+    h.send(b"b\r");
+    h.send(b"x\r");
+    assert!(h.screen().contains("unknown column 'x'"), "{}", h.screen());
+    assert!(
+        h.screen().contains("Ann (Red) to move"),
+        "the same player moves again"
+    );
+    h.send(b"1\r");
+    h.send(b"\x1bOC\r"); // SS3 right arrow: column B (cursor follows the last move)
+    h.send(b"a\r\x00");
+    h.send(b"b\r\n");
+    h.send(b"a\r");
+    let s = h.screen();
+    assert!(
+        s.contains("Ann (Red) wins with (0|0) (0|1) (0|2) (0|3)"),
+        "{s}"
+    );
+    assert!(s.contains("[r] play again"), "{s}");
+    // Play again: Bob starts the second round.
+    h.send(b"r");
+    assert!(
+        h.screen().contains("Bob (Yellow) to move"),
+        "{}",
+        h.screen()
+    );
+    assert!(h.screen().contains("round 2"));
+}
+
+#[test]
+fn a_mouse_click_drops_in_the_clicked_column() {
+    let mut h = Harness::new(hot_seat(), 90, 30);
+    let (col, row) = h.find("  E  ");
+    // The label E is two columns into the match.
+    let click = format!("\x1b[<0;{};{}M", col + 2 + 1, row + 1);
+    h.send(click.as_bytes());
+    let t = h.table.as_ref().unwrap();
+    assert_eq!(t.position().history(), &[inarow::game::Point::new(4, 0)]);
+    // A release or a right click does nothing.
+    h.send(
+        format!(
+            "\x1b[<0;{};{}m\x1b[<2;{};{}M",
+            col + 3,
+            row + 1,
+            col + 3,
+            row + 1
+        )
+        .as_bytes(),
+    );
+    assert_eq!(h.table.as_ref().unwrap().position().stones(), 1);
+}
+
+#[test]
+fn a_move_sends_only_the_rows_that_changed() {
+    let mut h = Harness::new(hot_seat(), 80, 24);
+    let first_len = h.last.len();
+    h.send(b"d\r");
+    let sent = String::from_utf8_lossy(&h.last).into_owned();
+    assert!(!sent.contains("\x1b[2J"), "no full clear on a move");
+    assert!(
+        !sent.contains("Connect Four 7x6"),
+        "the title did not change: {sent:?}"
+    );
+    assert!(h.last.len() < first_len, "{} vs {first_len}", h.last.len());
+    // Ctrl-L repaints everything.
+    h.send(b"\x0c");
+    assert!(String::from_utf8_lossy(&h.last).contains("\x1b[2J"));
+    assert!(h.screen().contains("Connect Four 7x6"));
+}
+
+#[test]
+fn small_terminals_are_asked_to_grow_and_resizes_redraw() {
+    let mut h = Harness::new(hot_seat(), 80, 24);
+    let out = h.session.resize(30, 8);
+    h.term.screen_mut().set_size(8, 30);
+    h.apply(out);
+    assert!(h.screen().contains("please enlarge to"), "{}", h.screen());
+    let out = h.session.resize(100, 30);
+    h.term.screen_mut().set_size(30, 100);
+    h.apply(out);
+    assert!(h.screen().contains("Ann (Red) to move"), "{}", h.screen());
+    // Absurd and zero sizes are clamped, not obeyed.
+    let out = h.session.resize(8000, 4000);
+    assert!(out.bytes.len() < 64 * 1024);
+    let out = h.session.resize(0, 0);
+    assert!(!out.bytes.is_empty());
+}
+
+#[test]
+fn hostile_names_never_reach_the_terminal_raw() {
+    let evil = "\x1b]0;pwned\x07\x1b[2JMallory\u{202e}";
+    let args = inarow::cli::play::PlayArgs {
+        game: Some(inarow::cli::play::GameArg::Connect4),
+        vs: Some(inarow::cli::play::VsArg::Human),
+        level: None,
+        names: Some(format!("{evil},Bob")),
+        colors: None,
+        first: Some(1),
+        theme: None,
+        size: None,
+        exact: false,
+        think_ms: 1000,
+        seed: None,
+    };
+    let preset = inarow::cli::play::options_from_args(&args).unwrap();
+    let mut h = Harness::new(preset, 80, 24);
+    let all = String::from_utf8_lossy(&h.last).into_owned();
+    assert!(!all.contains("\x1b]0;"), "an OSC sequence got through");
+    assert!(!all.contains('\u{202e}'));
+    assert!(h.screen().contains("]0;pwned[2JMallory"), "{}", h.screen());
+    // Typing escape sequences into a name field: the field keeps printable text only.
+    let mut h2 = Harness::new(PlayOptions::default(), 80, 24);
+    h2.send(b"12"); // Connect Four, two players
+    h2.send(b"\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f");
+    h2.send(b"Eve\x1b[31m\x07\r");
+    assert!(
+        h2.screen().contains("Eve, pick a colour"),
+        "{}",
+        h2.screen()
+    );
+    h.send(b"q");
+    assert!(h.session.is_closed());
+}
+
+#[test]
+fn quit_restores_the_terminal() {
+    let mut h = Harness::new(hot_seat(), 80, 24);
+    h.send(b"\x03");
+    assert!(h.session.is_closed());
+    let bytes = String::from_utf8_lossy(&h.last).into_owned();
+    assert!(bytes.contains("\x1b[?25h"), "cursor shown again");
+    assert!(bytes.contains("\x1b[?1049l"), "main screen restored");
+    assert!(bytes.contains("\x1b[0m"), "attributes reset");
+}
