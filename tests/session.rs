@@ -3,7 +3,7 @@
 
 use inarow::game::{Colour, Rules};
 use inarow::session::setup::{Opponent, PlayOptions};
-use inarow::session::{Output, Request, Session};
+use inarow::session::{Output, Request, Seating, Session};
 use inarow::table::Table;
 use inarow::term::board::Theme;
 
@@ -42,7 +42,9 @@ impl Harness {
             let next = match req {
                 Request::StartLocal(game) => {
                     let t = Table::new(game.rules, game.seats.clone());
-                    let o = self.session.game_started(t.view().clone(), game.humans);
+                    let o = self
+                        .session
+                        .game_started(t.view().clone(), Seating::local(game.humans));
                     self.table = Some(t);
                     o
                 }
@@ -50,14 +52,17 @@ impl Harness {
                     let t = self.table.as_mut().unwrap();
                     let side = t.to_move().unwrap();
                     match t.play(side, m) {
-                        Ok(_) => self.session.game_update(t.view().clone()),
+                        Ok(_) => self
+                            .session
+                            .game_update(t.view().clone(), Seating::local([true, true])),
                         Err(e) => self.session.move_rejected(&e.to_string()),
                     }
                 }
                 Request::Rematch => {
                     let t = self.table.as_mut().unwrap();
                     t.restart_swapped();
-                    self.session.game_started(t.view().clone(), [true, true])
+                    self.session
+                        .game_started(t.view().clone(), Seating::local([true, true]))
                 }
                 Request::ToMenu => self.session.to_local_menu(),
                 Request::Leave | Request::Quit => {
@@ -67,6 +72,7 @@ impl Harness {
                         requests: vec![],
                     }
                 }
+                other => panic!("a local session asked for {other:?}"),
             };
             self.apply(next);
         }

@@ -18,7 +18,7 @@ use clap::ValueEnum;
 use crate::engine::{self, Engine, EngineOptions, Level, Limits};
 use crate::game::{Colour, GameKind, Move, Rules, Side};
 use crate::session::setup::{LocalGame, Opponent, PlayOptions, Setup};
-use crate::session::{ESC_TIMEOUT, Output, Request, Session};
+use crate::session::{ESC_TIMEOUT, Output, Request, Seating, Session};
 use crate::table::{GameView, Table};
 use crate::term::board::{BoardView, Theme, draw_board};
 use crate::text;
@@ -458,7 +458,7 @@ fn run_terminal(
                     stop = Arc::new(AtomicBool::new(false));
                     thinking = false;
                     let t = LocalTable::new(&game, seed);
-                    let o = session.game_started(t.table.view().clone(), t.humans);
+                    let o = session.game_started(t.table.view().clone(), Seating::local(t.humans));
                     next.bytes.extend(o.bytes);
                     local = Some(t);
                 }
@@ -468,7 +468,8 @@ fn run_terminal(
                         && t.humans[side.index()]
                     {
                         let o = match t.table.play(side, m) {
-                            Ok(_) => session.game_update(t.table.view().clone()),
+                            Ok(_) => session
+                                .game_update(t.table.view().clone(), Seating::local(t.humans)),
                             Err(e) => session.move_rejected(&e.to_string()),
                         };
                         next.bytes.extend(o.bytes);
@@ -480,10 +481,18 @@ fn run_terminal(
                         stop = Arc::new(AtomicBool::new(false));
                         thinking = false;
                         t.restart_swapped();
-                        let o = session.game_started(t.table.view().clone(), t.humans);
+                        let o =
+                            session.game_started(t.table.view().clone(), Seating::local(t.humans));
                         next.bytes.extend(o.bytes);
                     }
                 }
+                // Host-only requests; a local session never makes them.
+                Request::SetName(_)
+                | Request::QuickMatch(_)
+                | Request::PlayComputer(..)
+                | Request::CreateRoom(_)
+                | Request::JoinRoom(_)
+                | Request::Cancel => {}
                 Request::ToMenu => {
                     stop.store(true, Ordering::Relaxed);
                     local = None;
@@ -566,7 +575,7 @@ fn run_terminal(
             if let Some(m) = thought.mv
                 && t.table.play(thought.side, m).is_ok()
             {
-                let o = session.game_update(t.table.view().clone());
+                let o = session.game_update(t.table.view().clone(), Seating::local(t.humans));
                 out.bytes.extend(o.bytes);
             }
         }

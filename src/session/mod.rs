@@ -6,23 +6,29 @@
 //! The session owns the key decoder and the row-diffing screen, so a front
 //! end only moves bytes: it feeds [`Session::input`], calls
 //! [`Session::flush_input`] when a lone ESC has waited long enough, reports
-//! sizes with [`Session::resize`], and carries out the [`Request`]s.
+//! sizes with [`Session::resize`], calls [`Session::tick`] by
+//! [`Session::next_deadline`], and carries out the [`Request`]s.
 
 pub mod play;
+pub mod remote;
 pub mod setup;
 pub mod widgets;
 
-use crate::game::Move;
+use std::time::{Duration, Instant};
+
+use crate::engine::Level;
+use crate::game::{GameKind, Move};
 use crate::table::GameView;
 use crate::term::board::Theme;
 use crate::term::input::{Key, KeyDecoder};
 use crate::term::screen::{ENTER_SEQUENCE, Frame, Screen, leave_bytes};
 
 use play::{PlayAction, PlayScreen};
+use remote::{HostScreen, LobbyScreen, RemoteAction, RemoteOptions, SeekScreen, Stats};
 use setup::{LocalGame, PlayOptions, Setup, SetupEvent};
 
 /// How long a lone ESC waits for the rest of a sequence before it counts as the Esc key.
-pub const ESC_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(40);
+pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
 
 /// What the session asks of the world around it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,10 +42,22 @@ pub enum Request {
     Leave,
     /// Ask for a rematch / play again.
     Rematch,
-    /// Back to the menu (local) or lobby.
+    /// Back to the menu (local) or the lobby (remote; this leaves the table).
     ToMenu,
     /// Close the session.
     Quit,
+    /// Remote: use this display name.
+    SetName(String),
+    /// Remote: pair me with the next person who wants this game.
+    QuickMatch(GameKind),
+    /// Remote: a game against the computer.
+    PlayComputer(GameKind, Level),
+    /// Remote: open a room for a friend.
+    CreateRoom(GameKind),
+    /// Remote: join a friend's room.
+    JoinRoom(String),
+    /// Remote: stop waiting for a match or a friend.
+    Cancel,
 }
 
 /// What one call produced.
@@ -50,10 +68,37 @@ pub struct Output {
     pub requests: Vec<Request>,
 }
 
+/// Which seats of a table this terminal plays, and which are still occupied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seating {
+    pub mine: [bool; 2],
+    pub present: [bool; 2],
+}
+
+impl Seating {
+    /// Every seat at this keyboard (hot seat) or some; nobody has left.
+    pub fn local(mine: [bool; 2]) -> Seating {
+        Seating {
+            mine,
+            present: [true, true],
+        }
+    }
+}
+
 enum State {
     Setup(Box<Setup>),
     Play(Box<PlayScreen>),
+    Lobby(Box<LobbyScreen>),
+    Seeking(Box<SeekScreen>),
+    Hosting(Box<HostScreen>),
     Closed,
+}
+
+/// What only a remote session has.
+struct RemoteState {
+    opts: RemoteOptions,
+    name: String,
+    stats: Stats,
 }
 
 pub struct Session {
@@ -63,8 +108,9 @@ pub struct Session {
     state: State,
     /// Flags the local menu started from, for "back to the menu".
     local_preset: PlayOptions,
-    remote: bool,
+    remote: Option<RemoteState>,
     keys: Vec<Key>,
+    now: Instant,
 }
 
 impl Session {
@@ -83,8 +129,28 @@ impl Session {
             theme,
             state: State::Setup(Box::new(setup)),
             local_preset: preset,
-            remote: false,
+            remote: None,
             keys: Vec::new(),
+            now: Instant::now(),
+        }
+    }
+
+    /// A remote session: the lobby (or the name question first).
+    pub fn remote(opts: RemoteOptions, theme: Theme, cols: u32, rows: u32) -> Session {
+        let lobby = LobbyScreen::new(&opts);
+        Session {
+            screen: Screen::new(cols, rows),
+            decoder: KeyDecoder::new(),
+            theme,
+            state: State::Lobby(Box::new(lobby)),
+            local_preset: PlayOptions::default(),
+            remote: Some(RemoteState {
+                name: opts.name.clone(),
+                opts,
+                stats: Stats::default(),
+            }),
+            keys: Vec::new(),
+            now: Instant::now(),
         }
     }
 
@@ -94,6 +160,16 @@ impl Session {
 
     pub fn is_closed(&self) -> bool {
         matches!(self.state, State::Closed)
+    }
+
+    /// Whether a game screen is showing.
+    pub fn in_game(&self) -> bool {
+        matches!(self.state, State::Play(_))
+    }
+
+    /// The display name of a remote session.
+    pub fn name(&self) -> Option<&str> {
+        self.remote.as_ref().map(|r| r.name.as_str())
     }
 
     /// Whether the key decoder waits for more bytes (arm an [`ESC_TIMEOUT`] timer).
@@ -122,6 +198,14 @@ impl Session {
         leave_bytes()
     }
 
+    /// The last bytes with a parting message printed on the restored terminal.
+    pub fn goodbye(&mut self, message: &str) -> Vec<u8> {
+        let mut bytes = self.close();
+        bytes.extend_from_slice(crate::text::sanitize(message, 200).as_bytes());
+        bytes.extend_from_slice(b"\r\n");
+        bytes
+    }
+
     /// Bytes typed by the person.
     pub fn input(&mut self, bytes: &[u8]) -> Output {
         let mut keys = std::mem::take(&mut self.keys);
@@ -142,27 +226,53 @@ impl Session {
     /// The terminal has a new size.
     pub fn resize(&mut self, cols: u32, rows: u32) -> Output {
         self.screen.resize(cols, rows);
-        let mut out = Output::default();
-        self.render(&mut out);
-        out
+        self.rendered()
+    }
+
+    /// Forget what the terminal shows; the next output repaints it all
+    /// (after output was dropped for a client that did not read).
+    pub fn invalidate(&mut self) {
+        self.screen.invalidate();
+    }
+
+    /// Repaint everything now.
+    pub fn redraw(&mut self) -> Output {
+        self.screen.invalidate();
+        self.rendered()
+    }
+
+    /// When [`Session::tick`] should next be called, if ever.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        match (&self.state, &self.remote) {
+            (State::Seeking(s), Some(r)) => Some(s.next_deadline(&r.opts)),
+            _ => None,
+        }
+    }
+
+    /// Time passes.
+    pub fn tick(&mut self, now: Instant) -> Output {
+        self.now = now;
+        if let (State::Seeking(s), Some(r)) = (&mut self.state, &self.remote) {
+            s.tick(now, &r.opts);
+        }
+        self.rendered()
     }
 
     /// A game begins (or a new round at the same table): show it.
-    pub fn game_started(&mut self, view: GameView, mine: [bool; 2]) -> Output {
-        self.state = State::Play(Box::new(PlayScreen::new(view, mine, self.remote)));
-        let mut out = Output::default();
-        self.render(&mut out);
-        out
+    pub fn game_started(&mut self, view: GameView, seating: Seating) -> Output {
+        let mut p = PlayScreen::new(view, seating.mine, self.remote.is_some());
+        p.seat(seating.mine, seating.present);
+        self.state = State::Play(Box::new(p));
+        self.rendered()
     }
 
     /// The game changed.
-    pub fn game_update(&mut self, view: GameView) -> Output {
+    pub fn game_update(&mut self, view: GameView, seating: Seating) -> Output {
         if let State::Play(p) = &mut self.state {
+            p.seat(seating.mine, seating.present);
             p.update(view);
         }
-        let mut out = Output::default();
-        self.render(&mut out);
-        out
+        self.rendered()
     }
 
     /// The table refused our move.
@@ -170,9 +280,59 @@ impl Session {
         if let State::Play(p) = &mut self.state {
             p.set_notice(reason, true);
         }
-        let mut out = Output::default();
-        self.render(&mut out);
-        out
+        self.rendered()
+    }
+
+    /// A one-line message for this person, shown where messages go.
+    pub fn notice(&mut self, text: &str) -> Output {
+        let text = crate::text::sanitize(text, 120);
+        match &mut self.state {
+            State::Play(p) => p.set_notice(text, false),
+            State::Lobby(l) => l.set_error(text),
+            _ => {}
+        }
+        self.rendered()
+    }
+
+    /// Remote: who is around.
+    pub fn stats(&mut self, stats: Stats) -> Output {
+        let changed = match &mut self.remote {
+            Some(r) if r.stats != stats => {
+                r.stats = stats;
+                true
+            }
+            _ => false,
+        };
+        if changed && !matches!(self.state, State::Play(_)) {
+            self.rendered()
+        } else {
+            Output::default()
+        }
+    }
+
+    /// Remote: the name the lobby gave us (unique among those online).
+    pub fn name_set(&mut self, name: &str) -> Output {
+        if let Some(r) = &mut self.remote {
+            r.name = name.to_string();
+        }
+        self.rendered()
+    }
+
+    /// Remote: our room is open under this code.
+    pub fn room_code(&mut self, code: &str) -> Output {
+        if let State::Hosting(h) = &mut self.state {
+            h.set_code(code.to_string());
+        }
+        self.rendered()
+    }
+
+    /// Remote: what we asked the lobby for did not work; back to the lobby with the reason.
+    pub fn lobby_error(&mut self, reason: &str) -> Output {
+        self.show_lobby();
+        if let State::Lobby(l) = &mut self.state {
+            l.set_error(crate::text::sanitize(reason, 120));
+        }
+        self.rendered()
     }
 
     /// Back to the local new-game screens (after "menu"): everything is
@@ -188,9 +348,7 @@ impl Session {
         };
         let setup = Setup::new(keep, crate::engine::simple::make_rng(None));
         self.state = State::Setup(Box::new(setup));
-        let mut out = Output::default();
-        self.render(&mut out);
-        out
+        self.rendered()
     }
 
     /// The current picture as plain text (tests, logs).
@@ -198,12 +356,47 @@ impl Session {
         self.frame().to_plain("\n")
     }
 
-    fn frame(&mut self) -> Frame {
-        match &mut self.state {
-            State::Setup(s) => s.frame(),
-            State::Play(p) => p.frame(self.theme),
-            State::Closed => Frame::new(),
+    fn current_rules(&self) -> Option<crate::game::Rules> {
+        match &self.state {
+            State::Play(p) => Some(*p.game.position.rules()),
+            State::Seeking(s) => Some(s.rules()),
+            State::Hosting(h) => Some(h.rules()),
+            _ => None,
         }
+    }
+
+    /// Remote: show the lobby, at the menu of the game we were in.
+    fn show_lobby(&mut self) {
+        let Some(r) = &self.remote else { return };
+        let lobby = match self.current_rules() {
+            Some(rules) => LobbyScreen::back_to(&r.opts, rules),
+            None => match &self.state {
+                State::Lobby(_) => return,
+                _ => LobbyScreen::new(&RemoteOptions {
+                    ask_name: false,
+                    ..r.opts.clone()
+                }),
+            },
+        };
+        self.state = State::Lobby(Box::new(lobby));
+    }
+
+    fn frame(&mut self) -> Frame {
+        let now = self.now.max(Instant::now());
+        match (&mut self.state, &self.remote) {
+            (State::Setup(s), _) => s.frame(),
+            (State::Play(p), _) => p.frame(self.theme),
+            (State::Lobby(l), Some(r)) => l.frame(&r.opts, &r.name, &r.stats),
+            (State::Seeking(s), Some(r)) => s.frame(&r.name, &r.stats, now),
+            (State::Hosting(h), Some(r)) => h.frame(&r.opts, &r.name, &r.stats),
+            _ => Frame::new(),
+        }
+    }
+
+    fn rendered(&mut self) -> Output {
+        let mut out = Output::default();
+        self.render(&mut out);
+        out
     }
 
     fn render(&mut self, out: &mut Output) {
@@ -226,16 +419,62 @@ impl Session {
         out
     }
 
+    fn remote_action(&mut self, action: RemoteAction, out: &mut Output) {
+        let rules_of = |r: &RemoteState, kind: GameKind| {
+            r.opts.games.iter().copied().find(|g| g.kind() == kind)
+        };
+        match action {
+            RemoteAction::None => {}
+            RemoteAction::Quit => out.requests.push(Request::Quit),
+            RemoteAction::SetName(n) => out.requests.push(Request::SetName(n)),
+            RemoteAction::QuickMatch(kind) => {
+                if let Some(rules) = self.remote.as_ref().and_then(|r| rules_of(r, kind)) {
+                    self.state = State::Seeking(Box::new(SeekScreen::new(rules, Instant::now())));
+                    out.requests.push(Request::QuickMatch(kind));
+                }
+            }
+            RemoteAction::CreateRoom(kind) => {
+                if let Some(rules) = self.remote.as_ref().and_then(|r| rules_of(r, kind)) {
+                    self.state = State::Hosting(Box::new(HostScreen::new(rules)));
+                    out.requests.push(Request::CreateRoom(kind));
+                }
+            }
+            RemoteAction::PlayComputer(kind, level) => {
+                // Leaving a quick-match queue first, if we were in one.
+                if matches!(self.state, State::Seeking(_)) {
+                    out.requests.push(Request::Cancel);
+                }
+                out.requests.push(Request::PlayComputer(kind, level));
+            }
+            RemoteAction::JoinRoom(code) => out.requests.push(Request::JoinRoom(code)),
+            RemoteAction::Cancel => {
+                self.show_lobby();
+                out.requests.push(Request::Cancel);
+            }
+        }
+    }
+
     fn key(&mut self, key: Key, out: &mut Output) {
         if key == Key::CtrlL {
             self.screen.invalidate();
             return;
         }
+        if matches!(key, Key::CtrlC | Key::CtrlD) && self.remote.is_some() {
+            out.requests.push(Request::Quit);
+            return;
+        }
         let placement = self.screen.placement();
+        let line_of = |col: u16, row: u16| placement.to_frame(col, row);
+        let now = Instant::now();
+        let name = self
+            .remote
+            .as_ref()
+            .map(|r| r.name.clone())
+            .unwrap_or_default();
         match &mut self.state {
             State::Setup(setup) => {
                 let event = match key {
-                    Key::Click { col, row } => match placement.to_frame(col, row) {
+                    Key::Click { col, row } => match line_of(col, row) {
                         Some((_, line)) => setup.click(line),
                         None => SetupEvent::None,
                     },
@@ -249,7 +488,7 @@ impl Session {
             }
             State::Play(play) => {
                 let action = match key {
-                    Key::Click { col, row } => match placement.to_frame(col, row) {
+                    Key::Click { col, row } => match line_of(col, row) {
                         Some((c, l)) => play.click(c, l),
                         None => PlayAction::None,
                     },
@@ -261,9 +500,37 @@ impl Session {
                     PlayAction::Submit(m) => out.requests.push(Request::Move(m)),
                     PlayAction::Leave => out.requests.push(Request::Leave),
                     PlayAction::Rematch => out.requests.push(Request::Rematch),
-                    PlayAction::ToMenu => out.requests.push(Request::ToMenu),
+                    PlayAction::ToMenu => {
+                        out.requests.push(Request::ToMenu);
+                        self.show_lobby();
+                    }
                     PlayAction::Quit => out.requests.push(Request::Quit),
                 }
+            }
+            State::Lobby(lobby) => {
+                let Some(r) = &self.remote else { return };
+                let action = match key {
+                    Key::Click { col, row } => match line_of(col, row) {
+                        Some((_, line)) => lobby.click(line, &r.opts, &name),
+                        None => RemoteAction::None,
+                    },
+                    k => lobby.handle(k, &r.opts, &name),
+                };
+                self.remote_action(action, out);
+            }
+            State::Seeking(seek) => {
+                let action = match key {
+                    Key::Click { col, row } => match line_of(col, row) {
+                        Some((_, line)) => seek.click(line),
+                        None => RemoteAction::None,
+                    },
+                    k => seek.handle(k, now),
+                };
+                self.remote_action(action, out);
+            }
+            State::Hosting(host) => {
+                let action = host.handle(key);
+                self.remote_action(action, out);
             }
             State::Closed => {}
         }

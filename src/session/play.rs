@@ -41,6 +41,8 @@ pub struct PlayScreen {
     pub game: GameView,
     /// Sides this terminal moves for (both on a hot seat).
     pub mine: [bool; 2],
+    /// Sides whose player is still at the table (a rematch needs both).
+    pub present: [bool; 2],
     /// Cursor: the column for Connect Four (y unused), the point for Gomoku.
     cursor: Point,
     typed: String,
@@ -58,11 +60,18 @@ impl PlayScreen {
             cursor: Point::new(rules.width() / 2, rules.height() / 2),
             game,
             mine,
+            present: [true, true],
             typed: String::new(),
             notice: None,
             remote,
             geometry: None,
         }
+    }
+
+    /// Who sits where now (seats swap sides between rounds) and who is still there.
+    pub fn seat(&mut self, mine: [bool; 2], present: [bool; 2]) {
+        self.mine = mine;
+        self.present = present;
     }
 
     /// A new snapshot of the game.
@@ -239,8 +248,17 @@ impl PlayScreen {
         }
     }
 
+    /// Whether the other player has left the table.
+    fn partner_gone(&self) -> bool {
+        Side::BOTH
+            .into_iter()
+            .any(|s| !self.mine[s.index()] && !self.present[s.index()])
+    }
+
     fn after_game_keys(&self) -> String {
-        if self.remote {
+        if self.remote && self.partner_gone() {
+            "[l] back to the lobby   [q] quit".to_string()
+        } else if self.remote {
             "[r] rematch   [l] back to the lobby   [q] quit".to_string()
         } else {
             "[r] play again   [m] menu   [q] quit".to_string()
@@ -346,7 +364,17 @@ impl PlayScreen {
                 .filter(|s| g.rematch[s.index()] && g.seat(*s).computer.is_none())
                 .map(|s| g.seat(s).name.as_str())
                 .collect();
-            if self.remote && !asked.is_empty() {
+            let gone: Vec<&str> = Side::BOTH
+                .into_iter()
+                .filter(|s| !self.present[s.index()] && !self.mine[s.index()])
+                .map(|s| g.seat(s).name.as_str())
+                .collect();
+            if self.remote && !gone.is_empty() {
+                l.push(
+                    format!(" {} has left the table", gone.join(", ")),
+                    Style::PLAIN.dim(),
+                );
+            } else if self.remote && !asked.is_empty() {
                 let mine_asked = Side::BOTH
                     .into_iter()
                     .any(|s| self.mine[s.index()] && g.rematch[s.index()]);

@@ -1,0 +1,500 @@
+//! The host's configuration: the only place the TOML file is read.
+//!
+//! The file is parsed into a raw serde mirror (unknown keys are errors),
+//! then validated into typed [`Config`] values; every error names the key.
+//! With no file at all the built-in defaults apply; `config/inarow.toml`
+//! lists every key with exactly these defaults (a test checks it).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::game::{GameKind, Rules};
+
+/// A configuration problem, naming the key.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse { path: String, message: String },
+    #[error("{key}: {message}")]
+    Invalid { key: &'static str, message: String },
+}
+
+fn invalid(key: &'static str, message: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid {
+        key,
+        message: message.into(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Raw mirror of the file.
+
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawConfig {
+    ssh: RawSsh,
+    limits: RawLimits,
+    lobby: RawLobby,
+    computer: RawComputer,
+    games: RawGames,
+    log: RawLog,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawSsh {
+    listen: String,
+    host_key: String,
+    keepalive_secs: u64,
+    keepalive_max: u32,
+    login_timeout_secs: u64,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawLimits {
+    max_sessions: u64,
+    max_per_ip: u64,
+    idle_timeout_secs: u64,
+    output_buffer_kib: u64,
+    output_grace_secs: u64,
+    input_bytes_per_sec: u64,
+    input_burst_bytes: u64,
+    max_line_length: u64,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawLobby {
+    match_wait_secs: u64,
+    motd: String,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawComputer {
+    think_ms: u64,
+    max_concurrent: u64,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawGames {
+    connect4: bool,
+    connect4_size: String,
+    gomoku: bool,
+    gomoku_size: u64,
+    gomoku_exact: bool,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawLog {
+    level: String,
+}
+
+impl Default for RawSsh {
+    fn default() -> Self {
+        RawSsh {
+            listen: "0.0.0.0:2222".into(),
+            host_key: "keys/ssh_host_ed25519_key".into(),
+            keepalive_secs: 30,
+            keepalive_max: 3,
+            login_timeout_secs: 30,
+        }
+    }
+}
+
+impl Default for RawLimits {
+    fn default() -> Self {
+        RawLimits {
+            max_sessions: 10_000,
+            max_per_ip: 50,
+            idle_timeout_secs: 1800,
+            output_buffer_kib: 256,
+            output_grace_secs: 20,
+            input_bytes_per_sec: 2048,
+            input_burst_bytes: 8192,
+            max_line_length: 64,
+        }
+    }
+}
+
+impl Default for RawLobby {
+    fn default() -> Self {
+        RawLobby {
+            match_wait_secs: 30,
+            motd: "Welcome to inarow: Connect Four and Gomoku, against people or the computer."
+                .into(),
+        }
+    }
+}
+
+impl Default for RawComputer {
+    fn default() -> Self {
+        RawComputer {
+            think_ms: 1000,
+            max_concurrent: 2,
+        }
+    }
+}
+
+impl Default for RawGames {
+    fn default() -> Self {
+        RawGames {
+            connect4: true,
+            connect4_size: "7x6".into(),
+            gomoku: true,
+            gomoku_size: 15,
+            gomoku_exact: false,
+        }
+    }
+}
+
+impl Default for RawLog {
+    fn default() -> Self {
+        RawLog {
+            level: "info".into(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Validated settings.
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SshConfig {
+    pub listen: SocketAddr,
+    pub host_key: PathBuf,
+    /// Probe a silent peer this often; `None` turns keepalives off.
+    pub keepalive: Option<Duration>,
+    /// Unanswered probes before the peer counts as dead.
+    pub keepalive_max: usize,
+    /// Time a connection has to finish logging in.
+    pub login_timeout: Duration,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    pub max_sessions: usize,
+    pub max_per_ip: usize,
+    /// Since the last key press.
+    pub idle_timeout: Duration,
+    /// Output a session may have waiting for a slow client.
+    pub output_buffer: usize,
+    /// How long a client may stay over that bound before it is cut off.
+    pub output_grace: Duration,
+    pub input_bytes_per_sec: u32,
+    pub input_burst_bytes: u32,
+    pub max_line_length: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LobbyConfig {
+    /// How long quick match waits before offering the computer.
+    pub match_wait: Duration,
+    /// Message of the day, sanitised.
+    pub motd: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComputerConfig {
+    pub think: Duration,
+    /// Searches running at once; more wait their turn.
+    pub max_concurrent: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GamesConfig {
+    /// The games on offer, with their rules, in menu order.
+    pub enabled: Vec<Rules>,
+}
+
+impl GamesConfig {
+    pub fn rules_for(&self, kind: GameKind) -> Option<Rules> {
+        self.enabled.iter().copied().find(|r| r.kind() == kind)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub ssh: SshConfig,
+    pub limits: Limits,
+    pub lobby: LobbyConfig,
+    pub computer: ComputerConfig,
+    pub games: GamesConfig,
+    /// A tracing filter directive such as `info` or `inarow=debug`.
+    pub log_level: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        validate(RawConfig::default()).expect("built-in defaults are valid")
+    }
+}
+
+impl Config {
+    /// Reads and validates a file.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Config::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses and validates TOML text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: origin.to_string(),
+            message: e.to_string().trim_end().to_string(),
+        })?;
+        validate(raw)
+    }
+}
+
+fn secs(key: &'static str, v: u64, min: u64, max: u64) -> Result<Duration, ConfigError> {
+    if v < min || v > max {
+        return Err(invalid(
+            key,
+            format!("{v} is out of range ({min}-{max} seconds)"),
+        ));
+    }
+    Ok(Duration::from_secs(v))
+}
+
+fn count(key: &'static str, v: u64, min: u64, max: u64) -> Result<usize, ConfigError> {
+    if v < min || v > max {
+        return Err(invalid(key, format!("{v} is out of range ({min}-{max})")));
+    }
+    Ok(v as usize)
+}
+
+fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
+    let listen: SocketAddr = raw.ssh.listen.parse().map_err(|_| {
+        invalid(
+            "ssh.listen",
+            format!(
+                "'{}' is not an address such as 0.0.0.0:2222 or [::]:2222",
+                crate::text::sanitize_quote(&raw.ssh.listen, 40)
+            ),
+        )
+    })?;
+    if raw.ssh.host_key.trim().is_empty() {
+        return Err(invalid("ssh.host_key", "must name a file"));
+    }
+    let ssh = SshConfig {
+        listen,
+        host_key: PathBuf::from(&raw.ssh.host_key),
+        keepalive: if raw.ssh.keepalive_secs == 0 {
+            None
+        } else {
+            Some(secs("ssh.keepalive_secs", raw.ssh.keepalive_secs, 1, 3600)?)
+        },
+        keepalive_max: count(
+            "ssh.keepalive_max",
+            u64::from(raw.ssh.keepalive_max),
+            1,
+            100,
+        )?,
+        login_timeout: secs("ssh.login_timeout_secs", raw.ssh.login_timeout_secs, 1, 600)?,
+    };
+    let l = &raw.limits;
+    let limits = Limits {
+        max_sessions: count("limits.max_sessions", l.max_sessions, 1, 1_000_000)?,
+        max_per_ip: count("limits.max_per_ip", l.max_per_ip, 1, 1_000_000)?,
+        idle_timeout: secs(
+            "limits.idle_timeout_secs",
+            l.idle_timeout_secs,
+            10,
+            7 * 24 * 3600,
+        )?,
+        output_buffer: count(
+            "limits.output_buffer_kib",
+            l.output_buffer_kib,
+            16,
+            64 * 1024,
+        )? * 1024,
+        output_grace: secs("limits.output_grace_secs", l.output_grace_secs, 1, 3600)?,
+        input_bytes_per_sec: count(
+            "limits.input_bytes_per_sec",
+            l.input_bytes_per_sec,
+            16,
+            1 << 20,
+        )? as u32,
+        input_burst_bytes: count("limits.input_burst_bytes", l.input_burst_bytes, 64, 1 << 22)?
+            as u32,
+        max_line_length: count("limits.max_line_length", l.max_line_length, 8, 4096)?,
+    };
+    let motd = crate::text::sanitize(&raw.lobby.motd, 200);
+    let lobby = LobbyConfig {
+        match_wait: secs("lobby.match_wait_secs", raw.lobby.match_wait_secs, 1, 3600)?,
+        motd,
+    };
+    let computer = ComputerConfig {
+        think: {
+            let ms = raw.computer.think_ms;
+            if !(10..=60_000).contains(&ms) {
+                return Err(invalid(
+                    "computer.think_ms",
+                    format!("{ms} is out of range (10-60000 milliseconds)"),
+                ));
+            }
+            Duration::from_millis(ms)
+        },
+        max_concurrent: count(
+            "computer.max_concurrent",
+            raw.computer.max_concurrent,
+            1,
+            256,
+        )?,
+    };
+    let g = &raw.games;
+    let mut enabled = Vec::new();
+    if g.connect4 {
+        let (w, h) = g
+            .connect4_size
+            .split_once(['x', 'X'])
+            .and_then(|(w, h)| Some((w.trim().parse::<u8>().ok()?, h.trim().parse::<u8>().ok()?)))
+            .ok_or_else(|| invalid("games.connect4_size", "expected WIDTHxHEIGHT such as 7x6"))?;
+        if !(4..=12).contains(&w) || !(4..=12).contains(&h) {
+            return Err(invalid(
+                "games.connect4_size",
+                format!("{w}x{h} is out of range (4x4 to 12x12)"),
+            ));
+        }
+        enabled.push(
+            Rules::new(GameKind::ConnectFour, w, h, 4, false)
+                .map_err(|e| invalid("games.connect4_size", e.to_string()))?,
+        );
+    }
+    if g.gomoku {
+        let n = count("games.gomoku_size", g.gomoku_size, 9, 19)? as u8;
+        enabled.push(
+            Rules::new(GameKind::Gomoku, n, n, 5, g.gomoku_exact)
+                .map_err(|e| invalid("games.gomoku_size", e.to_string()))?,
+        );
+    } else if g.gomoku_exact {
+        return Err(invalid(
+            "games.gomoku_exact",
+            "is set but games.gomoku is off",
+        ));
+    }
+    if enabled.is_empty() {
+        return Err(invalid(
+            "games",
+            "at least one of connect4 and gomoku must be enabled",
+        ));
+    }
+    let level = raw.log.level.trim().to_string();
+    if !is_log_filter(&level) {
+        return Err(invalid(
+            "log.level",
+            format!(
+                "'{}' is not a log level such as info or debug",
+                crate::text::sanitize_quote(&level, 40)
+            ),
+        ));
+    }
+    Ok(Config {
+        ssh,
+        limits,
+        lobby,
+        computer,
+        games: GamesConfig { enabled },
+        log_level: level,
+    })
+}
+
+/// A level (`info`) or comma-separated `target=level` directives.
+fn is_log_filter(text: &str) -> bool {
+    const LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+    let is_level = |s: &str| LEVELS.contains(&s.trim().to_ascii_lowercase().as_str());
+    !text.is_empty()
+        && text.split(',').all(|d| match d.split_once('=') {
+            Some((target, level)) => {
+                !target.trim().is_empty()
+                    && target
+                        .trim()
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+                    && is_level(level)
+            }
+            None => is_level(d),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_file_equals_the_built_in_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/inarow.toml");
+        let from_file = Config::load(&path).unwrap();
+        assert_eq!(from_file, Config::default());
+        assert_eq!(Config::parse("", "empty").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn the_shipped_file_lists_every_key() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/inarow.toml");
+        let text = std::fs::read_to_string(path).unwrap();
+        let table: toml::Table = text.parse().unwrap();
+        let default = toml::Table::try_from(RawConfig::default()).unwrap();
+        for (section, keys) in default {
+            let got = table
+                .get(&section)
+                .and_then(|v| v.as_table())
+                .unwrap_or_else(|| panic!("[{section}] missing"));
+            for key in keys.as_table().unwrap().keys() {
+                assert!(
+                    got.contains_key(key),
+                    "{section}.{key} missing from config/inarow.toml"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let cases = [
+            ("[limits]\nmax_sessions = 0", "limits.max_sessions"),
+            ("[ssh]\nlisten = \"nowhere\"", "ssh.listen"),
+            ("[games]\nconnect4_size = \"7by6\"", "games.connect4_size"),
+            ("[games]\nconnect4 = false\ngomoku = false", "games"),
+            ("[computer]\nthink_ms = 5", "computer.think_ms"),
+            ("[log]\nlevel = \"loud!!\"", "log.level"),
+            ("[lobby]\nmatch_wait_secs = 0", "lobby.match_wait_secs"),
+        ];
+        for (text, key) in cases {
+            let e = Config::parse(text, "test").unwrap_err().to_string();
+            assert!(e.starts_with(key), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_types_are_errors() {
+        let e = Config::parse("[limits]\nmax_sesions = 5", "f.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `max_sesions`"), "{e}");
+        let e = Config::parse("[colour]\nx = 1", "f.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `colour`"), "{e}");
+        let e = Config::parse("[limits]\nmax_sessions = \"lots\"", "f.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("max_sessions"), "{e}");
+    }
+}

@@ -1,0 +1,537 @@
+//! The host's own screens (before and between games): the lobby with its
+//! menus, waiting for a quick match, and waiting for a friend with a room
+//! code. The game screen itself is [`super::play::PlayScreen`], shared with
+//! local play.
+
+use std::time::{Duration, Instant};
+
+use super::widgets::{FieldEvent, Menu, MenuEvent, TextField};
+use crate::engine::Level;
+use crate::game::{GameKind, Rules};
+use crate::term::input::Key;
+use crate::term::screen::{Frame, Line, Style};
+use crate::text;
+
+/// Who is around, as shown in the lobby.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub online: usize,
+    pub playing: usize,
+    /// People waiting in quick match, per game.
+    pub waiting: Vec<(GameKind, usize)>,
+}
+
+impl Stats {
+    fn waiting_for(&self, kind: GameKind) -> usize {
+        self.waiting.iter().find(|w| w.0 == kind).map_or(0, |w| w.1)
+    }
+}
+
+/// Fixed facts of a remote session.
+#[derive(Debug, Clone)]
+pub struct RemoteOptions {
+    /// Display name to start with (already sanitised and unique).
+    pub name: String,
+    pub motd: String,
+    /// Games on offer, in menu order.
+    pub games: Vec<Rules>,
+    pub match_wait: Duration,
+    /// How a friend joins a room from outside, e.g. `ssh CODE@host`;
+    /// `CODE` is replaced by the room code.
+    pub join_hint: String,
+    pub max_line: usize,
+    /// Ask for a name before the lobby (telnet, or a generic SSH user name).
+    pub ask_name: bool,
+}
+
+/// What a key in these screens asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RemoteAction {
+    None,
+    SetName(String),
+    QuickMatch(GameKind),
+    PlayComputer(GameKind, Level),
+    CreateRoom(GameKind),
+    JoinRoom(String),
+    /// Stop waiting (quick match or a room of our own).
+    Cancel,
+    Quit,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Choice {
+    Game(Rules),
+    QuickMatch,
+    Computer,
+    Invite,
+    Join,
+    Name,
+    Level(Level),
+    Back,
+    KeepWaiting,
+    Quit,
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Name(TextField),
+    Games(Menu<Choice>),
+    Actions(Rules, Menu<Choice>),
+    Levels(Rules, Menu<Choice>),
+    JoinCode(TextField),
+}
+
+/// The lobby.
+#[derive(Debug, Clone)]
+pub struct LobbyScreen {
+    step: Step,
+    /// The game chosen last, so "back to the lobby" returns there.
+    current: Option<Rules>,
+    error: Option<String>,
+}
+
+/// Waiting for a quick match.
+#[derive(Debug, Clone)]
+pub struct SeekScreen {
+    rules: Rules,
+    since: Instant,
+    offer: Option<Menu<Choice>>,
+}
+
+/// Waiting for a friend to join our room.
+#[derive(Debug, Clone)]
+pub struct HostScreen {
+    rules: Rules,
+    code: Option<String>,
+}
+
+/// Line index of the first menu entry in a lobby frame (for clicks).
+const MENU_TOP: usize = 6;
+
+fn level_menu(kind: GameKind) -> Menu<Choice> {
+    let levels = Level::for_game(kind).iter().map(|&l| {
+        let mut name = l.name().to_string();
+        name[..1].make_ascii_uppercase();
+        (name, l.describe(kind).to_string(), Choice::Level(l))
+    });
+    Menu::numbered(levels)
+}
+
+impl LobbyScreen {
+    pub fn new(opts: &RemoteOptions) -> LobbyScreen {
+        let mut s = LobbyScreen {
+            step: Step::Games(Menu::new()),
+            current: None,
+            error: None,
+        };
+        if opts.ask_name {
+            s.step = Step::Name(TextField::new(
+                &opts.name,
+                opts.max_line.min(text::MAX_NAME_WIDTH),
+            ));
+        } else {
+            s.show_games(opts);
+        }
+        s
+    }
+
+    /// Back in the lobby after a game or a wait: the game's menu again.
+    pub fn back_to(opts: &RemoteOptions, rules: Rules) -> LobbyScreen {
+        let mut s = LobbyScreen::new(&RemoteOptions {
+            ask_name: false,
+            ..opts.clone()
+        });
+        s.show_actions(rules);
+        s
+    }
+
+    pub fn set_error(&mut self, e: impl Into<String>) {
+        self.error = Some(e.into());
+    }
+
+    fn show_games(&mut self, opts: &RemoteOptions) {
+        if opts.games.len() == 1 {
+            self.show_actions(opts.games[0]);
+            return;
+        }
+        let mut m = Menu::numbered(
+            opts.games
+                .iter()
+                .map(|r| (r.kind().name().to_string(), r.describe(), Choice::Game(*r))),
+        );
+        m = m
+            .entry(
+                'j',
+                "Join a friend",
+                "type the room code they gave you",
+                Choice::Join,
+            )
+            .entry('n', "Change your name", "", Choice::Name)
+            .entry('q', "Quit", "", Choice::Quit);
+        if let Some(cur) = self.current {
+            m = m.select_where(|c| *c == Choice::Game(cur));
+        }
+        self.step = Step::Games(m);
+    }
+
+    fn show_actions(&mut self, rules: Rules) {
+        self.current = Some(rules);
+        let m = Menu::new()
+            .entry(
+                '1',
+                "Quick match",
+                "play the next person who wants this game",
+                Choice::QuickMatch,
+            )
+            .entry('2', "Play the computer", "choose a level", Choice::Computer)
+            .entry(
+                '3',
+                "Invite a friend",
+                "get a room code to give them",
+                Choice::Invite,
+            )
+            .entry(
+                '4',
+                "Join a friend",
+                "type the room code they gave you",
+                Choice::Join,
+            )
+            .entry('n', "Change your name", "", Choice::Name)
+            .entry('b', "Back", "other games", Choice::Back)
+            .entry('q', "Quit", "", Choice::Quit);
+        self.step = Step::Actions(rules, m);
+    }
+
+    fn choose(&mut self, c: Choice, opts: &RemoteOptions, name: &str) -> RemoteAction {
+        self.error = None;
+        match (c, self.step.clone()) {
+            (Choice::Quit, _) => return RemoteAction::Quit,
+            (Choice::Game(r), _) => self.show_actions(r),
+            (Choice::Back, _) => {
+                if opts.games.len() > 1 {
+                    self.show_games(opts)
+                } else if let Some(r) = self.current {
+                    self.show_actions(r)
+                }
+            }
+            (Choice::Name, _) => {
+                self.step = Step::Name(TextField::new(
+                    name,
+                    opts.max_line.min(text::MAX_NAME_WIDTH),
+                ));
+            }
+            (Choice::Join, _) => self.step = Step::JoinCode(TextField::new("", 8)),
+            (Choice::QuickMatch, Step::Actions(r, _)) => return RemoteAction::QuickMatch(r.kind()),
+            (Choice::Invite, Step::Actions(r, _)) => return RemoteAction::CreateRoom(r.kind()),
+            (Choice::Computer, Step::Actions(r, _)) => {
+                let m = level_menu(r.kind()).select_where(|c| *c == Choice::Level(Level::Medium));
+                self.step = Step::Levels(r, m);
+            }
+            (Choice::Level(l), Step::Levels(r, _)) => {
+                return RemoteAction::PlayComputer(r.kind(), l);
+            }
+            _ => {}
+        }
+        RemoteAction::None
+    }
+
+    fn go_back(&mut self, opts: &RemoteOptions) {
+        self.error = None;
+        match &self.step {
+            Step::Levels(r, _) => {
+                let r = *r;
+                self.show_actions(r)
+            }
+            Step::Actions(..) if opts.games.len() > 1 => self.show_games(opts),
+            Step::Name(_) | Step::JoinCode(_) => match self.current {
+                Some(r) => self.show_actions(r),
+                None => self.show_games(opts),
+            },
+            _ => {}
+        }
+    }
+
+    pub fn handle(&mut self, key: Key, opts: &RemoteOptions, name: &str) -> RemoteAction {
+        match &mut self.step {
+            Step::Name(field) => match field.handle(key) {
+                FieldEvent::Submitted(n) => {
+                    let n = text::sanitize_name(&n, name);
+                    self.go_back(opts);
+                    RemoteAction::SetName(n)
+                }
+                FieldEvent::Cancelled => {
+                    self.go_back(opts);
+                    RemoteAction::None
+                }
+                FieldEvent::None => RemoteAction::None,
+            },
+            Step::JoinCode(field) => match field.handle(key) {
+                FieldEvent::Submitted(code) if code.trim().is_empty() => {
+                    self.error = Some("type the room code your friend gave you".into());
+                    RemoteAction::None
+                }
+                FieldEvent::Submitted(code) => RemoteAction::JoinRoom(code),
+                FieldEvent::Cancelled => {
+                    self.go_back(opts);
+                    RemoteAction::None
+                }
+                FieldEvent::None => RemoteAction::None,
+            },
+            Step::Games(menu) | Step::Actions(_, menu) | Step::Levels(_, menu) => {
+                match menu.handle(key) {
+                    MenuEvent::Chosen(c) => self.choose(c, opts, name),
+                    MenuEvent::Back => {
+                        self.go_back(opts);
+                        RemoteAction::None
+                    }
+                    MenuEvent::None => {
+                        if let Key::Char(c) = key
+                            && !c.is_whitespace()
+                        {
+                            self.error = Some(format!(
+                                "'{}' is not one of the choices: use the key in brackets or the arrows and Enter",
+                                text::sanitize_quote(&c.to_string(), 4)
+                            ));
+                        }
+                        RemoteAction::None
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn click(&mut self, line: usize, opts: &RemoteOptions, name: &str) -> RemoteAction {
+        if line < MENU_TOP {
+            return RemoteAction::None;
+        }
+        let chosen = match &mut self.step {
+            Step::Games(m) | Step::Actions(_, m) | Step::Levels(_, m) => m.click(line - MENU_TOP),
+            _ => MenuEvent::None,
+        };
+        match chosen {
+            MenuEvent::Chosen(c) => self.choose(c, opts, name),
+            _ => RemoteAction::None,
+        }
+    }
+
+    pub fn frame(&self, opts: &RemoteOptions, name: &str, stats: &Stats) -> Frame {
+        let mut f = header(name, stats);
+        f.push(Line::styled(format!(" {}", opts.motd), Style::PLAIN.dim()));
+        f.blank();
+        let (title, lines): (String, Vec<Line>) = match &self.step {
+            Step::Name(field) => (
+                "What should people call you?".into(),
+                vec![field.line("   Name: ")],
+            ),
+            Step::JoinCode(field) => (
+                "Your friend's room code:".into(),
+                vec![field.line("   Code: ")],
+            ),
+            Step::Games(m) => ("Choose a game:".into(), m.lines(Style::PLAIN.bold())),
+            Step::Actions(r, m) => {
+                let waiting = stats.waiting_for(r.kind());
+                let mut t = format!("{}:", r.describe());
+                if waiting > 0 {
+                    t.push_str(&format!("   ({waiting} waiting for a match)"));
+                }
+                (t, m.lines(Style::PLAIN.bold()))
+            }
+            Step::Levels(r, m) => (
+                format!("{} against the computer: how strong?", r.kind().name()),
+                m.lines(Style::PLAIN.bold()),
+            ),
+        };
+        f.push(Line::styled(format!(" {title}"), Style::PLAIN.bold()));
+        f.blank();
+        debug_assert_eq!(f.height(), MENU_TOP);
+        for l in lines {
+            f.push(l);
+        }
+        f.blank();
+        match &self.error {
+            Some(e) => f.push(Line::styled(format!(" ! {e}"), Style::PLAIN.bold())),
+            None => f.blank(),
+        }
+        let help = match self.step {
+            Step::Name(_) | Step::JoinCode(_) => " Enter accepts, Esc goes back, Ctrl-C quits",
+            _ => " arrows + Enter or the key in brackets; Esc back; Ctrl-L redraw",
+        };
+        f.push(Line::styled(help, Style::PLAIN.dim()));
+        f
+    }
+}
+
+fn header(name: &str, stats: &Stats) -> Frame {
+    let mut f = Frame::new();
+    let mut l = Line::new();
+    l.push(" inarow", Style::PLAIN.bold());
+    l.push(format!("   you are {name}"), Style::PLAIN);
+    l.push(
+        format!("   {} online, {} playing", stats.online, stats.playing),
+        Style::PLAIN.dim(),
+    );
+    f.push(l);
+    f.blank();
+    f
+}
+
+impl SeekScreen {
+    pub fn new(rules: Rules, now: Instant) -> SeekScreen {
+        SeekScreen {
+            rules,
+            since: now,
+            offer: None,
+        }
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// When the next thing happens on this screen (the offer, or a clock tick).
+    pub fn next_deadline(&self, opts: &RemoteOptions) -> Instant {
+        let offer_at = self.since + opts.match_wait;
+        if self.offer.is_none() {
+            offer_at.min(Instant::now() + Duration::from_secs(1))
+        } else {
+            Instant::now() + Duration::from_secs(1)
+        }
+    }
+
+    /// Time passes: after the configured wait, offer the computer.
+    pub fn tick(&mut self, now: Instant, opts: &RemoteOptions) {
+        if self.offer.is_none() && now >= self.since + opts.match_wait {
+            let mut m = level_menu(self.rules.kind());
+            m = m.entry('w', "Keep waiting", "", Choice::KeepWaiting);
+            self.offer = Some(m.select_where(|c| *c == Choice::Level(Level::Medium)));
+        }
+    }
+
+    pub fn handle(&mut self, key: Key, now: Instant) -> RemoteAction {
+        if let Some(menu) = &mut self.offer {
+            return match menu.handle(key) {
+                MenuEvent::Chosen(Choice::Level(l)) => {
+                    RemoteAction::PlayComputer(self.rules.kind(), l)
+                }
+                MenuEvent::Chosen(_) => {
+                    self.offer = None;
+                    self.since = now;
+                    RemoteAction::None
+                }
+                MenuEvent::Back => RemoteAction::Cancel,
+                MenuEvent::None => RemoteAction::None,
+            };
+        }
+        match key {
+            Key::Esc | Key::Char('q') | Key::Char('Q') | Key::Backspace => RemoteAction::Cancel,
+            _ => RemoteAction::None,
+        }
+    }
+
+    pub fn click(&mut self, line: usize) -> RemoteAction {
+        let Some(menu) = &mut self.offer else {
+            return RemoteAction::None;
+        };
+        if line < MENU_TOP {
+            return RemoteAction::None;
+        }
+        match menu.click(line - MENU_TOP) {
+            MenuEvent::Chosen(Choice::Level(l)) => RemoteAction::PlayComputer(self.rules.kind(), l),
+            MenuEvent::Chosen(_) => {
+                self.offer = None;
+                self.since = Instant::now();
+                RemoteAction::None
+            }
+            _ => RemoteAction::None,
+        }
+    }
+
+    pub fn frame(&self, name: &str, stats: &Stats, now: Instant) -> Frame {
+        let mut f = header(name, stats);
+        let waited = now.saturating_duration_since(self.since).as_secs();
+        f.push(Line::styled(
+            format!(
+                " Looking for another {} player... {waited}s",
+                self.rules.kind().name()
+            ),
+            Style::PLAIN.bold(),
+        ));
+        f.blank();
+        match &self.offer {
+            Some(menu) => {
+                f.push(Line::styled(
+                    " Nobody has come yet. Play the computer meanwhile?",
+                    Style::PLAIN,
+                ));
+                f.blank();
+                debug_assert_eq!(f.height(), MENU_TOP);
+                for l in menu.lines(Style::PLAIN.bold()) {
+                    f.push(l);
+                }
+                f.blank();
+                f.push(Line::styled(" Esc stops looking", Style::PLAIN.dim()));
+            }
+            None => {
+                f.push(Line::styled(
+                    " You are paired with the next person who asks for this game.",
+                    Style::PLAIN,
+                ));
+                f.blank();
+                f.push(Line::styled(" Esc stops looking", Style::PLAIN.dim()));
+            }
+        }
+        f
+    }
+}
+
+impl HostScreen {
+    pub fn new(rules: Rules) -> HostScreen {
+        HostScreen { rules, code: None }
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub fn set_code(&mut self, code: String) {
+        self.code = Some(code);
+    }
+
+    pub fn handle(&mut self, key: Key) -> RemoteAction {
+        match key {
+            Key::Esc | Key::Char('q') | Key::Char('Q') | Key::Backspace => RemoteAction::Cancel,
+            _ => RemoteAction::None,
+        }
+    }
+
+    pub fn frame(&self, opts: &RemoteOptions, name: &str, stats: &Stats) -> Frame {
+        let mut f = header(name, stats);
+        f.push(Line::styled(
+            format!(" A {} room for you and a friend", self.rules.kind().name()),
+            Style::PLAIN.bold(),
+        ));
+        f.blank();
+        match &self.code {
+            Some(code) => {
+                let mut l = Line::new();
+                l.push(" Room code: ", Style::PLAIN);
+                l.push(code.clone(), Style::PLAIN.bold().reverse());
+                f.push(l);
+                f.blank();
+                f.push(Line::plain(
+                    " Your friend chooses \"Join a friend\" in the lobby and types it,",
+                ));
+                f.push(Line::plain(format!(
+                    " or connects with: {}",
+                    opts.join_hint.replace("CODE", code)
+                )));
+                f.blank();
+                f.push(Line::styled(" Waiting for your friend...", Style::PLAIN));
+            }
+            None => f.push(Line::plain(" Opening a room...")),
+        }
+        f.blank();
+        f.push(Line::styled(" Esc closes the room", Style::PLAIN.dim()));
+        f
+    }
+}
