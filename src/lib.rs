@@ -22,6 +22,8 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod lobby;
+pub mod server;
 pub mod session;
 pub mod table;
 pub mod term;

@@ -154,11 +154,18 @@ impl LobbyScreen {
             self.show_actions(opts.games[0]);
             return;
         }
-        let mut m = Menu::numbered(
-            opts.games
-                .iter()
-                .map(|r| (r.kind().name().to_string(), r.describe(), Choice::Game(*r))),
-        );
+        let mut m = Menu::numbered(opts.games.iter().map(|r| {
+            let detail = match r.kind() {
+                GameKind::ConnectFour => {
+                    format!("{}x{}, four in a line, stones drop", r.width(), r.height())
+                }
+                GameKind::Gomoku if r.is_exact() => {
+                    format!("{}x{}, exactly five in a row", r.width(), r.height())
+                }
+                GameKind::Gomoku => format!("{}x{}, five in a row", r.width(), r.height()),
+            };
+            (r.kind().name().to_string(), detail, Choice::Game(*r))
+        }));
         m = m
             .entry(
                 'j',

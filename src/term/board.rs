@@ -43,6 +43,25 @@ impl Theme {
         }
     }
 
+    /// The theme a terminal type can show: letters for terminals known to
+    /// lack emoji (the Linux console, VT-series, dumb), emoji otherwise.
+    /// Compared case-insensitively (telnet clients send upper case).
+    pub fn for_term(term: &str) -> Theme {
+        let t = term.trim().to_ascii_lowercase();
+        let plain = [
+            "dumb", "linux", "vt52", "vt100", "vt102", "vt220", "vt320", "ansi", "cons25",
+            "unknown",
+        ];
+        if plain
+            .iter()
+            .any(|p| t == *p || t.starts_with(&format!("{p}-")))
+        {
+            Theme::Ascii
+        } else {
+            Theme::Emoji
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Theme::Emoji => "emoji",

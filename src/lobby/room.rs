@@ -1,0 +1,334 @@
+//! One table in the host: a task holding the authoritative [`Table`] of a
+//! game between two sessions, or a session and the computer. Sessions send
+//! it commands through a [`RoomHandle`]; it publishes every new state on a
+//! watch channel (a slow session just sees the latest state, nothing queues
+//! up) and answers a refused move only to the session that sent it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+
+use super::compute::Computer;
+use super::{Cmd, SessionId, ToSession};
+use crate::engine::Level;
+use crate::game::{Colour, Move, Rules, Side};
+use crate::table::{Seat, Table};
+
+pub type RoomId = u64;
+
+/// What every session at the table sees.
+#[derive(Debug, Clone)]
+pub struct RoomState {
+    pub view: crate::table::GameView,
+    /// The session in each seat, by side (`None`: the computer).
+    pub ids: [Option<SessionId>; 2],
+    /// Whether each seat's player is still at the table.
+    pub present: [bool; 2],
+}
+
+impl RoomState {
+    /// Seating as seen by session `me`.
+    pub fn seating(&self, me: SessionId) -> crate::session::Seating {
+        crate::session::Seating {
+            mine: [self.ids[0] == Some(me), self.ids[1] == Some(me)],
+            present: self.present,
+        }
+    }
+}
+
+/// Commands from sessions (and the lobby) to a room.
+#[derive(Debug)]
+pub enum RoomCmd {
+    Move {
+        who: SessionId,
+        m: Move,
+    },
+    /// The session leaves the table (a forfeit if the game is on).
+    Leave {
+        who: SessionId,
+        reason: String,
+    },
+    Rematch {
+        who: SessionId,
+    },
+    /// Stop the game without a result (the host shuts down).
+    Abort {
+        reason: String,
+    },
+}
+
+/// A cheap handle to a room.
+#[derive(Debug, Clone)]
+pub struct RoomHandle {
+    pub id: RoomId,
+    tx: mpsc::Sender<RoomCmd>,
+}
+
+impl RoomHandle {
+    /// Sends a command; a room that has ended ignores it.
+    pub async fn send(&self, cmd: RoomCmd) {
+        let _ = self.tx.send(cmd).await;
+    }
+
+    /// Sends without waiting (from synchronous code, e.g. a Drop); dropped if the room is busy.
+    pub fn try_send(&self, cmd: RoomCmd) {
+        let _ = self.tx.try_send(cmd);
+    }
+}
+
+/// Who takes a seat.
+pub enum SeatSpec {
+    Human {
+        id: SessionId,
+        name: String,
+        colour: Colour,
+        inbox: mpsc::Sender<ToSession>,
+    },
+    Computer {
+        level: Level,
+        colour: Colour,
+    },
+}
+
+/// Commands a room may have queued: moves arrive one per person at a time,
+/// so a small bound is plenty and keeps a flood from growing memory.
+const ROOM_QUEUE: usize = 32;
+
+/// Starts a room; `seats[0]` moves first.
+pub fn spawn(
+    id: RoomId,
+    rules: Rules,
+    seats: [SeatSpec; 2],
+    lobby: mpsc::Sender<Cmd>,
+    computer: Computer,
+) -> (RoomHandle, watch::Receiver<Arc<RoomState>>) {
+    let mut table_seats = Vec::new();
+    let mut ids = [None; 2];
+    let mut inboxes: [Option<mpsc::Sender<ToSession>>; 2] = [None, None];
+    let mut levels = [None; 2];
+    for (i, s) in seats.into_iter().enumerate() {
+        match s {
+            SeatSpec::Human {
+                id,
+                name,
+                colour,
+                inbox,
+            } => {
+                table_seats.push(Seat::human(name, colour));
+                ids[i] = Some(id);
+                inboxes[i] = Some(inbox);
+            }
+            SeatSpec::Computer { level, colour } => {
+                table_seats.push(Seat::computer(level, colour));
+                levels[i] = Some(level);
+            }
+        }
+    }
+    let [a, b]: [Seat; 2] = table_seats.try_into().expect("two seats");
+    let table = Table::new(rules, [a, b]);
+    let state = Arc::new(RoomState {
+        view: table.view().clone(),
+        ids,
+        present: [true, true],
+    });
+    let (state_tx, state_rx) = watch::channel(state);
+    let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+    let (thoughts_tx, thoughts_rx) = mpsc::channel(1);
+    let room = Room {
+        id,
+        table,
+        ids,
+        present: [true, true],
+        inboxes,
+        levels,
+        state_tx,
+        rx,
+        lobby,
+        computer,
+        thinking: None,
+        thoughts_tx,
+        thoughts_rx,
+    };
+    tokio::spawn(room.run());
+    (RoomHandle { id, tx }, state_rx)
+}
+
+struct Thinking {
+    stop: Arc<AtomicBool>,
+    task: JoinHandle<()>,
+}
+
+/// A finished search: the round it was for and its move.
+type Thought = (u32, Option<Move>);
+
+struct Room {
+    id: RoomId,
+    table: Table,
+    ids: [Option<SessionId>; 2],
+    present: [bool; 2],
+    inboxes: [Option<mpsc::Sender<ToSession>>; 2],
+    levels: [Option<Level>; 2],
+    state_tx: watch::Sender<Arc<RoomState>>,
+    rx: mpsc::Receiver<RoomCmd>,
+    lobby: mpsc::Sender<Cmd>,
+    computer: Computer,
+    thinking: Option<Thinking>,
+    thoughts_tx: mpsc::Sender<Thought>,
+    thoughts_rx: mpsc::Receiver<Thought>,
+}
+
+impl Room {
+    fn side_of(&self, who: SessionId) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.ids[s.index()] == Some(who))
+    }
+
+    fn humans_present(&self) -> bool {
+        Side::BOTH
+            .into_iter()
+            .any(|s| self.ids[s.index()].is_some() && self.present[s.index()])
+    }
+
+    fn publish(&self) {
+        self.state_tx.send_replace(Arc::new(RoomState {
+            view: self.table.view().clone(),
+            ids: self.ids,
+            present: self.present,
+        }));
+    }
+
+    fn stop_thinking(&mut self) {
+        if let Some(t) = self.thinking.take() {
+            t.stop.store(true, Ordering::Relaxed);
+            t.task.abort();
+        }
+    }
+
+    /// Starts the computer's search if it is to move and not already thinking.
+    fn maybe_think(&mut self) {
+        if self.thinking.is_some() {
+            return;
+        }
+        let Some(side) = self.table.to_move() else {
+            return;
+        };
+        let Some(level) = self.levels[side.index()] else {
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let computer = self.computer.clone();
+        let position = self.table.position().clone();
+        let round = self.table.view().round;
+        let tx = self.thoughts_tx.clone();
+        let task = tokio::spawn({
+            let stop = Arc::clone(&stop);
+            async move {
+                let m = computer.think(position, level, stop).await;
+                let _ = tx.send((round, m)).await;
+            }
+        });
+        self.thinking = Some(Thinking { stop, task });
+    }
+
+    async fn run(mut self) {
+        tracing::info!(room = self.id, game = %self.table.position().rules().describe(),
+            first = %self.table.view().seats[0].label(), second = %self.table.view().seats[1].label(), "game start");
+        loop {
+            self.maybe_think();
+            tokio::select! {
+                cmd = self.rx.recv() => match cmd {
+                    Some(cmd) => self.command(cmd),
+                    None => break,
+                },
+                Some((round, m)) = self.thoughts_rx.recv() => {
+                    if round != self.table.view().round {
+                        continue; // an answer for a round that has ended
+                    }
+                    self.thinking = None;
+                    if let Some(m) = m
+                        && let Some(side) = self.table.to_move()
+                        && self.levels[side.index()].is_some()
+                    {
+                        if let Err(e) = self.table.play(side, m) {
+                            tracing::error!(room = self.id, error = %e, "the computer's move was refused");
+                            self.table.abort("the computer failed");
+                        }
+                        self.after_move();
+                    }
+                }
+            }
+            if !self.humans_present() {
+                break;
+            }
+        }
+        self.stop_thinking();
+        let _ = self.lobby.send(Cmd::RoomClosed { room: self.id }).await;
+    }
+
+    fn after_move(&mut self) {
+        if let Some(text) = self.table.view().ending_text() {
+            tracing::info!(room = self.id, result = %text, "game over");
+        }
+        self.publish();
+    }
+
+    fn command(&mut self, cmd: RoomCmd) {
+        match cmd {
+            RoomCmd::Move { who, m } => {
+                let Some(side) = self.side_of(who) else {
+                    return;
+                };
+                match self.table.play(side, m) {
+                    Ok(_) => self.after_move(),
+                    Err(e) => {
+                        if let Some(inbox) = &self.inboxes[side.index()] {
+                            let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
+                        }
+                    }
+                }
+            }
+            RoomCmd::Leave { who, reason } => {
+                let Some(side) = self.side_of(who) else {
+                    return;
+                };
+                if !self.present[side.index()] {
+                    return;
+                }
+                self.present[side.index()] = false;
+                self.inboxes[side.index()] = None;
+                if !self.table.is_over() {
+                    self.stop_thinking();
+                    self.table.forfeit(side, &reason);
+                    if let Some(text) = self.table.view().ending_text() {
+                        tracing::info!(room = self.id, result = %text, "game over");
+                    }
+                }
+                let _ = self.lobby.try_send(Cmd::LeftRoom { id: who });
+                self.publish();
+            }
+            RoomCmd::Rematch { who } => {
+                let Some(side) = self.side_of(who) else {
+                    return;
+                };
+                if self.present.iter().all(|&p| p) && self.table.ask_rematch(side) {
+                    self.stop_thinking();
+                    // Seats swap sides: the one who moved second moves first.
+                    self.ids.swap(0, 1);
+                    self.present.swap(0, 1);
+                    self.inboxes.swap(0, 1);
+                    self.levels.swap(0, 1);
+                    tracing::info!(room = self.id, round = self.table.view().round, "rematch");
+                }
+                self.publish();
+            }
+            RoomCmd::Abort { reason } => {
+                self.stop_thinking();
+                self.table.abort(&reason);
+                self.publish();
+            }
+        }
+    }
+}

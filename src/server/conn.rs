@@ -1,0 +1,409 @@
+//! One remote session, whatever the transport: a task that feeds the
+//! person's bytes to a [`Session`], carries its requests to the lobby and
+//! rooms, brings their news back, and writes the output through a bounded
+//! [`Outbox`]. SSH and telnet only differ in how bytes arrive here and
+//! leave through the outbox's sink.
+//!
+//! Limits enforced here: idle time counted from the last key press, a
+//! client that stays behind on output past the grace time, input the
+//! transport dropped for rate, and the host shutting down.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::Ctx;
+use super::outbox::{Outbox, Resync, Sink};
+use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
+use crate::lobby::{Cmd, NewMember, SessionId, ToSession};
+use crate::session::remote::RemoteOptions;
+use crate::session::{ESC_TIMEOUT, Output, Request, Session};
+use crate::term::board::Theme;
+
+/// What a transport tells its session task.
+#[derive(Debug)]
+pub enum ConnEvent {
+    /// Bytes the person typed.
+    Input(Vec<u8>),
+    /// A new terminal size.
+    Resize(u32, u32),
+    /// Input arrived faster than the allowed rate and some was dropped.
+    InputDropped,
+    /// The client closed the session.
+    Closed,
+}
+
+/// How many transport events may wait; keystrokes are few and small.
+pub const EVENT_QUEUE: usize = 64;
+/// How many lobby and room messages may wait for a session.
+const INBOX: usize = 32;
+/// Time the last bytes get to reach a client before the connection is cut.
+const CLOSE_GRACE: Duration = Duration::from_secs(3);
+
+/// Who connected, and how.
+pub struct ConnParams {
+    pub id: SessionId,
+    pub peer: SocketAddr,
+    /// The user name the client gave (SSH), unsanitised.
+    pub user: String,
+    /// SSH key fingerprint, if the client offered a key.
+    pub identity: Option<String>,
+    pub theme: Theme,
+    pub size: (u32, u32),
+    /// Join this room at once (`ssh CODE@host`).
+    pub join_code: Option<String>,
+    /// Ask for a name before the lobby.
+    pub ask_name: bool,
+    pub transport: &'static str,
+}
+
+/// User names that say nothing about the person: they get a guest name.
+const GENERIC_USERS: [&str; 14] = [
+    "",
+    "play",
+    "guest",
+    "anonymous",
+    "anon",
+    "user",
+    "root",
+    "admin",
+    "ssh",
+    "game",
+    "games",
+    "inarow",
+    "telnet",
+    "nobody",
+];
+
+/// The display name a user name suggests, if any.
+pub fn suggested_name(user: &str) -> Option<String> {
+    let name = crate::text::sanitize(user, crate::text::MAX_NAME_WIDTH);
+    let lower = name.to_ascii_lowercase();
+    if GENERIC_USERS.contains(&lower.as_str()) || crate::lobby::looks_like_code(&name) {
+        None
+    } else {
+        Some(name)
+    }
+}
+
+struct Conn {
+    ctx: Arc<Ctx>,
+    id: SessionId,
+    session: Session,
+    outbox: Outbox,
+    room: Option<(RoomHandle, watch::Receiver<Arc<RoomState>>)>,
+    last_key: Instant,
+    rate_noted: bool,
+}
+
+/// Why the session ended.
+enum End {
+    /// The person quit.
+    Quit,
+    /// The client went away.
+    Gone,
+    /// We cut the connection (it stopped reading).
+    Cut,
+    /// We close it, with a message for the person.
+    Message(String),
+}
+
+/// Runs a session until it ends. `events` come from the transport;
+/// `kill` cuts the connection.
+pub async fn run(
+    ctx: Arc<Ctx>,
+    p: ConnParams,
+    mut events: mpsc::Receiver<ConnEvent>,
+    sink: Sink,
+    kill: CancellationToken,
+) {
+    let (inbox_tx, mut inbox) = mpsc::channel::<ToSession>(INBOX);
+    let Some(name) = ctx
+        .lobby
+        .join(NewMember {
+            id: p.id,
+            name: suggested_name(&p.user),
+            identity: p.identity.clone(),
+            inbox: inbox_tx,
+        })
+        .await
+    else {
+        kill.cancel();
+        return;
+    };
+    tracing::info!(session = p.id, peer = %p.peer, transport = p.transport, name = %name, "session start");
+    let cfg = &ctx.config;
+    let opts = RemoteOptions {
+        name,
+        motd: cfg.lobby.motd.clone(),
+        games: cfg.games.enabled.clone(),
+        match_wait: cfg.lobby.match_wait,
+        join_hint: ctx.join_hint.clone(),
+        max_line: cfg.limits.max_line_length,
+        ask_name: p.ask_name,
+    };
+    let (resync_tx, mut resync) = mpsc::channel::<Resync>(1);
+    let outbox = Outbox::start(sink, cfg.limits.output_buffer, resync_tx);
+    let mut conn = Conn {
+        session: Session::remote(opts, p.theme, p.size.0, p.size.1),
+        ctx: Arc::clone(&ctx),
+        id: p.id,
+        outbox,
+        room: None,
+        last_key: Instant::now(),
+        rate_noted: false,
+    };
+    let out = conn.session.open();
+    conn.emit(out).await;
+    if let Some(code) = &p.join_code {
+        conn.ctx
+            .lobby
+            .send(Cmd::JoinRoom {
+                id: p.id,
+                code: code.clone(),
+            })
+            .await;
+    }
+    let mut stats = ctx.lobby.stats();
+    let idle = cfg.limits.idle_timeout;
+    let grace = cfg.limits.output_grace;
+
+    let end = loop {
+        let now = Instant::now();
+        let mut wake = conn.last_key + idle;
+        if conn.session.input_pending() {
+            wake = wake.min(now + ESC_TIMEOUT);
+        }
+        if let Some(d) = conn.session.next_deadline() {
+            wake = wake.min(Instant::from_std(d));
+        }
+        if conn.outbox.behind_for().is_some() {
+            wake = wake.min(now + Duration::from_secs(1));
+        }
+        let room_changed = async {
+            match conn.room.as_mut() {
+                Some((_, rx)) => rx.changed().await.is_ok(),
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            ev = events.recv() => match ev {
+                Some(ConnEvent::Input(bytes)) => {
+                    conn.last_key = Instant::now();
+                    let out = conn.session.input(&bytes);
+                    if let Some(end) = conn.emit(out).await { break end; }
+                }
+                Some(ConnEvent::Resize(c, r)) => {
+                    let out = conn.session.resize(c, r);
+                    conn.emit(out).await;
+                }
+                Some(ConnEvent::InputDropped) => {
+                    if !conn.rate_noted {
+                        conn.rate_noted = true;
+                        let out = conn.session.notice("Too much input at once: some keys were dropped.");
+                        conn.emit(out).await;
+                    }
+                }
+                Some(ConnEvent::Closed) | None => break End::Gone,
+            },
+            msg = inbox.recv() => match msg {
+                Some(msg) => if let Some(end) = conn.news(msg).await { break end; },
+                None => break End::Message("The host closed the lobby.".into()),
+            },
+            changed = room_changed => {
+                if changed {
+                    conn.room_update().await;
+                } else {
+                    conn.room = None;
+                }
+            }
+            Ok(()) = stats.changed() => {
+                let s = stats.borrow_and_update().clone();
+                let out = conn.session.stats(s);
+                conn.emit(out).await;
+            }
+            Some(Resync) = resync.recv() => {
+                let out = conn.session.redraw();
+                conn.emit(out).await;
+            }
+            _ = tokio::time::sleep_until(wake) => {
+                let now = Instant::now();
+                if now >= conn.last_key + idle {
+                    break End::Message(format!(
+                        "You were idle for {} minutes: goodbye. Come back any time!",
+                        idle.as_secs().div_ceil(60)
+                    ));
+                }
+                if let Some(behind) = conn.outbox.behind_for()
+                    && behind >= grace
+                {
+                    tracing::info!(session = conn.id, "client stopped reading: cut off");
+                    kill.cancel();
+                    break End::Cut;
+                }
+                let mut out = Output::default();
+                if conn.session.input_pending() {
+                    out = conn.session.flush_input();
+                }
+                let tick = conn.session.tick(now.into_std());
+                out.bytes.extend(tick.bytes);
+                out.requests.extend(tick.requests);
+                if let Some(end) = conn.emit(out).await { break end; }
+            }
+            _ = ctx.shutdown.cancelled() => {
+                break End::Message("The host is shutting down. Thanks for playing!".into());
+            }
+        }
+    };
+
+    // Leave the table and the lobby, say goodbye, and close.
+    let reason = match &end {
+        End::Gone | End::Cut => "disconnected",
+        End::Message(m) if m.contains("idle") => "was idle too long",
+        _ => "left",
+    };
+    if let Some((room, _)) = conn.room.take() {
+        room.send(RoomCmd::Leave {
+            who: conn.id,
+            reason: reason.into(),
+        })
+        .await;
+    }
+    ctx.lobby.send(Cmd::Leave { id: conn.id }).await;
+    tracing::info!(session = conn.id, reason, "session end");
+    match end {
+        // The client went away (or only closed its input): try to restore
+        // its terminal anyway; the close grace below cuts what does not go.
+        End::Gone | End::Quit => {
+            let bytes = conn.session.close();
+            conn.outbox.finish(&bytes, 0);
+        }
+        End::Message(m) => {
+            let bytes = conn.session.goodbye(&m);
+            conn.outbox.finish(&bytes, 0);
+        }
+        End::Cut => {}
+    }
+    if !conn.outbox.wait_done(CLOSE_GRACE).await {
+        kill.cancel();
+    }
+    // A client that keeps the connection open after its session closed is cut.
+    tokio::select! {
+        _ = kill.cancelled() => {}
+        _ = tokio::time::sleep(CLOSE_GRACE) => kill.cancel(),
+    }
+}
+
+impl Conn {
+    /// Sends a session's output and carries out its requests. Returns how
+    /// the session ends, if it does.
+    async fn emit(&mut self, out: Output) -> Option<End> {
+        if !out.bytes.is_empty() && !self.outbox.push(&out.bytes) {
+            // Dropped: repaint in full once the client has caught up.
+            self.session.invalidate();
+        }
+        for req in out.requests {
+            if let Some(end) = self.request(req).await {
+                return Some(end);
+            }
+        }
+        None
+    }
+
+    async fn request(&mut self, req: Request) -> Option<End> {
+        let id = self.id;
+        let lobby = &self.ctx.lobby;
+        match req {
+            Request::Quit => return Some(End::Quit),
+            Request::Move(m) => {
+                if let Some((room, _)) = &self.room {
+                    room.send(RoomCmd::Move { who: id, m }).await;
+                }
+            }
+            Request::Leave => {
+                if let Some((room, _)) = &self.room {
+                    room.send(RoomCmd::Leave {
+                        who: id,
+                        reason: "left".into(),
+                    })
+                    .await;
+                }
+            }
+            Request::Rematch => {
+                if let Some((room, _)) = &self.room {
+                    room.send(RoomCmd::Rematch { who: id }).await;
+                }
+            }
+            Request::ToMenu => {
+                if let Some((room, _)) = self.room.take() {
+                    room.send(RoomCmd::Leave {
+                        who: id,
+                        reason: "left".into(),
+                    })
+                    .await;
+                }
+            }
+            Request::SetName(name) => lobby.send(Cmd::SetName { id, name }).await,
+            Request::QuickMatch(kind) => lobby.send(Cmd::QuickMatch { id, kind }).await,
+            Request::PlayComputer(kind, level) => {
+                lobby.send(Cmd::PlayComputer { id, kind, level }).await
+            }
+            Request::CreateRoom(kind) => lobby.send(Cmd::CreateRoom { id, kind }).await,
+            Request::JoinRoom(code) => lobby.send(Cmd::JoinRoom { id, code }).await,
+            Request::Cancel => lobby.send(Cmd::Cancel { id }).await,
+            Request::StartLocal(_) => {}
+        }
+        None
+    }
+
+    /// A message from the lobby or a room.
+    async fn news(&mut self, msg: ToSession) -> Option<End> {
+        let out = match msg {
+            ToSession::Name(n) => self.session.name_set(&n),
+            ToSession::RoomCode(code) => self.session.room_code(&code),
+            ToSession::LobbyError(e) => {
+                if self.session.in_game() {
+                    self.session.notice(&e)
+                } else {
+                    self.session.lobby_error(&e)
+                }
+            }
+            ToSession::Rejected(e) => self.session.move_rejected(&e),
+            ToSession::Kick(m) => return Some(End::Message(m)),
+            ToSession::Joined(link) => {
+                // Leaving a table we still sat at (after a game) first.
+                if let Some((old, _)) = self.room.take() {
+                    old.send(RoomCmd::Leave {
+                        who: self.id,
+                        reason: "left".into(),
+                    })
+                    .await;
+                }
+                let mut state = link.state;
+                let st = state.borrow_and_update().clone();
+                self.room = Some((link.room, state));
+                self.session
+                    .game_started(st.view.clone(), st.seating(self.id))
+            }
+        };
+        self.emit(out).await
+    }
+
+    async fn room_update(&mut self) {
+        let Some((_, rx)) = self.room.as_mut() else {
+            return;
+        };
+        let st = rx.borrow_and_update().clone();
+        let seating = st.seating(self.id);
+        let out = if self.session.in_game() {
+            self.session.game_update(st.view.clone(), seating)
+        } else {
+            Output::default()
+        };
+        self.emit(out).await;
+    }
+}

@@ -1,0 +1,187 @@
+//! The host: listeners, connection limits, the shared context every
+//! connection sees, and graceful shutdown. Transports are adapters that
+//! feed bytes into a session task ([`conn`]): [`ssh`] on russh.
+
+pub mod conn;
+pub mod hostkey;
+pub mod net;
+pub mod outbox;
+pub mod ssh;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::config::Config;
+use crate::lobby::compute::Computer;
+use crate::lobby::{self, LobbyHandle, LobbySettings, SessionId};
+use net::{Admission, Refusal};
+
+/// How long sessions get to say goodbye when the host shuts down.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
+/// What every connection shares.
+pub struct Ctx {
+    pub config: Config,
+    pub lobby: LobbyHandle,
+    pub admission: Arc<Admission>,
+    pub shutdown: CancellationToken,
+    pub tracker: TaskTracker,
+    pub ssh_config: Arc<russh::server::Config>,
+    /// How a friend joins a room from outside (`CODE` stands for the code).
+    pub join_hint: String,
+    next_id: AtomicU64,
+}
+
+impl Ctx {
+    pub fn new_session_id(&self) -> SessionId {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// A running host.
+pub struct Host {
+    pub ssh_addr: SocketAddr,
+    /// The host key's fingerprint, as players' clients show it.
+    pub fingerprint: String,
+    ctx: Arc<Ctx>,
+    accept: JoinHandle<()>,
+}
+
+impl Host {
+    /// Binds the listeners and starts serving.
+    pub async fn start(config: Config) -> anyhow::Result<Host> {
+        let (key, created) = hostkey::load_or_create(&config.ssh.host_key)?;
+        let fingerprint = hostkey::fingerprint(&key);
+        if created {
+            tracing::info!(path = %config.ssh.host_key.display(), "created a new host key");
+        }
+        tracing::info!(fingerprint = %fingerprint, "host key");
+        let listener = net::listen(config.ssh.listen)
+            .with_context(|| format!("cannot listen on {} (ssh.listen)", config.ssh.listen))?;
+        let ssh_addr = listener.local_addr()?;
+        let computer = Computer::new(config.computer.max_concurrent, config.computer.think);
+        let lobby = lobby::spawn(LobbySettings {
+            games: config.games.enabled.clone(),
+            computer,
+        });
+        let host = if ssh_addr.ip().is_unspecified() {
+            "HOST".to_string()
+        } else {
+            ssh_addr.ip().to_string()
+        };
+        let join_hint = if ssh_addr.port() == 22 {
+            format!("ssh CODE@{host}")
+        } else {
+            format!("ssh -p {} CODE@{host}", ssh_addr.port())
+        };
+        let ctx = Arc::new(Ctx {
+            ssh_config: Arc::new(ssh::russh_config(&config, key)),
+            admission: Admission::new(config.limits.max_sessions, config.limits.max_per_ip),
+            config,
+            lobby,
+            shutdown: CancellationToken::new(),
+            tracker: TaskTracker::new(),
+            join_hint,
+            next_id: AtomicU64::new(1),
+        });
+        tracing::info!(addr = %ssh_addr, "listening for ssh");
+        let accept = tokio::spawn(accept_ssh(Arc::clone(&ctx), listener));
+        Ok(Host {
+            ssh_addr,
+            fingerprint,
+            ctx,
+            accept,
+        })
+    }
+
+    /// Connections being served now.
+    pub fn connections(&self) -> usize {
+        self.ctx.admission.current()
+    }
+
+    /// Tells every session the host is shutting down, waits for them (at
+    /// most a few seconds), then stops.
+    pub async fn shutdown(self) {
+        tracing::info!("shutting down");
+        self.ctx.shutdown.cancel();
+        self.ctx
+            .lobby
+            .send(lobby::Cmd::Shutdown {
+                reason: "the host is shutting down".into(),
+            })
+            .await;
+        self.accept.abort();
+        self.ctx.tracker.close();
+        let _ = tokio::time::timeout(SHUTDOWN_GRACE * 2, self.ctx.tracker.wait()).await;
+    }
+}
+
+async fn accept_ssh(ctx: Arc<Ctx>, listener: tokio::net::TcpListener) {
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = ctx.shutdown.cancelled() => return,
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                Err(e) => {
+                    // Out of file descriptors and the like: back off a moment.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let slot = match ctx.admission.admit(peer.ip()) {
+            Ok(slot) => slot,
+            Err(refusal) => {
+                let why = match refusal {
+                    Refusal::Full => "the host is full",
+                    Refusal::TooManyFromAddress => "too many sessions from this address",
+                };
+                tracing::info!(%peer, reason = why, "connection refused");
+                drop(stream);
+                continue;
+            }
+        };
+        tracing::debug!(%peer, "connection");
+        let _ = stream.set_nodelay(true);
+        ctx.tracker
+            .spawn(ssh::serve(Arc::clone(&ctx), stream, peer, slot));
+    }
+}
+
+/// Runs the host until Ctrl-C or SIGTERM.
+pub async fn run_until_signal(config: Config) -> anyhow::Result<()> {
+    let host = Host::start(config).await?;
+    wait_for_signal().await;
+    host.shutdown().await;
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,196 @@
+//! Output to one client, bounded. The session task never waits on the
+//! network: it appends to this outbox and goes on; a writer task drains it
+//! into the transport. When a client stops reading, the writer blocks, the
+//! outbox fills to its bound, and further output is dropped rather than
+//! queued: the screen is marked for a full repaint once the client catches
+//! up (a board game needs only its latest picture), and a client that stays
+//! over the bound past the grace time is cut off.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{Notify, mpsc};
+
+/// Largest piece handed to the transport at once.
+const CHUNK: usize = 16 * 1024;
+
+/// Where bytes go.
+pub enum Sink {
+    Ssh {
+        handle: russh::server::Handle,
+        channel: russh::ChannelId,
+    },
+    Telnet(tokio::net::tcp::OwnedWriteHalf),
+}
+
+impl Sink {
+    async fn write(&mut self, bytes: Vec<u8>) -> Result<(), ()> {
+        match self {
+            Sink::Ssh { handle, channel } => handle.data(*channel, bytes).await.map_err(|_| ()),
+            Sink::Telnet(w) => {
+                use tokio::io::AsyncWriteExt;
+                w.write_all(&bytes).await.map_err(|_| ())
+            }
+        }
+    }
+
+    /// Ends the session politely (SSH: exit status, EOF, close).
+    async fn close(&mut self, exit_status: u32) {
+        match self {
+            Sink::Ssh { handle, channel } => {
+                let _ = handle.exit_status_request(*channel, exit_status).await;
+                let _ = handle.eof(*channel).await;
+                let _ = handle.close(*channel).await;
+            }
+            Sink::Telnet(w) => {
+                use tokio::io::AsyncWriteExt;
+                let _ = w.shutdown().await;
+            }
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct State {
+    buf: Vec<u8>,
+    /// Output was dropped: repaint everything once drained.
+    dropped_since: Option<Instant>,
+    /// No more output; close the sink with this exit status once drained.
+    closing: Option<u32>,
+    /// The writer has finished (drained and closed, or the transport failed).
+    done: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    wake_writer: Notify,
+    writer_done: Notify,
+    limit: usize,
+}
+
+/// The session task's end of the outbox.
+#[derive(Clone)]
+pub struct Outbox {
+    shared: Arc<Shared>,
+}
+
+/// Sent to the session when output was dropped and the client has caught up.
+#[derive(Debug)]
+pub struct Resync;
+
+impl Outbox {
+    /// Creates the outbox and starts its writer task. `resync` is told when
+    /// dropped output means the screen must be repainted.
+    pub fn start(sink: Sink, limit: usize, resync: mpsc::Sender<Resync>) -> Outbox {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            wake_writer: Notify::new(),
+            writer_done: Notify::new(),
+            limit,
+        });
+        tokio::spawn(writer(Arc::clone(&shared), sink, resync));
+        Outbox { shared }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.shared.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues bytes. Returns false if they were dropped (the client is behind).
+    pub fn push(&self, bytes: &[u8]) -> bool {
+        if bytes.is_empty() {
+            return true;
+        }
+        let mut st = self.lock();
+        if st.closing.is_some() || st.done {
+            return false;
+        }
+        if st.dropped_since.is_some() {
+            return false;
+        }
+        if st.buf.len() + bytes.len() > self.shared.limit {
+            // Keep what is queued (it may be mid escape sequence); drop the
+            // rest and repaint later.
+            st.dropped_since = Some(Instant::now());
+            return false;
+        }
+        st.buf.extend_from_slice(bytes);
+        drop(st);
+        self.shared.wake_writer.notify_one();
+        true
+    }
+
+    /// Queues the last bytes (even over the bound: they restore the
+    /// terminal) and closes the transport once they are out.
+    pub fn finish(&self, last: &[u8], exit_status: u32) {
+        let mut st = self.lock();
+        if st.dropped_since.is_none() || st.buf.len() + last.len() <= self.shared.limit * 2 {
+            st.buf.extend_from_slice(last);
+        }
+        st.closing = Some(exit_status);
+        drop(st);
+        self.shared.wake_writer.notify_one();
+    }
+
+    /// How long output has been dropped for, if it is.
+    pub fn behind_for(&self) -> Option<Duration> {
+        self.lock().dropped_since.map(|t| t.elapsed())
+    }
+
+    /// Bytes waiting for the client.
+    pub fn pending(&self) -> usize {
+        self.lock().buf.len()
+    }
+
+    /// Waits until the writer has finished, at most `timeout`.
+    pub async fn wait_done(&self, timeout: Duration) -> bool {
+        let notified = self.shared.writer_done.notified();
+        tokio::pin!(notified);
+        // Register before looking, so a wake-up in between is not missed.
+        notified.as_mut().enable();
+        if self.lock().done {
+            return true;
+        }
+        tokio::time::timeout(timeout, notified).await.is_ok() || self.lock().done
+    }
+}
+
+async fn writer(shared: Arc<Shared>, mut sink: Sink, resync: mpsc::Sender<Resync>) {
+    loop {
+        let notified = shared.wake_writer.notified();
+        let (chunk, closing, need_resync) = {
+            let mut st = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            let n = st.buf.len().min(CHUNK);
+            let chunk: Vec<u8> = st.buf.drain(..n).collect();
+            if st.buf.capacity() > 4 * CHUNK && st.buf.len() < CHUNK {
+                st.buf.shrink_to(CHUNK);
+            }
+            let need_resync =
+                chunk.is_empty() && st.dropped_since.is_some() && st.closing.is_none();
+            if need_resync {
+                st.dropped_since = None;
+            }
+            (chunk, st.closing, need_resync)
+        };
+        if need_resync {
+            let _ = resync.try_send(Resync);
+            continue;
+        }
+        if chunk.is_empty() {
+            if let Some(status) = closing {
+                sink.close(status).await;
+                break;
+            }
+            notified.await;
+            continue;
+        }
+        if sink.write(chunk).await.is_err() {
+            break;
+        }
+    }
+    let mut st = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+    st.done = true;
+    st.buf = Vec::new();
+    drop(st);
+    shared.writer_done.notify_waiters();
+}
