@@ -8,4 +8,5 @@ mod gomoku_engine;
 mod properties;
 mod rules;
 mod session;
+mod ssh;
 mod util;

@@ -181,8 +181,17 @@ pub async fn run(
         if let Some(d) = conn.session.next_deadline() {
             wake = wake.min(Instant::from_std(d));
         }
-        if conn.outbox.behind_for().is_some() {
-            wake = wake.min(now + Duration::from_secs(1));
+        // A client behind on output for the whole grace time is cut off,
+        // whatever else is going on (steady input must not postpone it).
+        if let Some(behind) = conn.outbox.behind_for() {
+            if behind >= grace {
+                tracing::info!(session = conn.id, "client stopped reading: cut off");
+                kill.cancel();
+                break End::Cut;
+            }
+            wake = wake.min(now + (grace - behind));
+        } else if conn.outbox.pending() > 0 {
+            wake = wake.min(now + grace);
         }
         let room_changed = async {
             match conn.room.as_mut() {
@@ -193,6 +202,7 @@ pub async fn run(
         tokio::select! {
             ev = events.recv() => match ev {
                 Some(ConnEvent::Input(bytes)) => {
+                    tracing::trace!(session = conn.id, len = bytes.len(), "input");
                     conn.last_key = Instant::now();
                     let out = conn.session.input(&bytes);
                     if let Some(end) = conn.emit(out).await { break end; }
@@ -237,13 +247,6 @@ pub async fn run(
                         "You were idle for {} minutes: goodbye. Come back any time!",
                         idle.as_secs().div_ceil(60)
                     ));
-                }
-                if let Some(behind) = conn.outbox.behind_for()
-                    && behind >= grace
-                {
-                    tracing::info!(session = conn.id, "client stopped reading: cut off");
-                    kill.cancel();
-                    break End::Cut;
                 }
                 let mut out = Output::default();
                 if conn.session.input_pending() {

@@ -55,6 +55,8 @@ struct State {
     buf: Vec<u8>,
     /// Output was dropped: repaint everything once drained.
     dropped_since: Option<Instant>,
+    /// The writer has been waiting on the transport since then.
+    writing_since: Option<Instant>,
     /// No more output; close the sink with this exit status once drained.
     closing: Option<u32>,
     /// The writer has finished (drained and closed, or the transport failed).
@@ -132,9 +134,16 @@ impl Outbox {
         self.shared.wake_writer.notify_one();
     }
 
-    /// How long output has been dropped for, if it is.
+    /// How long the client has not been taking output, if it is behind:
+    /// since output was first dropped, or since a write started that has
+    /// not finished (a client that stops reading blocks it).
     pub fn behind_for(&self) -> Option<Duration> {
-        self.lock().dropped_since.map(|t| t.elapsed())
+        let st = self.lock();
+        [st.dropped_since, st.writing_since]
+            .into_iter()
+            .flatten()
+            .map(|t| t.elapsed())
+            .max()
     }
 
     /// Bytes waiting for the client.
@@ -184,7 +193,13 @@ async fn writer(shared: Arc<Shared>, mut sink: Sink, resync: mpsc::Sender<Resync
             notified.await;
             continue;
         }
-        if sink.write(chunk).await.is_err() {
+        let written = sink.write(chunk).await;
+        shared
+            .state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .writing_since = None;
+        if written.is_err() {
             break;
         }
     }

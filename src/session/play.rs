@@ -175,6 +175,12 @@ impl PlayScreen {
         }
         if self.game.ending.is_some() {
             return match key {
+                Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A')
+                    if self.partner_gone() =>
+                {
+                    self.set_notice("your opponent has left: no rematch", true);
+                    PlayAction::None
+                }
                 Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A') => {
                     PlayAction::Rematch
                 }
@@ -424,5 +430,29 @@ impl PlayScreen {
         };
         f.push(Line::styled(keys, Style::PLAIN.dim()));
         f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Colour, Rules};
+    use crate::table::{Seat, Table};
+
+    #[test]
+    fn no_rematch_when_the_partner_left() {
+        let mut t = Table::new(
+            Rules::connect_four(),
+            [
+                Seat::human("a", Colour::Red),
+                Seat::human("b", Colour::Blue),
+            ],
+        );
+        t.forfeit(Side::Second, "disconnected");
+        let mut p = PlayScreen::new(t.view().clone(), [true, false], true);
+        p.seat([true, false], [true, false]);
+        assert_eq!(p.handle(Key::Char('r')), PlayAction::None);
+        let text = p.frame(Theme::Ascii).to_plain("\n");
+        assert!(text.contains("no rematch"), "{text}");
     }
 }

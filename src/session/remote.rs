@@ -147,6 +147,10 @@ impl LobbyScreen {
 
     pub fn set_error(&mut self, e: impl Into<String>) {
         self.error = Some(e.into());
+        // A refused room code is typed again from scratch.
+        if let Step::JoinCode(field) = &mut self.step {
+            field.value.clear();
+        }
     }
 
     fn show_games(&mut self, opts: &RemoteOptions) {

@@ -1,0 +1,616 @@
+//! The host over real SSH on loopback: russh clients and the stock OpenSSH client.
+
+use std::time::Duration;
+
+use crate::util::ssh::{Client, Login, TestHost, new_key, start_host, start_host_with};
+
+/// Waits until the screen shows one of `needles`; returns its index.
+async fn wait_any(c: &mut Client, needles: &[&str]) -> usize {
+    let deadline = tokio::time::Instant::now() + crate::util::ssh::WAIT;
+    loop {
+        let s = c.screen();
+        if let Some(i) = needles.iter().position(|n| s.contains(n)) {
+            return i;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "none of {needles:?} showed:\n{s}"
+        );
+        c.pump(Duration::from_millis(50)).await;
+    }
+}
+
+const MY_TURN: &str = "Move: ";
+
+/// Stones on the board as drawn (rows of the grid only, not the hover row or the players line).
+fn board_stones(screen: &str) -> usize {
+    screen
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit() || "|[*".contains(c)))
+        .map(|l| {
+            l.chars()
+                .filter(|c| "\u{1F534}\u{1F7E2}\u{1F7E1}\u{1F535}".contains(*c))
+                .count()
+        })
+        .sum()
+}
+
+/// Waits until the board shows more than `n` stones or `needle` shows.
+async fn wait_stones(c: &mut Client, n: usize, needles: &[&str]) {
+    let deadline = tokio::time::Instant::now() + crate::util::ssh::WAIT;
+    loop {
+        let s = c.screen();
+        if board_stones(&s) > n || needles.iter().any(|x| s.contains(x)) {
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no new stone:\n{s}");
+        c.pump(Duration::from_millis(50)).await;
+    }
+}
+const THEIR_TURN: [&str; 2] = ["Waiting for", "is thinking"];
+
+/// Plays one move when it is this client's turn; returns once the move is
+/// on its way and the turn has passed (or the game ended).
+async fn play(c: &mut Client, mv: &str) {
+    c.wait_for(MY_TURN).await;
+    c.send(format!("{mv}\r").as_bytes()).await;
+    wait_any(c, &[THEIR_TURN[0], THEIR_TURN[1], "wins with", "Draw:"]).await;
+}
+
+/// Two clients matched by quick match: returns (first to move, second).
+async fn quick_match_pair(t: &TestHost, names: [&str; 2], game_key: &[u8]) -> (Client, Client) {
+    let mut a = Client::connect(t.addr, names[0], Login::Key(new_key())).await;
+    let mut b = Client::connect(t.addr, names[1], Login::Guest).await;
+    for c in [&mut a, &mut b] {
+        c.wait_for("Choose a game").await;
+        c.send(game_key).await;
+        c.wait_for("Quick match").await;
+        c.send(b"1").await;
+    }
+    for c in [&mut a, &mut b] {
+        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
+    }
+    if a.screen().contains(MY_TURN) {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_match_plays_a_whole_game_and_both_see_the_line() {
+    let t = start_host().await;
+    let (mut first, mut second) = quick_match_pair(&t, ["alice", "bob"], b"1").await;
+    for _ in 0..3 {
+        play(&mut first, "a").await;
+        play(&mut second, "b").await;
+    }
+    play(&mut first, "a").await;
+    for c in [&mut first, &mut second] {
+        let s = c.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
+        assert!(s.contains("[r] rematch"), "{s}");
+    }
+    // The winner's name and colour are on both screens.
+    let line = first
+        .screen()
+        .lines()
+        .find(|l| l.contains("wins with"))
+        .unwrap()
+        .trim()
+        .to_string();
+    assert!(second.screen().contains(&line));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_turn_and_bad_moves_are_told_only_to_the_sender() {
+    let t = start_host().await;
+    let (mut first, mut second) = quick_match_pair(&t, ["carol", "dave"], b"1").await;
+    second.send(b"d\r").await;
+    second.wait_for("not your turn").await;
+    first.send(b"z\r").await;
+    first.wait_for("unknown column 'z'").await;
+    first.pump(Duration::from_millis(200)).await;
+    second.pump(Duration::from_millis(200)).await;
+    assert!(!second.screen().contains("unknown column"));
+    assert!(!first.screen().contains("not your turn"));
+    assert!(
+        first.screen().contains(MY_TURN),
+        "still the first player's turn"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_plays_gomoku_against_the_computer_to_the_end() {
+    let t = start_host().await;
+    let mut c = Client::connect(t.addr, "erin", Login::Guest).await;
+    c.wait_for("Choose a game").await;
+    c.send(b"2").await; // Gomoku
+    c.wait_for("Play the computer").await;
+    c.send(b"2").await;
+    c.wait_for("how strong").await;
+    c.send(b"1").await; // easy
+    let points: Vec<String> = (1..=15)
+        .flat_map(|row| (b'a'..=b'o').map(move |col| format!("{}{row}", col as char)))
+        .collect();
+    let mut next = points.iter();
+    while wait_any(&mut c, &[MY_TURN, "wins with", "Draw:"]).await == 0 {
+        let p = next.next().expect("points left");
+        let before = board_stones(&c.screen());
+        c.send(format!("{p}\r").as_bytes()).await;
+        // Either our stone (and the computer's answer) lands, or the point was taken.
+        wait_stones(&mut c, before, &["is already taken", "wins with", "Draw:"]).await;
+        if c.screen().contains("is already taken") {
+            c.send(b"\x1b").await; // Esc clears the message
+            c.pump(Duration::from_millis(60)).await;
+        }
+    }
+    let s = c.screen();
+    assert!(s.contains("wins with") || s.contains("Draw:"), "{s}");
+    assert!(s.contains("Computer (easy)"), "{s}");
+}
+
+/// Reads the room code off the hosting screen.
+fn room_code(screen: &str) -> String {
+    let line = screen
+        .lines()
+        .find(|l| l.contains("Room code:"))
+        .expect("a room code");
+    line.split("Room code:").nth(1).unwrap().trim().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_joins_with_the_room_code_typed_in_the_lobby() {
+    let t = start_host().await;
+    let mut host = Client::connect(t.addr, "fay", Login::Key(new_key())).await;
+    host.wait_for("Choose a game").await;
+    host.send(b"1").await;
+    host.wait_for("Invite a friend").await;
+    host.send(b"3").await;
+    let code = room_code(&host.wait_for("Room code:").await);
+    assert_eq!(code.len(), 4);
+    let mut friend = Client::connect(t.addr, "gus", Login::Guest).await;
+    friend.wait_for("Choose a game").await;
+    // A wrong code first: a clear error, then the right one in lower case.
+    friend.send(b"j").await;
+    friend.wait_for("room code:").await;
+    friend.send(b"ZZZZ\r").await;
+    friend.wait_for("no room has the code ZZZZ").await;
+    // Still at the code field, emptied: type the right code, in lower case.
+    friend
+        .send(format!("{}\r", code.to_lowercase()).as_bytes())
+        .await;
+    for c in [&mut host, &mut friend] {
+        c.wait_for("(you)").await;
+        let s = c.screen();
+        assert!(s.contains("fay") && s.contains("gus"), "{s}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_joins_with_the_code_as_ssh_user_name() {
+    let t = start_host().await;
+    let mut host = Client::connect(t.addr, "hal", Login::Guest).await;
+    host.wait_for("Choose a game").await;
+    host.send(b"2").await;
+    host.wait_for("Invite a friend").await;
+    host.send(b"3").await;
+    let code = room_code(&host.wait_for("Room code:").await);
+    let mut friend = Client::connect(t.addr, &code, Login::Key(new_key())).await;
+    for c in [&mut host, &mut friend] {
+        c.wait_for("(you)").await;
+        assert!(c.screen().contains("Gomoku 15x15"), "{}", c.screen());
+    }
+    // The friend is not named after the code.
+    assert!(
+        !friend.screen().contains(&format!("{code} (")),
+        "{}",
+        friend.screen()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_player_loses_by_forfeit() {
+    let t = start_host().await;
+    let (mut first, second) = quick_match_pair(&t, ["ivy", "jon"], b"1").await;
+    play(&mut first, "d").await;
+    let leaver = second
+        .screen()
+        .lines()
+        .find(|l| l.contains("(you)"))
+        .map(str::to_string)
+        .unwrap();
+    let leaver_name = if leaver.contains("ivy (you)") {
+        "ivy"
+    } else {
+        "jon"
+    };
+    // Drop the connection without a word.
+    drop(second);
+    let s = first.wait_for("wins by forfeit").await;
+    assert!(s.contains(&format!("{leaver_name} (")), "{s}");
+    assert!(s.contains("disconnected"), "{s}");
+    assert!(s.contains("has left the table"), "{s}");
+    // No rematch with nobody there.
+    first.send(b"r").await;
+    first.wait_for("no rematch").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quitting_mid_game_ends_it_for_both() {
+    let t = start_host().await;
+    let (mut first, mut second) = quick_match_pair(&t, ["kim", "lou"], b"2").await;
+    play(&mut first, "h8").await;
+    second.send(b"q").await;
+    second.wait_for("wins by forfeit").await;
+    first.wait_for("wins by forfeit").await;
+    second.send(b"q").await;
+    second.wait_closed().await;
+    assert_eq!(second.exit_status, Some(0));
+    // The terminal was given back: cursor shown, main screen restored.
+    let raw = second.raw_text();
+    assert!(raw.contains("\x1b[?25h") && raw.contains("\x1b[?1049l"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_match_alone_offers_the_computer_after_the_wait() {
+    let t = start_host().await; // match_wait_secs = 1
+    let mut c = Client::connect(t.addr, "max", Login::Guest).await;
+    c.wait_for("Choose a game").await;
+    c.send(b"1").await;
+    c.wait_for("Quick match").await;
+    c.send(b"1").await;
+    c.wait_for("Looking for another Connect Four player").await;
+    c.wait_for("Play the computer meanwhile?").await;
+    c.send(b"1").await; // easy
+    c.wait_for("Computer (easy)").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_and_subsystems_are_refused() {
+    let t = start_host().await;
+    let (_h, mut ch) = Client::open(t.addr, "nia", Login::Guest).await;
+    ch.exec(true, "ls -la").await.unwrap();
+    let mut text = Vec::new();
+    let mut status = None;
+    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_secs(5), ch.wait()).await {
+        match msg {
+            russh::ChannelMsg::Data { data } => text.extend_from_slice(&data),
+            russh::ChannelMsg::ExitStatus { exit_status } => status = Some(exit_status),
+            russh::ChannelMsg::Close => break,
+            _ => {}
+        }
+    }
+    assert_eq!(status, Some(1));
+    assert!(String::from_utf8_lossy(&text).contains("interactive only"));
+    let (_h2, mut ch2) = Client::open(t.addr, "nia", Login::Guest).await;
+    ch2.request_subsystem(true, "sftp").await.unwrap();
+    let mut refused = false;
+    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_secs(5), ch2.wait()).await {
+        match msg {
+            russh::ChannelMsg::Failure => refused = true,
+            russh::ChannelMsg::Close => break,
+            russh::ChannelMsg::Success => panic!("sftp accepted"),
+            _ => {}
+        }
+    }
+    assert!(refused);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_key_is_created_once_and_reused() {
+    let mut t = start_host().await;
+    let key_path = t.dir.path().join("host_key");
+    let first = t.host.as_ref().unwrap().fingerprint.clone();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key_path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    t.shutdown().await;
+    let text = crate::util::ssh::test_config_text(t.dir.path(), "");
+    let host = inarow::server::Host::start(inarow::config::Config::parse(&text, "t").unwrap())
+        .await
+        .unwrap();
+    assert_eq!(host.fingerprint, first);
+    host.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn escape_bytes_in_names_and_input_never_reach_the_other_screen() {
+    let t = start_host().await;
+    let evil = "\x1b]0;pwned\x07\x1b[2Jmal\u{202e}lory";
+    let mut a = Client::connect(t.addr, evil, Login::Guest).await;
+    let mut b = Client::connect(t.addr, "olga", Login::Guest).await;
+    for c in [&mut a, &mut b] {
+        c.wait_for("Choose a game").await;
+        c.send(b"1").await;
+        c.wait_for("Quick match").await;
+        c.send(b"1").await;
+    }
+    for c in [&mut a, &mut b] {
+        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
+    }
+    // The hostile player types escape sequences and control bytes.
+    a.send(b"\x1b]0;again\x07\x1b[31m\x9b2J\x07\x00").await;
+    a.pump(Duration::from_millis(300)).await;
+    b.pump(Duration::from_millis(300)).await;
+    let seen = b.raw_text();
+    assert!(!seen.contains("\x1b]0;"), "an OSC reached the other player");
+    assert!(!seen.contains('\u{202e}'));
+    assert!(!seen.contains('\x07'));
+    assert!(
+        b.screen().contains("mallory") || b.screen().contains("]0;pwned"),
+        "{}",
+        b.screen()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn window_changes_redraw_and_tiny_terminals_are_asked_to_grow() {
+    let t = start_host().await;
+    let mut c = Client::connect_sized(t.addr, "pia", Login::Guest, 100, 30).await;
+    c.wait_for("Choose a game").await;
+    c.ch.window_change(30, 8, 0, 0).await.unwrap();
+    c.term.screen_mut().set_size(8, 30);
+    c.wait_for("please enlarge to").await;
+    c.ch.window_change(120, 40, 0, 0).await.unwrap();
+    c.term.screen_mut().set_size(40, 120);
+    c.wait_for("Choose a game").await;
+    // Absurd sizes are clamped: the session survives.
+    c.ch.window_change(100_000, 100_000, 0, 0).await.unwrap();
+    c.ch.window_change(0, 0, 0, 0).await.unwrap();
+    c.term.screen_mut().set_size(24, 80);
+    c.send(b"\x0c").await; // Ctrl-L
+    c.wait_for("Choose a game").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_key_connecting_again_finds_its_name() {
+    let t = start_host().await;
+    let key = new_key();
+    let mut a = Client::connect(t.addr, "play", Login::Key(key.clone())).await;
+    let s = a.wait_for("you are Guest").await;
+    let name = s
+        .split("you are ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    let mut again = Client::connect(t.addr, "play", Login::Key(key)).await;
+    again.wait_for(&format!("you are {name} ")).await;
+    // The old session was told and closed.
+    a.wait_for("connected again").await;
+    a.wait_closed().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_players_are_disconnected_but_keepalives_do_not_count() {
+    let t = start_host_with("[limits]\nidle_timeout_secs = 10\n[ssh]\nkeepalive_secs = 1").await;
+    let mut c = Client::connect(t.addr, "quin", Login::Guest).await;
+    c.wait_for("Choose a game").await;
+    // Keystrokes keep the session alive past the idle time...
+    for _ in 0..7 {
+        c.pump(Duration::from_secs(2)).await;
+        c.send(b"\x1b[B").await;
+    }
+    assert!(!c.closed);
+    // ...silence (only keepalives) does not.
+    for _ in 0..30 {
+        c.pump(Duration::from_secs(1)).await;
+        if c.closed {
+            break;
+        }
+    }
+    assert!(c.closed, "an idle session was kept");
+    assert!(c.raw_text().contains("idle"));
+}
+
+/// A TCP relay between a client and the host that stops passing the
+/// host's bytes on when `stop` is raised, and stops reading them: to the
+/// host it looks exactly like a client that no longer reads.
+async fn stalling_relay(
+    host: std::net::SocketAddr,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let (client, _) = listener.accept().await.unwrap();
+        let upstream = tokio::net::TcpStream::connect(host).await.unwrap();
+        let (mut cr, mut cw) = client.into_split();
+        let (mut ur, mut uw) = upstream.into_split();
+        tokio::spawn(async move {
+            let _ = tokio::io::copy(&mut cr, &mut uw).await;
+        });
+        let mut buf = vec![0u8; 4096];
+        loop {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                // Hold both halves open, read nothing more.
+                std::future::pending::<()>().await;
+            }
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            match tokio::time::timeout(Duration::from_millis(50), ur.read(&mut buf)).await {
+                Ok(Ok(0)) | Ok(Err(_)) => return,
+                Ok(Ok(n)) => {
+                    if cw.write_all(&buf[..n]).await.is_err() {
+                        return;
+                    }
+                }
+                Err(_) => {}
+            }
+        }
+    });
+    addr
+}
+
+#[test]
+fn a_client_that_never_reads_is_cut_off_with_memory_bounded() {
+    // The host runs as its own process so its memory can be read alone.
+    let server = crate::util::ssh::ServerProcess::start(
+        "[limits]\noutput_buffer_kib = 16\noutput_grace_secs = 2\ninput_bytes_per_sec = 1000000\ninput_burst_bytes = 1000000",
+    );
+    let rss_start = crate::util::rss_of(server.pid());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let peak = rt.block_on(async {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let relay = stalling_relay(server.addr, std::sync::Arc::clone(&stop)).await;
+        let mut c = Client::connect_sized(relay, "rex", Login::Guest, 200, 60).await;
+        c.wait_for("Choose a game").await;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        // Ask for a full repaint (Ctrl-L) thousands of times, paced so the
+        // host renders each one (a flood would just be dropped at the door):
+        // megabytes of output for a client that takes none of it.
+        let mut peak = 0;
+        for i in 0..15_000 {
+            if tokio::time::timeout(Duration::from_millis(100), c.ch.data(&b"\x0c"[..]))
+                .await
+                .is_err()
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+            if i % 250 == 0 {
+                peak = peak.max(crate::util::rss_of(server.pid()));
+                if server.log().contains("client stopped reading") {
+                    eprintln!("cut after {i} repaints");
+                    break;
+                }
+            }
+        }
+        for _ in 0..100 {
+            peak = peak.max(crate::util::rss_of(server.pid()));
+            if server.log().contains("client stopped reading") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        peak
+    });
+    assert!(
+        server.log().contains("client stopped reading"),
+        "not cut off:\n{}",
+        server.log()
+    );
+    let grown = peak.saturating_sub(rss_start);
+    assert!(
+        grown < 16 * 1024,
+        "the host grew by {grown} KiB (from {rss_start} KiB)"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connection_limits_per_address() {
+    let t = start_host_with("[limits]\nmax_per_ip = 2").await;
+    let mut a = Client::connect(t.addr, "sam", Login::Guest).await;
+    let mut b = Client::connect(t.addr, "tia", Login::Guest).await;
+    a.wait_for("Choose a game").await;
+    b.wait_for("Choose a game").await;
+    // A third connection from the same address is closed at once.
+    let config = std::sync::Arc::new(russh::client::Config::default());
+    struct Any;
+    impl russh::client::Handler for Any {
+        type Error = anyhow::Error;
+        async fn check_server_key(
+            &mut self,
+            _k: &russh::keys::PublicKeyOrCertificate,
+        ) -> Result<bool, Self::Error> {
+            Ok(true)
+        }
+    }
+    let third = tokio::time::timeout(
+        Duration::from_secs(5),
+        russh::client::connect(config, t.addr, Any),
+    )
+    .await;
+    assert!(matches!(third, Ok(Err(_))), "a third session was let in");
+}
+
+/// The stock OpenSSH client, under tmux like a person: `ssh -tt` with and without a key.
+#[test]
+fn stock_openssh_client_under_tmux() {
+    if std::process::Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        panic!("tmux is needed for this test (.ci/run installs it)");
+    }
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let t = rt.block_on(start_host());
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("id_ed25519");
+    let status = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&key)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let port = t.addr.port().to_string();
+    let common = format!(
+        "ssh -tt -p {port} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
+    );
+    let with_key = format!(
+        "{common} -i {} -o IdentitiesOnly=yes uma@127.0.0.1",
+        key.display()
+    );
+    let without_key = format!("{common} -o PubkeyAuthentication=no vic@127.0.0.1");
+    let tmux = crate::util::Tmux::new("inarow-ssh-test", 100, 30);
+    tmux.run(&format!("{with_key}; echo SSH-EXIT-$?; sleep 60"));
+    tmux.wait_for("Choose a game");
+    assert!(tmux.screen().contains("you are uma"));
+    // Play Connect Four against the computer with the keys a person uses.
+    tmux.keys(&["1"]);
+    tmux.wait_for("Play the computer");
+    tmux.keys(&["2"]);
+    tmux.wait_for("how strong");
+    tmux.keys(&["1"]);
+    tmux.wait_for("Computer (easy)");
+    tmux.wait_for("Move:");
+    tmux.keys(&["Left", "Enter"]);
+    // Our stone and the computer's answer.
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while board_stones(&tmux.screen()) < 2 {
+        assert!(std::time::Instant::now() < deadline, "{}", tmux.screen());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    tmux.wait_for("Move:");
+    tmux.keys(&["q"]);
+    tmux.wait_for("wins by forfeit");
+    tmux.keys(&["q"]);
+    tmux.wait_for("SSH-EXIT-0");
+    tmux.kill();
+
+    let tmux = crate::util::Tmux::new("inarow-ssh-test2", 80, 24);
+    tmux.run(&format!("{without_key}; echo SSH-EXIT-$?; sleep 60"));
+    tmux.wait_for("you are vic");
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("SSH-EXIT-0");
+    tmux.kill();
+    drop(rt);
+}
+
+#[test]
+fn sigterm_tells_players_and_exits_quickly() {
+    let mut server = crate::util::ssh::ServerProcess::start("");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut c = rt.block_on(async {
+        let mut c = Client::connect(server.addr, "wes", Login::Guest).await;
+        c.wait_for("Choose a game").await;
+        c
+    });
+    let started = std::time::Instant::now();
+    server.signal("TERM");
+    rt.block_on(async {
+        c.wait_closed().await;
+    });
+    assert!(c.raw_text().contains("shutting down"), "{}", c.raw_text());
+    let status = server
+        .wait(Duration::from_secs(8))
+        .expect("the host did not exit");
+    assert!(status.success(), "{status:?}");
+    assert!(started.elapsed() < Duration::from_secs(8));
+}

@@ -1,0 +1,326 @@
+//! A real host on 127.0.0.1:0 and real SSH clients (russh) that read the
+//! screen through a terminal emulator.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use inarow::config::Config;
+use inarow::server::Host;
+use russh::ChannelMsg;
+use russh::client;
+use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
+
+/// A host for one test, with its own key file.
+pub struct TestHost {
+    pub host: Option<Host>,
+    pub addr: SocketAddr,
+    pub dir: tempfile::TempDir,
+}
+
+/// Config for tests: loopback, a key in a temp dir, short waits.
+pub fn test_config_text(dir: &std::path::Path, extra: &str) -> String {
+    let key = dir.join("host_key");
+    format!(
+        "[ssh]\nlisten = \"127.0.0.1:0\"\nhost_key = \"{}\"\n\n[lobby]\nmatch_wait_secs = 1\n\n[computer]\nthink_ms = 100\n\n[log]\nlevel = \"warn\"\n{extra}",
+        key.display()
+    )
+}
+
+/// Merges `extra` TOML (whole sections) over the test defaults.
+pub async fn start_host_with(extra: &str) -> TestHost {
+    let dir = tempfile::tempdir().unwrap();
+    let text = merge(&test_config_text(dir.path(), ""), extra);
+    let config = Config::parse(&text, "test config").unwrap();
+    let host = Host::start(config).await.unwrap();
+    TestHost {
+        addr: host.ssh_addr,
+        host: Some(host),
+        dir,
+    }
+}
+
+pub async fn start_host() -> TestHost {
+    start_host_with("").await
+}
+
+/// Overlays the sections of `extra` on `base` (both TOML).
+fn merge(base: &str, extra: &str) -> String {
+    let mut a: toml::Table = base.parse().unwrap();
+    let b: toml::Table = extra.parse().unwrap();
+    for (section, values) in b {
+        let entry = a
+            .entry(section)
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let (Some(t), Some(v)) = (entry.as_table_mut(), values.as_table()) {
+            for (k, val) in v {
+                t.insert(k.clone(), val.clone());
+            }
+        }
+    }
+    toml::to_string(&a).unwrap()
+}
+
+impl TestHost {
+    pub async fn shutdown(&mut self) {
+        if let Some(h) = self.host.take() {
+            h.shutdown().await;
+        }
+    }
+}
+
+pub struct Trusting;
+
+impl client::Handler for Trusting {
+    type Error = anyhow::Error;
+    async fn check_server_key(
+        &mut self,
+        _key: &PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+}
+
+/// How a test client logs in.
+pub enum Login {
+    /// With a (new, random) ed25519 key.
+    Key(Box<PrivateKey>),
+    /// Without a key: keyboard-interactive, as a guest.
+    Guest,
+}
+
+pub fn new_key() -> Box<PrivateKey> {
+    Box::new(PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).unwrap())
+}
+
+/// A logged-in SSH session with a pty and a shell, and what it shows.
+pub struct Client {
+    pub handle: client::Handle<Trusting>,
+    pub ch: russh::Channel<client::Msg>,
+    pub term: vt100::Parser,
+    /// Every byte received.
+    pub raw: Vec<u8>,
+    pub exit_status: Option<u32>,
+    pub closed: bool,
+}
+
+pub const WAIT: Duration = Duration::from_secs(10);
+
+impl Client {
+    pub async fn connect(addr: SocketAddr, user: &str, login: Login) -> Client {
+        Self::connect_sized(addr, user, login, 100, 30).await
+    }
+
+    pub async fn connect_sized(
+        addr: SocketAddr,
+        user: &str,
+        login: Login,
+        cols: u16,
+        rows: u16,
+    ) -> Client {
+        let (handle, ch) = Self::open(addr, user, login).await;
+        ch.request_pty(
+            true,
+            "xterm-256color",
+            u32::from(cols),
+            u32::from(rows),
+            0,
+            0,
+            &[],
+        )
+        .await
+        .unwrap();
+        ch.request_shell(true).await.unwrap();
+        Client {
+            handle,
+            ch,
+            term: vt100::Parser::new(rows, cols, 0),
+            raw: Vec::new(),
+            exit_status: None,
+            closed: false,
+        }
+    }
+
+    /// Connects and opens a session channel, without a pty or shell.
+    pub async fn open(
+        addr: SocketAddr,
+        user: &str,
+        login: Login,
+    ) -> (client::Handle<Trusting>, russh::Channel<client::Msg>) {
+        let config = Arc::new(client::Config::default());
+        let mut handle = client::connect(config, addr, Trusting).await.unwrap();
+        match login {
+            Login::Key(key) => {
+                let ok = handle
+                    .authenticate_publickey(user, PrivateKeyWithHashAlg::new(Arc::new(*key), None))
+                    .await
+                    .unwrap();
+                assert!(ok.success(), "public key login refused");
+            }
+            Login::Guest => {
+                let r = handle
+                    .authenticate_keyboard_interactive_start(user, None)
+                    .await
+                    .unwrap();
+                assert!(
+                    matches!(r, client::KeyboardInteractiveAuthResponse::Success),
+                    "guest login refused: {r:?}"
+                );
+            }
+        }
+        let ch = handle.channel_open_session().await.unwrap();
+        (handle, ch)
+    }
+
+    pub async fn send(&mut self, bytes: &[u8]) {
+        self.ch.data(bytes).await.unwrap();
+    }
+
+    pub fn screen(&self) -> String {
+        self.term.screen().contents()
+    }
+
+    /// Reads output for up to `d`.
+    pub async fn pump(&mut self, d: Duration) {
+        let deadline = tokio::time::Instant::now() + d;
+        while !self.closed {
+            match tokio::time::timeout_at(deadline, self.ch.wait()).await {
+                Err(_) => return,
+                Ok(msg) => self.take(msg),
+            }
+        }
+    }
+
+    fn take(&mut self, msg: Option<ChannelMsg>) {
+        match msg {
+            Some(ChannelMsg::Data { data }) => {
+                self.term.process(&data);
+                self.raw.extend_from_slice(&data);
+            }
+            Some(ChannelMsg::ExitStatus { exit_status }) => self.exit_status = Some(exit_status),
+            Some(ChannelMsg::Close) | None => self.closed = true,
+            Some(_) => {}
+        }
+    }
+
+    /// Reads until the screen shows `needle`; panics with the screen after [`WAIT`].
+    pub async fn wait_for(&mut self, needle: &str) -> String {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let s = self.screen();
+            if s.contains(needle) {
+                return s;
+            }
+            if self.closed {
+                panic!("closed before {needle:?} showed; screen:\n{s}");
+            }
+            match tokio::time::timeout_at(deadline, self.ch.wait()).await {
+                Err(_) => panic!("{needle:?} did not show in {WAIT:?}; screen:\n{s}"),
+                Ok(msg) => self.take(msg),
+            }
+        }
+    }
+
+    /// Reads until the server closes the channel.
+    pub async fn wait_closed(&mut self) {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while !self.closed {
+            match tokio::time::timeout_at(deadline, self.ch.wait()).await {
+                Err(_) => panic!("not closed in {WAIT:?}; screen:\n{}", self.screen()),
+                Ok(msg) => self.take(msg),
+            }
+        }
+    }
+
+    /// Text received so far, escape sequences included.
+    pub fn raw_text(&self) -> String {
+        String::from_utf8_lossy(&self.raw).into_owned()
+    }
+}
+
+/// The real `inarow serve` binary on a free loopback port.
+pub struct ServerProcess {
+    pub addr: SocketAddr,
+    child: std::process::Child,
+    log: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl ServerProcess {
+    pub fn start(extra: &str) -> ServerProcess {
+        let dir = tempfile::tempdir().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let text = merge(&test_config_text(dir.path(), ""), extra)
+            .replace("127.0.0.1:0", &format!("127.0.0.1:{port}"))
+            .replace("level = \"warn\"", "level = \"info\"");
+        let cfg = dir.path().join("inarow.toml");
+        std::fs::write(&cfg, text).unwrap();
+        let log = dir.path().join("serve.log");
+        let child = super::inarow()
+            .env(
+                "RUST_LOG",
+                std::env::var("INAROW_TEST_LOG").unwrap_or_else(|_| "info".into()),
+            )
+            .args(["serve", "--config"])
+            .arg(&cfg)
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(addr).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the host did not start"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+        ServerProcess {
+            addr,
+            child,
+            log,
+            _dir: dir,
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    pub fn signal(&self, name: &str) {
+        let ok = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &self.pid().to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+
+    /// Waits for the process to exit.
+    pub fn wait(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if std::time::Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
