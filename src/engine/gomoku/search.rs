@@ -447,9 +447,8 @@ impl<'a> Search<'a> {
         } else if self.b.count(me, C_FLEX4) > 0 {
             return WIN - ply - 3;
         } else if self.b.count(op, C_FLEX4) > 0 {
-            if depth <= 0 {
-                return self.evaluate();
-            }
+            // An open three must be answered even at the horizon (a threat
+            // extension): the answers are few and each removes the threat.
             moves = Vec::new();
             self.defence_moves(op, &mut moves);
             let mut fours = Vec::new();
