@@ -17,7 +17,7 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::engine::gomoku::board::Board;
-use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Limits, Rule};
+use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Limits, Rule, stones_from_moves};
 
 #[derive(Debug, clap::Args)]
 pub struct BenchGomokuArgs {
@@ -155,12 +155,7 @@ fn parse_moves(s: &str) -> anyhow::Result<Vec<(u8, u8, u8)>> {
             Ok((x.parse()?, y.parse()?))
         })
         .collect::<anyhow::Result<_>>()?;
-    let n = moves.len();
-    Ok(moves
-        .iter()
-        .enumerate()
-        .map(|(i, &(x, y))| (x, y, if (n - 1 - i) % 2 == 0 { 1 } else { 0 }))
-        .collect())
+    Ok(stones_from_moves(&moves))
 }
 
 fn parse_level(s: &str) -> anyhow::Result<GomokuLevel> {
@@ -206,14 +201,9 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
                     break 0;
                 }
                 // Player 0 (level A) moves on even move numbers when it plays first.
-                let mover_is_a = (moves.len() % 2 == 0) == a_first;
+                let mover_is_a = moves.len().is_multiple_of(2) == a_first;
                 let idx = if mover_is_a { 0 } else { 1 };
-                let n = moves.len();
-                let stones: Vec<(u8, u8, u8)> = moves
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(x, y))| (x, y, if (n - 1 - i) % 2 == 0 { 1 } else { 0 }))
-                    .collect();
+                let stones = stones_from_moves(&moves);
                 let t = Instant::now();
                 let (x, y) = players[idx].choose(&stones, levels[idx], budget, &stop, &mut rng);
                 max_move_ms = max_move_ms.max(t.elapsed().as_secs_f64() * 1000.0);

@@ -214,6 +214,17 @@ impl GomokuPlayer {
     }
 }
 
+/// The stones of a game given as its moves in order, for
+/// [`GomokuPlayer::choose`]: the player to move after the last move is side 0.
+pub fn stones_from_moves(moves: &[(u8, u8)]) -> Vec<(u8, u8, u8)> {
+    let n = moves.len();
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| (x, y, u8::from(!(n - i).is_multiple_of(2))))
+        .collect()
+}
+
 fn xy8(b: &Board, p: Pos) -> (u8, u8) {
     let (x, y) = b.xy(p);
     (x as u8, y as u8)
