@@ -36,6 +36,9 @@ pub struct BenchGomokuArgs {
     /// Time per move in a match, milliseconds.
     #[arg(long, default_value_t = 100, value_name = "MS")]
     pub match_ms: u64,
+    /// Time per move for the second level in a match, if different, milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub match_ms_b: Option<u64>,
     /// Seed for the match openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -107,10 +110,11 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
         }
         None => POSITIONS,
     };
-    let level = parse_level(&args.level)?;
+    let level = parse_level(args.level.trim_end_matches('x'))?;
     for (name, moves) in positions {
         let stones = parse_moves(moves).with_context(|| format!("position {name}"))?;
         let mut player = GomokuPlayer::new(args.size, rule, args.tt_mb);
+        player.experimental = args.level.ends_with('x');
         let limits = match args.movetime {
             Some(ms) => Limits {
                 time: Some(Duration::from_millis(ms)),
@@ -172,14 +176,22 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
     let (a, b) = spec
         .split_once(':')
         .context("--match wants A:B, e.g. strong:easy")?;
-    let levels = [parse_level(a)?, parse_level(b)?];
+    let levels = [
+        parse_level(a.trim_end_matches('x'))?,
+        parse_level(b.trim_end_matches('x'))?,
+    ];
     let size = args.size.clamp(5, 32);
     let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut players = [
         GomokuPlayer::new(size, rule, args.tt_mb),
         GomokuPlayer::new(size, rule, args.tt_mb),
     ];
-    let budget = Duration::from_millis(args.match_ms);
+    players[0].experimental = a.ends_with('x');
+    players[1].experimental = b.ends_with('x');
+    let budgets = [
+        Duration::from_millis(args.match_ms),
+        Duration::from_millis(args.match_ms_b.unwrap_or(args.match_ms)),
+    ];
     let stop = AtomicBool::new(false);
     let (mut wins_a, mut wins_b, mut draws) = (0u32, 0u32, 0u32);
     let mut max_move_ms = 0f64;
@@ -205,7 +217,8 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
                 let idx = if mover_is_a { 0 } else { 1 };
                 let stones = stones_from_moves(&moves);
                 let t = Instant::now();
-                let (x, y) = players[idx].choose(&stones, levels[idx], budget, &stop, &mut rng);
+                let (x, y) =
+                    players[idx].choose(&stones, levels[idx], budgets[idx], &stop, &mut rng);
                 max_move_ms = max_move_ms.max(t.elapsed().as_secs_f64() * 1000.0);
                 let Some(p) = board
                     .pos(x as usize, y as usize)

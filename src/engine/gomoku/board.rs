@@ -12,7 +12,7 @@
 //! "can I make an open four?") are a counter read.
 
 use super::Rule;
-use super::pattern::{self, C_FIVE, CATS, Cat, Pat, Tables};
+use super::pattern::{self, C_FIVE, CATS, Cat, DIR_WEIGHT, Pat, Tables};
 
 /// A point: an index into the padded array.
 pub type Pos = u16;
@@ -34,6 +34,17 @@ pub const fn other(c: Color) -> Color {
     3 - c
 }
 
+/// Per-point state: line keys, and per colour the directional patterns,
+/// their combination index, category and score.
+#[derive(Clone, Copy, Default)]
+struct Info {
+    keys: [u32; 4],
+    pats: [[Pat; 4]; 2],
+    combos: [u16; 2],
+    cats: [Cat; 2],
+    scores: [i16; 2],
+}
+
 /// The search board.
 #[derive(Clone)]
 pub struct Board {
@@ -44,10 +55,8 @@ pub struct Board {
     tables: &'static Tables,
     dirs: [isize; 4],
     cells: Vec<u8>,
-    keys: Vec<[u32; 4]>,
-    pats: Vec<[[Pat; 4]; 2]>,
-    cats: Vec<[Cat; 2]>,
-    scores: Vec<[i16; 2]>,
+    /// Everything kept per point, together so that an update touches one cache line.
+    info: Vec<Info>,
     /// Stones within Chebyshev distance 2 (candidate moves have some).
     near: Vec<u8>,
     zobrist: Vec<[u64; 2]>,
@@ -93,10 +102,7 @@ impl Board {
             tables: Tables::get(rule),
             dirs,
             cells,
-            keys: vec![[0; 4]; total],
-            pats: vec![[[0; 4]; 2]; total],
-            cats: vec![[0; 2]; total],
-            scores: vec![[0; 2]; total],
+            info: vec![Info::default(); total],
             near: vec![0; total],
             zobrist,
             counts: [[0; CATS]; 2],
@@ -116,7 +122,7 @@ impl Board {
                     key |= (board.cells[a] as u32) << (2 * pattern::slot(o));
                     key |= (board.cells[b] as u32) << (2 * pattern::slot(-o));
                 }
-                board.keys[p][d] = key;
+                board.info[p].keys[d] = key;
             }
             board.recompute(p);
             board.add(p);
@@ -183,15 +189,15 @@ impl Board {
     }
     #[inline]
     pub fn cat(&self, p: Pos, c: Color) -> Cat {
-        self.cats[p as usize][c as usize - 1]
+        self.info[p as usize].cats[c as usize - 1]
     }
     #[inline]
     pub fn pat(&self, p: Pos, c: Color, d: usize) -> Pat {
-        self.pats[p as usize][c as usize - 1][d]
+        self.info[p as usize].pats[c as usize - 1][d]
     }
     #[inline]
     pub fn score(&self, p: Pos, c: Color) -> i32 {
-        self.scores[p as usize][c as usize - 1] as i32
+        self.info[p as usize].scores[c as usize - 1] as i32
     }
     #[inline]
     pub fn is_near(&self, p: Pos) -> bool {
@@ -315,12 +321,12 @@ impl Board {
             let dir = self.dirs[d];
             for o in 1..=5i32 {
                 let q = (p as isize + o as isize * dir) as usize;
-                self.keys[q][d] ^= c << (2 * pattern::slot(-o));
+                self.info[q].keys[d] ^= c << (2 * pattern::slot(-o));
                 if self.cells[q] == EMPTY {
                     self.refresh(q, d);
                 }
                 let q = (p as isize - o as isize * dir) as usize;
-                self.keys[q][d] ^= c << (2 * pattern::slot(o));
+                self.info[q].keys[d] ^= c << (2 * pattern::slot(o));
                 if self.cells[q] == EMPTY {
                     self.refresh(q, d);
                 }
@@ -345,13 +351,18 @@ impl Board {
     /// Re-reads direction `d` of empty point `q` and updates its category and score.
     #[inline]
     fn refresh(&mut self, q: usize, d: usize) {
-        let (b, w) = self.tables.patterns(self.keys[q][d]);
-        if self.pats[q][0][d] == b && self.pats[q][1][d] == w {
+        let (b, w) = self.tables.patterns(self.info[q].keys[d]);
+        let old = self.info[q].pats;
+        if old[0][d] == b && old[1][d] == w {
             return;
         }
         self.remove(q);
-        self.pats[q][0][d] = b;
-        self.pats[q][1][d] = w;
+        let wgt = DIR_WEIGHT[d];
+        let combos = &mut self.info[q].combos;
+        combos[0] = combos[0] - old[0][d] as u16 * wgt + b as u16 * wgt;
+        combos[1] = combos[1] - old[1][d] as u16 * wgt + w as u16 * wgt;
+        self.info[q].pats[0][d] = b;
+        self.info[q].pats[1][d] = w;
         self.combine(q);
         self.add(q);
     }
@@ -359,9 +370,12 @@ impl Board {
     /// Recomputes all four directions of empty point `q` (not counted).
     fn recompute(&mut self, q: usize) {
         for d in 0..4 {
-            let (b, w) = self.tables.patterns(self.keys[q][d]);
-            self.pats[q][0][d] = b;
-            self.pats[q][1][d] = w;
+            let (b, w) = self.tables.patterns(self.info[q].keys[d]);
+            self.info[q].pats[0][d] = b;
+            self.info[q].pats[1][d] = w;
+        }
+        for c in 0..2 {
+            self.info[q].combos[c] = Tables::combo_index(self.info[q].pats[c]) as u16;
         }
         self.combine(q);
     }
@@ -369,25 +383,25 @@ impl Board {
     #[inline]
     fn combine(&mut self, q: usize) {
         for c in 0..2 {
-            let idx = Tables::combo_index(self.pats[q][c]);
-            self.cats[q][c] = self.tables.category(idx);
-            self.scores[q][c] = self.tables.score(idx);
+            let (cat, score) = self.tables.combo(self.info[q].combos[c] as usize);
+            self.info[q].cats[c] = cat;
+            self.info[q].scores[c] = score;
         }
     }
 
     #[inline]
     fn add(&mut self, q: usize) {
         for c in 0..2 {
-            self.counts[c][self.cats[q][c] as usize] += 1;
-            self.sums[c] += self.scores[q][c] as i32;
+            self.counts[c][self.info[q].cats[c] as usize] += 1;
+            self.sums[c] += self.info[q].scores[c] as i32;
         }
     }
 
     #[inline]
     fn remove(&mut self, q: usize) {
         for c in 0..2 {
-            self.counts[c][self.cats[q][c] as usize] -= 1;
-            self.sums[c] -= self.scores[q][c] as i32;
+            self.counts[c][self.info[q].cats[c] as usize] -= 1;
+            self.sums[c] -= self.info[q].scores[c] as i32;
         }
     }
 }

@@ -90,6 +90,9 @@ pub struct GomokuPlayer {
     rule: Rule,
     tt: Tt,
     cache: ThreatCache,
+    /// Development only: take Strong's options from G_* environment variables.
+    #[doc(hidden)]
+    pub experimental: bool,
 }
 
 impl GomokuPlayer {
@@ -107,6 +110,7 @@ impl GomokuPlayer {
             rule,
             tt: Tt::new(tt_mb),
             cache: ThreatCache::new(18),
+            experimental: false,
         }
     }
 
@@ -173,6 +177,7 @@ impl GomokuPlayer {
         let start = Instant::now();
         let board = self.board(stones);
         let mut opts = match level {
+            GomokuLevel::Strong if self.experimental => Options::experimental(),
             GomokuLevel::Strong => Options::strong(),
             _ => Options::medium(),
         };

@@ -83,13 +83,20 @@ const CAT_BONUS: [i32; CATS] = [0, 0, 0, 20, 200, 0, 30, 400, 800, 5000];
 
 /// The lookup tables for one rule.
 pub struct Tables {
-    /// Line key (20 bits) -> black pattern (low nibble), white pattern (high nibble).
+    /// Line key -> black pattern (low nibble), white pattern (high nibble).
+    /// Under freestyle the outermost slots never matter (a run through them
+    /// and the centre holds a five inside them already), so the table is
+    /// indexed by the middle 16 bits only: 64 KiB that stay in cache.
     line: Vec<u8>,
-    /// Four directional patterns (base-10 index) -> category.
-    cat: Vec<Cat>,
-    /// Four directional patterns (base-10 index) -> score.
-    score: Vec<i16>,
+    shift: u32,
+    mask: u32,
+    /// Four directional patterns (base-10 index) -> category (low byte)
+    /// and score (high 16 bits), one load for both.
+    combo: Vec<u32>,
 }
+
+/// Place values of the four directions in a combination index.
+pub const DIR_WEIGHT: [u16; 4] = [1, 10, 100, 1000];
 
 impl Tables {
     /// The tables for `rule`, built on first use.
@@ -105,31 +112,31 @@ impl Tables {
     /// The pattern `color` (1 black, 2 white) makes by playing on a point with this line key.
     #[inline]
     pub fn pattern(&self, key: u32, color: u8) -> Pat {
-        let both = self.line[key as usize];
-        if color == 1 { both & 15 } else { both >> 4 }
+        let (b, w) = self.patterns(key);
+        if color == 1 { b } else { w }
     }
 
     /// Both colours' patterns for a line key: (black, white).
     #[inline]
     pub fn patterns(&self, key: u32) -> (Pat, Pat) {
-        let both = self.line[key as usize];
+        let both = self.line[((key >> self.shift) & self.mask) as usize];
         (both & 15, both >> 4)
     }
 
-    /// Index into the combination tables for four directional patterns.
+    /// Index into the combination table for four directional patterns.
     #[inline]
     pub fn combo_index(p: [Pat; 4]) -> usize {
-        p[0] as usize + 10 * p[1] as usize + 100 * p[2] as usize + 1000 * p[3] as usize
+        p.iter()
+            .zip(DIR_WEIGHT)
+            .map(|(&x, w)| x as usize * w as usize)
+            .sum()
     }
 
+    /// Category and score of a combination index.
     #[inline]
-    pub fn category(&self, idx: usize) -> Cat {
-        self.cat[idx]
-    }
-
-    #[inline]
-    pub fn score(&self, idx: usize) -> i16 {
-        self.score[idx]
+    pub fn combo(&self, idx: usize) -> (Cat, i16) {
+        let v = self.combo[idx];
+        ((v & 0xFF) as Cat, (v >> 16) as u16 as i16)
     }
 
     fn build(rule: Rule) -> Tables {
@@ -147,8 +154,13 @@ impl Tables {
             cells[5] = OWN;
             *slot = level(&mut cells, rule, &mut memo);
         }
-        let mut line = vec![0u8; 1 << 20];
-        for (key, out) in line.iter_mut().enumerate() {
+        let (shift, mask) = match rule {
+            Rule::Freestyle => (2, 0xFFFF),
+            Rule::ExactFive => (0, 0xF_FFFF),
+        };
+        let mut line = vec![0u8; mask as usize + 1];
+        for (short, out) in line.iter_mut().enumerate() {
+            let key = short << shift;
             let mut ib = 0usize;
             let mut iw = 0usize;
             for s in (0..10).rev() {
@@ -164,9 +176,8 @@ impl Tables {
             }
             *out = side[ib] | (side[iw] << 4);
         }
-        let mut cat = vec![C_NONE; 10_000];
-        let mut score = vec![0i16; 10_000];
-        for idx in 0..10_000 {
+        let mut combo = vec![0u32; 10_000];
+        for (idx, out) in combo.iter_mut().enumerate() {
             let p = [
                 (idx % 10) as Pat,
                 (idx / 10 % 10) as Pat,
@@ -174,12 +185,17 @@ impl Tables {
                 (idx / 1000) as Pat,
             ];
             let c = combine(p);
-            cat[idx] = c;
             let s: i32 =
                 p.iter().map(|&x| PAT_SCORE[x as usize]).sum::<i32>() + CAT_BONUS[c as usize];
-            score[idx] = s.min(i16::MAX as i32) as i16;
+            let s = s.min(i16::MAX as i32) as i16;
+            *out = c as u32 | ((s as u16 as u32) << 16);
         }
-        Tables { line, cat, score }
+        Tables {
+            line,
+            shift,
+            mask,
+            combo,
+        }
     }
 }
 

@@ -51,10 +51,31 @@ pub struct Options {
     pub defend_vcf: bool,
     /// Most moves searched at an interior node.
     pub max_width: usize,
+    pub x: i32,
+    pub sw: i32,
 }
 
 impl Options {
     /// Everything on.
+    pub fn experimental() -> Options {
+        let env = |k: &str, d: i64| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        Options {
+            max_depth: 60,
+            root_vcf: 24,
+            root_vct: env("G_VCT", 8) as i32,
+            vct_share: 0.2,
+            leaf_vcf: env("G_LEAF", 8) as i32,
+            defend_vcf: env("G_DEF", 1) == 1,
+            max_width: env("G_W", 24) as usize,
+            x: env("G_X", 0) as i32,
+            sw: env("G_SW", 120) as i32,
+        }
+    }
     pub fn strong() -> Options {
         Options {
             max_depth: 60,
@@ -64,6 +85,8 @@ impl Options {
             leaf_vcf: 8,
             defend_vcf: true,
             max_width: 24,
+            x: 0,
+            sw: 120,
         }
     }
 
@@ -77,6 +100,8 @@ impl Options {
             leaf_vcf: 0,
             defend_vcf: false,
             max_width: 16,
+            x: 0,
+            sw: 120,
         }
     }
 }
@@ -318,6 +343,14 @@ impl<'a> Search<'a> {
             }
         }
 
+        if std::env::var("G_DBG").is_ok() {
+            eprintln!(
+                "pre-search: {:?} nodes {} roots {}",
+                start.elapsed(),
+                self.nodes,
+                roots.len()
+            );
+        }
         let mut scores = vec![-INF; roots.len()];
         let mut best = Outcome {
             mv: Some(roots[0]),
@@ -486,7 +519,27 @@ impl<'a> Search<'a> {
         }
 
         if moves.is_empty() {
-            moves = self.ordered_candidates(me, self.opts.max_width);
+            let x = self.opts.x;
+            let width = if x & 2 != 0 && !pv {
+                match depth {
+                    1 => 8,
+                    2 => 12,
+                    _ => self.opts.max_width,
+                }
+            } else {
+                self.opts.max_width
+            };
+            moves = self.ordered_candidates(me, width);
+            if x & 4 != 0 {
+                let b = &self.b;
+                let useful = moves
+                    .iter()
+                    .filter(|&&p| b.cat(p, me) != C_NONE || b.cat(p, op) != C_NONE)
+                    .count();
+                if useful >= 6 {
+                    moves.retain(|&p| b.cat(p, me) != C_NONE || b.cat(p, op) != C_NONE);
+                }
+            }
             if moves.is_empty() {
                 return 0;
             }
@@ -573,7 +626,9 @@ impl<'a> Search<'a> {
     pub(super) fn evaluate(&self) -> i32 {
         let me = self.b.to_move();
         let op = other(me);
-        let mut s = self.b.sum(me) - self.b.sum(op) + 30;
+        // The side to move's shapes are worth more: it gets to use them first.
+        let mut s = self.b.sum(me) * self.opts.sw / 100 - self.b.sum(op);
+        let my_fours = self.b.count_at_least(me, C_FOUR);
         let op_fours = self.b.count_at_least(op, C_FOUR);
         if op_fours == 0 {
             if self.b.count(me, C_FOUR_THREE) > 0 {
@@ -581,6 +636,12 @@ impl<'a> Search<'a> {
             } else if self.b.count(me, C_THREE_THREE) > 0 && self.b.count(op, C_FLEX4) == 0 {
                 s += 2000;
             }
+        }
+        // The opponent's winning shapes for its next move: one costs us the
+        // move, several are usually lost.
+        let op_wins = (self.b.count(op, C_FOUR_THREE) + self.b.count(op, C_THREE_THREE)) as i32;
+        if op_wins > 0 && my_fours == 0 && self.opts.x & 16 == 0 {
+            s -= 300 * op_wins.min(3);
         }
         s.clamp(-WIN_MIN + 1, WIN_MIN - 1)
     }
