@@ -185,7 +185,17 @@ impl GomokuPlayer {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);
         }
         let (soft, hard) = match limits.time {
-            Some(t) => (Some(start + t.mul_f64(0.35)), Some(start + t.mul_f64(0.9))),
+            Some(t) => {
+                let soft = if self.experimental {
+                    std::env::var("G_SOFT")
+                        .ok()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(0.35)
+                } else {
+                    0.35
+                };
+                (Some(start + t.mul_f64(soft)), Some(start + t.mul_f64(0.9)))
+            }
             None => (None, None),
         };
         let mut search = Search::new(board, &mut self.tt, &mut self.cache, stop, opts);

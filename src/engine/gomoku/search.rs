@@ -237,10 +237,19 @@ impl<'a> Search<'a> {
             source: Source::Forced,
         };
 
-        if self.opts.root_vcf > 0
-            && self.vcf(self.opts.root_vcf, true)
-            && let Some(m) = self.threat_move
-        {
+        // Deepening one four at a time finds the shortest VCF, so a won
+        // game is closed out without detours.
+        let mut vcf_found = false;
+        for d in 1..=self.opts.root_vcf {
+            if self.vcf(d, true) {
+                vcf_found = true;
+                break;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        if vcf_found && let Some(m) = self.threat_move {
             return Outcome {
                 mv: Some(m),
                 score: WIN - 10,
@@ -656,7 +665,13 @@ impl<'a> Search<'a> {
             if !b.is_empty(p) || !b.is_near(p) {
                 continue;
             }
-            let mut s = b.score(p, me) + b.score(p, op);
+            let mut s = if self.opts.x & 32 != 0 {
+                b.score(p, me) * 5 / 4 + b.score(p, op)
+            } else if self.opts.x & 64 != 0 {
+                b.score(p, me) + b.score(p, op) * 5 / 4
+            } else {
+                b.score(p, me) + b.score(p, op)
+            };
             if b.cat(p, me) == C_NONE && b.cat(p, op) == C_NONE {
                 s -= 5;
             }
