@@ -510,11 +510,15 @@ fn strong_beats_easy_with_both_colours() {
             let mut g = Grid::new(15, Rule::Freestyle);
             let mut moves: Vec<(u8, u8)> = opening.clone();
             for (i, &(x, y)) in moves.iter().enumerate() {
-                g.set(x as usize, y as usize, if i % 2 == 0 { 1 } else { 2 });
+                g.set(
+                    x as usize,
+                    y as usize,
+                    if i.is_multiple_of(2) { 1 } else { 2 },
+                );
             }
             let winner = loop {
                 assert!(moves.len() < 225, "board full");
-                let black_to_move = moves.len() % 2 == 0;
+                let black_to_move = moves.len().is_multiple_of(2);
                 let strong_to_move = black_to_move == strong_first;
                 let (idx, level, ms) = if strong_to_move {
                     (0, GomokuLevel::Strong, 25)
@@ -731,7 +735,7 @@ fn pbrain_honours_time_limits() {
     let stones = parse_moves(moves);
     brain.send("BOARD");
     for (i, (x, y)) in stones.iter().enumerate() {
-        let owner = if i % 2 == 0 { 1 } else { 2 };
+        let owner = if i.is_multiple_of(2) { 1 } else { 2 };
         brain.send(&format!("{x},{y},{owner}"));
     }
     brain.send("DONE");
