@@ -101,11 +101,10 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
         }
         None => POSITIONS,
     };
-    let level = parse_level(args.level.trim_end_matches('x'))?;
+    let level = parse_level(&args.level)?;
     for (name, moves) in positions {
         let stones = parse_moves(moves).with_context(|| format!("position {name}"))?;
         let mut player = GomokuPlayer::new(args.size, rule, args.tt_mb);
-        player.experimental = args.level.ends_with('x');
         let limits = match args.movetime {
             Some(ms) => Limits {
                 time: Some(Duration::from_millis(ms)),
@@ -177,8 +176,6 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
         GomokuPlayer::new(size, rule, args.tt_mb),
         GomokuPlayer::new(size, rule, args.tt_mb),
     ];
-    players[0].experimental = a.ends_with('x');
-    players[1].experimental = b.ends_with('x');
     let budgets = [
         Duration::from_millis(args.match_ms),
         Duration::from_millis(args.match_ms_b.unwrap_or(args.match_ms)),

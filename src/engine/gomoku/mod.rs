@@ -90,9 +90,6 @@ pub struct GomokuPlayer {
     rule: Rule,
     tt: Tt,
     cache: ThreatCache,
-    /// Development only: take Strong's options from G_* environment variables.
-    #[doc(hidden)]
-    pub experimental: bool,
 }
 
 impl GomokuPlayer {
@@ -110,7 +107,6 @@ impl GomokuPlayer {
             rule,
             tt: Tt::new(tt_mb),
             cache: ThreatCache::new(18),
-            experimental: false,
         }
     }
 
@@ -177,7 +173,6 @@ impl GomokuPlayer {
         let start = Instant::now();
         let board = self.board(stones);
         let mut opts = match level {
-            GomokuLevel::Strong if self.experimental => Options::experimental(),
             GomokuLevel::Strong => Options::strong(),
             _ => Options::medium(),
         };
@@ -185,17 +180,7 @@ impl GomokuPlayer {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);
         }
         let (soft, hard) = match limits.time {
-            Some(t) => {
-                let soft = if self.experimental {
-                    std::env::var("G_SOFT")
-                        .ok()
-                        .and_then(|v| v.parse().ok())
-                        .unwrap_or(0.35)
-                } else {
-                    0.35
-                };
-                (Some(start + t.mul_f64(soft)), Some(start + t.mul_f64(0.9)))
-            }
+            Some(t) => (Some(start + t.mul_f64(0.35)), Some(start + t.mul_f64(0.9))),
             None => (None, None),
         };
         let mut search = Search::new(board, &mut self.tt, &mut self.cache, stop, opts);

@@ -51,31 +51,15 @@ pub struct Options {
     pub defend_vcf: bool,
     /// Most moves searched at an interior node.
     pub max_width: usize,
-    pub x: i32,
-    pub sw: i32,
+    /// Prune at the frontier: at most 8 moves at depth 1 and 12 at depth 2,
+    /// and none scoring under a quarter of the best, off the principal variation.
+    pub frontier_pruning: bool,
+    /// Side-to-move weight of the evaluation, in percent.
+    pub tempo_weight: i32,
 }
 
 impl Options {
     /// Everything on.
-    pub fn experimental() -> Options {
-        let env = |k: &str, d: i64| {
-            std::env::var(k)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(d)
-        };
-        Options {
-            max_depth: 60,
-            root_vcf: 24,
-            root_vct: env("G_VCT", 8) as i32,
-            vct_share: 0.2,
-            leaf_vcf: env("G_LEAF", 8) as i32,
-            defend_vcf: env("G_DEF", 1) == 1,
-            max_width: env("G_W", 24) as usize,
-            x: env("G_X", 0) as i32,
-            sw: env("G_SW", 120) as i32,
-        }
-    }
     pub fn strong() -> Options {
         Options {
             max_depth: 60,
@@ -85,8 +69,8 @@ impl Options {
             leaf_vcf: 8,
             defend_vcf: true,
             max_width: 24,
-            x: 0,
-            sw: 120,
+            frontier_pruning: true,
+            tempo_weight: 120,
         }
     }
 
@@ -100,8 +84,8 @@ impl Options {
             leaf_vcf: 0,
             defend_vcf: false,
             max_width: 16,
-            x: 0,
-            sw: 120,
+            frontier_pruning: false,
+            tempo_weight: 120,
         }
     }
 }
@@ -352,14 +336,6 @@ impl<'a> Search<'a> {
             }
         }
 
-        if std::env::var("G_DBG").is_ok() {
-            eprintln!(
-                "pre-search: {:?} nodes {} roots {}",
-                start.elapsed(),
-                self.nodes,
-                roots.len()
-            );
-        }
         let mut scores = vec![-INF; roots.len()];
         let mut best = Outcome {
             mv: Some(roots[0]),
@@ -528,26 +504,23 @@ impl<'a> Search<'a> {
         }
 
         if moves.is_empty() {
-            let x = self.opts.x;
-            let width = if x & 2 != 0 && !pv {
-                match depth {
-                    1 => 8,
-                    2 => 12,
-                    _ => self.opts.max_width,
-                }
-            } else {
-                self.opts.max_width
+            let frontier = self.opts.frontier_pruning && !pv;
+            let width = match depth {
+                1 if frontier => 8,
+                2 if frontier => 12,
+                _ => self.opts.max_width,
             };
             moves = self.ordered_candidates(me, width);
-            if x & 4 != 0 {
+            if frontier && depth <= 2 && moves.len() > 4 {
+                // Quiet points far weaker than the best are not worth a look this close to the horizon.
                 let b = &self.b;
-                let useful = moves
+                let value = |p: Pos| b.score(p, me) + b.score(p, op);
+                let top = value(moves[0]);
+                let keep = 4 + moves[4..]
                     .iter()
-                    .filter(|&&p| b.cat(p, me) != C_NONE || b.cat(p, op) != C_NONE)
+                    .take_while(|&&p| value(p) * 4 >= top)
                     .count();
-                if useful >= 6 {
-                    moves.retain(|&p| b.cat(p, me) != C_NONE || b.cat(p, op) != C_NONE);
-                }
+                moves.truncate(keep);
             }
             if moves.is_empty() {
                 return 0;
@@ -577,8 +550,8 @@ impl<'a> Search<'a> {
                 v = -self.pvs(new_depth, ply + 1, -beta, -alpha);
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && i >= 3 {
-                    r = 1 + (i >= 8) as i32 + (depth >= 6 && i >= 12) as i32;
+                if depth >= 2 && quiet && i >= 2 {
+                    r = 1 + (i >= 6) as i32 + (depth >= 4 && i >= 12) as i32;
                 }
                 v = -self.pvs(new_depth - r, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && r > 0 && !self.aborted {
@@ -636,7 +609,7 @@ impl<'a> Search<'a> {
         let me = self.b.to_move();
         let op = other(me);
         // The side to move's shapes are worth more: it gets to use them first.
-        let mut s = self.b.sum(me) * self.opts.sw / 100 - self.b.sum(op);
+        let mut s = self.b.sum(me) * self.opts.tempo_weight / 100 - self.b.sum(op);
         let my_fours = self.b.count_at_least(me, C_FOUR);
         let op_fours = self.b.count_at_least(op, C_FOUR);
         if op_fours == 0 {
@@ -649,7 +622,7 @@ impl<'a> Search<'a> {
         // The opponent's winning shapes for its next move: one costs us the
         // move, several are usually lost.
         let op_wins = (self.b.count(op, C_FOUR_THREE) + self.b.count(op, C_THREE_THREE)) as i32;
-        if op_wins > 0 && my_fours == 0 && self.opts.x & 16 == 0 {
+        if op_wins > 0 && my_fours == 0 {
             s -= 300 * op_wins.min(3);
         }
         s.clamp(-WIN_MIN + 1, WIN_MIN - 1)
@@ -665,13 +638,7 @@ impl<'a> Search<'a> {
             if !b.is_empty(p) || !b.is_near(p) {
                 continue;
             }
-            let mut s = if self.opts.x & 32 != 0 {
-                b.score(p, me) * 5 / 4 + b.score(p, op)
-            } else if self.opts.x & 64 != 0 {
-                b.score(p, me) + b.score(p, op) * 5 / 4
-            } else {
-                b.score(p, me) + b.score(p, op)
-            };
+            let mut s = b.score(p, me) + b.score(p, op);
             if b.cat(p, me) == C_NONE && b.cat(p, op) == C_NONE {
                 s -= 5;
             }
