@@ -294,6 +294,20 @@ impl Brain {
         self.stones.clear();
         self.player = None;
         self.time_left = None;
+        // Allocate the tables now, not on the clock of the first move.
+        self.player();
+    }
+
+    /// The engine, created for the current size, rule and memory limit if needed.
+    fn player(&mut self) -> &mut GomokuPlayer {
+        let tt_mb = match self.max_memory {
+            // Leave half the allowance for everything else.
+            Some(bytes) => ((bytes / 2) >> 20).clamp(1, self.tt_mb as u64) as usize,
+            None => self.tt_mb,
+        };
+        let (w, h, rule) = (self.width, self.height, self.rule);
+        self.player
+            .get_or_insert_with(|| GomokuPlayer::with_dimensions(w, h, rule, tt_mb))
     }
 
     /// Checks that `text` is an empty point on the board.
@@ -369,6 +383,9 @@ impl Brain {
                 if limit != self.max_memory {
                     self.max_memory = limit;
                     self.player = None;
+                    if self.started() {
+                        self.player();
+                    }
                 }
             }
             ("rule", Some(r)) => {
@@ -421,15 +438,6 @@ impl Brain {
             return writeln!(out, "ERROR the board is full");
         }
         let budget = self.budget();
-        let tt_mb = match self.max_memory {
-            // Leave half the allowance for everything else.
-            Some(bytes) => ((bytes / 2) >> 20).clamp(1, self.tt_mb as u64) as usize,
-            None => self.tt_mb,
-        };
-        let (w, h, rule) = (self.width, self.height, self.rule);
-        let player = self
-            .player
-            .get_or_insert_with(|| GomokuPlayer::with_dimensions(w, h, rule, tt_mb));
         let stones: Vec<(u8, u8, u8)> = self
             .stones
             .iter()
@@ -439,7 +447,9 @@ impl Brain {
             time: Some(budget),
             ..Limits::default()
         };
-        let report = player.analyse(&stones, GomokuLevel::Strong, &limits, stop);
+        let report = self
+            .player()
+            .analyse(&stones, GomokuLevel::Strong, &limits, stop);
         let Some((x, y)) = report.mv else {
             return writeln!(out, "ERROR no move");
         };

@@ -101,6 +101,8 @@ impl GomokuPlayer {
 
     /// A player for a `width` x `height` board (each clamped to 5..=32).
     pub fn with_dimensions(width: usize, height: usize, rule: Rule, tt_mb: usize) -> GomokuPlayer {
+        // Build the pattern tables now rather than during the first move.
+        pattern::Tables::get(rule);
         GomokuPlayer {
             width: width.clamp(MIN_SIZE, MAX_SIZE),
             height: height.clamp(MIN_SIZE, MAX_SIZE),
@@ -123,6 +125,7 @@ impl GomokuPlayer {
     /// Changes the rule (clears the tables, whose contents depend on it).
     pub fn set_rule(&mut self, rule: Rule) {
         if rule != self.rule {
+            pattern::Tables::get(rule);
             self.rule = rule;
             self.clear();
         }

@@ -393,14 +393,26 @@ impl<'a> Search<'a> {
         let beta = INF;
         let mut best_mv = None;
         let mut searched = 0;
+        let me = self.b.to_move();
+        let op = other(me);
         for i in 0..roots.len() {
             let m = roots[i];
+            // Late quiet root moves are first tried shallower, as inside the tree.
+            let quiet = self.b.cat(m, me) < C_THREE && self.b.cat(m, op) < C_THREE;
+            let r = if depth >= 3 && quiet && i >= 4 {
+                1 + (i >= 12) as i32
+            } else {
+                0
+            };
             self.b.play(m);
             let mut v;
             if i == 0 {
                 v = -self.pvs(depth - 1, 1, -beta, -alpha);
             } else {
-                v = -self.pvs(depth - 1, 1, -alpha - 1, -alpha);
+                v = -self.pvs(depth - 1 - r, 1, -alpha - 1, -alpha);
+                if v > alpha && r > 0 && !self.aborted {
+                    v = -self.pvs(depth - 1, 1, -alpha - 1, -alpha);
+                }
                 if v > alpha && !self.aborted {
                     v = -self.pvs(depth - 1, 1, -beta, -alpha);
                 }
