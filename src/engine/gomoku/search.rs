@@ -64,8 +64,8 @@ impl Options {
         Options {
             max_depth: 60,
             root_vcf: 24,
-            root_vct: 8,
-            vct_share: 0.2,
+            root_vct: 6,
+            vct_share: 0.1,
             leaf_vcf: 8,
             defend_vcf: true,
             max_width: 24,
