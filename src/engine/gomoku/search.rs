@@ -121,6 +121,7 @@ pub struct Search<'a> {
     pub(super) threat_move: Option<Pos>,
     tt: &'a mut Tt,
     history: Vec<[u32; 2]>,
+    killers: Vec<[Pos; 2]>,
     stop: &'a AtomicBool,
     hard: Option<Instant>,
     node_limit: u64,
@@ -144,6 +145,7 @@ impl<'a> Search<'a> {
             threat_move: None,
             tt,
             history: vec![[0; 2]; n],
+            killers: vec![[0; 2]; MAX_PLY as usize + 2],
             stop,
             hard: None,
             node_limit: u64::MAX,
@@ -546,6 +548,17 @@ impl<'a> Search<'a> {
                 )
             });
         }
+        // Killers (quiet cutoff moves from this ply) right behind the
+        // strongest shapes, then the table's move first of all.
+        let killers = self.killers[ply as usize];
+        for k in killers.iter().rev() {
+            if *k != 0
+                && let Some(i) = moves.iter().position(|&m| m == *k)
+                && i > 2
+            {
+                moves[2..=i].rotate_right(1);
+            }
+        }
         if tt_move != 0
             && let Some(i) = moves.iter().position(|&m| m == tt_move)
         {
@@ -583,6 +596,11 @@ impl<'a> Search<'a> {
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
+                        let k = &mut self.killers[ply as usize];
+                        if k[0] != m {
+                            k[1] = k[0];
+                            k[0] = m;
+                        }
                         let bonus = (depth.max(1) * depth.max(1)) as u32;
                         let h = &mut self.history[m as usize][me as usize - 1];
                         *h = h.saturating_add(bonus);
