@@ -108,7 +108,8 @@ impl GomokuPlayer {
             height: height.clamp(MIN_SIZE, MAX_SIZE),
             rule,
             tt: Tt::new(tt_mb),
-            cache: ThreatCache::new(18),
+            // A quarter of the main table's memory, 64 KiB to 4 MiB.
+            cache: ThreatCache::new(cache_bits(tt_mb)),
         }
     }
 
@@ -226,6 +227,12 @@ pub fn stones_from_moves(moves: &[(u8, u8)]) -> Vec<(u8, u8, u8)> {
         .enumerate()
         .map(|(i, &(x, y))| (x, y, u8::from(!(n - i).is_multiple_of(2))))
         .collect()
+}
+
+/// Bits of the threat cache (16-byte entries) for a main table of `tt_mb` MiB.
+fn cache_bits(tt_mb: usize) -> u32 {
+    let entries = (tt_mb.max(1) << 20) / 4 / 16;
+    entries.max(1).ilog2().clamp(12, 18)
 }
 
 fn xy8(b: &Board, p: Pos) -> (u8, u8) {
