@@ -9,7 +9,8 @@
 //! 4. a VCT for us, with a share of the time;
 //! 5. drop root moves after which the opponent has a VCF (unless all do);
 //! 6. iterative deepening with principal variation search, a transposition
-//!    table, history ordering, late move reductions and a VCF at the leaves.
+//!    table, history and killer ordering, late move reductions, frontier
+//!    pruning of weak quiet moves and a VCF at the leaves.
 //!
 //! Inside the tree the same forced cases are applied at every node, so a
 //! four is always answered by its one block and an open three only by the
