@@ -577,7 +577,7 @@ impl<'a> Search<'a> {
             } else {
                 let mut r = 0;
                 if depth >= 2 && quiet && i >= 2 {
-                    r = 1 + (i >= 6) as i32 + (depth >= 4 && i >= 12) as i32;
+                    r = 1 + (i >= 4) as i32 + (depth >= 4 && i >= 9) as i32;
                 }
                 v = -self.pvs(new_depth - r, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && r > 0 && !self.aborted {
