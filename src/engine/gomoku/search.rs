@@ -470,6 +470,7 @@ impl<'a> Search<'a> {
         let pv = beta - alpha > 1;
         let mut moves: Vec<Pos>;
         let mut new_depth = depth - 1;
+        let mut pruned_after = usize::MAX;
         if opf == 1 {
             // Answering a four is not a real choice: search it at the same depth.
             let Some(f) = self.b.find_five(op) else {
@@ -525,17 +526,17 @@ impl<'a> Search<'a> {
                 2 if frontier => 12,
                 _ => self.opts.max_width,
             };
-            moves = self.ordered_candidates(me, width);
-            if frontier && depth <= 2 && moves.len() > 4 {
+            moves = self.ordered_candidates(me, 0);
+            pruned_after = width.min(moves.len());
+            if frontier && depth <= 2 && pruned_after > 4 {
                 // Quiet points far weaker than the best are not worth a look this close to the horizon.
                 let b = &self.b;
                 let value = |p: Pos| b.score(p, me) + b.score(p, op);
                 let top = value(moves[0]);
-                let keep = 4 + moves[4..]
+                pruned_after = 4 + moves[4..pruned_after]
                     .iter()
                     .take_while(|&&p| value(p) * 4 >= top)
                     .count();
-                moves.truncate(keep);
             }
             if moves.is_empty() {
                 return 0;
@@ -569,6 +570,11 @@ impl<'a> Search<'a> {
         let mut best = -INF;
         let mut best_mv: Pos = moves[0];
         for (i, &m) in moves.iter().enumerate() {
+            // The pruned moves are only looked at when all the others lose:
+            // a loss is not claimed on the strength of a pruned search.
+            if i >= pruned_after && best > -WIN_MIN {
+                break;
+            }
             let quiet = self.b.cat(m, me) < C_THREE && self.b.cat(m, op) < C_THREE;
             self.b.play(m);
             let mut v;
