@@ -568,4 +568,55 @@ mod tests {
         let mv = out.lines().last().unwrap();
         assert!(mv.starts_with("ERROR"), "{out}");
     }
+
+    use proptest::prelude::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Any byte stream, split into lines and fed to the brain, gets an
+        /// answer or silence but never a panic, and moves are always legal.
+        #[test]
+        fn any_input_is_survived(
+            chunks in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::collection::vec(proptest::num::u8::ANY, 0..40),
+                    (0u8..14, 0i32..40, 0i32..40, 0u8..4).prop_map(|(c, a, b, o)| {
+                        let cmd = ["START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "DONE",
+                            "INFO timeout_turn", "INFO rule", "TAKEBACK", "ABOUT", "INFO max_memory", "PLAY", "INFO time_left"];
+                        let line = match c {
+                            0 | 7 | 8 | 11 | 13 => format!("{} {}", cmd[c as usize], a),
+                            1 | 4 | 9 | 12 => format!("{} {},{}", cmd[c as usize], a - 5, b),
+                            _ if o == 3 => format!("{},{},{}", a, b, o),
+                            _ => cmd[c as usize].to_string(),
+                        };
+                        format!("{line}\r\n").into_bytes()
+                    }),
+                ],
+                1..30,
+            )
+        ) {
+            let mut brain = Brain::new(1, false);
+            brain.timeout_turn = Duration::from_millis(5);
+            let stop = AtomicBool::new(false);
+            let mut splitter = LineSplitter::default();
+            let mut out = Vec::new();
+            let start = b"START 15\r\n".to_vec();
+            for chunk in std::iter::once(&start).chain(&chunks) {
+                let mut lines = Vec::new();
+                splitter.feed(chunk, &mut lines);
+                for line in lines {
+                    brain.timeout_turn = brain.timeout_turn.min(Duration::from_millis(5));
+                    if !brain.handle(&line, &mut out, &stop).unwrap() {
+                        return Ok(());
+                    }
+                    let mut seen = std::collections::HashSet::new();
+                    for &(x, y, _) in &brain.stones {
+                        prop_assert!((x as usize) < brain.width && (y as usize) < brain.height);
+                        prop_assert!(seen.insert((x, y)), "two stones on {},{}", x, y);
+                    }
+                }
+            }
+        }
+    }
 }
