@@ -67,7 +67,7 @@ impl Options {
             root_vcf: 24,
             root_vct: 6,
             vct_share: 0.1,
-            leaf_vcf: 8,
+            leaf_vcf: 5,
             defend_vcf: true,
             max_width: 24,
             frontier_pruning: true,
