@@ -1,1 +1,817 @@
 //! Gomoku engine and `inarow pbrain` tests.
+//!
+//! Answers are checked by a small brute-force referee written here, not by
+//! the engine's own pattern tables: a five is a run of five (exactly five
+//! under that rule) through the stone just played.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use inarow::engine::gomoku::{GomokuLevel, GomokuPlayer, Limits, Rule, stones_from_moves};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+const LEVELS: [GomokuLevel; 3] = [GomokuLevel::Easy, GomokuLevel::Medium, GomokuLevel::Strong];
+
+/// The referee's board: 0 empty, 1 and 2 the colours.
+#[derive(Clone)]
+struct Grid {
+    n: usize,
+    rule: Rule,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    fn new(n: usize, rule: Rule) -> Grid {
+        Grid {
+            n,
+            rule,
+            cells: vec![0; n * n],
+        }
+    }
+
+    fn get(&self, x: i32, y: i32) -> u8 {
+        if x < 0 || y < 0 || x >= self.n as i32 || y >= self.n as i32 {
+            return 3;
+        }
+        self.cells[y as usize * self.n + x as usize]
+    }
+
+    fn set(&mut self, x: usize, y: usize, c: u8) {
+        self.cells[y * self.n + x] = c;
+    }
+
+    /// Whether the stone at (x, y) is part of a winning line.
+    fn wins_at(&self, x: usize, y: usize) -> bool {
+        let c = self.get(x as i32, y as i32);
+        if c == 0 || c == 3 {
+            return false;
+        }
+        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+            let mut len = 1;
+            for sign in [1, -1] {
+                let (mut px, mut py) = (x as i32 + sign * dx, y as i32 + sign * dy);
+                while self.get(px, py) == c {
+                    len += 1;
+                    px += sign * dx;
+                    py += sign * dy;
+                }
+            }
+            match self.rule {
+                Rule::Freestyle => len >= 5,
+                Rule::ExactFive => len == 5,
+            }
+        })
+    }
+
+    /// Empty points where `c` would win at once.
+    fn five_points(&self, c: u8) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for y in 0..self.n {
+            for x in 0..self.n {
+                if self.get(x as i32, y as i32) == 0 {
+                    let mut g = self.clone();
+                    g.set(x, y, c);
+                    if g.wins_at(x, y) {
+                        out.push((x, y));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Empty points where `c` would make two or more five points (an open four or a double four).
+    fn open_four_points(&self, c: u8) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for y in 0..self.n {
+            for x in 0..self.n {
+                if self.get(x as i32, y as i32) == 0 {
+                    let mut g = self.clone();
+                    g.set(x, y, c);
+                    if g.five_points(c).len() >= 2 {
+                        out.push((x, y));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Stones for the engine, with `mover` as side 0.
+    fn stones(&self, mover: u8) -> Vec<(u8, u8, u8)> {
+        let mut out = Vec::new();
+        for y in 0..self.n {
+            for x in 0..self.n {
+                let c = self.get(x as i32, y as i32);
+                if c == 1 || c == 2 {
+                    out.push((x as u8, y as u8, u8::from(c != mover)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A grid from rows of text: `x` colour 1 (to move), `o` colour 2, `.` empty.
+fn grid(rows: &[&str], rule: Rule) -> Grid {
+    let n = rows.len();
+    let mut g = Grid::new(n, rule);
+    for (y, row) in rows.iter().enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            match ch {
+                'x' => g.set(x, y, 1),
+                'o' => g.set(x, y, 2),
+                _ => {}
+            }
+        }
+    }
+    g
+}
+
+fn choose(g: &Grid, mover: u8, level: GomokuLevel, ms: u64) -> (usize, usize) {
+    let mut player = GomokuPlayer::new(g.n, g.rule, 16);
+    let stop = AtomicBool::new(false);
+    let mut rng = SmallRng::seed_from_u64(3);
+    let (x, y) = player.choose(
+        &g.stones(mover),
+        level,
+        Duration::from_millis(ms),
+        &stop,
+        &mut rng,
+    );
+    assert_eq!(
+        g.get(x as i32, y as i32),
+        0,
+        "engine played on a taken point {x},{y}"
+    );
+    (x as usize, y as usize)
+}
+
+const EMPTY15: &str = "...............";
+
+fn board15(lines: &[(usize, &'static str)]) -> Vec<&'static str> {
+    let mut rows = vec![EMPTY15; 15];
+    for &(y, s) in lines {
+        rows[y] = s;
+    }
+    rows
+}
+
+#[test]
+fn every_level_wins_in_one_rather_than_blocking() {
+    for rule in [Rule::Freestyle, Rule::ExactFive] {
+        let rows = board15(&[
+            (3, "..xxxx.o......."),
+            (9, "....oooo.x....."),
+            (10, "...x..........."),
+        ]);
+        let g = grid(&rows, rule);
+        // x: (2..=5, 3) blocked at (7,3)? no: open at (1,3) and (6,3). o: (4..=7, 9) with x at (9,9).
+        let wins = g.five_points(1);
+        assert!(!wins.is_empty());
+        for level in LEVELS {
+            let mv = choose(&g, 1, level, 200);
+            assert!(
+                wins.contains(&mv),
+                "{level:?} {rule:?} played {mv:?}, wins are {wins:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_level_blocks_a_four() {
+    for rule in [Rule::Freestyle, Rule::ExactFive] {
+        let rows = board15(&[
+            (5, "....xoooo......"),
+            (7, "......x........"),
+            (8, ".......x......."),
+            (11, "..o..........x."),
+        ]);
+        let g = grid(&rows, rule);
+        let threats = g.five_points(2);
+        assert_eq!(threats, vec![(9, 5)]);
+        assert!(g.five_points(1).is_empty());
+        for level in LEVELS {
+            assert_eq!(choose(&g, 1, level, 200), (9, 5), "{level:?} {rule:?}");
+        }
+    }
+}
+
+#[test]
+fn medium_and_strong_stop_an_open_three() {
+    let rows = board15(&[
+        (4, "..x............"),
+        (7, ".....ooo......."),
+        (10, "...........x..."),
+        (12, "..x..........o."),
+    ]);
+    let g = grid(&rows, Rule::Freestyle);
+    assert!(!g.open_four_points(2).is_empty());
+    for level in [GomokuLevel::Medium, GomokuLevel::Strong] {
+        let (x, y) = choose(&g, 1, level, 300);
+        let mut after = g.clone();
+        after.set(x, y, 1);
+        assert!(
+            after.open_four_points(2).is_empty(),
+            "{level:?} played {x},{y} and o can still make an open four"
+        );
+    }
+}
+
+/// Positions (moves in order, the side to move after the last one attacks)
+/// where the attacker wins by continuous fours, with the fewest fours needed.
+const VCF_POSITIONS: &[(usize, &str)] = &[
+    (
+        2,
+        "7,7 9,9 9,5 9,7 10,4 8,6 11,9 10,6 11,5 9,3 7,5 9,6 7,6 7,4 8,5 10,5 11,6 5,5 11,4 11,7",
+    ),
+    (
+        3,
+        "7,7 9,7 7,9 7,6 5,9 8,6 10,8 9,6 6,6 9,9 9,8 10,6 11,6 7,8 6,9 4,9 6,8 6,7 5,8 5,7 8,9 10,7 11,8 12,8 11,7 11,5 12,4 11,10 8,11 7,10 8,8 8,10 5,10 4,10",
+    ),
+    (
+        4,
+        "7,7 6,7 6,6 9,9 4,4 5,5 9,5 8,6 7,5 7,8 5,6 4,6 8,4 5,7 7,3 6,2",
+    ),
+    (
+        5,
+        "7,7 7,5 7,9 9,7 7,8 7,10 9,10 6,7 6,4 4,9 5,8 6,8 6,6 5,5 6,5 5,10 4,10 6,11 3,8 4,7 9,8 5,12 4,13 7,12 8,13 5,11 5,13 7,11 8,11",
+    ),
+    (
+        6,
+        "7,7 7,5 5,5 4,4 7,9 7,8 9,7 6,7 8,8 6,10 9,9 6,6 8,9 6,9 6,8 8,10",
+    ),
+    (
+        7,
+        "7,7 6,7 4,5 4,4 6,4 7,8 6,6 8,9 9,10 9,9 6,9 5,8 8,8 10,9 11,9 11,10 7,6 4,6 8,6 9,6 7,5 9,7 9,8 9,5 8,4 9,3 9,4 7,4",
+    ),
+];
+
+fn parse_moves(s: &str) -> Vec<(u8, u8)> {
+    s.split_whitespace()
+        .map(|m| {
+            let (x, y) = m.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn strong_finds_vcf_wins_of_several_lengths() {
+    for &(len, moves) in VCF_POSITIONS {
+        let moves = parse_moves(moves);
+        let mut g = Grid::new(15, Rule::Freestyle);
+        let stones = stones_from_moves(&moves);
+        for &(x, y, side) in &stones {
+            g.set(x as usize, y as usize, if side == 0 { 1 } else { 2 });
+        }
+        assert!(g.five_points(1).is_empty() && g.five_points(2).is_empty());
+        assert!(
+            g.open_four_points(1).is_empty(),
+            "length {len}: not a VCF-only position"
+        );
+        let mut player = GomokuPlayer::new(15, Rule::Freestyle, 16);
+        let stop = AtomicBool::new(false);
+        let mut rng = SmallRng::seed_from_u64(1);
+        // Replay: every attacker move must be a four (or the five); the
+        // defender's only non-losing answer to a four is its five point.
+        let mut won = false;
+        for step in 0..=len {
+            let (x, y) = player.choose(
+                &g.stones(1),
+                GomokuLevel::Strong,
+                Duration::from_secs(3),
+                &stop,
+                &mut rng,
+            );
+            let (x, y) = (x as usize, y as usize);
+            assert_eq!(g.get(x as i32, y as i32), 0);
+            g.set(x, y, 1);
+            if g.wins_at(x, y) {
+                won = true;
+                break;
+            }
+            let fives = g.five_points(1);
+            assert!(
+                !fives.is_empty(),
+                "length {len}, step {step}: {x},{y} is not a four"
+            );
+            assert!(
+                g.five_points(2).is_empty(),
+                "length {len}: the defender can win"
+            );
+            if fives.len() >= 2 {
+                // Unstoppable: whatever the defender blocks, the other point wins.
+                won = true;
+                break;
+            }
+            g.set(fives[0].0, fives[0].1, 2);
+        }
+        assert!(won, "length {len}: no win within {} fours", len + 1);
+    }
+}
+
+#[test]
+fn exact_five_overline_is_not_a_win() {
+    // x: (2..=5,7) and (7,7): (6,7) makes six. o: an open three on row 10 is
+    // not the point; o's overline-only "four" on row 3 is.
+    let rows = board15(&[
+        (3, ".xoooo.o......."),
+        (7, ".oxxxx.x......."),
+        (9, "......xxx......"),
+        (12, "o.....o........"),
+    ]);
+    let exact = grid(&rows, Rule::ExactFive);
+    assert!(exact.five_points(1).is_empty());
+    assert!(exact.five_points(2).is_empty());
+    let free = grid(&rows, Rule::Freestyle);
+    assert_eq!(free.five_points(1), vec![(6, 7)]);
+    for level in LEVELS {
+        // Freestyle: win now.
+        let mv = choose(&free, 1, level, 200);
+        assert!(
+            free.five_points(1).contains(&mv),
+            "{level:?} freestyle played {mv:?}"
+        );
+    }
+    for level in [GomokuLevel::Medium, GomokuLevel::Strong] {
+        // Exactly five: neither (6,7) nor (6,3) wins; the open three on
+        // row 9 does, by an open four.
+        let (x, y) = choose(&exact, 1, level, 300);
+        let mut after = exact.clone();
+        after.set(x, y, 1);
+        assert!(
+            after.five_points(1).len() >= 2,
+            "{level:?} exact five played {x},{y} instead of an open four"
+        );
+    }
+}
+
+/// Random positions from random games on a small board.
+fn random_positions(n: usize, count: usize, seed: u64) -> Vec<(Grid, u8)> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut g = Grid::new(n, Rule::Freestyle);
+        let stones = rng.random_range(1..(n * n - 1));
+        let mut mover = 1u8;
+        for _ in 0..stones {
+            let x = rng.random_range(0..n);
+            let y = rng.random_range(0..n);
+            if g.get(x as i32, y as i32) == 0 {
+                g.set(x, y, mover);
+                if g.wins_at(x, y) {
+                    g.set(x, y, 0);
+                    continue;
+                }
+                mover = 3 - mover;
+            }
+        }
+        out.push((g, mover));
+    }
+    out
+}
+
+#[test]
+fn easy_always_takes_a_five_and_blocks_a_four() {
+    let stop = AtomicBool::new(false);
+    let mut rng = SmallRng::seed_from_u64(9);
+    let mut checked = 0;
+    for (g, mover) in random_positions(9, 300, 4) {
+        let mine = g.five_points(mover);
+        let theirs = g.five_points(3 - mover);
+        if mine.is_empty() && theirs.is_empty() {
+            continue;
+        }
+        let mut player = GomokuPlayer::new(9, Rule::Freestyle, 1);
+        let (x, y) = player.choose(
+            &g.stones(mover),
+            GomokuLevel::Easy,
+            Duration::from_millis(50),
+            &stop,
+            &mut rng,
+        );
+        let mv = (x as usize, y as usize);
+        if !mine.is_empty() {
+            assert!(
+                mine.contains(&mv),
+                "easy missed its five: {mv:?} not in {mine:?}"
+            );
+        } else {
+            assert!(
+                theirs.contains(&mv),
+                "easy did not block: {mv:?} not in {theirs:?}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 30,
+        "too few positions with a five point: {checked}"
+    );
+}
+
+#[test]
+fn every_level_returns_an_empty_point() {
+    let stop = AtomicBool::new(false);
+    let mut rng = SmallRng::seed_from_u64(2);
+    for (i, (g, mover)) in random_positions(7, 60, 8).into_iter().enumerate() {
+        let level = LEVELS[i % 3];
+        let mut player = GomokuPlayer::new(7, Rule::Freestyle, 1);
+        let (x, y) = player.choose(
+            &g.stones(mover),
+            level,
+            Duration::from_millis(20),
+            &stop,
+            &mut rng,
+        );
+        assert_eq!(
+            g.get(x as i32, y as i32),
+            0,
+            "{level:?} played on a taken point {x},{y}"
+        );
+    }
+    // The empty board: the centre.
+    let mut player = GomokuPlayer::new(15, Rule::Freestyle, 1);
+    for level in LEVELS {
+        assert_eq!(
+            player.choose(&[], level, Duration::from_millis(20), &stop, &mut rng),
+            (7, 7)
+        );
+    }
+}
+
+#[test]
+fn stop_flag_ends_a_search_at_once() {
+    let stop = AtomicBool::new(true);
+    let moves = parse_moves("7,7 8,8 8,6 6,8 9,7");
+    let mut player = GomokuPlayer::new(15, Rule::Freestyle, 16);
+    let t = Instant::now();
+    let limits = Limits {
+        time: Some(Duration::from_secs(30)),
+        ..Limits::default()
+    };
+    let r = player.analyse(
+        &stones_from_moves(&moves),
+        GomokuLevel::Strong,
+        &limits,
+        &stop,
+    );
+    assert!(t.elapsed() < Duration::from_secs(5));
+    let (x, y) = r.mv.expect("a move");
+    assert!(!moves.contains(&(x, y)));
+}
+
+#[test]
+fn fixed_depth_search_is_deterministic() {
+    let moves = parse_moves("7,7 8,8 8,6 6,8 9,7 7,9");
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let run = || {
+        let mut p = GomokuPlayer::new(15, Rule::Freestyle, 8);
+        let r = p.analyse(
+            &stones_from_moves(&moves),
+            GomokuLevel::Strong,
+            &limits,
+            &stop,
+        );
+        (r.nodes, r.mv)
+    };
+    let a = run();
+    assert!(a.0 > 0);
+    assert_eq!(a, run());
+}
+
+#[test]
+fn strong_beats_easy_with_both_colours() {
+    let stop = AtomicBool::new(false);
+    let mut rng = SmallRng::seed_from_u64(21);
+    let openings = [
+        vec![],
+        vec![(7, 7)],
+        vec![(7, 7), (8, 8)],
+        vec![(6, 7), (8, 7), (7, 9)],
+        vec![(7, 7), (7, 8), (9, 9), (5, 5)],
+    ];
+    for opening in &openings {
+        for strong_first in [true, false] {
+            let mut players = [
+                GomokuPlayer::new(15, Rule::Freestyle, 8),
+                GomokuPlayer::new(15, Rule::Freestyle, 8),
+            ];
+            let mut g = Grid::new(15, Rule::Freestyle);
+            let mut moves: Vec<(u8, u8)> = opening.clone();
+            for (i, &(x, y)) in moves.iter().enumerate() {
+                g.set(
+                    x as usize,
+                    y as usize,
+                    if i.is_multiple_of(2) { 1 } else { 2 },
+                );
+            }
+            let winner = loop {
+                assert!(moves.len() < 225, "board full");
+                let black_to_move = moves.len().is_multiple_of(2);
+                let strong_to_move = black_to_move == strong_first;
+                let (idx, level, ms) = if strong_to_move {
+                    (0, GomokuLevel::Strong, 25)
+                } else {
+                    (1, GomokuLevel::Easy, 5)
+                };
+                let (x, y) = players[idx].choose(
+                    &stones_from_moves(&moves),
+                    level,
+                    Duration::from_millis(ms),
+                    &stop,
+                    &mut rng,
+                );
+                assert_eq!(g.get(x as i32, y as i32), 0);
+                g.set(x as usize, y as usize, if black_to_move { 1 } else { 2 });
+                moves.push((x, y));
+                if g.wins_at(x as usize, y as usize) {
+                    break strong_to_move;
+                }
+            };
+            assert!(
+                winner,
+                "easy beat strong (strong first: {strong_first}) after opening {opening:?}: {moves:?}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------
+// The protocol, through the real binary.
+
+struct Brain {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Brain {
+    fn spawn() -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_inarow"))
+            .args(["pbrain", "--tt-mb", "16"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start inarow pbrain");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Brain {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.stdin.write_all(text.as_bytes()).unwrap();
+        self.stdin.write_all(b"\r\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next reply that is not a MESSAGE or DEBUG line.
+    fn reply(&mut self, within: Duration) -> String {
+        let deadline = Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no reply within {within:?}"));
+            if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
+                return line;
+            }
+        }
+    }
+
+    fn finish(mut self) {
+        self.send("END");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "pbrain exited with {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "pbrain did not exit after END");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn parse_xy(reply: &str) -> (usize, usize) {
+    let (x, y) = reply
+        .split_once(',')
+        .unwrap_or_else(|| panic!("not a move: {reply:?}"));
+    (
+        x.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("not a move: {reply:?}")),
+        y.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("not a move: {reply:?}")),
+    )
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+#[test]
+fn pbrain_plays_a_whole_game_against_a_scripted_opponent() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 100");
+    brain.send("INFO timeout_match 100000");
+    brain.send("INFO rule 0");
+    brain.send("START 15");
+    assert_eq!(brain.reply(SECOND), "OK");
+    brain.send("ABOUT");
+    assert!(brain.reply(SECOND).contains("name=\"inarow\""));
+    let mut g = Grid::new(15, Rule::Freestyle);
+    // The brain is colour 1 and starts; the script answers along row 0 and
+    // then row 14, a weak but legal opponent.
+    brain.send("BEGIN");
+    let mut script = (0..15).map(|x| (x, 0)).chain((0..15).map(|x| (x, 14)));
+    let mut brain_won = false;
+    for _ in 0..60 {
+        let (x, y) = parse_xy(&brain.reply(3 * SECOND));
+        assert_eq!(
+            g.get(x as i32, y as i32),
+            0,
+            "brain played a taken point {x},{y}"
+        );
+        g.set(x, y, 1);
+        if g.wins_at(x, y) {
+            brain_won = true;
+            break;
+        }
+        let (sx, sy) = script
+            .find(|&(sx, sy)| g.get(sx, sy) == 0)
+            .expect("script move");
+        g.set(sx as usize, sy as usize, 2);
+        assert!(!g.wins_at(sx as usize, sy as usize), "the script won");
+        brain.send(&format!("TURN {sx},{sy}"));
+    }
+    assert!(brain_won);
+    // A new game on the same brain.
+    brain.send("RESTART");
+    assert_eq!(brain.reply(SECOND), "OK");
+    brain.send("TURN 7,7");
+    let (x, y) = parse_xy(&brain.reply(3 * SECOND));
+    assert_ne!((x, y), (7, 7));
+    brain.finish();
+}
+
+#[test]
+fn pbrain_board_wins_and_blocks() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 500");
+    brain.send("START 15");
+    assert_eq!(brain.reply(SECOND), "OK");
+    // Own (1) four on row 3 with one end blocked; the opponent (2) has a four too.
+    brain.send("BOARD");
+    for line in [
+        "4,3,1", "5,3,1", "6,3,1", "7,3,1", "3,3,2", "4,9,2", "5,9,2", "6,9,2", "7,9,2", "8,9,1",
+    ] {
+        brain.send(line);
+    }
+    brain.send("DONE");
+    assert_eq!(brain.reply(3 * SECOND), "8,3");
+    // Only the opponent has a four: block it.
+    brain.send("BOARD");
+    for line in [
+        "4,9,2", "5,9,2", "6,9,2", "7,9,2", "8,9,1", "2,2,1", "12,12,1",
+    ] {
+        brain.send(line);
+    }
+    brain.send("DONE");
+    assert_eq!(brain.reply(3 * SECOND), "3,9");
+    // Exactly-five: the same shape extended to an overline is no win, so block.
+    brain.send("INFO rule 1");
+    brain.send("BOARD");
+    for line in [
+        "1,3,2", "2,3,1", "3,3,1", "4,3,1", "5,3,1", "7,3,1", "4,9,2", "5,9,2", "6,9,2", "7,9,2",
+        "8,9,1",
+    ] {
+        brain.send(line);
+    }
+    brain.send("DONE");
+    assert_eq!(brain.reply(3 * SECOND), "3,9");
+    brain.send("TAKEBACK 3,9");
+    assert_eq!(brain.reply(SECOND), "OK");
+    brain.finish();
+}
+
+#[test]
+fn pbrain_honours_time_limits() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 300");
+    brain.send("INFO max_memory 83886080");
+    brain.send("START 20");
+    assert_eq!(brain.reply(SECOND), "OK");
+    let moves = "10,10 11,11 11,9 9,11 12,10 10,12 13,11 8,12";
+    let stones = parse_moves(moves);
+    brain.send("BOARD");
+    for (i, (x, y)) in stones.iter().enumerate() {
+        let owner = if i.is_multiple_of(2) { 1 } else { 2 };
+        brain.send(&format!("{x},{y},{owner}"));
+    }
+    brain.send("DONE");
+    let t = Instant::now();
+    let reply = brain.reply(3 * SECOND);
+    let took = t.elapsed();
+    parse_xy(&reply);
+    // Slack above the limit covers process scheduling on a loaded machine.
+    assert!(
+        took < Duration::from_millis(300 + 250),
+        "turn took {took:?}"
+    );
+    // Little match time left: the brain must hurry.
+    brain.send("INFO timeout_match 10000");
+    brain.send("INFO time_left 200");
+    brain.send("TURN 0,0");
+    let t = Instant::now();
+    parse_xy(&brain.reply(3 * SECOND));
+    let took = t.elapsed();
+    assert!(
+        took < Duration::from_millis(200 + 250),
+        "turn took {took:?}"
+    );
+    brain.finish();
+}
+
+#[test]
+fn pbrain_survives_garbage() {
+    let mut brain = Brain::spawn();
+    brain.send("hello there");
+    assert!(brain.reply(SECOND).starts_with("UNKNOWN"));
+    brain.send("TURN 3,3");
+    assert!(
+        brain.reply(SECOND).starts_with("ERROR"),
+        "TURN before START"
+    );
+    brain.send("START 1000");
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    brain.send("RECTSTART 15");
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    brain.send("START 15");
+    assert_eq!(brain.reply(SECOND), "OK");
+    for bad in [
+        "TURN",
+        "TURN -1,5",
+        "TURN 15,15",
+        "TURN x,y",
+        "TURN 3",
+        "TAKEBACK 4,4",
+    ] {
+        brain.send(bad);
+        assert!(brain.reply(SECOND).starts_with("ERROR"), "{bad}");
+    }
+    brain.send("INFO nonsense_key 12");
+    brain.send("INFO timeout_turn banana");
+    brain.send_raw(b"\xff\xfe\x00garbage\rABOUT\r");
+    assert!(brain.reply(SECOND).starts_with("UNKNOWN"));
+    assert!(brain.reply(SECOND).starts_with("name="));
+    let long = vec![b'A'; 200_000];
+    brain.send_raw(&long);
+    brain.send_raw(b"\n");
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    // A BOARD with junk inside still ends in a move.
+    brain.send("BOARD");
+    brain.send("1,1,1");
+    brain.send("junk");
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    brain.send("99,99,2");
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    brain.send("DONE");
+    let (x, y) = parse_xy(&brain.reply(6 * SECOND));
+    assert_ne!((x, y), (1, 1));
+    brain.send("TURN 7,7");
+    let (x2, y2) = parse_xy(&brain.reply(6 * SECOND));
+    assert!((x2, y2) != (7, 7) && (x2, y2) != (x, y) && (x2, y2) != (1, 1));
+    brain.send("TURN 7,7");
+    assert!(brain.reply(SECOND).starts_with("ERROR"), "taken point");
+    brain.finish();
+}

@@ -1,10 +1,265 @@
-//! Not implemented yet.
+//! `inarow bench gomoku`: the Gomoku engine's figures.
+//!
+//! By default, a fixed set of positions is searched by the strong level to a
+//! fixed depth with no time limit, each with fresh tables, so the total node
+//! count is a regression signature: the same binary prints the same count.
+//! `--movetime MS` searches each position for a fixed time instead (to read
+//! depth and nodes per second at a given speed; not deterministic).
+//! `--match A:B` plays levels against each other from seeded random openings,
+//! every opening with both colours, and prints the score.
 
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::engine::gomoku::board::Board;
+use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Limits, Rule, stones_from_moves};
 
 #[derive(Debug, clap::Args)]
-pub struct BenchGomokuArgs {}
+pub struct BenchGomokuArgs {
+    /// Search depth for the fixed positions.
+    #[arg(long, default_value_t = 7)]
+    pub depth: u32,
+    /// Search each position for this many milliseconds instead of to a fixed depth.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Play a match instead, e.g. `strong:easy` (levels: easy, medium, strong).
+    #[arg(long = "match", value_name = "A:B")]
+    pub match_levels: Option<String>,
+    /// Openings in a match; each is played twice, once with each colour.
+    #[arg(long, default_value_t = 10)]
+    pub games: u32,
+    /// Time per move in a match, milliseconds.
+    #[arg(long, default_value_t = 100, value_name = "MS")]
+    pub match_ms: u64,
+    /// Time per move for the second level in a match, if different, milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub match_ms_b: Option<u64>,
+    /// Seed for the match openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Search only this position ("x,y x,y ...", the moves in order) instead of the fixed set.
+    #[arg(long, value_name = "MOVES")]
+    pub position: Option<String>,
+    /// Level for the position searches.
+    #[arg(long, default_value = "strong")]
+    pub level: String,
+    /// Board size (square).
+    #[arg(long, default_value_t = 15)]
+    pub size: usize,
+    /// Rule: freestyle or exact.
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
+}
 
-pub fn run(_args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+/// The fixed positions: moves in order, "x,y" from 0, on 15x15.
+const POSITIONS: &[(&str, &str)] = &[
+    ("opening", "7,7 8,8 8,6"),
+    ("early", "9,8 5,6 5,7 6,5 7,4 4,7"),
+    ("early2", "7,8 9,6 5,8 9,8 7,10 9,7 9,9"),
+    ("middle", "9,8 5,6 5,7 6,5 7,4 4,7 4,3 6,6 4,5 6,8"),
+    ("middle2", "8,5 7,9 7,5 5,9 6,5 5,5 6,9 6,10 9,5 10,5"),
+    (
+        "crowded",
+        "7,7 9,7 7,9 7,6 5,9 8,6 10,8 9,6 6,6 9,9 9,8 10,6 11,6 7,8 6,9 4,9 6,8 6,7 5,8 5,7",
+    ),
+    (
+        "vcf",
+        "7,7 6,7 6,6 9,9 4,4 5,5 9,5 8,6 7,5 7,8 5,6 4,6 8,4 5,7 7,3 6,2",
+    ),
+    ("corner", "1,1 2,2 1,2 2,1 1,3 1,4 3,3 4,4 2,3 0,3"),
+];
+
+pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
+    let rule = match args.rule.as_str() {
+        "freestyle" | "0" => Rule::Freestyle,
+        "exact" | "exactfive" | "exact-five" | "1" => Rule::ExactFive,
+        other => bail!("unknown rule {other:?} (freestyle or exact)"),
+    };
+    if let Some(spec) = &args.match_levels {
+        return play_match(&args, spec, rule);
+    }
+    let stop = AtomicBool::new(false);
+    let mut total_nodes = 0u64;
+    let mut total_time = Duration::ZERO;
+    println!(
+        "{:<9} {:>6} {:>5} {:>10} {:>9} {:>10} {:>7}  source",
+        "position", "move", "depth", "nodes", "ms", "nodes/s", "score"
+    );
+    let custom;
+    let positions: &[(&str, &str)] = match &args.position {
+        Some(p) => {
+            custom = [("custom", p.as_str())];
+            &custom
+        }
+        None => POSITIONS,
+    };
+    let level = parse_level(&args.level)?;
+    for (name, moves) in positions {
+        let stones = parse_moves(moves).with_context(|| format!("position {name}"))?;
+        let mut player = GomokuPlayer::new(args.size, rule, args.tt_mb);
+        let limits = match args.movetime {
+            Some(ms) => Limits {
+                time: Some(Duration::from_millis(ms)),
+                ..Limits::default()
+            },
+            None => Limits {
+                depth: Some(args.depth),
+                ..Limits::default()
+            },
+        };
+        let r = player.analyse(&stones, level, &limits, &stop);
+        total_nodes += r.nodes;
+        total_time += r.elapsed;
+        let mv = r.mv.map_or("none".to_string(), |(x, y)| format!("{x},{y}"));
+        println!(
+            "{:<9} {:>6} {:>5} {:>10} {:>9.1} {:>10.0} {:>7}  {:?}",
+            name,
+            mv,
+            r.depth,
+            r.nodes,
+            r.elapsed.as_secs_f64() * 1000.0,
+            r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-9),
+            r.score,
+            r.source
+        );
+    }
+    println!(
+        "total: {} nodes, {:.0} ms, {:.0} nodes/s",
+        total_nodes,
+        total_time.as_secs_f64() * 1000.0,
+        total_nodes as f64 / total_time.as_secs_f64().max(1e-9)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Parses "x,y x,y ..." into stones with the side to move after the last one as side 0.
+fn parse_moves(s: &str) -> anyhow::Result<Vec<(u8, u8, u8)>> {
+    let moves: Vec<(u8, u8)> = s
+        .split_whitespace()
+        .map(|m| {
+            let (x, y) = m.split_once(',').context("move without comma")?;
+            Ok((x.parse()?, y.parse()?))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok(stones_from_moves(&moves))
+}
+
+fn parse_level(s: &str) -> anyhow::Result<GomokuLevel> {
+    Ok(match s {
+        "easy" => GomokuLevel::Easy,
+        "medium" => GomokuLevel::Medium,
+        "strong" => GomokuLevel::Strong,
+        other => bail!("unknown level {other:?} (easy, medium or strong)"),
+    })
+}
+
+/// Plays `spec` = "A:B" over seeded random openings, both colours each.
+fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<ExitCode> {
+    let (a, b) = spec
+        .split_once(':')
+        .context("--match wants A:B, e.g. strong:easy")?;
+    let levels = [
+        parse_level(a.trim_end_matches('x'))?,
+        parse_level(b.trim_end_matches('x'))?,
+    ];
+    let size = args.size.clamp(5, 32);
+    let mut rng = SmallRng::seed_from_u64(args.seed);
+    let mut players = [
+        GomokuPlayer::new(size, rule, args.tt_mb),
+        GomokuPlayer::new(size, rule, args.tt_mb),
+    ];
+    let budgets = [
+        Duration::from_millis(args.match_ms),
+        Duration::from_millis(args.match_ms_b.unwrap_or(args.match_ms)),
+    ];
+    let stop = AtomicBool::new(false);
+    let (mut wins_a, mut wins_b, mut draws) = (0u32, 0u32, 0u32);
+    let mut max_move_ms = 0f64;
+    for game in 0..args.games {
+        let opening = random_opening(size, &mut rng);
+        for a_first in [true, false] {
+            players[0].clear();
+            players[1].clear();
+            let mut board = Board::new(size, size, rule);
+            let mut moves: Vec<(u8, u8)> = Vec::new();
+            for &(x, y) in &opening {
+                if let Some(p) = board.pos(x as usize, y as usize) {
+                    board.play(p);
+                    moves.push((x, y));
+                }
+            }
+            let result = loop {
+                if board.is_full() {
+                    break 0;
+                }
+                // Player 0 (level A) moves on even move numbers when it plays first.
+                let mover_is_a = moves.len().is_multiple_of(2) == a_first;
+                let idx = if mover_is_a { 0 } else { 1 };
+                let stones = stones_from_moves(&moves);
+                let t = Instant::now();
+                let (x, y) =
+                    players[idx].choose(&stones, levels[idx], budgets[idx], &stop, &mut rng);
+                max_move_ms = max_move_ms.max(t.elapsed().as_secs_f64() * 1000.0);
+                let Some(p) = board
+                    .pos(x as usize, y as usize)
+                    .filter(|&p| board.is_empty(p))
+                else {
+                    bail!("level {} played an illegal move {x},{y}", [a, b][idx]);
+                };
+                board.play(p);
+                moves.push((x, y));
+                if board.is_win_at(p) {
+                    break if mover_is_a { 1 } else { 2 };
+                }
+            };
+            match result {
+                1 => wins_a += 1,
+                2 => wins_b += 1,
+                _ => draws += 1,
+            }
+            let record: Vec<String> = moves.iter().map(|(x, y)| format!("{x},{y}")).collect();
+            println!(
+                "game {:>3} {} first: {} in {} moves: {}",
+                game + 1,
+                if a_first { a } else { b },
+                match result {
+                    1 => format!("{a} wins"),
+                    2 => format!("{b} wins"),
+                    _ => "draw".to_string(),
+                },
+                moves.len(),
+                record.join(" ")
+            );
+        }
+    }
+    println!(
+        "{a} vs {b}: {wins_a} wins, {wins_b} losses, {draws} draws over {} games ({} ms/move, slowest move {:.0} ms)",
+        2 * args.games,
+        args.match_ms,
+        max_move_ms
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Two to four stones in the middle 5x5, alternating colours, without a line.
+fn random_opening(size: usize, rng: &mut SmallRng) -> Vec<(u8, u8)> {
+    let n = rng.random_range(2..=4usize);
+    let c = (size / 2) as i32;
+    let mut out: Vec<(u8, u8)> = Vec::new();
+    while out.len() < n {
+        let x = (c + rng.random_range(-2..=2)).clamp(0, size as i32 - 1) as u8;
+        let y = (c + rng.random_range(-2..=2)).clamp(0, size as i32 - 1) as u8;
+        if !out.contains(&(x, y)) {
+            out.push((x, y));
+        }
+    }
+    out
 }

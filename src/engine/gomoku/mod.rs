@@ -1,1 +1,282 @@
-//! The strong Gomoku engine.
+//! The Gomoku engine: pure, synchronous, no IO.
+//!
+//! * [`pattern`]: line patterns (five, open four, four, open three, ...) and
+//!   their per-point combinations, as lookup tables built once per rule.
+//! * [`board`]: the padded search board that keeps patterns, categories,
+//!   counts, evaluation sums and the Zobrist hash incrementally per move.
+//! * [`threat`]: VCF and VCT (threat-space) searches and open-three defences.
+//! * [`search`]: the root threat checks and iterative-deepening PVS.
+//! * [`tt`]: the transposition tables.
+//!
+//! The game layer calls [`GomokuPlayer::choose`]; `inarow pbrain` and
+//! `inarow bench gomoku` call [`GomokuPlayer::analyse`] for the figures.
+//! Board sizes from 5 to 32 (width and height separately) are supported,
+//! under freestyle (five or more wins) or exactly-five (an overline does not
+//! win) rules.
+
+pub mod board;
+pub mod pattern;
+pub mod search;
+pub mod threat;
+pub mod tt;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, RngExt};
+
+use board::{Board, Pos};
+use pattern::{C_FOUR, C_LOW, C_NONE};
+pub use search::Source;
+use search::{Options, Search};
+use tt::{ThreatCache, Tt};
+
+pub use board::{MAX_SIZE, MIN_SIZE};
+
+/// Which lines win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Rule {
+    /// Five or more in a row wins.
+    #[default]
+    Freestyle,
+    /// Exactly five wins; six or more (an overline) does not.
+    ExactFive,
+}
+
+/// How hard the computer plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GomokuLevel {
+    /// Completes its own five and blocks a four; otherwise a random pick
+    /// among the better-looking points near the stones.
+    Easy,
+    /// A shallow search (depth 4) with a short VCF.
+    Medium,
+    /// Everything: VCF, VCT, open-three defence, deep PVS.
+    Strong,
+}
+
+/// Search limits for [`GomokuPlayer::analyse`]. `None` means unbounded;
+/// with no time limit the search is deterministic (same input, same nodes).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Total thinking time; the search stops starting new iterations at
+    /// about a third of it and stops outright at about 90 %.
+    pub time: Option<Duration>,
+    /// Maximum iterative-deepening depth.
+    pub depth: Option<u32>,
+    /// Maximum nodes (checked every 1024 nodes).
+    pub nodes: Option<u64>,
+}
+
+/// What a search found, for protocol and benchmark output.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The chosen point (x column, y row); `None` only on a full board.
+    pub mv: Option<(u8, u8)>,
+    /// Score for the side to move, in centi-stones-ish; beyond ±29000 a proven win or loss.
+    pub score: i32,
+    /// Deepest completed iteration (0 when no search was needed).
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub source: Source,
+}
+
+/// A reusable computer player for one board size and rule; keeps its
+/// transposition tables between moves.
+pub struct GomokuPlayer {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    tt: Tt,
+    cache: ThreatCache,
+}
+
+impl GomokuPlayer {
+    /// A player for a `size` x `size` board (clamped to 5..=32) with a
+    /// transposition table of about `tt_mb` MiB.
+    pub fn new(size: usize, rule: Rule, tt_mb: usize) -> GomokuPlayer {
+        GomokuPlayer::with_dimensions(size, size, rule, tt_mb)
+    }
+
+    /// A player for a `width` x `height` board (each clamped to 5..=32).
+    pub fn with_dimensions(width: usize, height: usize, rule: Rule, tt_mb: usize) -> GomokuPlayer {
+        // Build the pattern tables now rather than during the first move.
+        pattern::Tables::get(rule);
+        GomokuPlayer {
+            width: width.clamp(MIN_SIZE, MAX_SIZE),
+            height: height.clamp(MIN_SIZE, MAX_SIZE),
+            rule,
+            tt: Tt::new(tt_mb),
+            // A quarter of the main table's memory, 64 KiB to 4 MiB.
+            cache: ThreatCache::new(cache_bits(tt_mb)),
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Changes the rule (clears the tables, whose contents depend on it).
+    pub fn set_rule(&mut self, rule: Rule) {
+        if rule != self.rule {
+            pattern::Tables::get(rule);
+            self.rule = rule;
+            self.clear();
+        }
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.cache.clear();
+    }
+
+    /// Chooses a move within `budget`.
+    ///
+    /// `stones`: (x, y, side) with side 0 = the player to move next, 1 = the
+    /// opponent; x is the column, y the row, both from 0. Points off the
+    /// board and repeated points are ignored. Returns an empty point whenever
+    /// one exists (the centre on an empty board); on a full board, (0, 0).
+    pub fn choose(
+        &mut self,
+        stones: &[(u8, u8, u8)],
+        level: GomokuLevel,
+        budget: Duration,
+        stop: &AtomicBool,
+        rng: &mut impl Rng,
+    ) -> (u8, u8) {
+        let limits = Limits {
+            time: Some(budget),
+            ..Limits::default()
+        };
+        if level == GomokuLevel::Easy {
+            let board = self.board(stones);
+            return easy_move(&board, rng).map_or((0, 0), |p| xy8(&board, p));
+        }
+        self.analyse(stones, level, &limits, stop)
+            .mv
+            .unwrap_or((0, 0))
+    }
+
+    /// Searches the position under `limits` and reports the figures. Easy
+    /// is treated as Medium here (it has nothing to report).
+    pub fn analyse(
+        &mut self,
+        stones: &[(u8, u8, u8)],
+        level: GomokuLevel,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Report {
+        let start = Instant::now();
+        let board = self.board(stones);
+        let mut opts = match level {
+            GomokuLevel::Strong => Options::strong(),
+            _ => Options::medium(),
+        };
+        if let Some(d) = limits.depth {
+            opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);
+        }
+        let (soft, hard) = match limits.time {
+            Some(t) => (Some(start + t.mul_f64(0.35)), Some(start + t.mul_f64(0.9))),
+            None => (None, None),
+        };
+        let mut search = Search::new(board, &mut self.tt, &mut self.cache, stop, opts);
+        let out = search.think(soft, hard, limits.nodes.unwrap_or(u64::MAX));
+        let b = search.board();
+        Report {
+            mv: out.mv.map(|p| xy8(b, p)),
+            score: out.score,
+            depth: out.depth.max(0) as u32,
+            nodes: search.nodes(),
+            elapsed: start.elapsed(),
+            source: out.source,
+        }
+    }
+
+    /// The search board for `stones`, with side 0 as colour 1 to move.
+    fn board(&self, stones: &[(u8, u8, u8)]) -> Board {
+        let mut b = Board::new(self.width, self.height, self.rule);
+        for &(x, y, side) in stones {
+            let Some(p) = b.pos(x as usize, y as usize) else {
+                continue;
+            };
+            if !b.is_empty(p) {
+                continue;
+            }
+            b.set_to_move(if side == 0 { 1 } else { 2 });
+            b.play(p);
+        }
+        b.set_to_move(1);
+        b
+    }
+}
+
+/// The stones of a game given as its moves in order, for
+/// [`GomokuPlayer::choose`]: the player to move after the last move is side 0.
+pub fn stones_from_moves(moves: &[(u8, u8)]) -> Vec<(u8, u8, u8)> {
+    let n = moves.len();
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| (x, y, u8::from(!(n - i).is_multiple_of(2))))
+        .collect()
+}
+
+/// Bits of the threat cache (16-byte entries) for a main table of `tt_mb` MiB.
+fn cache_bits(tt_mb: usize) -> u32 {
+    let entries = (tt_mb.max(1) << 20) / 4 / 16;
+    entries.max(1).ilog2().clamp(12, 18)
+}
+
+fn xy8(b: &Board, p: Pos) -> (u8, u8) {
+    let (x, y) = b.xy(p);
+    (x as u8, y as u8)
+}
+
+/// The easy level: the rules' musts, then a random pick among the better
+/// points near the stones (so it makes and blocks the obvious, and little more).
+fn easy_move(b: &Board, rng: &mut impl Rng) -> Option<Pos> {
+    let me = b.to_move();
+    let op = board::other(me);
+    if let Some(p) = b.find_five(me) {
+        return Some(p);
+    }
+    if let Some(p) = b.find_five(op) {
+        return Some(p);
+    }
+    if b.stone_count() == 0 {
+        return b.pos(b.width() / 2, b.height() / 2);
+    }
+    let mut list: Vec<(i32, Pos)> = b
+        .points()
+        .iter()
+        .copied()
+        .filter(|&p| b.is_empty(p) && b.is_near(p))
+        .map(|p| {
+            // Sees its own fours and the opponent's open threes, and values
+            // the rest only roughly.
+            let mut s = b.score(p, me).min(60) + b.score(p, op).min(40);
+            if b.cat(p, me) >= C_FOUR || b.cat(p, op) >= C_FOUR {
+                s += 100;
+            }
+            if b.cat(p, me) == C_NONE && b.cat(p, op) <= C_LOW {
+                s -= 10;
+            }
+            (s, p)
+        })
+        .collect();
+    if list.is_empty() {
+        return b.points().iter().copied().find(|&p| b.is_empty(p));
+    }
+    list.sort_by_key(|&(s, p)| (std::cmp::Reverse(s), p));
+    let top = list.len().min(6);
+    let pick = rng.random_range(0..top);
+    Some(list[pick].1)
+}

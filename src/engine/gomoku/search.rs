@@ -1,0 +1,711 @@
+//! The search: threat checks at the root, then iterative-deepening PVS.
+//!
+//! Order of business for a move (see [`Search::think`]):
+//! 1. the rules' forced cases: make five; block the opponent's five; make an
+//!    open four;
+//! 2. a VCF for us (cheap, often decisive);
+//! 3. the root moves: every candidate, or, when the opponent threatens an
+//!    open four, only the moves that stop it plus our own fours;
+//! 4. a VCT for us, with a share of the time;
+//! 5. drop root moves after which the opponent has a VCF (unless all do);
+//! 6. iterative deepening with principal variation search, a transposition
+//!    table, history and killer ordering, late move reductions, frontier
+//!    pruning of weak quiet moves and a VCF at the leaves.
+//!
+//! Inside the tree the same forced cases are applied at every node, so a
+//! four is always answered by its one block and an open three only by the
+//! moves that stop it. Limits: a soft deadline (no new iteration after it),
+//! a hard deadline and a stop flag (checked every 1024 nodes), a node limit
+//! and a depth limit.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::board::{Board, Color, Pos, other};
+use super::pattern::{C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_NONE, C_THREE, C_THREE_THREE};
+use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, ThreatCache, Tt};
+
+/// The score of a win now; `WIN - n` is a win in `n` plies.
+pub const WIN: i32 = 30000;
+/// Scores at least this far from zero are proven wins or losses.
+pub const WIN_MIN: i32 = WIN - 1000;
+const INF: i32 = 31000;
+const MAX_PLY: i32 = 100;
+/// Hash salt for "white to move", so the same stones with the other side to
+/// move are a different table entry.
+const SIDE_SALT: u64 = 0x7A5C_1E3D_96B2_4F08;
+
+/// What one search may use, and which of the engine's parts it switches on.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Maximum iterative-deepening depth.
+    pub max_depth: i32,
+    /// VCF depth (attacker moves) at the root; 0 = off.
+    pub root_vcf: i32,
+    /// VCT depth (attacker moves) at the root; 0 = off.
+    pub root_vct: i32,
+    /// Share of the budget the root VCT may use.
+    pub vct_share: f64,
+    /// VCF depth at the leaves; 0 = off.
+    pub leaf_vcf: i32,
+    /// Drop root moves that allow the opponent a VCF.
+    pub defend_vcf: bool,
+    /// Most moves searched at an interior node.
+    pub max_width: usize,
+    /// Prune at the frontier: at most 8 moves at depth 1 and 12 at depth 2,
+    /// and none scoring under a quarter of the best, off the principal variation.
+    pub frontier_pruning: bool,
+    /// Side-to-move weight of the evaluation, in percent.
+    pub tempo_weight: i32,
+}
+
+impl Options {
+    /// Everything on.
+    pub fn strong() -> Options {
+        Options {
+            max_depth: 60,
+            root_vcf: 24,
+            root_vct: 6,
+            vct_share: 0.1,
+            leaf_vcf: 5,
+            defend_vcf: true,
+            max_width: 24,
+            frontier_pruning: true,
+            tempo_weight: 120,
+        }
+    }
+
+    /// A shallow search with the tactical safety nets.
+    pub fn medium() -> Options {
+        Options {
+            max_depth: 4,
+            root_vcf: 8,
+            root_vct: 0,
+            vct_share: 0.0,
+            leaf_vcf: 0,
+            defend_vcf: false,
+            max_width: 16,
+            frontier_pruning: false,
+            tempo_weight: 120,
+        }
+    }
+}
+
+/// Where the chosen move came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The only sensible move: a five, a block, an open four, the centre.
+    Forced,
+    /// The first move of a VCF.
+    Vcf,
+    /// The first move of a VCT.
+    Vct,
+    /// The alpha-beta search.
+    Search,
+}
+
+/// The result of [`Search::think`].
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub mv: Option<Pos>,
+    pub score: i32,
+    pub depth: i32,
+    pub source: Source,
+}
+
+/// One search's working state, borrowing the tables that outlive it.
+pub struct Search<'a> {
+    pub(super) b: Board,
+    pub(super) cache: &'a mut ThreatCache,
+    pub(super) nodes: u64,
+    pub(super) aborted: bool,
+    pub(super) threat_move: Option<Pos>,
+    tt: &'a mut Tt,
+    history: Vec<[u32; 2]>,
+    killers: Vec<[Pos; 2]>,
+    stop: &'a AtomicBool,
+    hard: Option<Instant>,
+    node_limit: u64,
+    opts: Options,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(
+        b: Board,
+        tt: &'a mut Tt,
+        cache: &'a mut ThreatCache,
+        stop: &'a AtomicBool,
+        opts: Options,
+    ) -> Search<'a> {
+        let n = b.array_len();
+        Search {
+            b,
+            cache,
+            nodes: 0,
+            aborted: false,
+            threat_move: None,
+            tt,
+            history: vec![[0; 2]; n],
+            killers: vec![[0; 2]; MAX_PLY as usize + 2],
+            stop,
+            hard: None,
+            node_limit: u64::MAX,
+            opts,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.b
+    }
+
+    /// Counts a node; every 1024 nodes looks at the clock, the stop flag and the node limit.
+    #[inline]
+    pub(super) fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 && !self.aborted {
+            let late = self.hard.is_some_and(|h| Instant::now() >= h);
+            if late || self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Chooses a move for the side to move. `soft`: start no new iteration
+    /// after it; `hard`: stop at once. Always returns an empty point if one exists.
+    pub fn think(
+        &mut self,
+        soft: Option<Instant>,
+        hard: Option<Instant>,
+        node_limit: u64,
+    ) -> Outcome {
+        self.hard = hard;
+        self.node_limit = node_limit.max(1);
+        self.tt.new_search();
+        let start = Instant::now();
+        let me = self.b.to_move();
+        let op = other(me);
+        let forced = |mv: Option<Pos>, score: i32| Outcome {
+            mv,
+            score,
+            depth: 0,
+            source: Source::Forced,
+        };
+        if self.b.is_full() {
+            return forced(None, 0);
+        }
+        if self.b.stone_count() == 0 {
+            let c = self.b.pos(self.b.width() / 2, self.b.height() / 2);
+            return forced(c, 0);
+        }
+        if let Some(p) = self.b.find_five(me) {
+            return forced(Some(p), WIN - 1);
+        }
+        if let Some(p) = self.b.find_five(op) {
+            let score = if self.b.count(op, C_FIVE) >= 2 {
+                -(WIN - 2)
+            } else {
+                0
+            };
+            return forced(Some(p), score);
+        }
+        if self.b.count(me, C_FLEX4) > 0 {
+            return forced(self.find_cat(me, C_FLEX4), WIN - 3);
+        }
+        let fallback = self.ordered_candidates(me, 0);
+        let fallback = Outcome {
+            mv: fallback.first().copied().or_else(|| self.any_empty()),
+            score: 0,
+            depth: 0,
+            source: Source::Forced,
+        };
+
+        // Deepening one four at a time finds the shortest VCF, so a won
+        // game is closed out without detours.
+        let mut vcf_found = false;
+        for d in 1..=self.opts.root_vcf {
+            if self.vcf(d, true) {
+                vcf_found = true;
+                break;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        if vcf_found && let Some(m) = self.threat_move {
+            return Outcome {
+                mv: Some(m),
+                score: WIN - 10,
+                depth: 0,
+                source: Source::Vcf,
+            };
+        }
+        if self.aborted {
+            return fallback;
+        }
+
+        // The root moves.
+        let mut roots: Vec<Pos> = Vec::new();
+        if self.b.count(op, C_FLEX4) > 0 {
+            self.defence_moves(op, &mut roots);
+            let mut fours = Vec::new();
+            self.four_moves(me, &mut fours);
+            for f in fours {
+                if !roots.contains(&f) {
+                    roots.push(f);
+                }
+            }
+        }
+        if roots.is_empty() {
+            roots = self.ordered_candidates(me, 0);
+        }
+        if roots.is_empty() {
+            return fallback;
+        }
+        if roots.len() == 1 {
+            return Outcome {
+                mv: Some(roots[0]),
+                score: 0,
+                depth: 0,
+                source: Source::Forced,
+            };
+        }
+
+        if self.opts.root_vct > 0 {
+            let saved = self.hard;
+            let share = match hard {
+                Some(h) => Some(
+                    start
+                        + h.saturating_duration_since(start)
+                            .mul_f64(self.opts.vct_share),
+                ),
+                None => None,
+            };
+            self.hard = share;
+            let saved_limit = self.node_limit;
+            if hard.is_none() {
+                // Deterministic runs (bench) bound the VCT by nodes instead.
+                self.node_limit = self.nodes + 200_000;
+            }
+            let won = self.vct(self.opts.root_vct, 12, true);
+            self.hard = saved;
+            self.node_limit = saved_limit;
+            if won && let Some(m) = self.threat_move {
+                return Outcome {
+                    mv: Some(m),
+                    score: WIN - 20,
+                    depth: 0,
+                    source: Source::Vct,
+                };
+            }
+            let externally =
+                self.stop.load(Ordering::Relaxed) || hard.is_some_and(|h| Instant::now() >= h);
+            if externally {
+                return fallback;
+            }
+            self.aborted = false;
+        }
+
+        if self.opts.defend_vcf && self.b.count_at_least(op, C_FOUR) > 0 {
+            let mut safe = Vec::with_capacity(roots.len());
+            for &m in &roots {
+                self.b.play(m);
+                let loses = self.vcf(16, false);
+                self.b.undo();
+                if self.aborted {
+                    break;
+                }
+                if !loses {
+                    safe.push(m);
+                }
+            }
+            if self.aborted {
+                return fallback;
+            }
+            if !safe.is_empty() {
+                roots = safe;
+            }
+            if roots.len() == 1 {
+                return Outcome {
+                    mv: Some(roots[0]),
+                    score: 0,
+                    depth: 0,
+                    source: Source::Forced,
+                };
+            }
+        }
+
+        let mut scores = vec![-INF; roots.len()];
+        let mut best = Outcome {
+            mv: Some(roots[0]),
+            score: 0,
+            depth: 0,
+            source: Source::Search,
+        };
+        for depth in 1..=self.opts.max_depth {
+            if depth > 1 && soft.is_some_and(|s| Instant::now() >= s) {
+                break;
+            }
+            let (score, mv, searched) = self.root_search(depth, &mut roots, &mut scores);
+            if self.aborted {
+                // The first root move is last iteration's best, and a later
+                // one only replaces it after a full-window search proved it
+                // better, so a partly searched iteration's best is trusted.
+                if searched >= 1 && mv.is_some() {
+                    best.mv = mv;
+                    best.score = score;
+                }
+                break;
+            }
+            best = Outcome {
+                mv,
+                score,
+                depth,
+                source: Source::Search,
+            };
+            if score.abs() >= WIN_MIN {
+                break;
+            }
+        }
+        if best.mv.is_none() {
+            best.mv = fallback.mv;
+        }
+        best
+    }
+
+    fn any_empty(&self) -> Option<Pos> {
+        self.b
+            .points()
+            .iter()
+            .copied()
+            .find(|&p| self.b.is_empty(p))
+    }
+
+    /// One iteration at the root: (best score, best move, moves searched).
+    fn root_search(
+        &mut self,
+        depth: i32,
+        roots: &mut [Pos],
+        scores: &mut [i32],
+    ) -> (i32, Option<Pos>, usize) {
+        let mut alpha = -INF;
+        let beta = INF;
+        let mut best_mv = None;
+        let mut searched = 0;
+        let me = self.b.to_move();
+        let op = other(me);
+        for i in 0..roots.len() {
+            let m = roots[i];
+            // Late quiet root moves are first tried shallower, as inside the tree.
+            let quiet = self.b.cat(m, me) < C_THREE && self.b.cat(m, op) < C_THREE;
+            let r = if depth >= 3 && quiet && i >= 4 {
+                1 + (i >= 12) as i32
+            } else {
+                0
+            };
+            self.b.play(m);
+            let mut v;
+            if i == 0 {
+                v = -self.pvs(depth - 1, 1, -beta, -alpha);
+            } else {
+                v = -self.pvs(depth - 1 - r, 1, -alpha - 1, -alpha);
+                if v > alpha && r > 0 && !self.aborted {
+                    v = -self.pvs(depth - 1, 1, -alpha - 1, -alpha);
+                }
+                if v > alpha && !self.aborted {
+                    v = -self.pvs(depth - 1, 1, -beta, -alpha);
+                }
+            }
+            self.b.undo();
+            if self.aborted {
+                break;
+            }
+            searched += 1;
+            scores[i] = v;
+            if v > alpha {
+                alpha = v;
+                best_mv = Some(m);
+            }
+        }
+        // Best first for the next iteration; unsearched moves keep their order.
+        let mut order: Vec<(i32, usize)> = (0..roots.len())
+            .map(|i| (if i < searched { scores[i] } else { -INF - 1 }, i))
+            .collect();
+        order.sort_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
+        let new_roots: Vec<Pos> = order.iter().map(|&(_, i)| roots[i]).collect();
+        let new_scores: Vec<i32> = order.iter().map(|&(_, i)| scores[i]).collect();
+        roots.copy_from_slice(&new_roots);
+        scores.copy_from_slice(&new_scores);
+        (alpha, best_mv, searched)
+    }
+
+    fn pvs(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let me = self.b.to_move();
+        let op = other(me);
+        if self.b.count(me, C_FIVE) > 0 {
+            return WIN - ply - 1;
+        }
+        let opf = self.b.count(op, C_FIVE);
+        if opf >= 2 {
+            return -(WIN - ply - 2);
+        }
+        if self.b.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate();
+        }
+        // Mate distance pruning: no line from here beats a win already in hand.
+        let alpha0 = alpha;
+        if alpha >= WIN - ply - 1 {
+            return alpha;
+        }
+        let pv = beta - alpha > 1;
+        let mut moves: Vec<Pos>;
+        let mut new_depth = depth - 1;
+        let mut pruned_after = usize::MAX;
+        if opf == 1 {
+            // Answering a four is not a real choice: search it at the same depth.
+            let Some(f) = self.b.find_five(op) else {
+                return 0;
+            };
+            moves = vec![f];
+            new_depth = depth;
+        } else if self.b.count(me, C_FLEX4) > 0 {
+            return WIN - ply - 3;
+        } else if self.b.count(op, C_FLEX4) > 0 {
+            // An open three must be answered even at the horizon (a threat
+            // extension): the answers are few and each removes the threat.
+            moves = Vec::new();
+            self.defence_moves(op, &mut moves);
+            let mut fours = Vec::new();
+            self.four_moves(me, &mut fours);
+            for f in fours {
+                if !moves.contains(&f) {
+                    moves.push(f);
+                }
+            }
+            if moves.is_empty() {
+                return -(WIN - ply - 4);
+            }
+        } else {
+            if depth <= 0 {
+                return self.leaf(ply);
+            }
+            moves = Vec::new();
+        }
+
+        let key = self.b.hash() ^ if me == 2 { SIDE_SALT } else { 0 };
+        let mut tt_move: Pos = 0;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            let s = from_tt(e.score as i32, ply);
+            if !pv && e.depth as i32 >= depth {
+                let cut = match e.bound {
+                    BOUND_EXACT => true,
+                    BOUND_LOWER => s >= beta,
+                    _ => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        if moves.is_empty() {
+            let frontier = self.opts.frontier_pruning && !pv;
+            let width = match depth {
+                1 if frontier => 8,
+                2 if frontier => 12,
+                _ => self.opts.max_width,
+            };
+            moves = self.ordered_candidates(me, 0);
+            pruned_after = width.min(moves.len());
+            if frontier && depth <= 2 && pruned_after > 4 {
+                // Quiet points far weaker than the best are not worth a look this close to the horizon.
+                let b = &self.b;
+                let value = |p: Pos| b.score(p, me) + b.score(p, op);
+                let top = value(moves[0]);
+                pruned_after = 4 + moves[4..pruned_after]
+                    .iter()
+                    .take_while(|&&p| value(p) * 4 >= top)
+                    .count();
+            }
+            if moves.is_empty() {
+                return 0;
+            }
+        } else if moves.len() > 1 {
+            let b = &self.b;
+            let h = &self.history;
+            moves.sort_by_key(|&p| {
+                std::cmp::Reverse(
+                    b.score(p, me) + b.score(p, op) + (h[p as usize][me as usize - 1] >> 4) as i32,
+                )
+            });
+        }
+        // Killers (quiet cutoff moves from this ply) right behind the
+        // strongest shapes, then the table's move first of all.
+        let killers = self.killers[ply as usize];
+        for k in killers.iter().rev() {
+            if *k != 0
+                && let Some(i) = moves.iter().position(|&m| m == *k)
+                && i > 2
+            {
+                moves[2..=i].rotate_right(1);
+            }
+        }
+        if tt_move != 0
+            && let Some(i) = moves.iter().position(|&m| m == tt_move)
+        {
+            moves[..=i].rotate_right(1);
+        }
+
+        let mut best = -INF;
+        let mut best_mv: Pos = moves[0];
+        for (i, &m) in moves.iter().enumerate() {
+            // The pruned moves are only looked at when all the others lose:
+            // a loss is not claimed on the strength of a pruned search.
+            if i >= pruned_after && best > -WIN_MIN {
+                break;
+            }
+            let quiet = self.b.cat(m, me) < C_THREE && self.b.cat(m, op) < C_THREE;
+            self.b.play(m);
+            let mut v;
+            if i == 0 {
+                v = -self.pvs(new_depth, ply + 1, -beta, -alpha);
+            } else {
+                let mut r = 0;
+                if depth >= 2 && quiet && i >= 2 {
+                    r = 1 + (i >= 4) as i32 + (depth >= 4 && i >= 9) as i32;
+                }
+                v = -self.pvs(new_depth - r, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && r > 0 && !self.aborted {
+                    v = -self.pvs(new_depth, ply + 1, -alpha - 1, -alpha);
+                }
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.pvs(new_depth, ply + 1, -beta, -alpha);
+                }
+            }
+            self.b.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_mv = m;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        let k = &mut self.killers[ply as usize];
+                        if k[0] != m {
+                            k[1] = k[0];
+                            k[0] = m;
+                        }
+                        let bonus = (depth.max(1) * depth.max(1)) as u32;
+                        let h = &mut self.history[m as usize][me as usize - 1];
+                        *h = h.saturating_add(bonus);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > alpha0 {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.tt.store(key, best_mv, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// A quiet leaf: a short VCF for the side to move, else the static evaluation.
+    fn leaf(&mut self, ply: i32) -> i32 {
+        let me = self.b.to_move();
+        if self.opts.leaf_vcf > 0
+            && self.b.count_at_least(me, C_FOUR) > 0
+            && self.vcf(self.opts.leaf_vcf, false)
+        {
+            return WIN - ply - 2 * self.opts.leaf_vcf - 1;
+        }
+        self.evaluate()
+    }
+
+    /// Static evaluation for the side to move: the difference of the two
+    /// colours' point scores, plus the threats that win by force when the
+    /// opponent has no four to interpose.
+    pub(super) fn evaluate(&self) -> i32 {
+        let me = self.b.to_move();
+        let op = other(me);
+        // The side to move's shapes are worth more: it gets to use them first.
+        let mut s = self.b.sum(me) * self.opts.tempo_weight / 100 - self.b.sum(op);
+        let my_fours = self.b.count_at_least(me, C_FOUR);
+        let op_fours = self.b.count_at_least(op, C_FOUR);
+        if op_fours == 0 {
+            if self.b.count(me, C_FOUR_THREE) > 0 {
+                s += 3000;
+            } else if self.b.count(me, C_THREE_THREE) > 0 && self.b.count(op, C_FLEX4) == 0 {
+                s += 2000;
+            }
+        }
+        // The opponent's winning shapes for its next move: one costs us the
+        // move, several are usually lost.
+        let op_wins = (self.b.count(op, C_FOUR_THREE) + self.b.count(op, C_THREE_THREE)) as i32;
+        if op_wins > 0 && my_fours == 0 {
+            s -= 300 * op_wins.min(3);
+        }
+        s.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+    }
+
+    /// Candidate moves near the stones, best first by attack plus defence
+    /// value and history; at most `limit` of them (0 = all).
+    pub(super) fn ordered_candidates(&self, me: Color, limit: usize) -> Vec<Pos> {
+        let op = other(me);
+        let b = &self.b;
+        let mut list: Vec<(i32, Pos)> = Vec::with_capacity(64);
+        for &p in b.points() {
+            if !b.is_empty(p) || !b.is_near(p) {
+                continue;
+            }
+            let mut s = b.score(p, me) + b.score(p, op);
+            if b.cat(p, me) == C_NONE && b.cat(p, op) == C_NONE {
+                s -= 5;
+            }
+            s += (self.history[p as usize][me as usize - 1] >> 4).min(200) as i32;
+            list.push((s, p));
+        }
+        list.sort_by_key(|&(s, p)| (std::cmp::Reverse(s), p));
+        if limit > 0 {
+            list.truncate(limit);
+        }
+        list.into_iter().map(|(_, p)| p).collect()
+    }
+}
+
+fn to_tt(score: i32, ply: i32) -> i32 {
+    if score >= WIN_MIN {
+        score + ply
+    } else if score <= -WIN_MIN {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: i32) -> i32 {
+    if score >= WIN_MIN {
+        score - ply
+    } else if score <= -WIN_MIN {
+        score + ply
+    } else {
+        score
+    }
+}

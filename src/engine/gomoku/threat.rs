@@ -1,0 +1,313 @@
+//! Threat searches: VCF (victory by continuous fours) and VCT (victory by
+//! continuous threats, Allis' threat-space search restricted to fours and
+//! open threes), and the defence moves against an open three.
+//!
+//! Both are AND/OR searches on the real board. The attacker plays only
+//! threats; the defender's replies are what the rules force: against a four,
+//! the one point that stops the five; against an open three, exactly the
+//! points that leave the attacker without any open-four point (found by
+//! trying each point on the threatening lines), plus every four of the
+//! defender's own (a counter-threat the attacker must answer first). A win
+//! found this way is a real forced win; a failure only means none was found
+//! within the depth.
+
+use super::board::{Color, Pos, other};
+use super::pattern::{B4, C_FIVE, C_FLEX4, C_FOUR_THREE, is_four, is_threat};
+use super::search::Search;
+
+/// Distinguishes cached VCF from VCT results and the attacker's colour.
+const SALT_VCF: [u64; 3] = [0, 0x51A3_0C2E_9F11_7D01, 0x2B7E_1516_28AE_D2A6];
+const SALT_VCT_ATT: [u64; 3] = [0, 0x3243_F6A8_885A_308D, 0x1319_8A2E_0370_7344];
+const SALT_VCT_DEF: [u64; 3] = [0, 0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89];
+
+impl Search<'_> {
+    /// Points where `c` makes a four, strongest first.
+    pub(super) fn four_moves(&self, c: Color, out: &mut Vec<Pos>) {
+        out.clear();
+        let b = &self.b;
+        for &p in b.points() {
+            if b.is_empty(p) && is_four(b.cat(p, c)) {
+                out.push(p);
+            }
+        }
+        out.sort_by_key(|&p| {
+            (
+                std::cmp::Reverse(b.cat(p, c)),
+                std::cmp::Reverse(b.score(p, c)),
+            )
+        });
+    }
+
+    /// The moves for the side to move that leave `attacker` (the opponent)
+    /// without any point making an open four or double four. Empty if no
+    /// single point does. Counter-fours are not included.
+    pub(super) fn defence_moves(&mut self, attacker: Color, out: &mut Vec<Pos>) {
+        out.clear();
+        let mut cand: Vec<Pos> = Vec::with_capacity(32);
+        let mut threats = 0;
+        for i in 0..self.b.points().len() {
+            let q = self.b.points()[i];
+            if !self.b.is_empty(q) || self.b.cat(q, attacker) != C_FLEX4 {
+                continue;
+            }
+            threats += 1;
+            if threats > 6 {
+                // More separate threats than one stone can answer in practice;
+                // the candidates so far are still verified below.
+                break;
+            }
+            if !cand.contains(&q) {
+                cand.push(q);
+            }
+            for d in 0..4 {
+                if self.b.pat(q, attacker, d) < B4 {
+                    continue;
+                }
+                for o in (-5..=5).filter(|&o| o != 0) {
+                    let r = self.b.step(q, d, o);
+                    if self.b.is_empty(r) && !cand.contains(&r) {
+                        cand.push(r);
+                    }
+                }
+            }
+        }
+        for r in cand {
+            self.b.play(r);
+            let ok = self.b.count(attacker, C_FLEX4) == 0 && self.b.count(attacker, C_FIVE) == 0;
+            self.b.undo();
+            if ok {
+                out.push(r);
+            }
+        }
+    }
+
+    /// Whether the side to move wins by continuous fours within `depth` of its own moves.
+    /// At the top call (`root`), the first move of the win is left in `self.threat_move`.
+    pub(super) fn vcf(&mut self, depth: i32, root: bool) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let a = self.b.to_move();
+        let d = other(a);
+        if self.b.count(a, C_FIVE) > 0 {
+            if root {
+                self.threat_move = self.b.find_five(a);
+            }
+            return true;
+        }
+        let dn = self.b.count(d, C_FIVE);
+        if dn >= 2 {
+            return false;
+        }
+        let forced = if dn == 1 {
+            let Some(f) = self.b.find_five(d) else {
+                return false;
+            };
+            if !is_four(self.b.cat(f, a)) {
+                return false;
+            }
+            Some(f)
+        } else {
+            if self.b.count(a, C_FLEX4) > 0 {
+                if root {
+                    self.threat_move = self.find_cat(a, C_FLEX4);
+                }
+                return true;
+            }
+            None
+        };
+        if depth <= 0 {
+            return false;
+        }
+        let key = self.b.hash() ^ SALT_VCF[a as usize];
+        if !root && let Some(r) = self.cache.probe(key, depth) {
+            return r;
+        }
+        let mut moves = Vec::new();
+        match forced {
+            Some(f) => moves.push(f),
+            None => self.four_moves(a, &mut moves),
+        }
+        for m in moves {
+            self.b.play(m);
+            let win = if self.b.count(a, C_FIVE) >= 2 {
+                true
+            } else if let Some(g) = self.b.five_point_near(m, a) {
+                self.b.play(g);
+                let r = self.vcf(depth - 1, false);
+                self.b.undo();
+                r
+            } else {
+                false
+            };
+            self.b.undo();
+            if win {
+                if root {
+                    self.threat_move = Some(m);
+                }
+                self.cache.store(key, depth, true);
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        self.cache.store(key, depth, false);
+        false
+    }
+
+    /// Whether the side to move wins by fours and open threes within `depth`
+    /// of its own moves. VCF is tried first at every attacker node, to
+    /// `vcf_depth`. At the top call the first move is left in `self.threat_move`.
+    pub(super) fn vct(&mut self, depth: i32, vcf_depth: i32, root: bool) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let a = self.b.to_move();
+        let d = other(a);
+        if self.b.count(a, C_FIVE) > 0 {
+            if root {
+                self.threat_move = self.b.find_five(a);
+            }
+            return true;
+        }
+        let dn = self.b.count(d, C_FIVE);
+        if dn >= 2 {
+            return false;
+        }
+        if dn == 1 {
+            // Forced to block; the block must itself leave a threat.
+            let Some(f) = self.b.find_five(d) else {
+                return false;
+            };
+            if !is_threat(self.b.cat(f, a)) || depth <= 0 {
+                return false;
+            }
+            self.b.play(f);
+            let r = self.vct_defend(a, depth - 1, vcf_depth);
+            self.b.undo();
+            if r && root {
+                self.threat_move = Some(f);
+            }
+            return r;
+        }
+        if self.b.count(a, C_FLEX4) > 0 {
+            if root {
+                self.threat_move = self.find_cat(a, C_FLEX4);
+            }
+            return true;
+        }
+        if depth <= 0 {
+            return false;
+        }
+        let key = self.b.hash() ^ SALT_VCT_ATT[a as usize];
+        if !root && let Some(r) = self.cache.probe(key, depth) {
+            return r;
+        }
+        if self.vcf(vcf_depth, root) {
+            self.cache.store(key, depth, true);
+            return true;
+        }
+        if self.aborted {
+            return false;
+        }
+        let mut moves: Vec<Pos> = Vec::new();
+        for &p in self.b.points() {
+            if self.b.is_empty(p) && is_threat(self.b.cat(p, a)) {
+                moves.push(p);
+            }
+        }
+        {
+            let b = &self.b;
+            moves.sort_by_key(|&p| {
+                (
+                    std::cmp::Reverse(b.cat(p, a).min(C_FOUR_THREE)),
+                    std::cmp::Reverse(b.score(p, a) + b.score(p, d) / 2),
+                )
+            });
+        }
+        for m in moves {
+            self.b.play(m);
+            let win = self.vct_defend(a, depth - 1, vcf_depth);
+            self.b.undo();
+            if win {
+                if root {
+                    self.threat_move = Some(m);
+                }
+                self.cache.store(key, depth, true);
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        self.cache.store(key, depth, false);
+        false
+    }
+
+    /// The defender's side of [`Self::vct`]: true if every defence loses.
+    fn vct_defend(&mut self, a: Color, depth: i32, vcf_depth: i32) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let d = self.b.to_move();
+        if self.b.count(d, C_FIVE) > 0 {
+            return false;
+        }
+        let an = self.b.count(a, C_FIVE);
+        if an >= 2 {
+            return true;
+        }
+        if an == 1 {
+            let Some(g) = self.b.find_five(a) else {
+                return false;
+            };
+            self.b.play(g);
+            let r = self.vct(depth, vcf_depth, false);
+            self.b.undo();
+            return r;
+        }
+        if self.b.count(d, C_FLEX4) > 0 || self.b.count(a, C_FLEX4) == 0 {
+            // The defender has an open four of its own, or is not threatened.
+            return false;
+        }
+        let key = self.b.hash() ^ SALT_VCT_DEF[a as usize];
+        if let Some(r) = self.cache.probe(key, depth) {
+            return r;
+        }
+        let mut moves = Vec::new();
+        self.defence_moves(a, &mut moves);
+        let mut fours = Vec::new();
+        self.four_moves(d, &mut fours);
+        for f in fours {
+            if !moves.contains(&f) {
+                moves.push(f);
+            }
+        }
+        for m in moves {
+            self.b.play(m);
+            let r = self.vct(depth, vcf_depth, false);
+            self.b.undo();
+            if !r {
+                if !self.aborted {
+                    self.cache.store(key, depth, false);
+                }
+                return false;
+            }
+        }
+        if self.aborted {
+            return false;
+        }
+        self.cache.store(key, depth, true);
+        true
+    }
+
+    /// Some empty point of category `cat` for `c`.
+    pub(super) fn find_cat(&self, c: Color, cat: u8) -> Option<Pos> {
+        self.b
+            .points()
+            .iter()
+            .copied()
+            .find(|&p| self.b.is_empty(p) && self.b.cat(p, c) == cat)
+    }
+}
