@@ -3,12 +3,12 @@
 //! module from a blocking pool and raise the stop flag when the answer is
 //! no longer wanted (the player left, the host shuts down).
 //!
-//! * [`simple`]: the levels that work on any board size: Connect Four easy
+//! * [`simple`]: the Connect Four levels that work on any board size: easy
 //!   (win, block, avoid handing over a win, else random) and medium
-//!   (depth-limited negamax with alpha-beta), and Gomoku easy.
+//!   (depth-limited negamax with alpha-beta).
 //! * [`connect4`]: the exact Connect Four solver, its opening book, and the
 //!   hard and perfect levels on the standard 7x6 board.
-//! * [`gomoku`]: the threat-space Gomoku engine (medium, strong).
+//! * [`gomoku`]: the threat-space Gomoku engine (easy, medium, strong).
 
 pub mod connect4;
 pub mod gomoku;
@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::{GameKind, Move, Position, Rules};
+
 
 /// How strong the computer plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -143,7 +144,54 @@ pub fn engine_for(rules: &Rules, level: Level, options: &EngineOptions) -> Box<d
                 Box::new(simple::ConnectFourSearch::deep(rng))
             }
         },
-        GameKind::Gomoku => Box::new(simple::GomokuEasy::new(rng)),
+        GameKind::Gomoku => Box::new(GomokuEngine::new(rules, level, rng)),
+    }
+}
+
+/// The threat-search Gomoku engine behind the [`Engine`] interface.
+struct GomokuEngine {
+    player: gomoku::GomokuPlayer,
+    level: gomoku::GomokuLevel,
+    rng: rand::rngs::SmallRng,
+}
+
+impl GomokuEngine {
+    fn new(rules: &Rules, level: Level, rng: rand::rngs::SmallRng) -> GomokuEngine {
+        let rule = if rules.is_exact() {
+            gomoku::Rule::ExactFive
+        } else {
+            gomoku::Rule::Freestyle
+        };
+        let (level, tt_mb) = match level {
+            Level::Easy => (gomoku::GomokuLevel::Easy, 1),
+            Level::Medium => (gomoku::GomokuLevel::Medium, 8),
+            // Hard and Perfect are Connect Four names; in Gomoku they mean the best we have.
+            Level::Hard | Level::Perfect | Level::Strong => (gomoku::GomokuLevel::Strong, 64),
+        };
+        GomokuEngine {
+            player: gomoku::GomokuPlayer::with_dimensions(
+                usize::from(rules.width()),
+                usize::from(rules.height()),
+                rule,
+                tt_mb,
+            ),
+            level,
+            rng,
+        }
+    }
+}
+
+impl Engine for GomokuEngine {
+    fn choose(&mut self, position: &Position, limits: &Limits, stop: &AtomicBool) -> Move {
+        let me = position.to_move();
+        let stones: Vec<(u8, u8, u8)> = position
+            .history()
+            .iter()
+            .filter_map(|&p| position.get(p).map(|s| (p.x, p.y, u8::from(s != me))))
+            .collect();
+        let budget = limits.budget.saturating_sub(limits.start.elapsed());
+        let (x, y) = self.player.choose(&stones, self.level, budget, stop, &mut self.rng);
+        Move::Point(crate::game::Point::new(x, y))
     }
 }
 

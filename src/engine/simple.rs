@@ -6,14 +6,12 @@
 //!   evaluation, iterative deepening under the time budget; `medium` stops at
 //!   a shallow depth, `deep` goes as far as the budget allows (used for the
 //!   stronger levels on boards the exact solver does not cover).
-//! * [`GomokuEasy`]: completes its own five, blocks the opponent's, otherwise
-//!   plays a casual shape-building move near the stones.
 
 use std::sync::atomic::AtomicBool;
 
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 
 use super::{Engine, Limits};
 use crate::game::{Move, Point, Position, Rules, Side};
@@ -287,89 +285,6 @@ impl Engine for ConnectFourSearch {
             .choose(&mut self.rng)
             .or(moves.first())
             .expect("a position that is not over has a legal move")
-    }
-}
-
-/// Gomoku "easy".
-pub struct GomokuEasy {
-    rng: SmallRng,
-}
-
-impl GomokuEasy {
-    pub fn new(rng: SmallRng) -> Self {
-        GomokuEasy { rng }
-    }
-
-    /// Longest run `side` would have through `p` in each direction, summed as a shape score.
-    fn shape(pos: &Position, p: Point, side: Side) -> i32 {
-        let mut total = 0;
-        for (dx, dy) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
-            let mut run = 1;
-            for dir in [1, -1] {
-                let mut k = 1;
-                loop {
-                    let x = i32::from(p.x) + dir * k * dx;
-                    let y = i32::from(p.y) + dir * k * dy;
-                    let (Ok(x), Ok(y)) = (u8::try_from(x), u8::try_from(y)) else {
-                        break;
-                    };
-                    if pos.get(Point::new(x, y)) != Some(side) {
-                        break;
-                    }
-                    run += 1;
-                    k += 1;
-                }
-            }
-            total += run * run;
-        }
-        total
-    }
-}
-
-impl Engine for GomokuEasy {
-    fn choose(&mut self, pos: &Position, _limits: &Limits, _stop: &AtomicBool) -> Move {
-        let me = pos.to_move();
-        let (w, h) = (pos.rules().width(), pos.rules().height());
-        if pos.stones() == 0 {
-            return Move::Point(Point::new(w / 2, h / 2));
-        }
-        // Every empty point next to (within two of) a stone.
-        let mut near = Vec::new();
-        for y in 0..h {
-            for x in 0..w {
-                let p = Point::new(x, y);
-                if !pos.is_empty(p) {
-                    continue;
-                }
-                let close = pos.history().iter().any(|s| {
-                    (i32::from(s.x) - i32::from(x)).abs() <= 2
-                        && (i32::from(s.y) - i32::from(y)).abs() <= 2
-                });
-                if close {
-                    near.push(p);
-                }
-            }
-        }
-        // Win now; else block the opponent's win (any four it has).
-        for side in [me, me.other()] {
-            if let Some(&p) = near.iter().find(|&&p| pos.wins_with(Move::Point(p), side)) {
-                return Move::Point(p);
-            }
-        }
-        // Otherwise: the best-looking shape, with plenty of noise.
-        let scored: Vec<(Point, i32)> = near
-            .iter()
-            .map(|&p| {
-                let s = Self::shape(pos, p, me) * 3 + Self::shape(pos, p, me.other()) * 2;
-                (p, s + self.rng.random_range(0..12))
-            })
-            .collect();
-        let best = scored.iter().map(|s| s.1).max().unwrap_or(0);
-        let top: Vec<Point> = scored.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
-        match top.choose(&mut self.rng) {
-            Some(&p) => Move::Point(p),
-            None => pos.legal_moves()[0],
-        }
     }
 }
 
