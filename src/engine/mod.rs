@@ -20,7 +20,6 @@ use std::time::{Duration, Instant};
 
 use crate::game::{GameKind, Move, Position, Rules};
 
-
 /// How strong the computer plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -190,7 +189,9 @@ impl Engine for GomokuEngine {
             .filter_map(|&p| position.get(p).map(|s| (p.x, p.y, u8::from(s != me))))
             .collect();
         let budget = limits.budget.saturating_sub(limits.start.elapsed());
-        let (x, y) = self.player.choose(&stones, self.level, budget, stop, &mut self.rng);
+        let (x, y) = self
+            .player
+            .choose(&stones, self.level, budget, stop, &mut self.rng);
         Move::Point(crate::game::Point::new(x, y))
     }
 }

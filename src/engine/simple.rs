@@ -9,9 +9,9 @@
 
 use std::sync::atomic::AtomicBool;
 
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
-use rand::SeedableRng;
 
 use super::{Engine, Limits};
 use crate::game::{Move, Point, Position, Rules, Side};

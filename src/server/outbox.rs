@@ -171,8 +171,9 @@ async fn writer(shared: Arc<Shared>, mut sink: Sink, resync: mpsc::Sender<Resync
             let mut st = shared.state.lock().unwrap_or_else(|e| e.into_inner());
             let n = st.buf.len().min(CHUNK);
             let chunk: Vec<u8> = st.buf.drain(..n).collect();
-            if st.buf.capacity() > 4 * CHUNK && st.buf.len() < CHUNK {
-                st.buf.shrink_to(CHUNK);
+            if st.buf.is_empty() {
+                // Idle sessions hold no output memory (it adds up over thousands).
+                st.buf = Vec::new();
             }
             let need_resync =
                 chunk.is_empty() && st.dropped_since.is_some() && st.closing.is_none();

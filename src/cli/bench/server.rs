@@ -1,10 +1,561 @@
-//! Not implemented yet.
+//! `inarow bench server`: real SSH sessions against a real host.
+//!
+//! Starts `inarow serve` as a child process on a free loopback port (so its
+//! memory can be read on its own), then:
+//!
+//! 1. opens `--sessions` SSH sessions (key exchange, guest login, pty,
+//!    shell, first lobby frame), `--concurrency` at a time: new sessions per
+//!    second and connect latency;
+//! 2. with all of them idle in the lobby, reads the host's resident memory:
+//!    memory per session;
+//! 3. pairs `--games` x 2 of them by quick match and lets them play Connect
+//!    Four for `--seconds`, each player moving about once per `--think-ms`:
+//!    keypress-to-redraw latency (time to the first byte of the redraw) and
+//!    move latency (time until the mover's screen shows the move applied,
+//!    a round trip through the game's room).
+//!
+//! The load generator runs on the same machine as the host and competes
+//! with it for the CPU; the figures are for both together.
 
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use russh::ChannelMsg;
+use russh::client;
+use russh::keys::PublicKeyOrCertificate;
+use tokio::sync::Semaphore;
 
 #[derive(Debug, clap::Args)]
-pub struct BenchServerArgs {}
+pub struct BenchServerArgs {
+    /// SSH sessions to open and hold.
+    #[arg(long, default_value_t = 10_000)]
+    pub sessions: usize,
+    /// Games to play among them (two sessions each).
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// How long the games run.
+    #[arg(long, default_value_t = 20)]
+    pub seconds: u64,
+    /// Mean time between a player's turn and its move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub think_ms: u64,
+    /// Handshakes in flight at once.
+    #[arg(long, default_value_t = 128)]
+    pub concurrency: usize,
+    /// Bench a host that is already running (memory is read only with --pid).
+    #[arg(long)]
+    pub addr: Option<SocketAddr>,
+    /// The running host's process id, to read its memory.
+    #[arg(long)]
+    pub pid: Option<u32>,
+}
 
-pub fn run(_args: BenchServerArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+struct Trusting;
+
+impl client::Handler for Trusting {
+    type Error = anyhow::Error;
+    async fn check_server_key(
+        &mut self,
+        _key: &PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+}
+
+type Channel = russh::Channel<client::Msg>;
+
+/// A logged-in session with its channel.
+struct Conn {
+    _handle: client::Handle<Trusting>,
+    ch: Channel,
+}
+
+/// Resident memory of a process, in KiB.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// Prints the open-file limit (each session is a socket on both sides).
+fn report_fd_limit() {
+    // `ulimit -n` in a child shell cannot change our own limit; read it to report.
+    if let Ok(limits) = std::fs::read_to_string("/proc/self/limits")
+        && let Some(line) = limits.lines().find(|l| l.starts_with("Max open files"))
+    {
+        eprintln!(
+            "bench: {}",
+            line.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// The host under test, as a child process.
+struct Child {
+    child: std::process::Child,
+    addr: SocketAddr,
+    _dir: tempfile_dir::Dir,
+}
+
+/// A temporary directory removed on drop (no test-only crate in the binary).
+mod tempfile_dir {
+    pub struct Dir(pub std::path::PathBuf);
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn start_host(sessions: usize) -> anyhow::Result<Child> {
+    let dir = std::env::temp_dir().join(format!("inarow-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let dir = tempfile_dir::Dir(dir);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let config = format!(
+        "[ssh]\nlisten = \"127.0.0.1:{port}\"\nhost_key = \"{}\"\n\n[limits]\nmax_sessions = {}\nmax_per_ip = {}\nidle_timeout_secs = 3600\n\n[lobby]\nmatch_wait_secs = 3600\n\n[log]\nlevel = \"warn\"\n",
+        dir.0.join("host_key").display(),
+        sessions + 64,
+        sessions + 64,
+    );
+    let path: PathBuf = dir.0.join("inarow.toml");
+    std::fs::write(&path, config)?;
+    let exe = std::env::current_exe().context("cannot find the inarow binary")?;
+    let child = std::process::Command::new(exe)
+        .args(["serve", "--config"])
+        .arg(&path)
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .context("cannot start the host")?;
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(addr).is_err() {
+        if Instant::now() > deadline {
+            bail!("the host did not start listening on {addr}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Ok(Child {
+        child,
+        addr,
+        _dir: dir,
+    })
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads until `needle` has been seen in the output.
+async fn read_until(ch: &mut Channel, needle: &[u8], timeout: Duration) -> anyhow::Result<()> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut tail: Vec<u8> = Vec::new();
+    loop {
+        match tokio::time::timeout_at(deadline, ch.wait()).await {
+            Err(_) => bail!(
+                "timed out waiting for {:?}",
+                String::from_utf8_lossy(needle)
+            ),
+            Ok(None) => bail!("the session closed"),
+            Ok(Some(ChannelMsg::Data { data })) => {
+                tail.extend_from_slice(&data);
+                if tail.windows(needle.len()).any(|w| w == needle) {
+                    return Ok(());
+                }
+                let keep = tail.len().saturating_sub(needle.len());
+                tail.drain(..keep);
+            }
+            Ok(Some(_)) => {}
+        }
+    }
+}
+
+async fn connect_one(addr: SocketAddr, n: usize) -> anyhow::Result<Conn> {
+    let config = Arc::new(client::Config {
+        inactivity_timeout: None,
+        ..Default::default()
+    });
+    let mut handle = client::connect(config, addr, Trusting).await?;
+    let r = handle
+        .authenticate_keyboard_interactive_start(format!("bench{n}"), None)
+        .await?;
+    if !matches!(r, client::KeyboardInteractiveAuthResponse::Success) {
+        bail!("login refused");
+    }
+    let mut ch = handle.channel_open_session().await?;
+    ch.request_pty(false, "xterm-256color", 100, 30, 0, 0, &[])
+        .await?;
+    ch.request_shell(false).await?;
+    read_until(&mut ch, b"Choose a game", Duration::from_secs(60)).await?;
+    Ok(Conn {
+        _handle: handle,
+        ch,
+    })
+}
+
+/// Drains an idle session's output so its queue never fills, until `stop`;
+/// then hands the session back.
+fn idle(
+    mut conn: Conn,
+    stop: tokio_util::sync::CancellationToken,
+) -> tokio::task::JoinHandle<Option<Conn>> {
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                msg = conn.ch.wait() => if msg.is_none() { return None },
+                _ = stop.cancelled() => return Some(conn),
+            }
+        }
+    })
+}
+
+/// Shared results of the game phase.
+#[derive(Default)]
+struct GameStats {
+    first_byte: Mutex<Vec<Duration>>,
+    applied: Mutex<Vec<Duration>>,
+    moves: AtomicU64,
+    games_over: AtomicU64,
+    errors: AtomicUsize,
+}
+
+/// Finds the last of several markers in `text`: its index in `markers`.
+fn last_marker(text: &[u8], markers: &[&[u8]]) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (i, m) in markers.iter().enumerate() {
+        if let Some(pos) = text.windows(m.len()).rposition(|w| w == *m)
+            && best.is_none_or(|(p, _)| pos > p)
+        {
+            best = Some((pos, i));
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// One player: moves when its status line says so, rematches at the end.
+async fn player(mut conn: Conn, stats: Arc<GameStats>, think: Duration, until: Instant, seed: u64) {
+    const MY_TURN: usize = 0;
+    const THEIR_TURN: usize = 1;
+    const OVER: usize = 2;
+    const FULL: usize = 3;
+    let markers: [&[u8]; 6] = [
+        b") to move",
+        b"Waiting for",
+        b"wins with",
+        b"is full",
+        b"Draw:",
+        b"by forfeit",
+    ];
+    let _ = conn.ch.data(&b"1"[..]).await; // Connect Four
+    let _ = conn.ch.data(&b"1"[..]).await; // quick match
+    let mut tail: Vec<u8> = Vec::new();
+    let mut rng_state = seed | 1;
+    let mut next_rand = move || {
+        // xorshift: enough to spread think times and columns.
+        rng_state ^= rng_state << 13;
+        rng_state ^= rng_state >> 7;
+        rng_state ^= rng_state << 17;
+        rng_state
+    };
+    let mut sent_at: Option<Instant> = None;
+    let mut first_seen = false;
+    let mut move_at: Option<tokio::time::Instant> = None;
+    let mut column = (next_rand() % 7) as u8;
+    let mut asked_rematch = false;
+    loop {
+        let wake =
+            move_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
+        tokio::select! {
+            msg = conn.ch.wait() => {
+                let Some(msg) = msg else { return };
+                let ChannelMsg::Data { data } = msg else { continue };
+                if let Some(t) = sent_at
+                    && !first_seen
+                {
+                    stats.first_byte.lock().unwrap_or_else(|e| e.into_inner()).push(t.elapsed());
+                    first_seen = true;
+                }
+                tail.extend_from_slice(&data);
+                let found = last_marker(&tail, &markers).map(|i| if i >= 4 { OVER } else { i });
+                let keep = tail.len().saturating_sub(32);
+                tail.drain(..keep);
+                match found {
+                    Some(THEIR_TURN) => {
+                        if let Some(t) = sent_at.take() {
+                            stats.applied.lock().unwrap_or_else(|e| e.into_inner()).push(t.elapsed());
+                            stats.moves.fetch_add(1, Ordering::Relaxed);
+                        }
+                        asked_rematch = false;
+                    }
+                    Some(MY_TURN) if move_at.is_none() && sent_at.is_none() => {
+                        asked_rematch = false;
+                        let jitter = think.as_millis() as u64 / 2 + next_rand() % (think.as_millis() as u64 + 1);
+                        move_at = Some(tokio::time::Instant::now() + Duration::from_millis(jitter));
+                    }
+                    Some(FULL) => {
+                        // That column is full: try the next one at once.
+                        sent_at = None;
+                        column = (column + 1) % 7;
+                        move_at = Some(tokio::time::Instant::now());
+                    }
+                    Some(OVER) if !asked_rematch => {
+                        asked_rematch = true;
+                        sent_at = None;
+                        move_at = None;
+                        stats.games_over.fetch_add(1, Ordering::Relaxed);
+                        if conn.ch.data(&b"r"[..]).await.is_err() {
+                            stats.errors.fetch_add(1, Ordering::Relaxed);
+                            return;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ = tokio::time::sleep_until(wake), if move_at.is_some() => {
+                move_at = None;
+                if Instant::now() >= until {
+                    return;
+                }
+                column = (column + 1 + (next_rand() % 3) as u8) % 7;
+                let key = [b'1' + column, b'\r'];
+                sent_at = Some(Instant::now());
+                first_seen = false;
+                if conn.ch.data(&key[..]).await.is_err() {
+                    stats.errors.fetch_add(1, Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+pub fn run(args: BenchServerArgs) -> anyhow::Result<ExitCode> {
+    if args.games * 2 > args.sessions {
+        bail!(
+            "--games {} needs {} sessions; --sessions is {}",
+            args.games,
+            args.games * 2,
+            args.sessions
+        );
+    }
+    report_fd_limit();
+    let host = match args.addr {
+        Some(_) => None,
+        None => Some(start_host(args.sessions)?),
+    };
+    let addr = args
+        .addr
+        .or(host.as_ref().map(|h| h.addr))
+        .context("no host")?;
+    let pid = args.pid.or(host.as_ref().map(|h| h.child.id()));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(bench(args, addr, pid))
+}
+
+async fn bench(
+    args: BenchServerArgs,
+    addr: SocketAddr,
+    pid: Option<u32>,
+) -> anyhow::Result<ExitCode> {
+    println!(
+        "inarow bench server: host {addr}, {} sessions, {} games, {} cores",
+        args.sessions,
+        args.games,
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss_start = pid.and_then(rss_kib);
+
+    // 1. Open the sessions.
+    let permits = Arc::new(Semaphore::new(args.concurrency.max(1)));
+    let started = Instant::now();
+    let mut tasks = Vec::with_capacity(args.sessions);
+    for n in 0..args.sessions {
+        let permits = Arc::clone(&permits);
+        tasks.push(tokio::spawn(async move {
+            let _permit = permits.acquire_owned().await.ok()?;
+            let t = Instant::now();
+            let c = connect_one(addr, n).await;
+            Some((c, t.elapsed()))
+        }));
+    }
+    let mut conns = Vec::with_capacity(args.sessions);
+    let mut connect_times = Vec::with_capacity(args.sessions);
+    let mut failures = 0;
+    let mut first_error = None;
+    for t in tasks {
+        match t.await {
+            Ok(Some((Ok(c), d))) => {
+                conns.push(c);
+                connect_times.push(d);
+            }
+            Ok(Some((Err(e), _))) => {
+                failures += 1;
+                first_error.get_or_insert(e.to_string());
+            }
+            _ => failures += 1,
+        }
+    }
+    let elapsed = started.elapsed();
+    connect_times.sort();
+    println!(
+        "connect: {} sessions in {:.2} s = {:.0} new sessions/s (failed: {failures}); connect latency p50 {} p99 {}",
+        conns.len(),
+        elapsed.as_secs_f64(),
+        conns.len() as f64 / elapsed.as_secs_f64(),
+        ms(percentile(&connect_times, 0.5)),
+        ms(percentile(&connect_times, 0.99)),
+    );
+    if let Some(e) = first_error {
+        println!("  first failure: {e}");
+    }
+
+    // 2. Memory with everyone idle in the lobby.
+    let games = args.games.min(conns.len() / 2);
+    let mut players: Vec<Conn> = conns.drain(..games * 2).collect();
+    let stop_idlers = tokio_util::sync::CancellationToken::new();
+    let idlers: Vec<_> = conns
+        .into_iter()
+        .map(|c| idle(c, stop_idlers.clone()))
+        .collect();
+    // Hold the players' queues empty too while memory settles.
+    let stop_players = tokio_util::sync::CancellationToken::new();
+    let mut drained = Vec::new();
+    for c in players.drain(..) {
+        drained.push(idle(c, stop_players.clone()));
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let sessions_open = idlers.len() + drained.len();
+    if let (Some(pid), Some(start)) = (pid, rss_start) {
+        let now = rss_kib(pid).unwrap_or(0);
+        let per = (now.saturating_sub(start) as f64) / sessions_open.max(1) as f64;
+        println!(
+            "memory: host RSS {:.1} MiB at start, {:.1} MiB with {sessions_open} idle sessions = {per:.1} KiB per session",
+            start as f64 / 1024.0,
+            now as f64 / 1024.0
+        );
+    } else {
+        println!("memory: not measured (give --pid for a running host)");
+    }
+    // Take the players back.
+    stop_players.cancel();
+    for d in drained {
+        if let Ok(Some(c)) = d.await {
+            players.push(c);
+        }
+    }
+    let players: Vec<Conn> = players;
+
+    // 3. Games.
+    let stats = Arc::new(GameStats::default());
+    let think = Duration::from_millis(args.think_ms.max(1));
+    let until = Instant::now() + Duration::from_secs(args.seconds) + Duration::from_secs(2);
+    let mut handles = Vec::new();
+    for (i, c) in players.into_iter().enumerate() {
+        handles.push(tokio::spawn(player(
+            c,
+            Arc::clone(&stats),
+            think,
+            until,
+            0x9e37_79b9_7f4a_7c15 ^ i as u64,
+        )));
+    }
+    // Let the pairs form before counting.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stats
+        .first_byte
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clear();
+    stats
+        .applied
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clear();
+    stats.moves.store(0, Ordering::Relaxed);
+    let measuring = Instant::now();
+    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    let span = measuring.elapsed();
+    let mut first = stats
+        .first_byte
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    let mut applied = stats
+        .applied
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    first.sort();
+    applied.sort();
+    let moves = stats.moves.load(Ordering::Relaxed);
+    println!(
+        "games: {games} games in play, {moves} moves in {:.1} s = {:.0} moves/s; {} games finished and rematched",
+        span.as_secs_f64(),
+        moves as f64 / span.as_secs_f64(),
+        stats.games_over.load(Ordering::Relaxed) / 2,
+    );
+    println!(
+        "keypress to first redraw byte: p50 {} p99 {} max {} ({} samples)",
+        ms(percentile(&first, 0.5)),
+        ms(percentile(&first, 0.99)),
+        ms(first.last().copied().unwrap_or_default()),
+        first.len()
+    );
+    println!(
+        "keypress to move shown (through the room): p50 {} p99 {} max {} ({} samples)",
+        ms(percentile(&applied, 0.5)),
+        ms(percentile(&applied, 0.99)),
+        ms(applied.last().copied().unwrap_or_default()),
+        applied.len()
+    );
+    if let Some(pid) = pid
+        && let Some(now) = rss_kib(pid)
+    {
+        println!(
+            "memory: host RSS {:.1} MiB with the games in play",
+            now as f64 / 1024.0
+        );
+    }
+    let errors = stats.errors.load(Ordering::Relaxed);
+    if errors > 0 {
+        println!("errors: {errors} sessions failed during the games");
+    }
+    for h in handles {
+        h.abort();
+    }
+    stop_idlers.cancel();
+    for i in idlers {
+        let _ = i.await;
+    }
+    Ok(ExitCode::SUCCESS)
 }
