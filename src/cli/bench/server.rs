@@ -229,7 +229,9 @@ fn idle(
     tokio::spawn(async move {
         loop {
             tokio::select! {
-                msg = conn.ch.wait() => if msg.is_none() { return None },
+                msg = conn.ch.wait() => {
+                    msg?;
+                }
                 _ = stop.cancelled() => return Some(conn),
             }
         }
