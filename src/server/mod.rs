@@ -149,7 +149,7 @@ async fn accept_ssh(ctx: Arc<Ctx>, listener: tokio::net::TcpListener) {
                 continue;
             }
         };
-        tracing::debug!(%peer, "connection");
+        tracing::info!(%peer, "connection");
         let _ = stream.set_nodelay(true);
         ctx.tracker
             .spawn(ssh::serve(Arc::clone(&ctx), stream, peer, slot));
