@@ -297,18 +297,35 @@ async fn exec_and_subsystems_are_refused() {
     assert!(refused);
     // Port forwarding: a direct-tcpip channel is refused.
     let (h3, _ch3) = Client::open(t.addr, "nia", Login::Guest).await;
-    let forwarded = h3.channel_open_direct_tcpip("127.0.0.1", 22, "127.0.0.1", 5555).await;
+    let forwarded = h3
+        .channel_open_direct_tcpip("127.0.0.1", 22, "127.0.0.1", 5555)
+        .await;
     assert!(forwarded.is_err(), "port forwarding was allowed");
 }
 
 #[test]
 fn the_server_benchmark_runs_and_reports_figures() {
     let out = crate::util::inarow()
-        .args(["bench", "server", "--sessions", "40", "--games", "5", "--seconds", "2", "--think-ms", "100"])
+        .args([
+            "bench",
+            "server",
+            "--sessions",
+            "40",
+            "--games",
+            "5",
+            "--seconds",
+            "2",
+            "--think-ms",
+            "100",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("connect: 40 sessions"), "{text}");
     assert!(text.contains("(failed: 0)"), "{text}");
     assert!(text.contains("KiB per session"), "{text}");
