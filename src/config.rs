@@ -42,6 +42,7 @@ fn invalid(key: &'static str, message: impl Into<String>) -> ConfigError {
 #[serde(deny_unknown_fields, default)]
 struct RawConfig {
     ssh: RawSsh,
+    telnet: RawTelnet,
     limits: RawLimits,
     lobby: RawLobby,
     computer: RawComputer,
@@ -57,6 +58,13 @@ struct RawSsh {
     keepalive_secs: u64,
     keepalive_max: u32,
     login_timeout_secs: u64,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawTelnet {
+    enabled: bool,
+    listen: String,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -110,6 +118,15 @@ impl Default for RawSsh {
             keepalive_secs: 30,
             keepalive_max: 3,
             login_timeout_secs: 30,
+        }
+    }
+}
+
+impl Default for RawTelnet {
+    fn default() -> Self {
+        RawTelnet {
+            enabled: true,
+            listen: "0.0.0.0:2323".into(),
         }
     }
 }
@@ -184,6 +201,12 @@ pub struct SshConfig {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TelnetConfig {
+    pub enabled: bool,
+    pub listen: SocketAddr,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     pub max_sessions: usize,
     pub max_per_ip: usize,
@@ -228,6 +251,7 @@ impl GamesConfig {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub ssh: SshConfig,
+    pub telnet: TelnetConfig,
     pub limits: Limits,
     pub lobby: LobbyConfig,
     pub computer: ComputerConfig,
@@ -307,6 +331,18 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             100,
         )?,
         login_timeout: secs("ssh.login_timeout_secs", raw.ssh.login_timeout_secs, 1, 600)?,
+    };
+    let telnet = TelnetConfig {
+        enabled: raw.telnet.enabled,
+        listen: raw.telnet.listen.parse().map_err(|_| {
+            invalid(
+                "telnet.listen",
+                format!(
+                    "'{}' is not an address such as 0.0.0.0:2323 or [::]:2323",
+                    crate::text::sanitize_quote(&raw.telnet.listen, 40)
+                ),
+            )
+        })?,
     };
     let l = &raw.limits;
     let limits = Limits {
@@ -407,6 +443,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
     }
     Ok(Config {
         ssh,
+        telnet,
         limits,
         lobby,
         computer,
@@ -470,6 +507,7 @@ mod tests {
         let cases = [
             ("[limits]\nmax_sessions = 0", "limits.max_sessions"),
             ("[ssh]\nlisten = \"nowhere\"", "ssh.listen"),
+            ("[telnet]\nlisten = \"2323\"", "telnet.listen"),
             ("[games]\nconnect4_size = \"7by6\"", "games.connect4_size"),
             ("[games]\nconnect4 = false\ngomoku = false", "games"),
             ("[computer]\nthink_ms = 5", "computer.think_ms"),

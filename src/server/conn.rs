@@ -31,6 +31,12 @@ pub enum ConnEvent {
     Input(Vec<u8>),
     /// A new terminal size.
     Resize(u32, u32),
+    /// A whole line from a client in line mode (telnet without negotiation).
+    Line(Vec<u8>),
+    /// The terminal type is known now: this theme suits it.
+    Theme(Theme),
+    /// Protocol bytes for the client (telnet negotiation), sent as they are.
+    Raw(Vec<u8>),
     /// Input arrived faster than the allowed rate and some was dropped.
     InputDropped,
     /// The client closed the session.
@@ -206,6 +212,18 @@ pub async fn run(
                     conn.last_key = Instant::now();
                     let out = conn.session.input(&bytes);
                     if let Some(end) = conn.emit(out).await { break end; }
+                }
+                Some(ConnEvent::Line(bytes)) => {
+                    conn.last_key = Instant::now();
+                    let out = conn.session.line(&bytes);
+                    if let Some(end) = conn.emit(out).await { break end; }
+                }
+                Some(ConnEvent::Theme(theme)) => {
+                    let out = conn.session.set_theme(theme);
+                    conn.emit(out).await;
+                }
+                Some(ConnEvent::Raw(bytes)) => {
+                    conn.outbox.push_raw(&bytes);
                 }
                 Some(ConnEvent::Resize(c, r)) => {
                     let out = conn.session.resize(c, r);

@@ -1,12 +1,15 @@
 //! The host: listeners, connection limits, the shared context every
 //! connection sees, and graceful shutdown. Transports are adapters that
-//! feed bytes into a session task ([`conn`]): [`ssh`] on russh.
+//! feed bytes into a session task ([`conn`]): [`ssh`] on russh, [`telnet`]
+//! with our own codec ([`telnet_codec`]).
 
 pub mod conn;
 pub mod hostkey;
 pub mod net;
 pub mod outbox;
 pub mod ssh;
+pub mod telnet;
+pub mod telnet_codec;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -48,10 +51,18 @@ impl Ctx {
 /// A running host.
 pub struct Host {
     pub ssh_addr: SocketAddr,
+    /// Where telnet listens, when enabled.
+    pub telnet_addr: Option<SocketAddr>,
     /// The host key's fingerprint, as players' clients show it.
     pub fingerprint: String,
     ctx: Arc<Ctx>,
-    accept: JoinHandle<()>,
+    accept: Vec<JoinHandle<()>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Transport {
+    Ssh,
+    Telnet,
 }
 
 impl Host {
@@ -66,6 +77,17 @@ impl Host {
         let listener = net::listen(config.ssh.listen)
             .with_context(|| format!("cannot listen on {} (ssh.listen)", config.ssh.listen))?;
         let ssh_addr = listener.local_addr()?;
+        let telnet_listener = if config.telnet.enabled {
+            Some(net::listen(config.telnet.listen).with_context(|| {
+                format!("cannot listen on {} (telnet.listen)", config.telnet.listen)
+            })?)
+        } else {
+            None
+        };
+        let telnet_addr = match &telnet_listener {
+            Some(l) => Some(l.local_addr()?),
+            None => None,
+        };
         let computer = Computer::new(config.computer.max_concurrent, config.computer.think);
         let lobby = lobby::spawn(LobbySettings {
             games: config.games.enabled.clone(),
@@ -92,9 +114,22 @@ impl Host {
             next_id: AtomicU64::new(1),
         });
         tracing::info!(addr = %ssh_addr, "listening for ssh");
-        let accept = tokio::spawn(accept_ssh(Arc::clone(&ctx), listener));
+        let mut accept = vec![tokio::spawn(accept_loop(
+            Arc::clone(&ctx),
+            listener,
+            Transport::Ssh,
+        ))];
+        if let Some(l) = telnet_listener {
+            tracing::info!(addr = ?telnet_addr, "listening for telnet");
+            accept.push(tokio::spawn(accept_loop(
+                Arc::clone(&ctx),
+                l,
+                Transport::Telnet,
+            )));
+        }
         Ok(Host {
             ssh_addr,
+            telnet_addr,
             fingerprint,
             ctx,
             accept,
@@ -117,13 +152,15 @@ impl Host {
                 reason: "the host is shutting down".into(),
             })
             .await;
-        self.accept.abort();
+        for a in &self.accept {
+            a.abort();
+        }
         self.ctx.tracker.close();
         let _ = tokio::time::timeout(SHUTDOWN_GRACE * 2, self.ctx.tracker.wait()).await;
     }
 }
 
-async fn accept_ssh(ctx: Arc<Ctx>, listener: tokio::net::TcpListener) {
+async fn accept_loop(ctx: Arc<Ctx>, listener: tokio::net::TcpListener, transport: Transport) {
     loop {
         let (stream, peer) = tokio::select! {
             _ = ctx.shutdown.cancelled() => return,
@@ -149,10 +186,17 @@ async fn accept_ssh(ctx: Arc<Ctx>, listener: tokio::net::TcpListener) {
                 continue;
             }
         };
-        tracing::info!(%peer, "connection");
+        tracing::info!(%peer, ?transport, "connection");
         let _ = stream.set_nodelay(true);
-        ctx.tracker
-            .spawn(ssh::serve(Arc::clone(&ctx), stream, peer, slot));
+        match transport {
+            Transport::Ssh => ctx
+                .tracker
+                .spawn(ssh::serve(Arc::clone(&ctx), stream, peer, slot)),
+            Transport::Telnet => {
+                ctx.tracker
+                    .spawn(telnet::serve(Arc::clone(&ctx), stream, peer, slot))
+            }
+        };
     }
 }
 

@@ -20,7 +20,7 @@ pub enum Sink {
         handle: russh::server::Handle,
         channel: russh::ChannelId,
     },
-    Telnet(tokio::net::tcp::OwnedWriteHalf),
+    Telnet(tokio::io::WriteHalf<super::net::Killable<tokio::net::TcpStream>>),
 }
 
 impl Sink {
@@ -29,6 +29,9 @@ impl Sink {
             Sink::Ssh { handle, channel } => handle.data(*channel, bytes).await.map_err(|_| ()),
             Sink::Telnet(w) => {
                 use tokio::io::AsyncWriteExt;
+                // Our output is UTF-8 and never holds 255, but a literal 255
+                // must be doubled on a telnet connection.
+                let bytes = super::telnet_codec::escape(&bytes);
                 w.write_all(&bytes).await.map_err(|_| ())
             }
         }
@@ -120,6 +123,18 @@ impl Outbox {
         drop(st);
         self.shared.wake_writer.notify_one();
         true
+    }
+
+    /// Queues protocol bytes (never dropped for being behind: they are few
+    /// and must arrive, but they still count towards the bound).
+    pub fn push_raw(&self, bytes: &[u8]) {
+        let mut st = self.lock();
+        if st.closing.is_some() || st.done || st.buf.len() + bytes.len() > self.shared.limit * 2 {
+            return;
+        }
+        st.buf.extend_from_slice(bytes);
+        drop(st);
+        self.shared.wake_writer.notify_one();
     }
 
     /// Queues the last bytes (even over the bound: they restore the

@@ -216,6 +216,38 @@ impl Session {
         out
     }
 
+    /// A whole line from a client in line mode (a plain socket: the
+    /// person's terminal edits the line and sends it on Enter). In a text
+    /// field or a game the line is typed and entered; in a menu its keys are
+    /// pressed (`1` picks entry 1) and an empty line is Enter.
+    pub fn line(&mut self, bytes: &[u8]) -> Output {
+        let mut keys = KeyDecoder::decode_all(bytes);
+        keys.retain(|k| *k != Key::Enter);
+        if keys.is_empty() || self.wants_text() {
+            keys.push(Key::Enter);
+        }
+        self.keys_in(&keys)
+    }
+
+    /// Whether what is on screen reads typed text (a field, a move).
+    fn wants_text(&self) -> bool {
+        match &self.state {
+            State::Play(p) => p.game.ending.is_none(),
+            State::Setup(s) => s.is_text_step(),
+            State::Lobby(l) => l.is_text_step(),
+            _ => false,
+        }
+    }
+
+    /// Switches the theme (the terminal type became known) and repaints.
+    pub fn set_theme(&mut self, theme: Theme) -> Output {
+        if theme == self.theme {
+            return Output::default();
+        }
+        self.theme = theme;
+        self.redraw()
+    }
+
     /// No more bytes came after a lone ESC: it was the Esc key.
     pub fn flush_input(&mut self) -> Output {
         let mut keys = Vec::new();
@@ -511,7 +543,7 @@ impl Session {
                 let Some(r) = &self.remote else { return };
                 let action = match key {
                     Key::Click { col, row } => match line_of(col, row) {
-                        Some((_, line)) => lobby.click(line, &r.opts, &name),
+                        Some((_, line)) => lobby.click(line, &r.opts),
                         None => RemoteAction::None,
                     },
                     k => lobby.handle(k, &r.opts, &name),

@@ -125,10 +125,7 @@ impl LobbyScreen {
             error: None,
         };
         if opts.ask_name {
-            s.step = Step::Name(TextField::new(
-                &opts.name,
-                opts.max_line.min(text::MAX_NAME_WIDTH),
-            ));
+            s.step = Step::Name(TextField::new("", opts.max_line.min(text::MAX_NAME_WIDTH)));
         } else {
             s.show_games(opts);
         }
@@ -143,6 +140,11 @@ impl LobbyScreen {
         });
         s.show_actions(rules);
         s
+    }
+
+    /// Whether a text field (a name, a room code) is being asked for.
+    pub fn is_text_step(&self) -> bool {
+        matches!(self.step, Step::Name(_) | Step::JoinCode(_))
     }
 
     pub fn set_error(&mut self, e: impl Into<String>) {
@@ -213,7 +215,7 @@ impl LobbyScreen {
         self.step = Step::Actions(rules, m);
     }
 
-    fn choose(&mut self, c: Choice, opts: &RemoteOptions, name: &str) -> RemoteAction {
+    fn choose(&mut self, c: Choice, opts: &RemoteOptions) -> RemoteAction {
         self.error = None;
         match (c, self.step.clone()) {
             (Choice::Quit, _) => return RemoteAction::Quit,
@@ -226,10 +228,7 @@ impl LobbyScreen {
                 }
             }
             (Choice::Name, _) => {
-                self.step = Step::Name(TextField::new(
-                    name,
-                    opts.max_line.min(text::MAX_NAME_WIDTH),
-                ));
+                self.step = Step::Name(TextField::new("", opts.max_line.min(text::MAX_NAME_WIDTH)));
             }
             (Choice::Join, _) => self.step = Step::JoinCode(TextField::new("", 8)),
             (Choice::QuickMatch, Step::Actions(r, _)) => return RemoteAction::QuickMatch(r.kind()),
@@ -290,7 +289,7 @@ impl LobbyScreen {
             },
             Step::Games(menu) | Step::Actions(_, menu) | Step::Levels(_, menu) => {
                 match menu.handle(key) {
-                    MenuEvent::Chosen(c) => self.choose(c, opts, name),
+                    MenuEvent::Chosen(c) => self.choose(c, opts),
                     MenuEvent::Back => {
                         self.go_back(opts);
                         RemoteAction::None
@@ -311,7 +310,7 @@ impl LobbyScreen {
         }
     }
 
-    pub fn click(&mut self, line: usize, opts: &RemoteOptions, name: &str) -> RemoteAction {
+    pub fn click(&mut self, line: usize, opts: &RemoteOptions) -> RemoteAction {
         if line < MENU_TOP {
             return RemoteAction::None;
         }
@@ -320,7 +319,7 @@ impl LobbyScreen {
             _ => MenuEvent::None,
         };
         match chosen {
-            MenuEvent::Chosen(c) => self.choose(c, opts, name),
+            MenuEvent::Chosen(c) => self.choose(c, opts),
             _ => RemoteAction::None,
         }
     }

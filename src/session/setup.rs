@@ -176,8 +176,8 @@ impl Setup {
                 }))
                 .select_where(|c| *c == Choice::Level(Level::Medium));
             }
-            Step::Name(i) => {
-                self.field = TextField::new(&default_name(i), text::MAX_NAME_WIDTH);
+            Step::Name(_) => {
+                self.field = TextField::new("", text::MAX_NAME_WIDTH);
             }
             Step::Colour(i) => {
                 let taken = if i == 1 { a.colours[0] } else { None };
@@ -240,6 +240,11 @@ impl Setup {
                 humans: [true, humans2],
             }
         }
+    }
+
+    /// Whether a text field (a name) is being asked for.
+    pub fn is_text_step(&self) -> bool {
+        matches!(self.step, Step::Name(_))
     }
 
     /// The game, when every question is already answered (all by flags).
@@ -410,8 +415,12 @@ impl Setup {
         ));
         f.blank();
         debug_assert_eq!(f.height(), Self::MENU_TOP);
-        if let Step::Name(_) = self.step {
+        if let Step::Name(i) = self.step {
             f.push(self.field.line("   Name: "));
+            f.push(Line::styled(
+                format!("   (Enter keeps {})", default_name(i)),
+                Style::PLAIN.dim(),
+            ));
         } else {
             for line in self.menu.lines(Style::PLAIN.bold()) {
                 f.push(line);

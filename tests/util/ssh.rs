@@ -22,7 +22,7 @@ pub struct TestHost {
 pub fn test_config_text(dir: &std::path::Path, extra: &str) -> String {
     let key = dir.join("host_key");
     format!(
-        "[ssh]\nlisten = \"127.0.0.1:0\"\nhost_key = \"{}\"\n\n[lobby]\nmatch_wait_secs = 1\n\n[computer]\nthink_ms = 100\n\n[log]\nlevel = \"warn\"\n{extra}",
+        "[ssh]\nlisten = \"127.0.0.1:0\"\nhost_key = \"{}\"\n\n[telnet]\nlisten = \"127.0.0.1:0\"\n\n[lobby]\nmatch_wait_secs = 1\n\n[computer]\nthink_ms = 100\n\n[log]\nlevel = \"warn\"\n{extra}",
         key.display()
     )
 }
@@ -255,7 +255,7 @@ impl ServerProcess {
             .unwrap()
             .port();
         let text = merge(&test_config_text(dir.path(), ""), extra)
-            .replace("127.0.0.1:0", &format!("127.0.0.1:{port}"))
+            .replacen("127.0.0.1:0", &format!("127.0.0.1:{port}"), 1)
             .replace("level = \"warn\"", "level = \"info\"");
         let cfg = dir.path().join("inarow.toml");
         std::fs::write(&cfg, text).unwrap();
