@@ -103,3 +103,83 @@ proptest! {
         prop_assert!(!name.is_empty() && text::width(&name) <= text::MAX_NAME_WIDTH);
     }
 }
+
+mod telnet {
+    use inarow::server::telnet_codec::{Codec, Decoded, IAC, escape};
+    use proptest::prelude::*;
+
+    /// Streams a telnet client could send: data, commands, negotiations,
+    /// subnegotiations (NAWS with doubled 255s, TTYPE), CR NUL, and noise.
+    fn telnet_bytes() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            "[a-z0-9 ]{0,6}".prop_map(|s| s.into_bytes()),
+            (251u8..=254, any::<u8>()).prop_map(|(v, o)| vec![IAC, v, o]),
+            (any::<u16>(), any::<u16>()).prop_map(|(w, h)| {
+                let mut v = vec![IAC, 250, 31];
+                for b in [w.to_be_bytes(), h.to_be_bytes()].concat() {
+                    v.push(b);
+                    if b == IAC {
+                        v.push(IAC);
+                    }
+                }
+                v.extend_from_slice(&[IAC, 240]);
+                v
+            }),
+            "[A-Z0-9-]{0,12}"
+                .prop_map(|t| [vec![IAC, 250, 24, 0], t.into_bytes(), vec![IAC, 240]].concat()),
+            Just(vec![IAC, IAC]),
+            Just(vec![b'\r', 0]),
+            Just(vec![IAC, 244]),
+            any::<u8>().prop_map(|b| vec![b]),
+        ];
+        prop::collection::vec(piece, 0..30).prop_map(|v| v.concat())
+    }
+
+    fn decode_in_pieces(bytes: &[u8], cuts: &[usize]) -> Decoded {
+        let mut c = Codec::new();
+        c.greeting();
+        let mut all = Decoded::default();
+        let mut start = 0;
+        for &cut in cuts.iter().chain(std::iter::once(&bytes.len())) {
+            let cut = cut.clamp(start, bytes.len());
+            let d = c.decode(&bytes[start..cut]);
+            all.data.extend(d.data);
+            all.events.extend(d.events);
+            all.reply.extend(d.reply);
+            start = cut;
+        }
+        all
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn never_panics_on_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+            let mut c = Codec::new();
+            c.greeting();
+            for chunk in bytes.chunks(5) {
+                let d = c.decode(chunk);
+                prop_assert!(d.reply.len() <= 3 * chunk.len() + 6);
+            }
+        }
+
+        #[test]
+        fn any_split_decodes_the_same(bytes in telnet_bytes(), mut cuts in prop::collection::vec(any::<usize>(), 0..6)) {
+            let whole = decode_in_pieces(&bytes, &[]);
+            for c in cuts.iter_mut() {
+                *c %= bytes.len() + 1;
+            }
+            cuts.sort_unstable();
+            prop_assert_eq!(decode_in_pieces(&bytes, &cuts), whole);
+        }
+
+        #[test]
+        fn escaping_round_trips(data in prop::collection::vec(any::<u8>(), 0..300)) {
+            let escaped = escape(&data);
+            let d = Codec::new().decode(&escaped);
+            prop_assert_eq!(d.data, data);
+            prop_assert!(d.events.is_empty() && d.reply.is_empty());
+        }
+    }
+}
