@@ -14,6 +14,7 @@ use anyhow::Context;
 
 use crate::cli::solve::{parse_line, read_bounded_line};
 use crate::engine::connect4::Solver;
+use crate::engine::connect4::solver::Tuning;
 
 /// The reference sets, easiest first, with the names the tutorial uses.
 const SETS: [(&str, &str); 6] = [
@@ -48,6 +49,9 @@ pub struct BenchConnect4Args {
     /// Print every position with its score, nodes and time.
     #[arg(long)]
     pub verbose: bool,
+    /// Search knobs for experiments, `name=value,...`.
+    #[arg(long, hide = true, default_value = "")]
+    pub tune: String,
 }
 
 /// Where the reference sets are: relative to the working directory, or to
@@ -136,6 +140,9 @@ pub fn run(args: BenchConnect4Args) -> anyhow::Result<ExitCode> {
         args.files.clone()
     };
     let mut solver = Solver::new(args.tt_mb);
+    let mut tuning = Tuning::default();
+    tuning.parse(&args.tune).map_err(anyhow::Error::msg)?;
+    solver.set_tuning(tuning);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     writeln!(

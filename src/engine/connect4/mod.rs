@@ -4,13 +4,17 @@
 //! * [`position`]: the bitboard position and move-string parsing.
 //! * [`table`]: the transposition table.
 //! * [`solver`]: the exact (and weak) solver.
+//! * [`book`]: the opening book (format and lookups; built by `inarow book build`).
+//! * [`player`]: the perfect and hard computer levels.
 
 pub mod book;
+pub mod player;
 pub mod position;
 pub mod solver;
 pub mod table;
 
 pub use book::{Book, BookEntry, BookError};
+pub use player::{C4Level, C4Player};
 pub use position::{CELLS, HEIGHT, IllegalMoveError, ParseMovesError, Position, WIDTH};
 pub use solver::{Limits, Solver};
 pub use table::Table;

@@ -40,9 +40,12 @@ pub(crate) const BOTTOM: u64 = {
 /// Bitboard with every playable cell set (not the spare bits).
 pub(crate) const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
 
-/// Cells on rows 0, 2 and 4 (the first player's "odd" rows when counting
-/// rows from 1, as the Connect Four literature does).
-pub(crate) const ODD_ROWS: u64 = BOTTOM * 0b010101;
+/// Cells on rows 0, 2 and 4 (0-based): the "odd" rows of the Connect Four
+/// literature, which counts rows from 1.
+pub(crate) const ROWS_024: u64 = BOTTOM * 0b010101;
+
+/// Cells on rows 1, 3 and 5 (0-based): the literature's "even" rows.
+pub(crate) const ROWS_135: u64 = BOTTOM * 0b101010;
 
 /// Bitboard of one column's six cells.
 #[inline]

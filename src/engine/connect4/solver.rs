@@ -25,8 +25,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::position::{CELLS, Position, WIDTH, column_mask, column_of, threat_cells};
-use super::table::{Bounds, Table};
+use super::position::{
+    BOARD, BOTTOM, CELLS, Position, ROWS_024, ROWS_135, WIDTH, column_mask, column_of, has_four,
+    threat_cells,
+};
+use super::table::{Bounds, Slot, Table};
 
 /// The highest score: a win with the side's first stone... on an empty
 /// board that would be 21 (not reachable in practice, but the range is).
@@ -65,7 +68,9 @@ pub(crate) fn win_now_score(pos: &Position) -> i32 {
 /// one per thread.
 pub struct Solver {
     table: Table,
+    small: Table,
     nodes: u64,
+    tuning: Tuning,
 }
 
 impl Solver {
@@ -73,13 +78,23 @@ impl Solver {
     pub fn new(table_mb: usize) -> Solver {
         Solver {
             table: Table::new(table_mb),
+            small: Table::with_bytes(Tuning::default().small_kb << 10),
             nodes: 0,
+            tuning: Tuning::default(),
         }
+    }
+
+    /// Replaces the search knobs (for measurements).
+    #[doc(hidden)]
+    pub fn set_tuning(&mut self, tuning: Tuning) {
+        self.tuning = tuning;
+        self.small = Table::with_bytes(tuning.small_kb << 10);
     }
 
     /// Forgets everything the table holds (cheap).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.small.clear();
     }
 
     /// Nodes searched since the solver was made or [`Solver::reset_nodes`].
@@ -150,13 +165,21 @@ impl Solver {
         debug_assert!(!pos.can_win_next());
         debug_assert!(alpha < beta);
         let mut search = Search {
+            small_below: if self.tuning.adapt_nodes > 0 {
+                CELLS as i32 + 1
+            } else {
+                self.tuning.small_below
+            },
             table: &mut self.table,
+            small: &mut self.small,
+            history: [[0; 64]; 2],
+            tuning: self.tuning,
             nodes: 0,
             limits,
             next_check: CHECK_INTERVAL,
             aborted: false,
         };
-        let r = search.negamax(pos, alpha, beta);
+        let r = search.negamax(pos, alpha, beta, None);
         self.nodes += search.nodes;
         if search.aborted { None } else { Some(r) }
     }
@@ -201,9 +224,92 @@ impl Solver {
 /// about a tenth of a millisecond of search.
 const CHECK_INTERVAL: u64 = 4096;
 
+/// Search knobs, for measuring ideas against each other (`inarow bench
+/// connect4 --tune ...`). The defaults are the measured best.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Tuning {
+    /// Share table entries between mirrored positions.
+    pub mirror: bool,
+    /// Play a single forced move without table or ordering work.
+    pub forced_fast: bool,
+    /// Positions with fewer empty cells do not use the table.
+    pub tt_min_empty: i32,
+    /// Probe the children in the table before searching any of them
+    /// (enhanced transposition cutoff) at nodes with at least this many
+    /// empty cells.
+    pub etc_min_empty: i32,
+    /// Static bound from the follow-up (claimeven) strategy.
+    pub claimeven: bool,
+    /// Move ordering variant.
+    pub order: u8,
+    /// Positions with fewer empty cells use a small, cache-resident table.
+    pub small_below: i32,
+    /// Searches start with every position in the small table and move the
+    /// positions with many empty cells to the big one after this many
+    /// nodes (0: from the start).
+    pub adapt_nodes: u64,
+    /// Size of the small table, KiB.
+    pub small_kb: usize,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            mirror: true,
+            forced_fast: true,
+            tt_min_empty: 0,
+            etc_min_empty: 100,
+            claimeven: false,
+            order: 0,
+            small_below: 14,
+            adapt_nodes: 50_000,
+            small_kb: 1024,
+        }
+    }
+}
+
+impl Tuning {
+    /// Applies `name=value,name=value` settings.
+    pub fn parse(&mut self, text: &str) -> Result<(), String> {
+        for item in text.split(',').filter(|s| !s.is_empty()) {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("{item}: expected name=value"))?;
+            let v: i32 = value.parse().map_err(|_| format!("{item}: not a number"))?;
+            match name {
+                "mirror" => self.mirror = v != 0,
+                "forced" => self.forced_fast = v != 0,
+                "tt" => self.tt_min_empty = v,
+                "etc" => self.etc_min_empty = v,
+                "claimeven" => self.claimeven = v != 0,
+                "order" => self.order = v as u8,
+                "small" => self.small_below = v,
+                "adapt" => self.adapt_nodes = v as u64,
+                "smallkb" => self.small_kb = v as usize,
+                _ => return Err(format!("{name}: unknown setting")),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where a position's table entry is and what it held when probed.
+#[derive(Clone, Copy)]
+struct Probe {
+    slot: Slot,
+    small: bool,
+    mirrored: bool,
+    bounds: Option<Bounds>,
+}
+
 /// One call into the search: the table, a node counter and the limits.
 struct Search<'t, 'l> {
+    small_below: i32,
     table: &'t mut Table,
+    small: &'t mut Table,
+    history: [[i32; 64]; 2],
+    tuning: Tuning,
     nodes: u64,
     limits: Limits<'l>,
     next_check: u64,
@@ -214,6 +320,11 @@ impl Search<'_, '_> {
     #[cold]
     fn check_limits(&mut self) -> bool {
         self.next_check = self.nodes + CHECK_INTERVAL;
+        if self.nodes >= self.tuning.adapt_nodes {
+            // The search has outgrown the cache-resident table: from now
+            // on only the positions near the leaves stay there.
+            self.small_below = self.tuning.small_below;
+        }
         let stop = self
             .limits
             .stop
@@ -225,18 +336,57 @@ impl Search<'_, '_> {
         stop
     }
 
+    #[inline]
+    fn probe(&self, pos: &Position) -> Probe {
+        let small = (CELLS - pos.moves()) < self.small_below as usize;
+        let table: &Table = if small { self.small } else { self.table };
+        let (key, mirrored) = if self.tuning.mirror {
+            pos.canonical_key()
+        } else {
+            (pos.key(), false)
+        };
+        let slot = table.slot(key);
+        Probe {
+            slot,
+            small,
+            mirrored,
+            bounds: table.probe(slot),
+        }
+    }
+
     /// Fail-soft negamax. Precondition: the side to move cannot win with
-    /// its next stone. After an abort the result is meaningless and nothing
-    /// more is stored.
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+    /// its next stone. `hint` is the position's table probe if the caller
+    /// already made it. After an abort the result is meaningless and
+    /// nothing more is stored.
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        hint: Option<Probe>,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes >= self.next_check && self.check_limits() {
             return 0;
         }
+        let t = self.tuning;
         let moves = pos.moves() as i32;
-        let next = pos.non_losing_moves();
-        if next == 0 {
-            // Every move lets the opponent win with its next stone.
+        let mask = pos.mask();
+        let current = pos.current();
+        let opp_wins = threat_cells(current ^ mask) & !mask;
+        let possible = (mask + BOTTOM) & BOARD;
+        let forced = possible & opp_wins;
+        let mut candidates = possible;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                // Two threats to block: lost with the opponent's next stone.
+                return -(CELLS as i32 - moves) / 2;
+            }
+            candidates = forced;
+        }
+        // Never play just below an opponent's winning cell.
+        candidates &= !(opp_wins >> 1);
+        if candidates == 0 {
             return -(CELLS as i32 - moves) / 2;
         }
         if moves >= CELLS as i32 - 2 {
@@ -250,22 +400,49 @@ impl Search<'_, '_> {
                 return alpha;
             }
         }
-        let hi = (CELLS as i32 - 1 - moves) / 2;
+        let mut hi = (CELLS as i32 - 1 - moves) / 2;
+        if t.claimeven && (mask + BOTTOM) & ROWS_135 == 0 {
+            // Every column has an even number of empty cells: the opponent
+            // can answer every move in the same column and so claim all
+            // empty cells on rows 1, 3 and 5 (0-based), leaving us rows 0,
+            // 2 and 4. If those cannot give us four in a line, we cannot win.
+            let empty = BOARD & !mask;
+            if !has_four(current | (empty & ROWS_024)) {
+                hi = if has_four((current ^ mask) | (empty & ROWS_135)) {
+                    -1
+                } else {
+                    0
+                };
+                hi = hi.min((CELLS as i32 - 1 - moves) / 2);
+            }
+        }
         if beta > hi {
             beta = hi;
             if alpha >= beta {
                 return beta;
             }
         }
+        if t.forced_fast && candidates & (candidates - 1) == 0 {
+            return -self.negamax(&pos.after(candidates), -beta, -alpha, None);
+        }
 
-        let (key, mirrored) = pos.canonical_key();
-        let slot = self.table.slot(key);
+        let empties = CELLS as i32 - moves;
+        let probe = if empties >= t.tt_min_empty {
+            Some(hint.unwrap_or_else(|| self.probe(pos)))
+        } else {
+            None
+        };
         let mut known = Bounds {
             lower: lo,
             upper: hi,
             best: 7,
         };
-        if let Some(b) = self.table.probe(slot) {
+        if let Some(Probe {
+            bounds: Some(b),
+            mirrored,
+            ..
+        }) = probe
+        {
             if b.lower >= beta {
                 return b.lower;
             }
@@ -290,19 +467,55 @@ impl Search<'_, '_> {
 
         // Order the moves: the table's best move first, then by the number
         // of cells where the move leaves us a winning threat.
-        let mut list = [(0i32, 0u64); WIDTH];
+        let etc = empties >= t.etc_min_empty;
+        let mut list: [(i32, u64, Option<Probe>); WIDTH] = [(0, 0, None); WIDTH];
         let mut n = 0;
-        let current = pos.current();
-        let mask = pos.mask();
+        let mut best = i32::MIN;
+        let mut best_move = known.best;
+        let start_nodes = self.nodes;
         for &col in &CENTRE_FIRST {
-            let m = next & column_mask(col);
+            let m = candidates & column_mask(col);
             if m == 0 {
                 continue;
             }
+            let mut child_probe = None;
+            if etc {
+                let cp = self.probe(&pos.after(m));
+                if let Some(cb) = cp.bounds {
+                    if -cb.upper >= beta {
+                        // A child already known to be good enough: cut.
+                        let mut stored = known;
+                        stored.lower = stored.lower.max(-cb.upper);
+                        stored.best = col as u8;
+                        self.store(probe, stored, 1);
+                        return -cb.upper;
+                    }
+                    if -cb.lower <= alpha {
+                        // Known not to raise alpha: no need to search it.
+                        best = best.max(-cb.lower);
+                        continue;
+                    }
+                }
+                child_probe = Some(cp);
+            }
             let score = if col as u8 == known.best {
-                1000
+                i32::MAX
             } else {
-                (threat_cells(current | m) & !(mask | m)).count_ones() as i32
+                let threats = threat_cells(current | m) & !(mask | m);
+                match t.order {
+                    0 => threats.count_ones() as i32,
+                    1 => {
+                        let good = if moves % 2 == 0 { ROWS_024 } else { ROWS_135 };
+                        (threats.count_ones() + (threats & good).count_ones()) as i32
+                    }
+                    _ => {
+                        let good = if moves % 2 == 0 { ROWS_024 } else { ROWS_135 };
+                        let s = (threats.count_ones() + (threats & good).count_ones()) as i32;
+                        (s << 20)
+                            + self.history[(moves & 1) as usize][m.trailing_zeros() as usize]
+                                .min((1 << 20) - 1)
+                    }
+                }
             };
             // Insertion sort, stable: equal scores keep the centre-first order.
             let mut i = n;
@@ -310,17 +523,14 @@ impl Search<'_, '_> {
                 list[i] = list[i - 1];
                 i -= 1;
             }
-            list[i] = (score, m);
+            list[i] = (score, m, child_probe);
             n += 1;
         }
 
-        let start_nodes = self.nodes;
         let a0 = alpha;
-        let mut best = i32::MIN;
-        let mut best_move = known.best;
-        for &(_, m) in &list[..n] {
+        for &(_, m, child_probe) in &list[..n] {
             let child = pos.after(m);
-            let v = -self.negamax(&child, -beta, -alpha);
+            let v = -self.negamax(&child, -beta, -alpha, child_probe);
             if self.aborted {
                 return 0;
             }
@@ -330,6 +540,11 @@ impl Search<'_, '_> {
                     best_move = column_of(m) as u8;
                     alpha = v;
                     if alpha >= beta {
+                        if t.order >= 2 {
+                            let h = &mut self.history[(moves & 1) as usize]
+                                [m.trailing_zeros() as usize];
+                            *h += empties * empties;
+                        }
                         break;
                     }
                 }
@@ -345,13 +560,25 @@ impl Search<'_, '_> {
         } else {
             stored.upper = stored.upper.min(best);
         }
-        stored.best = if best_move < 7 && mirrored {
-            6 - best_move
-        } else {
-            best_move
-        };
-        self.table.store(slot, stored, self.nodes - start_nodes);
+        stored.best = best_move;
+        self.store(probe, stored, self.nodes - start_nodes);
         best
+    }
+
+    /// Stores `b` (oriented like the searched position) if the position
+    /// uses the table.
+    #[inline]
+    fn store(&mut self, probe: Option<Probe>, mut b: Bounds, nodes: u64) {
+        if let Some(p) = probe {
+            if b.best < 7 && p.mirrored {
+                b.best = 6 - b.best;
+            }
+            if p.small {
+                self.small.store(p.slot, b, nodes);
+            } else {
+                self.table.store(p.slot, b, nodes);
+            }
+        }
     }
 }
 

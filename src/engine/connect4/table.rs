@@ -75,7 +75,11 @@ pub struct Table {
 impl Table {
     /// A table using about `megabytes` MiB (at least 256 KiB).
     pub fn new(megabytes: usize) -> Table {
-        let bytes = megabytes.saturating_mul(1 << 20);
+        Table::with_bytes(megabytes.saturating_mul(1 << 20))
+    }
+
+    /// A table using about `bytes` bytes (at least 256 KiB).
+    pub fn with_bytes(bytes: usize) -> Table {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(MIN_BUCKETS);
         Table {
             buckets: vec![Bucket::default(); n],
