@@ -49,6 +49,19 @@ pub struct BenchConnect4Args {
     /// Print every position with its score, nodes and time.
     #[arg(long)]
     pub verbose: bool,
+    /// Instead of the reference sets: play the perfect level against itself
+    /// from the empty board and print the time of every move.
+    #[arg(long)]
+    pub selfplay: bool,
+    /// With --selfplay: time budget per move in ms (default: unlimited).
+    #[arg(long, value_name = "MS")]
+    pub budget_ms: Option<u64>,
+    /// With --selfplay: opening book file (default: the built-in book).
+    #[arg(long, conflicts_with = "no_book")]
+    pub book: Option<PathBuf>,
+    /// With --selfplay: play without the opening book.
+    #[arg(long)]
+    pub no_book: bool,
     /// Search knobs for experiments, `name=value,...`.
     #[arg(long, hide = true, default_value = "")]
     pub tune: String,
@@ -132,7 +145,64 @@ fn row(out: &mut impl Write, set: &str, file: &str, t: &Tally) -> std::io::Resul
     )
 }
 
+/// Perfect against perfect from the empty board, timing every move.
+fn selfplay(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
+    use crate::engine::connect4::{C4Level, C4Player, Position};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let book = if args.no_book {
+        None
+    } else {
+        Some(Arc::new(match &args.book {
+            Some(p) => crate::cli::book::load_book(p)?,
+            None => crate::engine::connect4::Book::builtin(),
+        }))
+    };
+    let mut players = [
+        C4Player::new(args.tt_mb, book.clone()),
+        C4Player::new(args.tt_mb, book),
+    ];
+    let stop = AtomicBool::new(false);
+    let mut rng = rand::rng();
+    let mut moves = Vec::new();
+    let mut pos = Position::new();
+    let mut slowest = Duration::ZERO;
+    loop {
+        let side = pos.moves() % 2;
+        let start = Instant::now();
+        let deadline = start + Duration::from_millis(args.budget_ms.unwrap_or(365 * 86_400_000));
+        let col = players[side].choose(&moves, C4Level::Perfect, deadline, &stop, &mut rng);
+        let took = start.elapsed();
+        slowest = slowest.max(took);
+        let wins = pos.is_winning_move(col as usize);
+        pos.play_col(col as usize);
+        moves.push(col);
+        println!(
+            "stone {:>2}: column {} in {:.3} ms",
+            pos.moves(),
+            col + 1,
+            took.as_secs_f64() * 1e3
+        );
+        if wins || pos.moves() == crate::engine::connect4::CELLS {
+            let line: String = moves.iter().map(|c| char::from(b'1' + c)).collect();
+            let result = if wins {
+                format!("player {} wins with stone {}", side + 1, pos.moves())
+            } else {
+                "draw".to_string()
+            };
+            println!(
+                "{result}; slowest move {:.3} ms; game {line}",
+                slowest.as_secs_f64() * 1e3
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+}
+
 pub fn run(args: BenchConnect4Args) -> anyhow::Result<ExitCode> {
+    if args.selfplay {
+        return selfplay(&args);
+    }
     let files: Vec<PathBuf> = if args.files.is_empty() {
         let dir = default_dir()?;
         SETS.iter().map(|(f, _)| dir.join(f)).collect()
