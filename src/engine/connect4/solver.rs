@@ -179,7 +179,8 @@ impl Solver {
             next_check: CHECK_INTERVAL,
             aborted: false,
         };
-        let r = search.negamax(pos, alpha, beta, None);
+        let opp_wins = threat_cells(pos.current() ^ pos.mask()) & !pos.mask();
+        let r = search.negamax(pos, alpha, beta, None, opp_wins);
         self.nodes += search.nodes;
         if search.aborted { None } else { Some(r) }
     }
@@ -243,6 +244,10 @@ pub struct Tuning {
     pub claimeven: bool,
     /// Move ordering variant.
     pub order: u8,
+    /// Bound the score by 0 for a side that cannot complete any line.
+    pub dead: bool,
+    /// ... from this many stones on.
+    pub dead_from: i32,
     /// Positions with fewer empty cells use a small, cache-resident table.
     pub small_below: i32,
     /// Searches start with every position in the small table and move the
@@ -260,8 +265,10 @@ impl Default for Tuning {
             forced_fast: true,
             tt_min_empty: 0,
             etc_min_empty: 100,
-            claimeven: false,
+            claimeven: true,
             order: 0,
+            dead: true,
+            dead_from: 20,
             small_below: 14,
             adapt_nodes: 50_000,
             small_kb: 1024,
@@ -284,6 +291,8 @@ impl Tuning {
                 "etc" => self.etc_min_empty = v,
                 "claimeven" => self.claimeven = v != 0,
                 "order" => self.order = v as u8,
+                "dead" => self.dead = v != 0,
+                "deadfrom" => self.dead_from = v,
                 "small" => self.small_below = v,
                 "adapt" => self.adapt_nodes = v as u64,
                 "smallkb" => self.small_kb = v as usize,
@@ -364,6 +373,7 @@ impl Search<'_, '_> {
         mut alpha: i32,
         mut beta: i32,
         hint: Option<Probe>,
+        opp_wins: u64,
     ) -> i32 {
         self.nodes += 1;
         if self.nodes >= self.next_check && self.check_limits() {
@@ -373,7 +383,7 @@ impl Search<'_, '_> {
         let moves = pos.moves() as i32;
         let mask = pos.mask();
         let current = pos.current();
-        let opp_wins = threat_cells(current ^ mask) & !mask;
+        debug_assert_eq!(opp_wins, threat_cells(current ^ mask) & !mask);
         let possible = (mask + BOTTOM) & BOARD;
         let forced = possible & opp_wins;
         let mut candidates = possible;
@@ -393,14 +403,24 @@ impl Search<'_, '_> {
             // Two cells left, neither side can complete a line in them.
             return 0;
         }
-        let lo = -(CELLS as i32 - 2 - moves) / 2;
+        let mut lo = -(CELLS as i32 - 2 - moves) / 2;
+        let mut hi = (CELLS as i32 - 1 - moves) / 2;
+        if t.dead && moves >= t.dead_from {
+            // A side that cannot complete any line any more cannot win.
+            let empty = BOARD & !mask;
+            if !has_four(current | empty) {
+                hi = hi.min(0);
+            }
+            if !has_four((current ^ mask) | empty) {
+                lo = lo.max(0);
+            }
+        }
         if alpha < lo {
             alpha = lo;
             if alpha >= beta {
                 return alpha;
             }
         }
-        let mut hi = (CELLS as i32 - 1 - moves) / 2;
         if t.claimeven && (mask + BOTTOM) & ROWS_135 == 0 {
             // Every column has an even number of empty cells: the opponent
             // can answer every move in the same column and so claim all
@@ -408,12 +428,12 @@ impl Search<'_, '_> {
             // 2 and 4. If those cannot give us four in a line, we cannot win.
             let empty = BOARD & !mask;
             if !has_four(current | (empty & ROWS_024)) {
-                hi = if has_four((current ^ mask) | (empty & ROWS_135)) {
+                let bound = if has_four((current ^ mask) | (empty & ROWS_135)) {
                     -1
                 } else {
                     0
                 };
-                hi = hi.min((CELLS as i32 - 1 - moves) / 2);
+                hi = hi.min(bound);
             }
         }
         if beta > hi {
@@ -423,7 +443,8 @@ impl Search<'_, '_> {
             }
         }
         if t.forced_fast && candidates & (candidates - 1) == 0 {
-            return -self.negamax(&pos.after(candidates), -beta, -alpha, None);
+            let threats = threat_cells(current | candidates) & !(mask | candidates);
+            return -self.negamax(&pos.after(candidates), -beta, -alpha, None, threats);
         }
 
         let empties = CELLS as i32 - moves;
@@ -468,7 +489,7 @@ impl Search<'_, '_> {
         // Order the moves: the table's best move first, then by the number
         // of cells where the move leaves us a winning threat.
         let etc = empties >= t.etc_min_empty;
-        let mut list: [(i32, u64, Option<Probe>); WIDTH] = [(0, 0, None); WIDTH];
+        let mut list: [(i32, u64, u64, Option<Probe>); WIDTH] = [(0, 0, 0, None); WIDTH];
         let mut n = 0;
         let mut best = i32::MIN;
         let mut best_move = known.best;
@@ -498,10 +519,10 @@ impl Search<'_, '_> {
                 }
                 child_probe = Some(cp);
             }
+            let threats = threat_cells(current | m) & !(mask | m);
             let score = if col as u8 == known.best {
                 i32::MAX
             } else {
-                let threats = threat_cells(current | m) & !(mask | m);
                 match t.order {
                     0 => threats.count_ones() as i32,
                     1 => {
@@ -523,14 +544,14 @@ impl Search<'_, '_> {
                 list[i] = list[i - 1];
                 i -= 1;
             }
-            list[i] = (score, m, child_probe);
+            list[i] = (score, m, threats, child_probe);
             n += 1;
         }
 
         let a0 = alpha;
-        for &(_, m, child_probe) in &list[..n] {
+        for &(_, m, threats, child_probe) in &list[..n] {
             let child = pos.after(m);
-            let v = -self.negamax(&child, -beta, -alpha, child_probe);
+            let v = -self.negamax(&child, -beta, -alpha, child_probe, threats);
             if self.aborted {
                 return 0;
             }
