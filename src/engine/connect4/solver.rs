@@ -232,6 +232,8 @@ const CHECK_INTERVAL: u64 = 4096;
 pub struct Tuning {
     /// Share table entries between mirrored positions.
     pub mirror: bool,
+    /// ... with fewer than this many stones.
+    pub mirror_below: i32,
     /// Play a single forced move without table or ordering work.
     pub forced_fast: bool,
     /// Positions with fewer empty cells do not use the table.
@@ -262,6 +264,7 @@ impl Default for Tuning {
     fn default() -> Self {
         Tuning {
             mirror: true,
+            mirror_below: 20,
             forced_fast: true,
             tt_min_empty: 0,
             etc_min_empty: 100,
@@ -269,7 +272,7 @@ impl Default for Tuning {
             order: 0,
             dead: true,
             dead_from: 20,
-            small_below: 14,
+            small_below: 16,
             adapt_nodes: 50_000,
             small_kb: 1024,
         }
@@ -286,6 +289,7 @@ impl Tuning {
             let v: i32 = value.parse().map_err(|_| format!("{item}: not a number"))?;
             match name {
                 "mirror" => self.mirror = v != 0,
+                "mirrorbelow" => self.mirror_below = v,
                 "forced" => self.forced_fast = v != 0,
                 "tt" => self.tt_min_empty = v,
                 "etc" => self.etc_min_empty = v,
@@ -349,11 +353,12 @@ impl Search<'_, '_> {
     fn probe(&self, pos: &Position) -> Probe {
         let small = (CELLS - pos.moves()) < self.small_below as usize;
         let table: &Table = if small { self.small } else { self.table };
-        let (key, mirrored) = if self.tuning.mirror {
-            pos.canonical_key()
-        } else {
-            (pos.key(), false)
-        };
+        let (key, mirrored) =
+            if self.tuning.mirror && (pos.moves() as i32) < self.tuning.mirror_below {
+                pos.canonical_key()
+            } else {
+                (pos.key(), false)
+            };
         let slot = table.slot(key);
         Probe {
             slot,
