@@ -81,8 +81,14 @@ impl Table {
     /// A table using about `bytes` bytes (at least 256 KiB).
     pub fn with_bytes(bytes: usize) -> Table {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(MIN_BUCKETS);
+        let mut buckets = vec![Bucket::default(); n];
+        // Touch every page now: the allocation may be lazily zeroed by the
+        // system, and page faults in the middle of a timed search would
+        // make small searches look ten times slower than they are.
+        buckets.fill(Bucket([0; WAYS]));
+        std::hint::black_box(&mut buckets);
         Table {
-            buckets: vec![Bucket::default(); n],
+            buckets,
             generation: 1,
         }
     }
