@@ -56,6 +56,8 @@ pub struct C4Player {
 struct RootBounds {
     lower: [i32; WIDTH],
     upper: [i32; WIDTH],
+    /// Whether the search finished (else the limits cut it short).
+    complete: bool,
 }
 
 impl C4Player {
@@ -130,15 +132,25 @@ impl C4Player {
             }
         }
         let bounds = self.search_root(pos, &candidates, limits);
+        if !bounds.complete {
+            // Cut short: the best proved lower bound (then the best upper
+            // bound), ties to the heuristic order.
+            let rank = |c: u8| (bounds.lower[c as usize], bounds.upper[c as usize]);
+            let top = candidates
+                .iter()
+                .map(|&c| rank(c))
+                .max()
+                .expect("not empty");
+            return *candidates
+                .iter()
+                .find(|&&c| rank(c) == top)
+                .expect("the maximum is one of them");
+        }
         let top = candidates
             .iter()
             .map(|&c| bounds.lower[c as usize])
             .max()
             .expect("candidates is not empty");
-        if top == i32::MIN {
-            // Nothing proved before the deadline: the heuristic favourite.
-            return candidates[0];
-        }
         let best: Vec<u8> = candidates
             .iter()
             .copied()
@@ -153,6 +165,7 @@ impl C4Player {
         let mut b = RootBounds {
             lower: [i32::MIN; WIDTH],
             upper: [i32::MAX; WIDTH],
+            complete: false,
         };
         let children: Vec<Position> = candidates
             .iter()
@@ -166,6 +179,24 @@ impl C4Player {
         // its second stone from now; and we cannot win with this stone.
         let mut lo = -(CELLS as i32 - 2 - moves) / 2;
         let mut hi = (CELLS as i32 - 1 - moves) / 2;
+        // A cheap safety pass first: does each move survive the opponent's
+        // next few stones? Such a search is shallow (the window cuts every
+        // line longer than that), and if the deadline then cuts the deep
+        // questions short, a move that loses quickly is not chosen.
+        let safety = lo + 4;
+        if safety < hi.min(0) {
+            for (i, &c) in candidates.iter().enumerate() {
+                let col = c as usize;
+                match self
+                    .solver
+                    .window(&children[i], -(safety + 1), -safety, limits)
+                {
+                    Some(v) if -v > safety => b.lower[col] = -v,
+                    Some(v) => b.upper[col] = -v,
+                    None => return b,
+                }
+            }
+        }
         let mut order: Vec<usize> = (0..candidates.len()).collect();
         let mut first = true;
         while lo < hi {
@@ -243,6 +274,7 @@ impl C4Player {
                 b.upper[col] = r;
             }
         }
+        b.complete = true;
         b
     }
 }
