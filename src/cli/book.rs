@@ -8,7 +8,9 @@
 //! handled in their mirror-canonical form, so mirror images are solved
 //! once. Every solved entry is appended to `<out>.log` at once, so an
 //! interrupted build resumes where it stopped; the book file is written
-//! (atomically) at the end.
+//! (atomically) at the end. The entries of an existing book at `--out` are
+//! reused as well, so `--depth 8` over the committed depth-6 book only
+//! solves plies 7 and 8.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -140,10 +142,20 @@ fn canonical(pos: &Position) -> Position {
 fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Result<()> {
     let log = log_path(out);
     let mut done = read_log(&log)?;
+    // The existing book counts as solved too: a deeper build starts where
+    // the committed book ends, even without its log.
+    if let Ok(bytes) = std::fs::read(out)
+        && let Ok(book) = Book::from_bytes(&bytes)
+    {
+        for (pos, entry) in book.iter() {
+            done.entry(pos.key()).or_insert(entry);
+        }
+    }
     if !done.is_empty() {
         eprintln!(
-            "resuming: {} positions already solved in {}",
+            "resuming: {} positions already solved ({} and {})",
             done.len(),
+            out.display(),
             log.display()
         );
     }
