@@ -132,14 +132,34 @@ impl Solver {
             return Some(if weak { 1 } else { s });
         }
         let moves = pos.moves() as i32;
-        let (mut lo, mut hi) = if weak {
+        let (mut lo, mut hi) = if weak && !self.tuning.weak_probe {
             (-1, 1)
         } else {
             (-(CELLS as i32 - moves) / 2, (CELLS as i32 + 1 - moves) / 2)
         };
+        if weak && self.tuning.weak_probe {
+            // Two cheap questions first, far from 0 (a quick win, a quick
+            // loss: their windows cut every long line), then the sign.
+            for mid in [hi / 2, lo / 2] {
+                if lo < mid && mid < hi {
+                    let r = self.window(pos, mid, mid + 1, limits)?;
+                    if r <= mid {
+                        hi = r.max(lo);
+                    } else {
+                        lo = r.min(hi);
+                    }
+                }
+            }
+            lo = lo.clamp(-1, 1);
+            hi = hi.clamp(-1, 1);
+        }
         while lo < hi {
-            // Probe near 0 first: most positions are close to a draw, and
-            // the sign is what matters most.
+            if weak && (lo > 0 || hi < 0 || (lo == 0 && hi == 0)) {
+                break;
+            }
+            // Ask halfway between 0 and the bound first: a question far
+            // from 0 is cheap (its window cuts every long line) and often
+            // settles a position with a quick result; then narrow.
             let mut mid = lo + (hi - lo) / 2;
             if mid <= 0 && lo / 2 < mid {
                 mid = lo / 2;
@@ -154,7 +174,7 @@ impl Solver {
                 lo = r.min(hi);
             }
         }
-        Some(lo)
+        Some(if weak { lo.signum() } else { lo })
     }
 
     /// Searches `pos` (no immediate win for the side to move) in the window
@@ -246,6 +266,9 @@ pub struct Tuning {
     pub claimeven: bool,
     /// Move ordering variant.
     pub order: u8,
+    /// Weak solving asks the strong solver's first questions (cheap ones
+    /// far from 0) and stops as soon as the sign is known.
+    pub weak_probe: bool,
     /// Bound the score by 0 for a side that cannot complete any line.
     pub dead: bool,
     /// ... from this many stones on.
@@ -270,6 +293,7 @@ impl Default for Tuning {
             etc_min_empty: 100,
             claimeven: true,
             order: 0,
+            weak_probe: true,
             dead: true,
             dead_from: 20,
             small_below: 16,
@@ -295,6 +319,7 @@ impl Tuning {
                 "etc" => self.etc_min_empty = v,
                 "claimeven" => self.claimeven = v != 0,
                 "order" => self.order = v as u8,
+                "weakprobe" => self.weak_probe = v != 0,
                 "dead" => self.dead = v != 0,
                 "deadfrom" => self.dead_from = v,
                 "small" => self.small_below = v,
