@@ -1,1 +1,20 @@
-//! The perfect Connect Four solver and its opening book.
+//! The perfect Connect Four player for the standard 7x6 board: an exact
+//! solver, its opening book, and the computer levels built on them.
+//!
+//! * [`position`]: the bitboard position and move-string parsing.
+//! * [`table`]: the transposition table.
+//! * [`solver`]: the exact (and weak) solver.
+//! * [`book`]: the opening book (format and lookups; built by `inarow book build`).
+//! * [`player`]: the perfect and hard computer levels.
+
+pub mod book;
+pub mod player;
+pub mod position;
+pub mod solver;
+pub mod table;
+
+pub use book::{Book, BookEntry, BookError};
+pub use player::{C4Level, C4Player};
+pub use position::{CELLS, HEIGHT, IllegalMoveError, ParseMovesError, Position, WIDTH};
+pub use solver::{Limits, Solver};
+pub use table::Table;
