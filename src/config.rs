@@ -92,6 +92,8 @@ struct RawLobby {
 struct RawComputer {
     think_ms: u64,
     max_concurrent: u64,
+    connect4_book: String,
+    connect4_table_mb: u64,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -161,6 +163,8 @@ impl Default for RawComputer {
         RawComputer {
             think_ms: 1000,
             max_concurrent: 2,
+            connect4_book: String::new(),
+            connect4_table_mb: 32,
         }
     }
 }
@@ -234,6 +238,10 @@ pub struct ComputerConfig {
     pub think: Duration,
     /// Searches running at once; more wait their turn.
     pub max_concurrent: usize,
+    /// The Connect Four opening book file; `None`: the built-in book.
+    pub connect4_book: Option<PathBuf>,
+    /// The Connect Four solver's table, in MiB (per running search).
+    pub connect4_table_mb: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -392,6 +400,16 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             raw.computer.max_concurrent,
             1,
             256,
+        )?,
+        connect4_book: match raw.computer.connect4_book.trim() {
+            "" => None,
+            path => Some(PathBuf::from(path)),
+        },
+        connect4_table_mb: count(
+            "computer.connect4_table_mb",
+            raw.computer.connect4_table_mb,
+            1,
+            16 * 1024,
         )?,
     };
     let g = &raw.games;

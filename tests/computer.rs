@@ -45,7 +45,14 @@ fn connect_four_levels_win_when_they_can_and_block_when_they_must() {
         let positions = random_positions(rules, 3000, 11);
         let (mut wins_checked, mut blocks_checked, mut safe_checked) = (0, 0, 0);
         for level in [Level::Easy, Level::Medium] {
-            let mut engine = engine_for(&rules, level, &EngineOptions { seed: Some(3) });
+            let mut engine = engine_for(
+                &rules,
+                level,
+                &EngineOptions {
+                    seed: Some(3),
+                    ..EngineOptions::default()
+                },
+            );
             for pos in &positions {
                 let me = pos.to_move();
                 let mine = winning(pos, me);
@@ -117,7 +124,10 @@ fn gomoku_easy_completes_its_five_and_blocks_a_four() {
     let mut engine = engine_for(
         &Rules::gomoku(),
         Level::Easy,
-        &EngineOptions { seed: Some(5) },
+        &EngineOptions {
+            seed: Some(5),
+            ..EngineOptions::default()
+        },
     );
     let (mut wins, mut blocks) = (0, 0);
     for pos in gomoku_positions(3000, 21) {

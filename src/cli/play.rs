@@ -218,6 +218,7 @@ impl LocalTable {
                     level,
                     &EngineOptions {
                         seed: seed.map(|s| s + i as u64),
+                        ..EngineOptions::default()
                     },
                 )),
             })

@@ -125,10 +125,30 @@ pub trait Engine: Send {
 }
 
 /// Settings shared by engines.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct EngineOptions {
     /// Seed for the engine's random choices (tests); `None`: from the OS.
     pub seed: Option<u64>,
+    /// The Connect Four opening book; `None`: the one built into the program.
+    pub connect4_book: Option<std::sync::Arc<connect4::Book>>,
+    /// Transposition table of the Connect Four solver, in MiB.
+    pub connect4_table_mb: usize,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            seed: None,
+            connect4_book: None,
+            connect4_table_mb: 32,
+        }
+    }
+}
+
+/// The built-in opening book, parsed once.
+fn builtin_book() -> std::sync::Arc<connect4::Book> {
+    static BOOK: std::sync::OnceLock<std::sync::Arc<connect4::Book>> = std::sync::OnceLock::new();
+    std::sync::Arc::clone(BOOK.get_or_init(|| std::sync::Arc::new(connect4::Book::builtin())))
 }
 
 /// The engine for a game and level. Levels a game does not have fall back
@@ -139,11 +159,46 @@ pub fn engine_for(rules: &Rules, level: Level, options: &EngineOptions) -> Box<d
         GameKind::ConnectFour => match level {
             Level::Easy => Box::new(simple::ConnectFourEasy::new(rng)),
             Level::Medium => Box::new(simple::ConnectFourSearch::medium(rng)),
+            Level::Hard | Level::Perfect | Level::Strong if rules.is_standard_connect_four() => {
+                let book = options.connect4_book.clone().unwrap_or_else(builtin_book);
+                let level = if level == Level::Hard {
+                    connect4::C4Level::Hard
+                } else {
+                    connect4::C4Level::Perfect
+                };
+                Box::new(ConnectFourSolver {
+                    player: connect4::C4Player::new(options.connect4_table_mb, Some(book)),
+                    level,
+                    rng,
+                })
+            }
+            // Other board sizes: as deep as the time allows.
             Level::Hard | Level::Perfect | Level::Strong => {
                 Box::new(simple::ConnectFourSearch::deep(rng))
             }
         },
         GameKind::Gomoku => Box::new(GomokuEngine::new(rules, level, rng)),
+    }
+}
+
+/// The exact Connect Four solver behind the [`Engine`] interface (7x6 only).
+struct ConnectFourSolver {
+    player: connect4::C4Player,
+    level: connect4::C4Level,
+    rng: rand::rngs::SmallRng,
+}
+
+impl Engine for ConnectFourSolver {
+    fn choose(&mut self, position: &Position, limits: &Limits, stop: &AtomicBool) -> Move {
+        let moves: Vec<u8> = position.history().iter().map(|p| p.x).collect();
+        let column = self.player.choose(
+            &moves,
+            self.level,
+            limits.hard_deadline(),
+            stop,
+            &mut self.rng,
+        );
+        Move::Column(column)
     }
 }
 

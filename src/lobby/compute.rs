@@ -25,15 +25,17 @@ struct Inner {
     permits: Semaphore,
     engines: Mutex<EnginePool>,
     budget: Duration,
+    options: EngineOptions,
 }
 
 impl Computer {
-    pub fn new(max_concurrent: usize, budget: Duration) -> Computer {
+    pub fn new(max_concurrent: usize, budget: Duration, options: EngineOptions) -> Computer {
         Computer {
             inner: Arc::new(Inner {
                 permits: Semaphore::new(max_concurrent.max(1)),
                 engines: Mutex::new(HashMap::new()),
                 budget,
+                options,
             }),
         }
     }
@@ -57,7 +59,7 @@ impl Computer {
             .lock()
             .ok()
             .and_then(|mut pool| pool.get_mut(&key).and_then(Vec::pop))
-            .unwrap_or_else(|| engine::engine_for(&key.0, level, &EngineOptions::default()));
+            .unwrap_or_else(|| engine::engine_for(&key.0, level, &self.inner.options));
         let budget = self.inner.budget;
         let (engine, mv) = tokio::task::spawn_blocking(move || {
             let limits = Limits::new(budget);

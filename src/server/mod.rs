@@ -88,7 +88,30 @@ impl Host {
             Some(l) => Some(l.local_addr()?),
             None => None,
         };
-        let computer = Computer::new(config.computer.max_concurrent, config.computer.think);
+        let connect4_book = match &config.computer.connect4_book {
+            Some(path) => {
+                let bytes = std::fs::read(path).with_context(|| {
+                    format!(
+                        "cannot read the opening book {} (computer.connect4_book)",
+                        path.display()
+                    )
+                })?;
+                let book = crate::engine::connect4::Book::from_bytes(&bytes).map_err(|e| {
+                    anyhow::anyhow!("computer.connect4_book: {}: {e}", path.display())
+                })?;
+                Some(Arc::new(book))
+            }
+            None => None,
+        };
+        let computer = Computer::new(
+            config.computer.max_concurrent,
+            config.computer.think,
+            crate::engine::EngineOptions {
+                seed: None,
+                connect4_book,
+                connect4_table_mb: config.computer.connect4_table_mb,
+            },
+        );
         let lobby = lobby::spawn(LobbySettings {
             games: config.games.enabled.clone(),
             computer,
