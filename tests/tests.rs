@@ -9,4 +9,5 @@ mod properties;
 mod rules;
 mod session;
 mod ssh;
+mod telnet;
 mod util;

@@ -48,7 +48,6 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
     let mut size = (0u32, 0u32);
     let mut term = String::new();
     let mut early: Vec<u8> = Vec::new();
-    let mut replies: Vec<u8> = Vec::new();
     let mut buf = vec![0u8; 4096];
     let deadline = tokio::time::Instant::now() + NEGOTIATION_WAIT;
     while !(codec.negotiation_settled()
@@ -60,7 +59,13 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
             Ok(Ok(0)) | Ok(Err(_)) => return,
             Ok(Ok(n)) => {
                 let d = codec.decode(&buf[..n]);
-                replies.extend_from_slice(&d.reply);
+                if !d.reply.is_empty() {
+                    // Answer at once: the terminal type is asked for here.
+                    use tokio::io::AsyncWriteExt;
+                    if writer.write_all(&d.reply).await.is_err() {
+                        return;
+                    }
+                }
                 if early.len() < 1024 {
                     early.extend_from_slice(&d.data);
                 }
@@ -97,9 +102,6 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
         Sink::Telnet(writer),
         kill.clone(),
     ));
-    if !replies.is_empty() {
-        let _ = tx.send(ConnEvent::Raw(replies)).await;
-    }
 
     let mut lines = LineMode::new(ctx.config.limits.max_line_length);
     let mut deliver =

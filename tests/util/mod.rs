@@ -26,6 +26,7 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
 }
 
 pub mod ssh;
+pub mod telnet;
 
 /// Resident memory of a process, in KiB.
 pub fn rss_of(pid: u32) -> usize {

@@ -241,6 +241,8 @@ impl Client {
 /// The real `inarow serve` binary on a free loopback port.
 pub struct ServerProcess {
     pub addr: SocketAddr,
+    /// The telnet port.
+    pub telnet: SocketAddr,
     child: std::process::Child,
     log: std::path::PathBuf,
     _dir: tempfile::TempDir,
@@ -249,13 +251,18 @@ pub struct ServerProcess {
 impl ServerProcess {
     pub fn start(extra: &str) -> ServerProcess {
         let dir = tempfile::tempdir().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let free = || {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        };
+        let (port, telnet_port) = (free(), free());
         let text = merge(&test_config_text(dir.path(), ""), extra)
+            // The [ssh] section comes first, then [telnet].
             .replacen("127.0.0.1:0", &format!("127.0.0.1:{port}"), 1)
+            .replacen("127.0.0.1:0", &format!("127.0.0.1:{telnet_port}"), 1)
             .replace("level = \"warn\"", "level = \"info\"");
         let cfg = dir.path().join("inarow.toml");
         std::fs::write(&cfg, text).unwrap();
@@ -279,8 +286,10 @@ impl ServerProcess {
             );
             std::thread::sleep(Duration::from_millis(30));
         }
+        let telnet: SocketAddr = format!("127.0.0.1:{telnet_port}").parse().unwrap();
         ServerProcess {
             addr,
+            telnet,
             child,
             log,
             _dir: dir,

@@ -1,0 +1,314 @@
+//! The host over telnet: raw TCP clients that negotiate like a real client
+//! (or not at all, like nc), an SSH player in the same lobby, and the stock
+//! telnet client under tmux.
+
+use std::time::Duration;
+
+use inarow::server::telnet_codec::IAC;
+
+use crate::util::ssh::{Client, Login, start_host};
+use crate::util::telnet::{TelnetClient, naws};
+
+fn telnet_addr(t: &crate::util::ssh::TestHost) -> std::net::SocketAddr {
+    t.host.as_ref().unwrap().telnet_addr.expect("telnet is on")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn negotiation_offers_asks_and_never_loops() {
+    let t = start_host().await;
+    let mut c = TelnetClient::connect(telnet_addr(&t), None, 80, 24).await;
+    c.pump(Duration::from_millis(200)).await;
+    // The offers, first thing on the wire.
+    assert_eq!(
+        &c.raw[..12],
+        &[IAC, 251, 1, IAC, 251, 3, IAC, 253, 31, IAC, 253, 24]
+    );
+    // Answer like inetutils telnet; the host asks for the terminal type once
+    // and answers none of our confirmations.
+    let mut answer = vec![IAC, 253, 1, IAC, 253, 3, IAC, 251, 31];
+    answer.extend(naws(90, 30));
+    answer.extend_from_slice(&[IAC, 251, 24]);
+    // An option it does not have: refused once.
+    answer.extend_from_slice(&[IAC, 253, 34]);
+    c.send(&answer).await;
+    c.pump(Duration::from_millis(300)).await;
+    let after: Vec<u8> = c.raw[12..].to_vec();
+    let commands: Vec<&[u8]> = after
+        .windows(3)
+        .filter(|w| w[0] == IAC && (251..=254).contains(&w[1]))
+        .collect();
+    assert_eq!(
+        commands,
+        vec![&[IAC, 252, 34][..]],
+        "only the refusal: {after:?}"
+    );
+    let sb_send = [IAC, 250, 24, 1, IAC, 240];
+    assert_eq!(after.windows(6).filter(|w| *w == sb_send).count(), 1);
+    // Sending the same answers again changes nothing.
+    let before = c.raw.len();
+    c.send(&[IAC, 253, 1, IAC, 251, 31, IAC, 251, 24]).await;
+    c.pump(Duration::from_millis(300)).await;
+    assert!(
+        !c.raw[before..]
+            .windows(2)
+            .any(|w| w[0] == IAC && (250..=254).contains(&w[1]))
+    );
+    c.wait_for("What should people call you?").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn window_size_changes_redraw() {
+    let t = start_host().await;
+    let mut c = TelnetClient::connect(telnet_addr(&t), Some("XTERM-256COLOR"), 100, 30).await;
+    c.wait_for("What should people call you?").await;
+    c.send(&naws(30, 8)).await;
+    c.term.screen_mut().set_size(8, 30);
+    c.wait_for("please enlarge to").await;
+    c.send(&naws(100, 30)).await;
+    c.term.screen_mut().set_size(30, 100);
+    c.wait_for("What should people call you?").await;
+}
+
+/// Plays Connect Four against the easy computer until the game ends.
+async fn play_computer_to_the_end(c: &mut TelnetClient) -> String {
+    c.send(b"1").await; // Connect Four
+    c.wait_for("Play the computer").await;
+    c.send(b"2").await;
+    c.wait_for("how strong").await;
+    c.send(b"1").await; // easy
+    let mut column = 0u8;
+    for _ in 0..200 {
+        c.pump(Duration::from_millis(100)).await;
+        let s = c.screen();
+        if s.contains("wins with") || s.contains("Draw:") {
+            return s;
+        }
+        if s.contains("Move: ") {
+            column = (column + 1) % 7;
+            c.send(&[b'1' + column, b'\r', 0]).await; // Enter as CR NUL
+        }
+    }
+    panic!("the game did not end:\n{}", c.screen());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_against_the_computer_with_the_terminals_theme() {
+    let t = start_host().await;
+    // A VT100 cannot show emoji: the stones are letters.
+    let mut c = TelnetClient::connect(telnet_addr(&t), Some("VT100"), 100, 30).await;
+    c.wait_for("What should people call you?").await;
+    c.send(b"Tess\r\0").await;
+    c.wait_for("you are Tess").await;
+    let s = play_computer_to_the_end(&mut c).await;
+    assert!(s.contains("Tess ("), "{s}");
+    assert!(s.is_ascii(), "emoji on a VT100:\n{s}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_telnet_player_is_matched_with_an_ssh_player() {
+    let t = start_host().await;
+    let mut tel = TelnetClient::connect(telnet_addr(&t), Some("xterm"), 100, 30).await;
+    tel.wait_for("What should people call you?").await;
+    tel.send(b"Tom\r\n").await;
+    tel.wait_for("you are Tom").await;
+    let mut ssh = Client::connect(t.addr, "sue", Login::Guest).await;
+    ssh.wait_for("Choose a game").await;
+    tel.send(b"1").await;
+    tel.wait_for("Quick match").await;
+    tel.send(b"1").await;
+    tel.wait_for("Looking for another").await;
+    ssh.send(b"1").await;
+    ssh.wait_for("Quick match").await;
+    ssh.send(b"1").await;
+    ssh.wait_for("(you)").await;
+    tel.wait_for("(you)").await;
+    assert!(ssh.screen().contains("Tom") && tel.screen().contains("sue"));
+    // Whoever starts plays D, the other E, until the first wins in D.
+    for _ in 0..100 {
+        tel.pump(Duration::from_millis(30)).await;
+        ssh.pump(Duration::from_millis(30)).await;
+        if tel.screen().contains("Move: ") || ssh.screen().contains("Move: ") {
+            break;
+        }
+    }
+    let telnet_first = tel.screen().contains("Move: ");
+    for round in 0..4 {
+        if telnet_first {
+            tel.wait_for("Move: ").await;
+            tel.send(b"d\r").await;
+            if round < 3 {
+                ssh.wait_for("Move: ").await;
+                ssh.send(b"e\r").await;
+            }
+        } else {
+            ssh.wait_for("Move: ").await;
+            ssh.send(b"d\r").await;
+            if round < 3 {
+                tel.wait_for("Move: ").await;
+                tel.send(b"e\r").await;
+            }
+        }
+        // Let the move land before looking for the next prompt.
+        tel.pump(Duration::from_millis(150)).await;
+        ssh.pump(Duration::from_millis(150)).await;
+    }
+    tel.wait_for("wins with (3|0) (3|1) (3|2) (3|3)").await;
+    ssh.wait_for("wins with (3|0) (3|1) (3|2) (3|3)").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_socket_without_telnet_gets_line_mode() {
+    let t = start_host().await;
+    // Like `nc host 2323`: no telnet commands, whole lines with LF.
+    let mut c = TelnetClient::connect(telnet_addr(&t), None, 80, 24).await;
+    c.wait_for("What should people call you?").await;
+    c.send(b"Nina\n").await;
+    c.wait_for("you are Nina").await;
+    c.send(b"1\n").await;
+    c.wait_for("Play the computer").await;
+    c.send(b"2\n").await;
+    c.wait_for("how strong").await;
+    c.send(b"1\n").await;
+    c.wait_for("Computer (easy)").await;
+    c.wait_for("Move: ").await;
+    c.send(b"zz\n").await;
+    c.wait_for("unknown column").await;
+    c.send(b"d\n").await;
+    c.pump(Duration::from_millis(500)).await;
+    let t2 = c.screen();
+    assert!(
+        t2.contains("(3|0)")
+            || t2.matches('\u{1F534}').count()
+                + t2.matches('\u{1F7E2}').count()
+                + t2.matches('\u{1F7E1}').count()
+                + t2.matches('\u{1F535}').count()
+                >= 2,
+        "{t2}"
+    );
+    c.send(b"q\n").await;
+    c.wait_for("wins by forfeit").await;
+}
+
+#[test]
+fn a_telnet_client_that_never_reads_is_cut_off_with_memory_bounded() {
+    let server = crate::util::ssh::ServerProcess::start(
+        "[limits]\noutput_buffer_kib = 16\noutput_grace_secs = 2\ninput_bytes_per_sec = 1000000\ninput_burst_bytes = 1000000",
+    );
+    let rss_start = crate::util::rss_of(server.pid());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let peak = rt.block_on(async {
+        let mut c = TelnetClient::connect(server.telnet, Some("XTERM"), 200, 60).await;
+        c.wait_for("What should people call you?").await;
+        // Into a Gomoku game: a big picture to repaint.
+        c.send(b"\r\0").await;
+        c.wait_for("Choose a game").await;
+        c.send(b"2").await;
+        c.wait_for("Play the computer").await;
+        c.send(b"2").await;
+        c.wait_for("how strong").await;
+        c.send(b"1").await;
+        c.wait_for("Gomoku 15x15").await;
+        // From now on read nothing, and ask for full repaints (Ctrl-L),
+        // paced so the host renders each one.
+        let mut peak = 0;
+        for i in 0..20_000 {
+            use tokio::io::AsyncWriteExt;
+            if tokio::time::timeout(Duration::from_millis(100), c.stream.write_all(b"\x0c"))
+                .await
+                .is_err()
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+            if i % 250 == 0 {
+                peak = peak.max(crate::util::rss_of(server.pid()));
+                if server.log().contains("client stopped reading") {
+                    break;
+                }
+            }
+        }
+        for _ in 0..100 {
+            peak = peak.max(crate::util::rss_of(server.pid()));
+            if server.log().contains("client stopped reading") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        peak
+    });
+    assert!(
+        server.log().contains("client stopped reading"),
+        "not cut off:\n{}",
+        server.log()
+    );
+    let grown = peak.saturating_sub(rss_start);
+    assert!(
+        grown < 16 * 1024,
+        "the host grew by {grown} KiB (from {rss_start} KiB)"
+    );
+}
+
+/// The stock telnet client (inetutils) under tmux, like a person.
+#[test]
+fn stock_telnet_client_under_tmux() {
+    assert!(
+        std::process::Command::new("telnet")
+            .arg("--version")
+            .output()
+            .is_ok(),
+        "the telnet client is needed for this test (.ci/run installs it)"
+    );
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let t = rt.block_on(start_host());
+    let port = telnet_addr(&t).port();
+    let tmux = crate::util::Tmux::new("inarow-telnet-test", 100, 30);
+    tmux.run(&format!(
+        "telnet 127.0.0.1 {port}; echo TELNET-EXIT-$?; sleep 60"
+    ));
+    tmux.wait_for("What should people call you?");
+    tmux.keys(&["Uli", "Enter"]);
+    tmux.wait_for("you are Uli");
+    tmux.keys(&["2"]);
+    tmux.wait_for("Play the computer");
+    tmux.keys(&["2"]);
+    tmux.wait_for("how strong");
+    tmux.keys(&["1"]);
+    tmux.wait_for("Computer (easy)");
+    tmux.wait_for("Move:");
+    // Arrow keys and Enter through the real client.
+    tmux.keys(&["Up", "Left", "Enter"]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(tmux.screen().contains("Uli ("));
+    // A window resize reaches the host (NAWS): the board is drawn again.
+    let ok = std::process::Command::new("tmux")
+        .args([
+            "resize-window",
+            "-t",
+            &format!("inarow-telnet-test-{}", std::process::id()),
+            "-x",
+            "40",
+            "-y",
+            "12",
+        ])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    tmux.wait_for("please enlarge to");
+    let ok = std::process::Command::new("tmux")
+        .args([
+            "resize-window",
+            "-t",
+            &format!("inarow-telnet-test-{}", std::process::id()),
+            "-x",
+            "100",
+            "-y",
+            "30",
+        ])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    tmux.wait_for("Move:");
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("TELNET-EXIT-");
+    drop(rt);
+}

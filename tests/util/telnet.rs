@@ -1,0 +1,119 @@
+//! A telnet test client over raw TCP: it negotiates like inetutils telnet
+//! (or not at all, like nc) and reads the screen through a terminal emulator.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use inarow::server::telnet_codec::{Codec, IAC};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+pub const WAIT: Duration = Duration::from_secs(10);
+
+pub struct TelnetClient {
+    pub stream: TcpStream,
+    pub term: vt100::Parser,
+    /// Every byte received, telnet commands included.
+    pub raw: Vec<u8>,
+    codec: Codec,
+    pub closed: bool,
+    ttype: Option<String>,
+}
+
+pub fn naws(cols: u16, rows: u16) -> Vec<u8> {
+    let mut v = vec![IAC, 250, 31];
+    for b in [cols.to_be_bytes(), rows.to_be_bytes()].concat() {
+        v.push(b);
+        if b == IAC {
+            v.push(IAC);
+        }
+    }
+    v.extend_from_slice(&[IAC, 240]);
+    v
+}
+
+impl TelnetClient {
+    /// Connects; with `ttype`, answers the host's offers as a real client
+    /// does (DO ECHO, DO SGA, WILL NAWS with the size, WILL TTYPE).
+    pub async fn connect(
+        addr: SocketAddr,
+        ttype: Option<&str>,
+        cols: u16,
+        rows: u16,
+    ) -> TelnetClient {
+        let stream = TcpStream::connect(addr).await.unwrap();
+        let mut c = TelnetClient {
+            stream,
+            term: vt100::Parser::new(rows, cols, 0),
+            raw: Vec::new(),
+            codec: Codec::new(),
+            closed: false,
+            ttype: ttype.map(str::to_string),
+        };
+        if ttype.is_some() {
+            let mut answer = vec![IAC, 253, 1, IAC, 253, 3, IAC, 251, 31];
+            answer.extend(naws(cols, rows));
+            answer.extend_from_slice(&[IAC, 251, 24]);
+            c.stream.write_all(&answer).await.unwrap();
+        }
+        c
+    }
+
+    pub async fn send(&mut self, bytes: &[u8]) {
+        self.stream.write_all(bytes).await.unwrap();
+    }
+
+    pub fn screen(&self) -> String {
+        self.term.screen().contents()
+    }
+
+    /// Reads for up to `d`, answering the terminal-type request.
+    pub async fn pump(&mut self, d: Duration) {
+        let deadline = tokio::time::Instant::now() + d;
+        let mut buf = vec![0u8; 8192];
+        while !self.closed {
+            match tokio::time::timeout_at(deadline, self.stream.read(&mut buf)).await {
+                Err(_) => return,
+                Ok(Ok(0)) | Ok(Err(_)) => self.closed = true,
+                Ok(Ok(n)) => self.take(&buf[..n]).await,
+            }
+        }
+    }
+
+    async fn take(&mut self, bytes: &[u8]) {
+        self.raw.extend_from_slice(bytes);
+        let sb_send = [IAC, 250, 24, 1, IAC, 240];
+        if let Some(t) = &self.ttype
+            && self.raw.windows(sb_send.len()).any(|w| w == sb_send)
+        {
+            let mut is = vec![IAC, 250, 24, 0];
+            is.extend_from_slice(t.as_bytes());
+            is.extend_from_slice(&[IAC, 240]);
+            self.ttype = None;
+            let _ = self.stream.write_all(&is).await;
+        }
+        // The codec strips the host's telnet commands from the data.
+        let d = self.codec.decode(bytes);
+        self.term.process(&d.data);
+    }
+
+    pub async fn wait_for(&mut self, needle: &str) -> String {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let s = self.screen();
+            if s.contains(needle) {
+                return s;
+            }
+            assert!(!self.closed, "closed before {needle:?} showed:\n{s}");
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{needle:?} did not show:\n{s}"
+            );
+            self.pump(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub fn raw_text(&self) -> String {
+        String::from_utf8_lossy(&self.raw).into_owned()
+    }
+}
