@@ -656,3 +656,42 @@ fn sigterm_tells_players_and_exits_quickly() {
     assert!(status.success(), "{status:?}");
     assert!(started.elapsed() < Duration::from_secs(8));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn colour_wishes_are_granted_when_free() {
+    let t = start_host().await;
+    // Alone against the computer: the wish is granted.
+    let mut c = Client::connect(t.addr, "yan", Login::Guest).await;
+    c.wait_for("Choose a game").await;
+    c.send(b"c").await;
+    c.wait_for("Which colour would you like?").await;
+    c.send(b"4").await; // Blue
+    c.wait_for("you are yan (Blue)").await;
+    c.send(b"1").await;
+    c.wait_for("Play the computer").await;
+    c.send(b"2").await;
+    c.wait_for("how strong").await;
+    c.send(b"1").await;
+    c.wait_for("(you)").await;
+    c.wait_for("yan (Blue)").await;
+    // Two people wishing for the same colour: one gets it, the other does not.
+    let mut a = Client::connect(t.addr, "zed", Login::Guest).await;
+    let mut b = Client::connect(t.addr, "amy", Login::Guest).await;
+    for x in [&mut a, &mut b] {
+        x.wait_for("Choose a game").await;
+        x.send(b"c").await;
+        x.wait_for("Which colour").await;
+        x.send(b"1").await; // Red
+        x.wait_for("(Red)").await;
+        x.send(b"1").await;
+        x.wait_for("Quick match").await;
+        x.send(b"1").await;
+    }
+    a.wait_for("(you)").await;
+    b.wait_for("(you)").await;
+    a.pump(Duration::from_millis(200)).await;
+    let s = a.screen();
+    let zed_red = s.contains("zed (Red)") || s.contains("\u{1F534} zed");
+    let amy_red = s.contains("amy (Red)") || s.contains("\u{1F534} amy");
+    assert!(zed_red != amy_red, "exactly one is Red:\n{s}");
+}

@@ -489,6 +489,7 @@ fn run_terminal(
                 }
                 // Host-only requests; a local session never makes them.
                 Request::SetName(_)
+                | Request::SetColour(_)
                 | Request::QuickMatch(_)
                 | Request::PlayComputer(..)
                 | Request::CreateRoom(_)

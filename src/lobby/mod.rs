@@ -70,6 +70,10 @@ pub enum Cmd {
     Leave {
         id: SessionId,
     },
+    SetColour {
+        id: SessionId,
+        colour: Option<Colour>,
+    },
     SetName {
         id: SessionId,
         name: String,
@@ -192,6 +196,8 @@ enum Status {
 
 struct Member {
     name: String,
+    /// The colour this person would like.
+    colour: Option<Colour>,
     identity: Option<String>,
     inbox: mpsc::Sender<ToSession>,
     status: Status,
@@ -372,6 +378,7 @@ impl Lobby {
                     member.id,
                     Member {
                         name: name.clone(),
+                        colour: None,
                         identity: member.identity,
                         inbox: member.inbox,
                         status: Status::Idle,
@@ -399,6 +406,11 @@ impl Lobby {
                         );
                     }
                     self.tell(id, ToSession::Name(unique));
+                }
+            }
+            Cmd::SetColour { id, colour } => {
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.colour = colour;
                 }
             }
             Cmd::QuickMatch { id, kind } => self.quick_match(id, kind),
@@ -573,15 +585,22 @@ impl Lobby {
         let room_id = self.next_room;
         self.next_room += 1;
         let mut colours: Vec<Colour> = Colour::ALL.to_vec();
-        let mut take_colour = |rng: &mut SmallRng| {
-            let i = rng.random_range(0..colours.len());
-            colours.swap_remove(i)
+        // A wished-for colour if it is still free, else a random free one
+        // (`a` chooses first: the one who waited, or the host of the room).
+        let mut take_colour = |rng: &mut SmallRng, wish: Option<Colour>| match wish
+            .and_then(|w| colours.iter().position(|&c| c == w))
+        {
+            Some(i) => colours.swap_remove(i),
+            None => {
+                let i = rng.random_range(0..colours.len());
+                colours.swap_remove(i)
+            }
         };
         let seat_a = match self.members.get(&a) {
             Some(m) => SeatSpec::Human {
                 id: a,
                 name: m.name.clone(),
-                colour: take_colour(&mut self.rng),
+                colour: take_colour(&mut self.rng, m.colour),
                 inbox: m.inbox.clone(),
             },
             None => return,
@@ -591,14 +610,14 @@ impl Lobby {
                 Some(m) => SeatSpec::Human {
                     id: b,
                     name: m.name.clone(),
-                    colour: take_colour(&mut self.rng),
+                    colour: take_colour(&mut self.rng, m.colour),
                     inbox: m.inbox.clone(),
                 },
                 None => return,
             },
             None => SeatSpec::Computer {
                 level: level.unwrap_or(Level::Medium),
-                colour: take_colour(&mut self.rng),
+                colour: take_colour(&mut self.rng, None),
             },
         };
         let seats = if a_first {

@@ -369,6 +369,7 @@ impl Conn {
                 }
             }
             Request::SetName(name) => lobby.send(Cmd::SetName { id, name }).await,
+            Request::SetColour(colour) => lobby.send(Cmd::SetColour { id, colour }).await,
             Request::QuickMatch(kind) => lobby.send(Cmd::QuickMatch { id, kind }).await,
             Request::PlayComputer(kind, level) => {
                 lobby.send(Cmd::PlayComputer { id, kind, level }).await

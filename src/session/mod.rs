@@ -48,6 +48,8 @@ pub enum Request {
     Quit,
     /// Remote: use this display name.
     SetName(String),
+    /// Remote: the colour this person would like (`None`: any).
+    SetColour(Option<crate::game::Colour>),
     /// Remote: pair me with the next person who wants this game.
     QuickMatch(GameKind),
     /// Remote: a game against the computer.
@@ -98,6 +100,7 @@ enum State {
 struct RemoteState {
     opts: RemoteOptions,
     name: String,
+    colour: Option<crate::game::Colour>,
     stats: Stats,
 }
 
@@ -146,6 +149,7 @@ impl Session {
             local_preset: PlayOptions::default(),
             remote: Some(RemoteState {
                 name: opts.name.clone(),
+                colour: None,
                 opts,
                 stats: Stats::default(),
             }),
@@ -415,12 +419,17 @@ impl Session {
 
     fn frame(&mut self) -> Frame {
         let now = self.now.max(Instant::now());
+        let label = self.remote.as_ref().map(|r| match r.colour {
+            Some(c) => format!("{} ({c})", r.name),
+            None => r.name.clone(),
+        });
+        let label = label.as_deref().unwrap_or("");
         match (&mut self.state, &self.remote) {
             (State::Setup(s), _) => s.frame(),
             (State::Play(p), _) => p.frame(self.theme),
-            (State::Lobby(l), Some(r)) => l.frame(&r.opts, &r.name, &r.stats),
-            (State::Seeking(s), Some(r)) => s.frame(&r.name, &r.stats, now),
-            (State::Hosting(h), Some(r)) => h.frame(&r.opts, &r.name, &r.stats),
+            (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats),
+            (State::Seeking(s), Some(r)) => s.frame(label, &r.stats, now),
+            (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
             _ => Frame::new(),
         }
     }
@@ -459,6 +468,12 @@ impl Session {
             RemoteAction::None => {}
             RemoteAction::Quit => out.requests.push(Request::Quit),
             RemoteAction::SetName(n) => out.requests.push(Request::SetName(n)),
+            RemoteAction::SetColour(c) => {
+                if let Some(r) = &mut self.remote {
+                    r.colour = c;
+                }
+                out.requests.push(Request::SetColour(c));
+            }
             RemoteAction::QuickMatch(kind) => {
                 if let Some(rules) = self.remote.as_ref().and_then(|r| rules_of(r, kind)) {
                     self.state = State::Seeking(Box::new(SeekScreen::new(rules, Instant::now())));

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::widgets::{FieldEvent, Menu, MenuEvent, TextField};
 use crate::engine::Level;
-use crate::game::{GameKind, Rules};
+use crate::game::{Colour, GameKind, Rules};
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Line, Style};
 use crate::text;
@@ -53,6 +53,8 @@ pub enum RemoteAction {
     PlayComputer(GameKind, Level),
     CreateRoom(GameKind),
     JoinRoom(String),
+    /// The colour this person would like (granted when free at the table).
+    SetColour(Option<Colour>),
     /// Stop waiting (quick match or a room of our own).
     Cancel,
     Quit,
@@ -66,6 +68,8 @@ enum Choice {
     Invite,
     Join,
     Name,
+    ColourMenu,
+    Colour(Option<Colour>),
     Level(Level),
     Back,
     KeepWaiting,
@@ -79,6 +83,7 @@ enum Step {
     Actions(Rules, Menu<Choice>),
     Levels(Rules, Menu<Choice>),
     JoinCode(TextField),
+    Colours(Menu<Choice>),
 }
 
 /// The lobby.
@@ -180,6 +185,7 @@ impl LobbyScreen {
                 Choice::Join,
             )
             .entry('n', "Change your name", "", Choice::Name)
+            .entry('c', "Your colour", "", Choice::ColourMenu)
             .entry('q', "Quit", "", Choice::Quit);
         if let Some(cur) = self.current {
             m = m.select_where(|c| *c == Choice::Game(cur));
@@ -210,6 +216,7 @@ impl LobbyScreen {
                 Choice::Join,
             )
             .entry('n', "Change your name", "", Choice::Name)
+            .entry('c', "Your colour", "", Choice::ColourMenu)
             .entry('b', "Back", "other games", Choice::Back)
             .entry('q', "Quit", "", Choice::Quit);
         self.step = Step::Actions(rules, m);
@@ -231,6 +238,24 @@ impl LobbyScreen {
                 self.step = Step::Name(TextField::new("", opts.max_line.min(text::MAX_NAME_WIDTH)));
             }
             (Choice::Join, _) => self.step = Step::JoinCode(TextField::new("", 8)),
+            (Choice::ColourMenu, _) => {
+                let mut m = Menu::numbered(
+                    Colour::ALL
+                        .into_iter()
+                        .map(|c| (c.name().to_string(), String::new(), Choice::Colour(Some(c)))),
+                );
+                m = m.entry(
+                    '0',
+                    "No preference",
+                    "a colour is drawn for each game",
+                    Choice::Colour(None),
+                );
+                self.step = Step::Colours(m);
+            }
+            (Choice::Colour(c), _) => {
+                self.go_back(opts);
+                return RemoteAction::SetColour(c);
+            }
             (Choice::QuickMatch, Step::Actions(r, _)) => return RemoteAction::QuickMatch(r.kind()),
             (Choice::Invite, Step::Actions(r, _)) => return RemoteAction::CreateRoom(r.kind()),
             (Choice::Computer, Step::Actions(r, _)) => {
@@ -253,7 +278,7 @@ impl LobbyScreen {
                 self.show_actions(r)
             }
             Step::Actions(..) if opts.games.len() > 1 => self.show_games(opts),
-            Step::Name(_) | Step::JoinCode(_) => match self.current {
+            Step::Name(_) | Step::JoinCode(_) | Step::Colours(_) => match self.current {
                 Some(r) => self.show_actions(r),
                 None => self.show_games(opts),
             },
@@ -287,26 +312,27 @@ impl LobbyScreen {
                 }
                 FieldEvent::None => RemoteAction::None,
             },
-            Step::Games(menu) | Step::Actions(_, menu) | Step::Levels(_, menu) => {
-                match menu.handle(key) {
-                    MenuEvent::Chosen(c) => self.choose(c, opts),
-                    MenuEvent::Back => {
-                        self.go_back(opts);
-                        RemoteAction::None
-                    }
-                    MenuEvent::None => {
-                        if let Key::Char(c) = key
-                            && !c.is_whitespace()
-                        {
-                            self.error = Some(format!(
-                                "'{}' is not one of the choices: use the key in brackets or the arrows and Enter",
-                                text::sanitize_quote(&c.to_string(), 4)
-                            ));
-                        }
-                        RemoteAction::None
-                    }
+            Step::Games(menu)
+            | Step::Actions(_, menu)
+            | Step::Levels(_, menu)
+            | Step::Colours(menu) => match menu.handle(key) {
+                MenuEvent::Chosen(c) => self.choose(c, opts),
+                MenuEvent::Back => {
+                    self.go_back(opts);
+                    RemoteAction::None
                 }
-            }
+                MenuEvent::None => {
+                    if let Key::Char(c) = key
+                        && !c.is_whitespace()
+                    {
+                        self.error = Some(format!(
+                            "'{}' is not one of the choices: use the key in brackets or the arrows and Enter",
+                            text::sanitize_quote(&c.to_string(), 4)
+                        ));
+                    }
+                    RemoteAction::None
+                }
+            },
         }
     }
 
@@ -315,7 +341,9 @@ impl LobbyScreen {
             return RemoteAction::None;
         }
         let chosen = match &mut self.step {
-            Step::Games(m) | Step::Actions(_, m) | Step::Levels(_, m) => m.click(line - MENU_TOP),
+            Step::Games(m) | Step::Actions(_, m) | Step::Levels(_, m) | Step::Colours(m) => {
+                m.click(line - MENU_TOP)
+            }
             _ => MenuEvent::None,
         };
         match chosen {
@@ -348,6 +376,10 @@ impl LobbyScreen {
             }
             Step::Levels(r, m) => (
                 format!("{} against the computer: how strong?", r.kind().name()),
+                m.lines(Style::PLAIN.bold()),
+            ),
+            Step::Colours(m) => (
+                "Which colour would you like? (Given when your opponent has not taken it.)".into(),
                 m.lines(Style::PLAIN.bold()),
             ),
         };
