@@ -506,8 +506,8 @@ fn a_client_that_never_reads_is_cut_off_with_memory_bounded() {
         // Ask for a full repaint (Ctrl-L) thousands of times, paced so the
         // host renders each one (a flood would just be dropped at the door):
         // megabytes of output for a client that takes none of it.
-        let mut peak = 0;
-        for i in 0..15_000 {
+        let mut watch = crate::util::ssh::StallWatch::new(&server);
+        for i in 0..20_000 {
             if tokio::time::timeout(Duration::from_millis(100), c.ch.data(&b"\x0c"[..]))
                 .await
                 .is_err()
@@ -515,25 +515,14 @@ fn a_client_that_never_reads_is_cut_off_with_memory_bounded() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(1)).await;
-            if i % 250 == 0 {
-                peak = peak.max(crate::util::rss_of(server.pid()));
-                if server.log().contains("client stopped reading") {
-                    eprintln!("cut after {i} repaints");
-                    break;
-                }
-            }
-        }
-        for _ in 0..100 {
-            peak = peak.max(crate::util::rss_of(server.pid()));
-            if server.log().contains("client stopped reading") {
+            if watch.sent(i) {
                 break;
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        peak
+        watch.finish().await
     });
     assert!(
-        server.log().contains("client stopped reading"),
+        crate::util::ssh::StallWatch::new(&server).is_cut(),
         "not cut off:\n{}",
         server.log()
     );

@@ -210,7 +210,7 @@ fn a_telnet_client_that_never_reads_is_cut_off_with_memory_bounded() {
         c.wait_for("Gomoku 15x15").await;
         // From now on read nothing, and ask for full repaints (Ctrl-L),
         // paced so the host renders each one.
-        let mut peak = 0;
+        let mut watch = crate::util::ssh::StallWatch::new(&server);
         for i in 0..20_000 {
             use tokio::io::AsyncWriteExt;
             if tokio::time::timeout(Duration::from_millis(100), c.stream.write_all(b"\x0c"))
@@ -220,24 +220,14 @@ fn a_telnet_client_that_never_reads_is_cut_off_with_memory_bounded() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(1)).await;
-            if i % 250 == 0 {
-                peak = peak.max(crate::util::rss_of(server.pid()));
-                if server.log().contains("client stopped reading") {
-                    break;
-                }
-            }
-        }
-        for _ in 0..100 {
-            peak = peak.max(crate::util::rss_of(server.pid()));
-            if server.log().contains("client stopped reading") {
+            if watch.sent(i) {
                 break;
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        peak
+        watch.finish().await
     });
     assert!(
-        server.log().contains("client stopped reading"),
+        crate::util::ssh::StallWatch::new(&server).is_cut(),
         "not cut off:\n{}",
         server.log()
     );

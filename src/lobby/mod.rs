@@ -342,6 +342,18 @@ impl Lobby {
             .find(|r| r.kind() == kind)
     }
 
+    /// The rules of a game on offer; otherwise tells `id` it is not.
+    fn offered(&self, id: SessionId, kind: GameKind) -> Option<Rules> {
+        let rules = self.rules(kind);
+        if rules.is_none() {
+            self.tell(
+                id,
+                ToSession::LobbyError(format!("{} is not offered here", kind.name())),
+            );
+        }
+        rules
+    }
+
     fn command(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Join { member, reply } => {
@@ -417,11 +429,7 @@ impl Lobby {
             Cmd::Cancel { id } => self.unqueue(id),
             Cmd::PlayComputer { id, kind, level } => {
                 self.unqueue(id);
-                let Some(rules) = self.rules(kind) else {
-                    self.tell(
-                        id,
-                        ToSession::LobbyError(format!("{} is not offered here", kind.name())),
-                    );
+                let Some(rules) = self.offered(id, kind) else {
                     return;
                 };
                 if !Level::for_game(kind).contains(&level) {
@@ -436,11 +444,7 @@ impl Lobby {
             }
             Cmd::CreateRoom { id, kind } => {
                 self.unqueue(id);
-                if self.rules(kind).is_none() {
-                    self.tell(
-                        id,
-                        ToSession::LobbyError(format!("{} is not offered here", kind.name())),
-                    );
+                if self.offered(id, kind).is_none() {
                     return;
                 }
                 let code = self.new_code();
@@ -546,11 +550,7 @@ impl Lobby {
 
     fn quick_match(&mut self, id: SessionId, kind: GameKind) {
         self.unqueue(id);
-        let Some(rules) = self.rules(kind) else {
-            self.tell(
-                id,
-                ToSession::LobbyError(format!("{} is not offered here", kind.name())),
-            );
+        let Some(rules) = self.offered(id, kind) else {
             return;
         };
         let queue = self.queues.entry(kind).or_default();

@@ -5,7 +5,7 @@
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 
-use super::widgets::{FieldEvent, Menu, MenuEvent, TextField};
+use super::widgets::{FieldEvent, Menu, MenuEvent, TextField, not_a_choice};
 use crate::engine::Level;
 use crate::game::{Colour, GameKind, Rules};
 use crate::table::Seat;
@@ -327,13 +327,8 @@ impl Setup {
                 SetupEvent::None
             }
             MenuEvent::None => {
-                if let Key::Char(c) = key
-                    && !c.is_whitespace()
-                {
-                    self.error = Some(format!(
-                        "'{}' is not one of the choices: use the key in brackets or the arrows and Enter",
-                        text::sanitize_quote(&c.to_string(), 4)
-                    ));
+                if let Some(e) = not_a_choice(key) {
+                    self.error = Some(e);
                 }
                 SetupEvent::None
             }

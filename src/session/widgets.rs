@@ -158,6 +158,17 @@ impl<A: Clone> Default for Menu<A> {
     }
 }
 
+/// The message for a printable key that is not one of a menu's choices.
+pub fn not_a_choice(key: Key) -> Option<String> {
+    match key {
+        Key::Char(c) if !c.is_whitespace() => Some(format!(
+            "'{}' is not one of the choices: use the key in brackets or the arrows and Enter",
+            text::sanitize_quote(&c.to_string(), 4)
+        )),
+        _ => None,
+    }
+}
+
 /// What a key did to a text field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FieldEvent {

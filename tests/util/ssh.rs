@@ -333,3 +333,41 @@ impl Drop for ServerProcess {
         let _ = self.child.wait();
     }
 }
+
+/// Watches a host that a test client has stopped reading from: its peak
+/// memory, and whether it has cut the client off yet.
+pub struct StallWatch<'a> {
+    server: &'a ServerProcess,
+    pub peak: usize,
+}
+
+impl<'a> StallWatch<'a> {
+    pub fn new(server: &'a ServerProcess) -> StallWatch<'a> {
+        StallWatch { server, peak: 0 }
+    }
+
+    pub fn is_cut(&self) -> bool {
+        self.server.log().contains("client stopped reading")
+    }
+
+    /// Call on every request sent; every 250th samples memory. True once cut.
+    pub fn sent(&mut self, i: usize) -> bool {
+        if !i.is_multiple_of(250) {
+            return false;
+        }
+        self.peak = self.peak.max(super::rss_of(self.server.pid()));
+        self.is_cut()
+    }
+
+    /// Waits up to 10 s for the cut, sampling memory; returns the peak.
+    pub async fn finish(mut self) -> usize {
+        for _ in 0..100 {
+            self.peak = self.peak.max(super::rss_of(self.server.pid()));
+            if self.is_cut() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        self.peak
+    }
+}
