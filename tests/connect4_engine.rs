@@ -332,3 +332,52 @@ fn perfect_against_perfect_is_won_by_the_first_player_at_stone_41() {
         assert!(pos.moves() < CELLS, "draw: {}", columns_of(&moves));
     }
 }
+
+/// `inarow bench connect4 --book-moves` walks the book tree as the builder
+/// does and times the perfect level's move from every position: every book
+/// entry is reached, every move is one of the book's best moves (the bench
+/// fails otherwise), and none needs the time budget.
+#[test]
+fn every_book_position_is_answered_from_the_book() {
+    let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["bench", "connect4", "--book-moves", "--budget-ms", "1000"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let book = inarow::engine::connect4::Book::builtin();
+    let expected = format!(
+        "{} book positions (book of {} entries)",
+        book.len(),
+        book.len()
+    );
+    assert!(stdout.starts_with(&expected), "{stdout}");
+    assert!(stdout.contains(", 0 at the budget"), "{stdout}");
+}
+
+/// `--player-games`: the perfect level against random non-losing replies
+/// never loses, and the summary reports every game.
+#[test]
+fn player_games_bench_reports_wins() {
+    let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args([
+            "bench",
+            "connect4",
+            "--player-games",
+            "2",
+            "--budget-ms",
+            "200",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("2 games: perfect won 2, drew 0, lost 0"),
+        "{stdout}"
+    );
+}

@@ -53,15 +53,29 @@ pub struct BenchConnect4Args {
     /// from the empty board and print the time of every move.
     #[arg(long)]
     pub selfplay: bool,
-    /// With --selfplay: time budget per move in ms (default: unlimited).
+    /// With --selfplay, --book-moves, --player-games: time budget per move
+    /// in ms (default: unlimited; 1000 for --player-games).
     #[arg(long, value_name = "MS")]
     pub budget_ms: Option<u64>,
-    /// With --selfplay: opening book file (default: the built-in book).
+    /// With --selfplay, --book-moves, --player-games: opening book file
+    /// (default: the built-in book).
     #[arg(long, conflicts_with = "no_book")]
     pub book: Option<PathBuf>,
-    /// With --selfplay: play without the opening book.
+    /// With --selfplay, --player-games: play without the opening book.
     #[arg(long)]
     pub no_book: bool,
+    /// Instead of the reference sets: time the perfect level's move from
+    /// every position of the opening book (and the empty board).
+    #[arg(long, conflicts_with = "selfplay")]
+    pub book_moves: bool,
+    /// Instead of the reference sets: the perfect level plays N games (both
+    /// colours in turn) against an opponent that plays a random move that
+    /// does not lose at once; prints its move times per stone number.
+    #[arg(long, value_name = "N", conflicts_with_all = ["selfplay", "book_moves"])]
+    pub player_games: Option<usize>,
+    /// With --player-games: seed of the opponent's and player's choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Search knobs for experiments, `name=value,...`.
     #[arg(long, hide = true, default_value = "")]
     pub tune: String,
@@ -145,6 +159,187 @@ fn row(out: &mut impl Write, set: &str, file: &str, t: &Tally) -> std::io::Resul
     )
 }
 
+/// The book for the player benches: `--book`, none with `--no-book`, else
+/// the built-in one.
+fn bench_book(
+    args: &BenchConnect4Args,
+) -> anyhow::Result<Option<std::sync::Arc<crate::engine::connect4::Book>>> {
+    Ok(if args.no_book {
+        None
+    } else {
+        Some(std::sync::Arc::new(match &args.book {
+            Some(p) => crate::cli::book::load_book(p)?,
+            None => crate::engine::connect4::Book::builtin(),
+        }))
+    })
+}
+
+/// Median, 99th percentile and maximum of `times` (sorted here), in ms.
+fn spread(times: &mut [Duration]) -> (f64, f64, f64) {
+    if times.is_empty() {
+        return (0.0, 0.0, 0.0);
+    }
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let p99 = ((times.len() * 99).div_ceil(100)).clamp(1, times.len()) - 1;
+    (
+        ms(times[times.len() / 2]),
+        ms(times[p99]),
+        ms(times[times.len() - 1]),
+    )
+}
+
+/// The perfect level's move time from every book position: the book tree
+/// walked as the builder walks it (the player's best moves, every reply),
+/// each position timed once (mirror images count once).
+fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
+    use crate::engine::connect4::{C4Level, C4Player, Position, WIDTH};
+    use std::sync::atomic::AtomicBool;
+    let Some(book) = bench_book(args)? else {
+        anyhow::bail!("--book-moves needs a book");
+    };
+    let mut player = C4Player::new(args.tt_mb, Some(book.clone()));
+    let stop = AtomicBool::new(false);
+    let mut rng = rand::rng();
+    let budget = Duration::from_millis(args.budget_ms.unwrap_or(1000));
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<Vec<u8>> = vec![Vec::new()];
+    stack.extend((0..WIDTH as u8).map(|c| vec![c]));
+    let mut times = Vec::new();
+    let mut over = 0;
+    while let Some(moves) = stack.pop() {
+        let pos = Position::from_columns(&moves).context("book walk")?;
+        let Some(entry) = book.get(&pos) else {
+            continue;
+        };
+        if !seen.insert(pos.canonical_key().0) {
+            continue;
+        }
+        let start = Instant::now();
+        let col = player.choose(&moves, C4Level::Perfect, start + budget, &stop, &mut rng);
+        let took = start.elapsed();
+        if entry.best & (1 << col) == 0 {
+            anyhow::bail!("position {moves:?}: column {col} is not one of the book's best moves");
+        }
+        if took >= budget {
+            over += 1;
+        }
+        times.push(took);
+        for best in 0..WIDTH as u8 {
+            if entry.best & (1 << best) == 0 || pos.is_winning_move(best as usize) {
+                continue;
+            }
+            for reply in 0..WIDTH as u8 {
+                let mut next = moves.clone();
+                next.extend([best, reply]);
+                if Position::from_columns(&next).is_ok() {
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    let n = times.len();
+    let (p50, p99, max) = spread(&mut times);
+    println!(
+        "{n} book positions (book of {} entries): move time median {p50:.3} ms, p99 {p99:.3} ms, max {max:.3} ms, {over} at the budget",
+        book.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The perfect level against a plausible opponent (a random move that does
+/// not lose at once), timing every move of the perfect level by the stone
+/// number it plays.
+fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCode> {
+    use crate::engine::connect4::{C4Level, C4Player, CELLS, Position, WIDTH};
+    use rand::{RngExt, SeedableRng};
+    use std::sync::atomic::AtomicBool;
+    let mut player = C4Player::new(args.tt_mb, bench_book(args)?);
+    let stop = AtomicBool::new(false);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
+    let budget = Duration::from_millis(args.budget_ms.unwrap_or(1000));
+    let mut by_stone: Vec<Vec<Duration>> = vec![Vec::new(); CELLS + 1];
+    let mut results = [0usize; 3]; // player wins, draws, player losses
+    let mut over = 0;
+    for game in 0..games {
+        let me = game % 2;
+        let mut moves: Vec<u8> = Vec::new();
+        let mut pos = Position::new();
+        let result = loop {
+            let col = if pos.moves() % 2 == me {
+                let start = Instant::now();
+                let col = player.choose(&moves, C4Level::Perfect, start + budget, &stop, &mut rng);
+                let took = start.elapsed();
+                if took >= budget {
+                    over += 1;
+                }
+                by_stone[pos.moves() + 1].push(took);
+                col
+            } else {
+                let safe = pos.non_losing_moves();
+                let cols: Vec<u8> = (0..WIDTH as u8)
+                    .filter(|&c| pos.can_play(c as usize))
+                    .collect();
+                let good: Vec<u8> = cols
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        pos.is_winning_move(c as usize)
+                            || safe & crate::engine::connect4::position::column_mask(c as usize)
+                                != 0
+                    })
+                    .collect();
+                let from = if good.is_empty() { &cols } else { &good };
+                from[rng.random_range(0..from.len())]
+            };
+            let mover = pos.moves() % 2;
+            let wins = pos.is_winning_move(col as usize);
+            pos.play_col(col as usize);
+            moves.push(col);
+            if wins {
+                break if mover == me { 0 } else { 2 };
+            }
+            if pos.moves() == CELLS {
+                break 1;
+            }
+        };
+        results[result] += 1;
+        if args.verbose {
+            let line: String = moves.iter().map(|c| char::from(b'1' + c)).collect();
+            println!(
+                "game {}: {line} {}",
+                game + 1,
+                ["won", "drawn", "lost"][result]
+            );
+        }
+    }
+    println!("stone  moves  median ms     p99 ms     max ms");
+    let mut all = Vec::new();
+    for (stone, times) in by_stone.iter_mut().enumerate() {
+        if times.is_empty() {
+            continue;
+        }
+        all.extend(times.iter().copied());
+        let n = times.len();
+        let (p50, p99, max) = spread(times);
+        println!("{stone:>5} {n:>6} {p50:>10.3} {p99:>10.3} {max:>10.3}");
+    }
+    let n = all.len();
+    let (p50, p99, max) = spread(&mut all);
+    println!(
+        "{games} games: perfect won {}, drew {}, lost {}; {n} moves: median {p50:.3} ms, p99 {p99:.3} ms, max {max:.3} ms, {over} cut at the {} ms budget",
+        results[0],
+        results[1],
+        results[2],
+        budget.as_millis()
+    );
+    Ok(if results[2] == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
 /// Perfect against perfect from the empty board, timing every move.
 fn selfplay(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
     use crate::engine::connect4::{C4Level, C4Player, Position};
@@ -202,6 +397,12 @@ fn selfplay(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
 pub fn run(args: BenchConnect4Args) -> anyhow::Result<ExitCode> {
     if args.selfplay {
         return selfplay(&args);
+    }
+    if args.book_moves {
+        return book_moves(&args);
+    }
+    if let Some(games) = args.player_games {
+        return player_games(&args, games);
     }
     let files: Vec<PathBuf> = if args.files.is_empty() {
         let dir = default_dir()?;
