@@ -28,7 +28,7 @@ use crate::engine::connect4::{Book, BookEntry, Position, Solver};
 
 /// The depth of the committed book; see docs/connect4-engine.md for how it
 /// was chosen.
-pub const DEFAULT_DEPTH: usize = 6;
+pub const DEFAULT_DEPTH: usize = 8;
 
 #[derive(Debug, Subcommand)]
 pub enum BookCommand {
@@ -176,14 +176,15 @@ fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Resu
     }
     let mut in_book: Vec<Position> = Vec::new();
     for ply in 0..=depth {
-        // Deduplicate by canonical form.
-        let mut seen = HashMap::new();
-        for p in frontier[ply].drain(..) {
-            let c = canonical(&p);
-            seen.entry(c.key()).or_insert(c);
-        }
-        let mut level: Vec<Position> = seen.into_values().collect();
-        level.sort_by_key(|p| p.key());
+        // Deduplicate by canonical form, keeping the order in which the
+        // positions were reached: siblings stay next to each other, so a
+        // worker's table still holds much of the tree it needs next.
+        let mut seen = std::collections::HashSet::new();
+        let level: Vec<Position> = frontier[ply]
+            .drain(..)
+            .map(|p| canonical(&p))
+            .filter(|c| seen.insert(c.key()))
+            .collect();
         let todo: Vec<Position> = level
             .iter()
             .copied()
@@ -241,6 +242,9 @@ fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Resu
 /// Solves `todo` on `threads` workers, each with its own solver (its table
 /// kept across positions: neighbours share much of their trees). `report`
 /// runs on this thread for every result, with the number finished so far.
+/// How many consecutive positions a worker takes at a time.
+const CHUNK: usize = 8;
+
 fn solve_all(
     todo: &[Position],
     threads: usize,
@@ -258,14 +262,18 @@ fn solve_all(
             let next = &next;
             scope.spawn(move || {
                 let mut solver = Solver::new(tt_mb);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= todo.len() {
+                // Runs of neighbouring positions (siblings, mostly) go to
+                // the same worker, whose table then serves them all.
+                'work: loop {
+                    let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                    if start >= todo.len() {
                         break;
                     }
-                    let entry = compute_entry(&mut solver, &todo[i]);
-                    if tx.send((i, entry)).is_err() {
-                        break;
+                    for (i, pos) in todo.iter().enumerate().skip(start).take(CHUNK) {
+                        let entry = compute_entry(&mut solver, pos);
+                        if tx.send((i, entry)).is_err() {
+                            break 'work;
+                        }
                     }
                 }
             });
