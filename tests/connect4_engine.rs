@@ -360,7 +360,9 @@ fn every_book_position_is_answered_from_the_book() {
 }
 
 /// `--player-games`: the perfect level against random non-losing replies
-/// never loses, and the summary reports every game.
+/// never loses, the summary reports every game, and moves cut short by a
+/// tight budget (20 ms: the first moves past the book need more) are judged
+/// by a search without limits and never throw the result away.
 #[test]
 fn player_games_bench_reports_wins() {
     let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
@@ -368,16 +370,18 @@ fn player_games_bench_reports_wins() {
             "bench",
             "connect4",
             "--player-games",
-            "2",
+            "4",
             "--budget-ms",
-            "200",
+            "20",
         ])
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{stdout}");
     assert!(
-        stdout.contains("2 games: perfect won 2, drew 0, lost 0"),
+        stdout.contains("4 games: perfect won 4, drew 0, lost 0"),
         "{stdout}"
     );
+    assert!(stdout.contains("cut moves: "), "{stdout}");
+    assert!(stdout.contains(", 0 worse"), "{stdout}");
 }

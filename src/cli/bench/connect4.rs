@@ -261,6 +261,11 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
     let mut by_stone: Vec<Vec<Duration>> = vec![Vec::new(); CELLS + 1];
     let mut results = [0usize; 3]; // player wins, draws, player losses
     let mut over = 0;
+    // Moves the budget cut short, judged afterwards by a search without
+    // limits: still a best move, still keeping the result (win, draw or
+    // loss), or worse.
+    let mut judge = crate::engine::connect4::Solver::new(args.tt_mb);
+    let mut cut = [0usize; 3];
     for game in 0..games {
         let me = game % 2;
         let mut moves: Vec<u8> = Vec::new();
@@ -272,6 +277,14 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
                 let took = start.elapsed();
                 if took >= budget {
                     over += 1;
+                    let scores = crate::engine::connect4::player::move_scores(&mut judge, &pos);
+                    let best = scores.iter().flatten().max().copied();
+                    let got = scores[col as usize];
+                    cut[match (got, best) {
+                        (Some(g), Some(b)) if g == b => 0,
+                        (Some(g), Some(b)) if g.signum() == b.signum() => 1,
+                        _ => 2,
+                    }] += 1;
                 }
                 by_stone[pos.moves() + 1].push(took);
                 col
@@ -333,7 +346,13 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
         results[2],
         budget.as_millis()
     );
-    Ok(if results[2] == 0 {
+    if over > 0 {
+        println!(
+            "cut moves: {} still a best move, {} keeping the result but not the best, {} worse",
+            cut[0], cut[1], cut[2]
+        );
+    }
+    Ok(if results[2] == 0 && cut[2] == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
