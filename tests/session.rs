@@ -144,6 +144,30 @@ fn a_hot_seat_game_with_keys_typed_moves_and_errors() {
     assert!(h.screen().contains("round 2"));
 }
 
+/// A Connect Four move is one key: a second column key replaces the first
+/// (the cursor follows) instead of piling up, and q leaves even after a
+/// column was typed.
+#[test]
+fn connect_four_column_keys_replace_each_other_and_q_still_leaves() {
+    let mut h = Harness::new(hot_seat(), 80, 24);
+    h.send(b"4e\r");
+    let t = h.table.as_ref().unwrap();
+    assert_eq!(t.position().history(), &[inarow::game::Point::new(4, 0)]);
+    h.send(b"xc\r");
+    let t = h.table.as_ref().unwrap();
+    assert_eq!(
+        t.position().history(),
+        &[
+            inarow::game::Point::new(4, 0),
+            inarow::game::Point::new(2, 0)
+        ]
+    );
+    h.send(b"d");
+    assert!(h.screen().contains("Move: d"), "{}", h.screen());
+    h.send(b"q");
+    assert!(h.session.is_closed());
+}
+
 #[test]
 fn a_mouse_click_drops_in_the_clicked_column() {
     let mut h = Harness::new(hot_seat(), 90, 30);

@@ -211,16 +211,27 @@ impl PlayScreen {
                 self.typed.clear();
                 self.notice = None;
             }
-            Key::Char('q') | Key::Char('Q') if self.typed.is_empty() => return PlayAction::Leave,
+            // A Connect Four move is one key, so q always means leave there.
+            Key::Char('q') | Key::Char('Q')
+                if self.typed.is_empty() || self.kind() == GameKind::ConnectFour =>
+            {
+                return PlayAction::Leave;
+            }
             Key::Char(c) => {
+                // Connect Four: a column key replaces what was typed and
+                // moves the cursor there as a preview; Enter drops.
+                if self.kind() == GameKind::ConnectFour
+                    && let Ok(Move::Column(x)) = self
+                        .game
+                        .position
+                        .rules()
+                        .parse_move(c.encode_utf8(&mut [0; 4]))
+                {
+                    self.typed.clear();
+                    self.cursor.x = x;
+                }
                 if self.typed.chars().count() < MAX_TYPED {
                     self.typed.push(c);
-                }
-                // Connect Four: a typed column moves the cursor there as a preview.
-                if self.kind() == GameKind::ConnectFour
-                    && let Ok(Move::Column(x)) = self.game.position.rules().parse_move(&self.typed)
-                {
-                    self.cursor.x = x;
                 }
             }
             Key::Click { .. } => {}
