@@ -467,6 +467,44 @@ fn stop_flag_ends_a_search_at_once() {
     assert!(!moves.contains(&(x, y)));
 }
 
+/// The soft deadline is moved back by the time the root threat searches
+/// took, so positions where those searches are long are the ones to watch:
+/// the whole move must still come in under the budget.
+#[test]
+fn timed_strong_search_stays_inside_its_budget() {
+    let stop = AtomicBool::new(false);
+    let budget = Duration::from_millis(200);
+    let positions = [
+        "7,7 8,8 8,6",
+        "9,8 5,6 5,7 6,5 7,4 4,7 4,3 6,6 4,5 6,8",
+        "8,5 7,9 7,5 5,9 6,5 5,5 6,9 6,10 9,5 10,5",
+        "7,7 9,7 7,9 7,6 5,9 8,6 10,8 9,6 6,6 9,9 9,8 10,6 11,6 7,8 6,9 4,9 6,8 6,7 5,8 5,7",
+    ];
+    for moves in positions {
+        let moves = parse_moves(moves);
+        let mut player = GomokuPlayer::new(15, Rule::Freestyle, 16);
+        let limits = Limits {
+            time: Some(budget),
+            ..Limits::default()
+        };
+        let t = Instant::now();
+        let r = player.analyse(
+            &stones_from_moves(&moves),
+            GomokuLevel::Strong,
+            &limits,
+            &stop,
+        );
+        let took = t.elapsed();
+        // The hard deadline is at 90 %; the rest is slack for a shared machine.
+        assert!(
+            took <= budget + Duration::from_millis(50),
+            "{moves:?}: {took:?}"
+        );
+        let (x, y) = r.mv.expect("a move");
+        assert!(!moves.contains(&(x, y)));
+    }
+}
+
 #[test]
 fn fixed_depth_search_is_deterministic() {
     let moves = parse_moves("7,7 8,8 8,6 6,8 9,7 7,9");

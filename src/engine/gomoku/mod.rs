@@ -55,12 +55,19 @@ pub enum GomokuLevel {
     Strong,
 }
 
+/// Share of the time budget after which no new iteration starts (moved back
+/// by the time the root threat searches took). A partly searched iteration
+/// still counts, so starting one late is not wasted.
+const SOFT_SHARE: f64 = 0.55;
+/// Share of the time budget at which the search stops outright.
+const HARD_SHARE: f64 = 0.9;
+
 /// Search limits for [`GomokuPlayer::analyse`]. `None` means unbounded;
 /// with no time limit the search is deterministic (same input, same nodes).
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Total thinking time; the search stops starting new iterations at
-    /// about a third of it and stops outright at about 90 %.
+    /// about 55 % of it and stops outright at 90 %.
     pub time: Option<Duration>,
     /// Maximum iterative-deepening depth.
     pub depth: Option<u32>,
@@ -184,7 +191,10 @@ impl GomokuPlayer {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);
         }
         let (soft, hard) = match limits.time {
-            Some(t) => (Some(start + t.mul_f64(0.35)), Some(start + t.mul_f64(0.9))),
+            Some(t) => (
+                Some(start + t.mul_f64(SOFT_SHARE)),
+                Some(start + t.mul_f64(HARD_SHARE)),
+            ),
             None => (None, None),
         };
         let mut search = Search::new(board, &mut self.tt, &mut self.cache, stop, opts);

@@ -339,6 +339,13 @@ impl<'a> Search<'a> {
             }
         }
 
+        // The threat searches above used part of the time: the soft
+        // deadline moves back by as much, so the main search keeps its
+        // share (the hard deadline still bounds everything).
+        let soft = soft.map(|s| {
+            let shifted = s + Instant::now().saturating_duration_since(start);
+            hard.map_or(shifted, |h| shifted.min(h))
+        });
         let mut scores = vec![-INF; roots.len()];
         let mut best = Outcome {
             mv: Some(roots[0]),
