@@ -495,11 +495,9 @@ fn timed_strong_search_stays_inside_its_budget() {
             &stop,
         );
         let took = t.elapsed();
-        // The hard deadline is at 90 %; the rest is slack for a shared machine.
-        assert!(
-            took <= budget + Duration::from_millis(50),
-            "{moves:?}: {took:?}"
-        );
+        // The hard deadline is at 90 %; the rest is slack for a loaded CI
+        // machine (a search that ignored its deadline would run for seconds).
+        assert!(took <= budget * 2, "{moves:?}: {took:?}");
         let (x, y) = r.mv.expect("a move");
         assert!(!moves.contains(&(x, y)));
     }
