@@ -28,7 +28,7 @@ use crate::engine::connect4::{Book, BookEntry, Position, Solver};
 
 /// The depth of the committed book; see docs/connect4-engine.md for how it
 /// was chosen.
-pub const DEFAULT_DEPTH: usize = 9;
+pub const DEFAULT_DEPTH: usize = 10;
 
 #[derive(Debug, Subcommand)]
 pub enum BookCommand {
