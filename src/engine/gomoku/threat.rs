@@ -12,7 +12,7 @@
 //! within the depth.
 
 use super::board::{Color, Pos, other};
-use super::pattern::{B4, C_FIVE, C_FLEX4, C_FOUR_THREE, is_four, is_threat};
+use super::pattern::{B4, C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, is_four, is_threat};
 use super::search::Search;
 
 /// Distinguishes cached VCF from VCT results and the attacker's colour.
@@ -25,9 +25,17 @@ impl Search<'_> {
     pub(super) fn four_moves(&self, c: Color, out: &mut Vec<Pos>) {
         out.clear();
         let b = &self.b;
+        // The board counts them, so the scan stops at the last one.
+        let n = b.count_at_least(c, C_FOUR) as usize;
+        if n == 0 {
+            return;
+        }
         for &p in b.points() {
             if b.is_empty(p) && is_four(b.cat(p, c)) {
                 out.push(p);
+                if out.len() == n {
+                    break;
+                }
             }
         }
         out.sort_by_key(|&p| {
