@@ -14,7 +14,9 @@
 //!
 //! Inside the tree the same forced cases are applied at every node, so a
 //! four is always answered by its one block and an open three only by the
-//! moves that stop it. Limits: a soft deadline (no new iteration after it),
+//! moves that stop it; when the opponent has a four-three or double-three
+//! point and we have no four, only the moves that take all such points away
+//! are searched (with our threes against double threes). Limits: a soft deadline (no new iteration after it),
 //! a hard deadline and a stop flag (checked every 1024 nodes), a node limit
 //! and a depth limit.
 
@@ -57,6 +59,10 @@ pub struct Options {
     pub frontier_pruning: bool,
     /// Side-to-move weight of the evaluation, in percent.
     pub tempo_weight: i32,
+    /// Inside the tree, when the opponent has a four-three or double-three
+    /// point and we have no four, search only the moves that take all such
+    /// points away, our fours, and (against double threes only) our threes.
+    pub defend_double_threats: bool,
 }
 
 impl Options {
@@ -72,6 +78,7 @@ impl Options {
             max_width: 24,
             frontier_pruning: true,
             tempo_weight: 120,
+            defend_double_threats: true,
         }
     }
 
@@ -87,6 +94,7 @@ impl Options {
             max_width: 16,
             frontier_pruning: false,
             tempo_weight: 120,
+            defend_double_threats: false,
         }
     }
 }
@@ -507,6 +515,20 @@ impl<'a> Search<'a> {
                 return self.leaf(ply);
             }
             moves = Vec::new();
+            if self.opts.defend_double_threats
+                && self.b.count_at_least(me, C_FOUR) == 0
+                && (self.b.count(op, C_FOUR_THREE) > 0 || self.b.count(op, C_THREE_THREE) > 0)
+            {
+                self.double_threat_defences(op, &mut moves);
+                if !moves.is_empty() && self.b.count(op, C_FOUR_THREE) == 0 {
+                    for &p in self.b.points() {
+                        if self.b.is_empty(p) && self.b.cat(p, me) >= C_THREE && !moves.contains(&p)
+                        {
+                            moves.push(p);
+                        }
+                    }
+                }
+            }
         }
 
         let key = self.b.hash() ^ if me == 2 { SIDE_SALT } else { 0 };

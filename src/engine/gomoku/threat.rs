@@ -12,7 +12,9 @@
 //! within the depth.
 
 use super::board::{Color, Pos, other};
-use super::pattern::{B4, C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, is_four, is_threat};
+use super::pattern::{
+    B4, C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_THREE_THREE, F3, is_four, is_threat,
+};
 use super::search::Search;
 
 /// Distinguishes cached VCF from VCT results and the attacker's colour.
@@ -82,6 +84,55 @@ impl Search<'_> {
         for r in cand {
             self.b.play(r);
             let ok = self.b.count(attacker, C_FLEX4) == 0 && self.b.count(attacker, C_FIVE) == 0;
+            self.b.undo();
+            if ok {
+                out.push(r);
+            }
+        }
+    }
+
+    /// The moves for the side to move that leave `attacker` without any
+    /// point making a four-three, a double three or better (a win on its
+    /// next move when the defender has no four). Empty if no single point
+    /// does, or if there are more such points than one stone can answer.
+    pub(super) fn double_threat_defences(&mut self, attacker: Color, out: &mut Vec<Pos>) {
+        out.clear();
+        let wins = |b: &super::board::Board, q: Pos| {
+            let c = b.cat(q, attacker);
+            c == C_FOUR_THREE || c == C_THREE_THREE || c >= C_FLEX4
+        };
+        let mut cand: Vec<Pos> = Vec::with_capacity(32);
+        let mut threats = 0;
+        for i in 0..self.b.points().len() {
+            let q = self.b.points()[i];
+            if !self.b.is_empty(q) || !wins(&self.b, q) {
+                continue;
+            }
+            threats += 1;
+            if threats > 4 {
+                out.clear();
+                return;
+            }
+            if !cand.contains(&q) {
+                cand.push(q);
+            }
+            for d in 0..4 {
+                if self.b.pat(q, attacker, d) < F3 {
+                    continue;
+                }
+                for o in (-5..=5).filter(|&o| o != 0) {
+                    let r = self.b.step(q, d, o);
+                    if self.b.is_empty(r) && !cand.contains(&r) {
+                        cand.push(r);
+                    }
+                }
+            }
+        }
+        for r in cand {
+            self.b.play(r);
+            let ok = self.b.count(attacker, C_FOUR_THREE) == 0
+                && self.b.count(attacker, C_THREE_THREE) == 0
+                && self.b.count_at_least(attacker, C_FLEX4) == 0;
             self.b.undo();
             if ok {
                 out.push(r);
@@ -317,5 +368,82 @@ impl Search<'_> {
             .iter()
             .copied()
             .find(|&p| self.b.is_empty(p) && self.b.cat(p, c) == cat)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::super::Rule;
+    use super::super::board::Board;
+    use super::super::pattern::{C_FLEX4, C_FOUR_THREE, C_THREE_THREE};
+    use super::super::search::{Options, Search};
+    use super::super::tt::{ThreatCache, Tt};
+
+    /// Whether `attacker` has a point that wins on its next move.
+    fn has_double_threat(b: &Board, attacker: u8) -> bool {
+        b.count(attacker, C_FOUR_THREE) > 0
+            || b.count(attacker, C_THREE_THREE) > 0
+            || b.count_at_least(attacker, C_FLEX4) > 0
+    }
+
+    #[test]
+    fn double_threat_defences_are_exactly_the_moves_that_remove_the_threats() {
+        let stop = AtomicBool::new(false);
+        let mut tt = Tt::new(1);
+        let mut cache = ThreatCache::new(10);
+        let mut seed = 99u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let mut positions_with_threats = 0;
+        let mut with_defences = 0;
+        for _ in 0..3000 {
+            // Random stones in a 7x7 patch of a 15x15 board.
+            let mut b = Board::new(15, 15, Rule::Freestyle);
+            let stones = 6 + next() % 10;
+            for _ in 0..stones {
+                let p = b.pos(4 + next() % 7, 4 + next() % 7).unwrap();
+                if b.is_empty(p) {
+                    b.play(p);
+                }
+            }
+            let me = b.to_move();
+            let op = 3 - me;
+            if b.count_at_least(me, super::C_FOUR) > 0
+                || b.count(op, super::C_FIVE) > 0
+                || !has_double_threat(&b, op)
+            {
+                continue;
+            }
+            positions_with_threats += 1;
+            let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, Options::strong());
+            let mut got = Vec::new();
+            s.double_threat_defences(op, &mut got);
+            if got.is_empty() {
+                continue;
+            }
+            with_defences += 1;
+            got.sort();
+            let mut want = Vec::new();
+            for &p in b.clone().points() {
+                if !b.is_empty(p) {
+                    continue;
+                }
+                b.play(p);
+                if !has_double_threat(&b, op) {
+                    want.push(p);
+                }
+                b.undo();
+            }
+            want.sort();
+            assert_eq!(got, want, "stones {:?}", b.history());
+        }
+        assert!(positions_with_threats > 50, "{positions_with_threats}");
+        assert!(with_defences > 20, "{with_defences}");
     }
 }
