@@ -54,7 +54,7 @@ pub struct Options {
     pub defend_vcf: bool,
     /// Most moves searched at an interior node.
     pub max_width: usize,
-    /// Prune at the frontier: at most 8 moves at depth 1 and 12 at depth 2,
+    /// Prune at the frontier: at most 10 moves at depth 1 and 16 at depth 2,
     /// and none scoring under a quarter of the best, off the principal variation.
     pub frontier_pruning: bool,
     /// Side-to-move weight of the evaluation, in percent.
@@ -551,8 +551,8 @@ impl<'a> Search<'a> {
         if moves.is_empty() {
             let frontier = self.opts.frontier_pruning && !pv;
             let width = match depth {
-                1 if frontier => 8,
-                2 if frontier => 12,
+                1 if frontier => 10,
+                2 if frontier => 16,
                 _ => self.opts.max_width,
             };
             moves = self.ordered_candidates(me, 0);
