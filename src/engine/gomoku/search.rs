@@ -16,9 +16,9 @@
 //! four is always answered by its one block and an open three only by the
 //! moves that stop it; when the opponent has a four-three or double-three
 //! point and we have no four, only the moves that take all such points away
-//! are searched (with our threes against double threes). Limits: a soft deadline (no new iteration after it),
-//! a hard deadline and a stop flag (checked every 1024 nodes), a node limit
-//! and a depth limit.
+//! are searched (with our threes against double threes). Limits: a soft
+//! deadline (no new iteration after it), a hard deadline and a stop flag
+//! (checked every 1024 nodes), a node limit and a depth limit.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -515,20 +515,6 @@ impl<'a> Search<'a> {
                 return self.leaf(ply);
             }
             moves = Vec::new();
-            if self.opts.defend_double_threats
-                && self.b.count_at_least(me, C_FOUR) == 0
-                && (self.b.count(op, C_FOUR_THREE) > 0 || self.b.count(op, C_THREE_THREE) > 0)
-            {
-                self.double_threat_defences(op, &mut moves);
-                if !moves.is_empty() && self.b.count(op, C_FOUR_THREE) == 0 {
-                    for &p in self.b.points() {
-                        if self.b.is_empty(p) && self.b.cat(p, me) >= C_THREE && !moves.contains(&p)
-                        {
-                            moves.push(p);
-                        }
-                    }
-                }
-            }
         }
 
         let key = self.b.hash() ^ if me == 2 { SIDE_SALT } else { 0 };
@@ -548,6 +534,21 @@ impl<'a> Search<'a> {
             }
         }
 
+        // A quiet node (no four or open three to answer), past the table.
+        if moves.is_empty()
+            && self.opts.defend_double_threats
+            && self.b.count_at_least(me, C_FOUR) == 0
+            && (self.b.count(op, C_FOUR_THREE) > 0 || self.b.count(op, C_THREE_THREE) > 0)
+        {
+            self.double_threat_defences(op, &mut moves);
+            if !moves.is_empty() && self.b.count(op, C_FOUR_THREE) == 0 {
+                for &p in self.b.points() {
+                    if self.b.is_empty(p) && self.b.cat(p, me) >= C_THREE && !moves.contains(&p) {
+                        moves.push(p);
+                    }
+                }
+            }
+        }
         if moves.is_empty() {
             let frontier = self.opts.frontier_pruning && !pv;
             let width = match depth {
