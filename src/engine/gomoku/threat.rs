@@ -11,9 +11,9 @@
 //! found this way is a real forced win; a failure only means none was found
 //! within the depth.
 
-use super::board::{Color, Pos, other};
+use super::board::{Board, Color, Pos, other};
 use super::pattern::{
-    B4, C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_THREE_THREE, F3, is_four, is_threat,
+    B4, C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_THREE_THREE, Cat, F3, Pat, is_four, is_threat,
 };
 use super::search::Search;
 
@@ -52,43 +52,15 @@ impl Search<'_> {
     /// without any point making an open four or double four. Empty if no
     /// single point does. Counter-fours are not included.
     pub(super) fn defence_moves(&mut self, attacker: Color, out: &mut Vec<Pos>) {
-        out.clear();
-        let mut cand: Vec<Pos> = Vec::with_capacity(32);
-        let mut threats = 0;
-        for i in 0..self.b.points().len() {
-            let q = self.b.points()[i];
-            if !self.b.is_empty(q) || self.b.cat(q, attacker) != C_FLEX4 {
-                continue;
-            }
-            threats += 1;
-            if threats > 6 {
-                // More separate threats than one stone can answer in practice;
-                // the candidates so far are still verified below.
-                break;
-            }
-            if !cand.contains(&q) {
-                cand.push(q);
-            }
-            for d in 0..4 {
-                if self.b.pat(q, attacker, d) < B4 {
-                    continue;
-                }
-                for o in (-5..=5).filter(|&o| o != 0) {
-                    let r = self.b.step(q, d, o);
-                    if self.b.is_empty(r) && !cand.contains(&r) {
-                        cand.push(r);
-                    }
-                }
-            }
-        }
-        for r in cand {
-            self.b.play(r);
-            let ok = self.b.count(attacker, C_FLEX4) == 0 && self.b.count(attacker, C_FIVE) == 0;
-            self.b.undo();
-            if ok {
-                out.push(r);
-            }
-        }
+        let threat = |c: Cat| c == C_FLEX4;
+        // More than six separate threats are more than one stone can answer
+        // in practice; the candidates of the first six are still tried.
+        let (cand, _) = self.threat_line_points(attacker, threat, B4, 6);
+        self.keep_answers(
+            cand,
+            |b| b.count(attacker, C_FLEX4) == 0 && b.count(attacker, C_FIVE) == 0,
+            out,
+        );
     }
 
     /// The moves for the side to move that leave `attacker` without any
@@ -96,43 +68,75 @@ impl Search<'_> {
     /// next move when the defender has no four). Empty if no single point
     /// does, or if there are more such points than one stone can answer.
     pub(super) fn double_threat_defences(&mut self, attacker: Color, out: &mut Vec<Pos>) {
-        out.clear();
-        let wins = |b: &super::board::Board, q: Pos| {
-            let c = b.cat(q, attacker);
-            c == C_FOUR_THREE || c == C_THREE_THREE || c >= C_FLEX4
-        };
+        let threat = |c: Cat| c == C_FOUR_THREE || c == C_THREE_THREE || c >= C_FLEX4;
+        let (cand, complete) = self.threat_line_points(attacker, threat, F3, 4);
+        if !complete {
+            out.clear();
+            return;
+        }
+        self.keep_answers(
+            cand,
+            |b| {
+                b.count(attacker, C_FOUR_THREE) == 0
+                    && b.count(attacker, C_THREE_THREE) == 0
+                    && b.count_at_least(attacker, C_FLEX4) == 0
+            },
+            out,
+        );
+    }
+
+    /// The empty points that might answer `attacker`'s threat points (those
+    /// whose category passes `threat`): each such point and the empty
+    /// points within five steps of it along the directions where its
+    /// pattern is at least `min_pat`. Looks at the first `max_threats`
+    /// threat points; the flag says whether that was all of them.
+    fn threat_line_points(
+        &self,
+        attacker: Color,
+        threat: impl Fn(Cat) -> bool,
+        min_pat: Pat,
+        max_threats: usize,
+    ) -> (Vec<Pos>, bool) {
+        let b = &self.b;
         let mut cand: Vec<Pos> = Vec::with_capacity(32);
         let mut threats = 0;
-        for i in 0..self.b.points().len() {
-            let q = self.b.points()[i];
-            if !self.b.is_empty(q) || !wins(&self.b, q) {
+        for &q in b.points() {
+            if !b.is_empty(q) || !threat(b.cat(q, attacker)) {
                 continue;
             }
             threats += 1;
-            if threats > 4 {
-                out.clear();
-                return;
+            if threats > max_threats {
+                return (cand, false);
             }
             if !cand.contains(&q) {
                 cand.push(q);
             }
             for d in 0..4 {
-                if self.b.pat(q, attacker, d) < F3 {
+                if b.pat(q, attacker, d) < min_pat {
                     continue;
                 }
                 for o in (-5..=5).filter(|&o| o != 0) {
-                    let r = self.b.step(q, d, o);
-                    if self.b.is_empty(r) && !cand.contains(&r) {
+                    let r = b.step(q, d, o);
+                    if b.is_empty(r) && !cand.contains(&r) {
                         cand.push(r);
                     }
                 }
             }
         }
+        (cand, true)
+    }
+
+    /// The candidates after which `answered` holds, tried one by one, into `out`.
+    fn keep_answers(
+        &mut self,
+        cand: Vec<Pos>,
+        answered: impl Fn(&Board) -> bool,
+        out: &mut Vec<Pos>,
+    ) {
+        out.clear();
         for r in cand {
             self.b.play(r);
-            let ok = self.b.count(attacker, C_FOUR_THREE) == 0
-                && self.b.count(attacker, C_THREE_THREE) == 0
-                && self.b.count_at_least(attacker, C_FLEX4) == 0;
+            let ok = answered(&self.b);
             self.b.undo();
             if ok {
                 out.push(r);
