@@ -239,12 +239,12 @@ fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Resu
     Ok(())
 }
 
-/// Solves `todo` on `threads` workers, each with its own solver (its table
-/// kept across positions: neighbours share much of their trees). `report`
-/// runs on this thread for every result, with the number finished so far.
 /// How many consecutive positions a worker takes at a time.
 const CHUNK: usize = 8;
 
+/// Solves `todo` on `threads` workers, each with its own solver (its table
+/// kept across positions: neighbours share much of their trees). `report`
+/// runs on this thread for every result, with the number finished so far.
 fn solve_all(
     todo: &[Position],
     threads: usize,

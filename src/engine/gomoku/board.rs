@@ -68,11 +68,11 @@ pub struct Board {
     sums: [i32; 2],
     hash: u64,
     history: Vec<Pos>,
-    /// Per stone on the board (by its number): the point's and its forty
-    /// line neighbours' state before the stone, so `undo` copies them back
-    /// instead of looking every pattern up again.
+    /// Per stone on the board (by its number): the state of the points it
+    /// touched (see `touched`) before it, so `undo` copies them back instead
+    /// of looking every pattern up again.
     saved: Vec<[Info; 41]>,
-    /// Per stone played: the counts and sums before it.
+    /// Per stone on the board: the counts and sums before it.
     saved_totals: Vec<([[u16; CATS]; 2], [i32; 2])>,
     to_move: Color,
     /// Every real point, row by row.
@@ -304,15 +304,9 @@ impl Board {
             self.saved_totals.resize(n + 1, ([[0; CATS]; 2], [0; 2]));
         }
         self.saved_totals[n] = (self.counts, self.sums);
-        let frame = &mut self.saved[n];
-        frame[0] = self.info[pu];
-        let mut i = 1;
-        for dir in self.dirs {
-            for o in 1..=5isize {
-                frame[i] = self.info[(pu as isize + o * dir) as usize];
-                frame[i + 1] = self.info[(pu as isize - o * dir) as usize];
-                i += 2;
-            }
+        let touched = self.touched(pu);
+        for (slot, q) in self.saved[n].iter_mut().zip(touched) {
+            *slot = self.info[q];
         }
         self.remove(pu);
         self.cells[pu] = c;
@@ -333,18 +327,27 @@ impl Board {
         self.update_near(pu, false);
         // Everything the stone changed is copied back as it was.
         let n = self.history.len();
-        let frame = &self.saved[n];
-        self.info[pu] = frame[0];
-        let mut i = 1;
-        for dir in self.dirs {
-            for o in 1..=5isize {
-                self.info[(pu as isize + o * dir) as usize] = frame[i];
-                self.info[(pu as isize - o * dir) as usize] = frame[i + 1];
-                i += 2;
-            }
+        for (slot, q) in self.saved[n].iter().zip(self.touched(pu)) {
+            self.info[q] = *slot;
         }
         (self.counts, self.sums) = self.saved_totals[n];
         self.to_move = c;
+    }
+
+    /// The point `p` and the forty points within five steps of it along its
+    /// four lines (walls included): what playing on `p` can change.
+    #[inline]
+    fn touched(&self, p: usize) -> [usize; 41] {
+        let mut out = [p; 41];
+        let mut i = 1;
+        for dir in self.dirs {
+            for o in 1..=5isize {
+                out[i] = (p as isize + o * dir) as usize;
+                out[i + 1] = (p as isize - o * dir) as usize;
+                i += 2;
+            }
+        }
+        out
     }
 
     /// Passes the move (used by threat searches that ask "what if the opponent moved").

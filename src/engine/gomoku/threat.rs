@@ -434,7 +434,7 @@ mod tests {
             with_defences += 1;
             got.sort();
             let mut want = Vec::new();
-            for &p in b.clone().points() {
+            for p in b.points().to_vec() {
                 if !b.is_empty(p) {
                     continue;
                 }
