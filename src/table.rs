@@ -35,9 +35,12 @@ impl Seat {
         }
     }
 
-    /// `Alice (Red)`.
+    /// `Alice (Red)`; the computer `Computer (easy, Green)`.
     pub fn label(&self) -> String {
-        format!("{} ({})", self.name, self.colour)
+        match self.computer {
+            Some(level) => format!("Computer ({level}, {})", self.colour),
+            None => format!("{} ({})", self.name, self.colour),
+        }
     }
 }
 
@@ -59,6 +62,8 @@ pub enum Ending {
 pub enum TableError {
     #[error("it is not your turn: {0} is to move")]
     NotYourTurn(String),
+    #[error("{0}")]
+    CannotUndo(&'static str),
     #[error(transparent)]
     Illegal(#[from] IllegalMoveError),
 }
@@ -196,6 +201,46 @@ impl Table {
         }
     }
 
+    /// Takes back `side`'s last move in a game against the computer (and
+    /// the computer's answer to it), so `side` is to move again. Works in
+    /// a game in play or one that ended on the board (a win taken back no
+    /// longer counts); not after a forfeit or against a person.
+    pub fn undo(&mut self, side: Side) -> Result<(), TableError> {
+        let v = &mut self.view;
+        if v.seat(side).computer.is_some() || v.seat(side.other()).computer.is_none() {
+            return Err(TableError::CannotUndo(
+                "moves are taken back only against the computer",
+            ));
+        }
+        match &v.ending {
+            None | Some(Ending::Draw) => {}
+            Some(Ending::Line { winner, .. }) => {
+                let w = winner.index();
+                v.score[w] = v.score[w].saturating_sub(1);
+            }
+            Some(_) => return Err(TableError::CannotUndo("this game is over")),
+        }
+        let first_own = match side {
+            Side::First => 1,
+            Side::Second => 2,
+        };
+        if v.position.stones() < first_own {
+            return Err(TableError::CannotUndo("you have no move to take back"));
+        }
+        v.ending = None;
+        v.rematch = [false; 2];
+        // Back past our own last stone, then to our turn.
+        let mut own_taken = false;
+        while !own_taken || v.position.to_move() != side {
+            let mover = v.position.to_move().other();
+            if v.position.undo().is_none() {
+                break;
+            }
+            own_taken |= mover == side;
+        }
+        Ok(())
+    }
+
     /// `side` asks for a rematch; when both have asked (computer seats
     /// always agree), a new game starts with the other seat moving first.
     /// Returns whether it started.
@@ -290,6 +335,48 @@ mod tests {
         assert_eq!(t.view().score, [1, 0]);
         assert_eq!(t.position().stones(), 0);
         assert_eq!(t.view().round, 2);
+    }
+
+    #[test]
+    fn undo_takes_back_to_my_turn_against_the_computer_only() {
+        use crate::engine::Level;
+        let mut t = Table::new(
+            Rules::connect_four(),
+            [
+                Seat::human("Alice", Colour::Red),
+                Seat::computer(Level::Easy, Colour::Yellow),
+            ],
+        );
+        assert!(t.undo(Side::First).is_err(), "nothing to take back yet");
+        t.play(Side::First, Move::Column(3)).unwrap();
+        // The computer is thinking: only my stone goes.
+        t.undo(Side::First).unwrap();
+        assert_eq!(t.position().stones(), 0);
+        assert_eq!(t.to_move(), Some(Side::First));
+        // Win, then take the win back.
+        for _ in 0..3 {
+            t.play(Side::First, Move::Column(0)).unwrap();
+            t.play(Side::Second, Move::Column(1)).unwrap();
+        }
+        t.play(Side::First, Move::Column(0)).unwrap();
+        assert_eq!(t.view().score, [1, 0]);
+        t.undo(Side::First).unwrap();
+        assert_eq!(t.view().score, [0, 0]);
+        assert!(t.view().ending.is_none());
+        assert_eq!(t.position().stones(), 6);
+        assert_eq!(t.to_move(), Some(Side::First));
+        // My turn after the computer's answer: both stones go.
+        t.play(Side::First, Move::Column(4)).unwrap();
+        t.play(Side::Second, Move::Column(4)).unwrap();
+        t.undo(Side::First).unwrap();
+        assert_eq!(t.position().stones(), 6);
+        // Not after a forfeit, not for the computer, not between people.
+        assert!(t.undo(Side::Second).is_err());
+        t.forfeit(Side::First, "left");
+        assert!(t.undo(Side::First).is_err());
+        let mut h = table();
+        h.play(Side::First, Move::Column(0)).unwrap();
+        assert!(h.undo(Side::First).is_err());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! sequences, control bytes, bidirectional overrides and zero-width tricks
 //! never reach a screen, and every piece has a bounded display width.
 
+use unicode_normalization::UnicodeNormalization;
 use unicode_width::UnicodeWidthChar;
 
 /// Longest display name, in terminal columns.
@@ -45,12 +46,14 @@ fn shown_width(c: char) -> Option<usize> {
 }
 
 /// Keeps printable characters only, turns any run of whitespace into one
-/// space, trims, and cuts to at most `max_width` terminal columns.
+/// space, trims, and cuts to at most `max_width` terminal columns. Text is
+/// put in composed form (NFC) first, so a letter typed as a base letter
+/// and a combining accent keeps its accent.
 pub fn sanitize(input: &str, max_width: usize) -> String {
     let mut out = String::new();
     let mut width = 0;
     let mut pending_space = false;
-    for c in input.chars() {
+    for c in input.nfc() {
         if c.is_whitespace() {
             pending_space = !out.is_empty();
             continue;
@@ -82,6 +85,50 @@ pub fn sanitize_name(input: &str, fallback: &str) -> String {
     }
 }
 
+/// A name folded to what it looks like: lower case, look-alike digits,
+/// symbols and Cyrillic or Greek letters turned into the Latin letters they
+/// resemble, everything but letters and digits dropped. Two names with the
+/// same skeleton look the same on a screen.
+pub fn name_skeleton(name: &str) -> String {
+    name.nfkd()
+        .flat_map(char::to_lowercase)
+        .filter_map(|c| {
+            Some(match c {
+                '0' | 'о' | 'ο' => 'o',
+                '1' | '|' | '!' | 'ı' | 'і' | 'ι' => 'l',
+                '3' | 'е' | 'ε' => 'e',
+                '4' | '@' | 'а' | 'α' => 'a',
+                '5' | '$' | 'ѕ' => 's',
+                '7' | 'т' | 'τ' => 't',
+                'с' | 'ϲ' => 'c',
+                'р' | 'ρ' => 'p',
+                'х' | 'χ' => 'x',
+                'у' | 'γ' => 'y',
+                'м' | 'μ' => 'm',
+                'к' | 'κ' => 'k',
+                'ν' => 'v',
+                'υ' => 'u',
+                'и' => 'n',
+                c if c.is_alphanumeric() && c.is_ascii() => c,
+                c if c.is_alphabetic() => c,
+                _ => return None,
+            })
+        })
+        .map(|c| if c == 'i' { 'l' } else { c })
+        .collect()
+}
+
+/// Names a person may not take because they would pass for the host's own
+/// players or messages: anything that reads as "computer" (with look-alike
+/// characters or not), and the host itself.
+pub fn is_reserved_name(name: &str) -> bool {
+    let sk = name_skeleton(name);
+    sk == name_skeleton("cpu")
+        || ["computer", "inarow"]
+            .iter()
+            .any(|r| sk.contains(&name_skeleton(r)))
+}
+
 /// User input quoted back in a message: printable characters only, at most
 /// `max_chars` of them, `...` when cut.
 pub fn sanitize_quote(input: &str, max_chars: usize) -> String {
@@ -93,6 +140,53 @@ pub fn sanitize_quote(input: &str, max_chars: usize) -> String {
         s.push_str("...");
         s
     }
+}
+
+/// Splits text into lines of at most `max` columns, at spaces where it
+/// can (a word longer than a line is cut).
+pub fn wrap(s: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in s.split_whitespace() {
+        let mut word = word.to_string();
+        loop {
+            let sep = usize::from(!line.is_empty());
+            if width(&line) + sep + width(&word) <= max {
+                if sep == 1 {
+                    line.push(' ');
+                }
+                line.push_str(&word);
+                break;
+            }
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+                continue;
+            }
+            // A word wider than a line: cut it.
+            let mut head = String::new();
+            let mut rest = String::new();
+            for c in word.chars() {
+                if rest.is_empty() && width(&head) + width(c.encode_utf8(&mut [0; 4])) <= max {
+                    head.push(c);
+                } else {
+                    rest.push(c);
+                }
+            }
+            if head.is_empty() {
+                break;
+            }
+            lines.push(head);
+            if rest.is_empty() {
+                break;
+            }
+            word = rest;
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// Display width of text that has already been sanitised (or is our own).
@@ -125,6 +219,45 @@ mod tests {
         let wide = "\u{1F534}".repeat(30);
         let s = sanitize_name(&wide, "x");
         assert_eq!(width(&s), MAX_NAME_WIDTH);
+    }
+
+    #[test]
+    fn composed_accents_survive() {
+        assert_eq!(sanitize("Rene\u{301}e", 20), "Renée");
+        assert_eq!(sanitize("Zoe\u{308}", 20), "Zoë");
+    }
+
+    #[test]
+    fn computer_names_are_reserved() {
+        for n in [
+            "Computer (perfect)",
+            "computer",
+            "C0mputer",
+            "COMPUTER (easy)",
+            "Cοmputer",
+            "The Computer",
+            "c o m p u t e r",
+            "CPU",
+        ] {
+            assert!(is_reserved_name(n), "{n}");
+        }
+        for n in ["Alice", "Compton", "Observer", "Guest0042", "Renée"] {
+            assert!(!is_reserved_name(n), "{n}");
+        }
+        assert_eq!(name_skeleton("B0b!"), name_skeleton("bobl"));
+    }
+
+    #[test]
+    fn wrapping_keeps_words_and_bounds() {
+        assert_eq!(
+            wrap("Welcome to inarow: Connect Four and Gomoku", 20),
+            vec!["Welcome to inarow:", "Connect Four and", "Gomoku"]
+        );
+        assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert!(wrap("", 10).is_empty());
+        for l in wrap(&"word ".repeat(50), 13) {
+            assert!(width(&l) <= 13, "{l}");
+        }
     }
 
     #[test]

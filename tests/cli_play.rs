@@ -122,7 +122,7 @@ fn against_the_computer_the_game_finishes() {
     );
     let out = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.contains("Computer (medium)"), "{out}");
+    assert!(out.contains("Computer (medium, "), "{out}");
     assert!(
         out.contains(" wins with ") || out.contains("Draw: the board is full"),
         "{out}"

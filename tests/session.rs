@@ -164,7 +164,18 @@ fn connect_four_column_keys_replace_each_other_and_q_still_leaves() {
     );
     h.send(b"d");
     assert!(h.screen().contains("Move: d"), "{}", h.screen());
+    // q asks first; anything but y keeps the game.
     h.send(b"q");
+    assert!(!h.session.is_closed());
+    assert!(h.screen().contains("Leave the game? y/n"), "{}", h.screen());
+    h.send(b"n");
+    assert!(
+        h.screen().contains("you stay in the game"),
+        "{}",
+        h.screen()
+    );
+    h.send(b"q");
+    h.send(b"y");
     assert!(h.session.is_closed());
 }
 

@@ -90,13 +90,19 @@ async fn quick_match_plays_a_whole_game_and_both_see_the_line() {
     for c in [&mut first, &mut second] {
         let s = c.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
         assert!(s.contains("[r] rematch"), "{s}");
+        assert!(s.contains("(x|y): column and row"), "{s}");
     }
+    // Each is told what it means for them.
+    assert!(first.screen().contains("You win!"), "{}", first.screen());
+    assert!(second.screen().contains("You lost."), "{}", second.screen());
     // The winner's name and colour are on both screens.
     let line = first
         .screen()
         .lines()
         .find(|l| l.contains("wins with"))
         .unwrap()
+        .trim()
+        .trim_start_matches("You win!")
         .trim()
         .to_string();
     assert!(second.screen().contains(&line));
@@ -242,6 +248,8 @@ async fn quitting_mid_game_ends_it_for_both() {
     let (mut first, mut second) = quick_match_pair(&t, ["kim", "lou"], b"2").await;
     play(&mut first, "h8").await;
     second.send(b"q").await;
+    second.wait_for("Leave the game? You will lose. y/n").await;
+    second.send(b"y").await;
     second.wait_for("wins by forfeit").await;
     first.wait_for("wins by forfeit").await;
     second.send(b"q").await;
@@ -610,6 +618,8 @@ fn stock_openssh_client_under_tmux() {
     }
     tmux.wait_for("Move:");
     tmux.keys(&["q"]);
+    tmux.wait_for("Leave the game?");
+    tmux.keys(&["y"]);
     tmux.wait_for("wins by forfeit");
     tmux.keys(&["q"]);
     tmux.wait_for("SSH-EXIT-0");

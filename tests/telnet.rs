@@ -186,6 +186,8 @@ async fn a_plain_socket_without_telnet_gets_line_mode() {
         "{t2}"
     );
     c.send(b"q\n").await;
+    c.wait_for("Leave the game?").await;
+    c.send(b"y\n").await;
     c.wait_for("wins by forfeit").await;
 }
 

@@ -402,6 +402,9 @@ impl Drop for TerminalGuard {
 /// A computer's answer, tagged with the round it was for.
 struct Thought {
     round: u32,
+    /// Bumped when moves are taken back: an answer to a position taken
+    /// back is dropped.
+    generation: u64,
     side: Side,
     engine: Box<dyn Engine>,
     mv: Option<Move>,
@@ -441,6 +444,7 @@ fn run_terminal(
     let mut stop = Arc::new(AtomicBool::new(false));
     let mut local: Option<LocalTable> = None;
     let mut thinking = false;
+    let mut generation: u64 = 0;
 
     let mut out = session.open();
     loop {
@@ -471,6 +475,25 @@ fn run_terminal(
                         let o = match t.table.play(side, m) {
                             Ok(_) => session
                                 .game_update(t.table.view().clone(), Seating::local(t.humans)),
+                            Err(e) => session.move_rejected(&e.to_string()),
+                        };
+                        next.bytes.extend(o.bytes);
+                    }
+                }
+                Request::Undo => {
+                    if let Some(t) = local.as_mut()
+                        && let Some(side) = Side::BOTH.into_iter().find(|s| t.humans[s.index()])
+                    {
+                        let o = match t.table.undo(side) {
+                            Ok(()) => {
+                                // The computer's search of the old position stops.
+                                stop.store(true, Ordering::Relaxed);
+                                stop = Arc::new(AtomicBool::new(false));
+                                generation += 1;
+                                thinking = false;
+                                session
+                                    .game_update(t.table.view().clone(), Seating::local(t.humans))
+                            }
                             Err(e) => session.move_rejected(&e.to_string()),
                         };
                         next.bytes.extend(o.bytes);
@@ -519,6 +542,7 @@ fn run_terminal(
             thinking = true;
             let position = t.table.position().clone();
             let round = t.table.view().round;
+            let thought_generation = generation;
             let tx = thought_tx.clone();
             let stop = Arc::clone(&stop);
             std::thread::spawn(move || {
@@ -531,6 +555,7 @@ fn run_terminal(
                 }
                 let _ = tx.send(Thought {
                     round,
+                    generation: thought_generation,
                     side,
                     engine,
                     mv,
@@ -570,7 +595,7 @@ fn run_terminal(
             {
                 seat.engine = Some(thought.engine);
             }
-            if thought.round != t.table.view().round {
+            if thought.round != t.table.view().round || thought.generation != generation {
                 continue;
             }
             thinking = false;

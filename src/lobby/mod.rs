@@ -90,6 +90,8 @@ pub enum Cmd {
         id: SessionId,
         kind: GameKind,
         level: Level,
+        /// Whether the person moves first (`None`: drawn at random).
+        human_first: Option<bool>,
     },
     CreateRoom {
         id: SessionId,
@@ -98,6 +100,9 @@ pub enum Cmd {
     JoinRoom {
         id: SessionId,
         code: String,
+        /// The code came as the login name (`ssh CODE@host`): if no room
+        /// has it, it was a name after all.
+        from_login: bool,
     },
     /// From a room: this session left its table.
     LeftRoom {
@@ -169,6 +174,7 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
         members: HashMap::new(),
         queues: HashMap::new(),
         hosted: HashMap::new(),
+        started: HashMap::new(),
         rooms: HashMap::new(),
         settings,
         next_room: 1,
@@ -208,6 +214,8 @@ struct Lobby {
     queues: HashMap<GameKind, VecDeque<SessionId>>,
     /// Open rooms for a friend: code -> (host, game).
     hosted: HashMap<String, (SessionId, GameKind)>,
+    /// Friend rooms whose game has started, while it lasts: code -> room.
+    started: HashMap<String, RoomId>,
     rooms: HashMap<RoomId, RoomHandle>,
     settings: LobbySettings,
     next_room: RoomId,
@@ -230,6 +238,11 @@ pub fn normalise_code(code: &str) -> String {
         .take(16)
         .collect::<String>()
         .to_ascii_uppercase()
+}
+
+/// Whether a character can be part of a room code (either case).
+pub fn is_code_char(c: char) -> bool {
+    c.is_ascii() && CODE_ALPHABET.contains(&(c as u8).to_ascii_uppercase())
 }
 
 /// Whether text has the shape of a room code (used for `ssh CODE@host`).
@@ -404,6 +417,15 @@ impl Lobby {
             }
             Cmd::Leave { id } => self.remove(id),
             Cmd::SetName { id, name } => {
+                if crate::text::is_reserved_name(&name) {
+                    self.tell(
+                        id,
+                        ToSession::LobbyError(
+                            "that name is kept for the computer: choose another".into(),
+                        ),
+                    );
+                    return;
+                }
                 if self.members.contains_key(&id) {
                     let unique = self.unique_name(&name, id);
                     let identity = self.members.get_mut(&id).and_then(|m| {
@@ -427,7 +449,12 @@ impl Lobby {
             }
             Cmd::QuickMatch { id, kind } => self.quick_match(id, kind),
             Cmd::Cancel { id } => self.unqueue(id),
-            Cmd::PlayComputer { id, kind, level } => {
+            Cmd::PlayComputer {
+                id,
+                kind,
+                level,
+                human_first,
+            } => {
                 self.unqueue(id);
                 let Some(rules) = self.offered(id, kind) else {
                     return;
@@ -439,7 +466,7 @@ impl Lobby {
                     );
                     return;
                 }
-                let human_first = self.rng.random_bool(0.5);
+                let human_first = human_first.unwrap_or_else(|| self.rng.random_bool(0.5));
                 self.start_room(rules, id, None, Some(level), human_first);
             }
             Cmd::CreateRoom { id, kind } => {
@@ -454,7 +481,11 @@ impl Lobby {
                 }
                 self.tell(id, ToSession::RoomCode(code));
             }
-            Cmd::JoinRoom { id, code } => {
+            Cmd::JoinRoom {
+                id,
+                code,
+                from_login,
+            } => {
                 let code = normalise_code(&code);
                 match self.hosted.get(&code).copied() {
                     Some((host, _)) if host == id => self.tell(
@@ -468,8 +499,25 @@ impl Lobby {
                         self.unqueue(host);
                         if let Some(rules) = self.rules(kind) {
                             let host_first = self.rng.random_bool(0.5);
-                            self.start_room(rules, host, Some(id), None, host_first);
+                            if let Some(room) =
+                                self.start_room(rules, host, Some(id), None, host_first)
+                            {
+                                self.started.insert(code, room);
+                            }
                         }
+                    }
+                    None if self.started.contains_key(&code) => self.tell(
+                        id,
+                        ToSession::LobbyError(format!(
+                            "the room {code} is already playing: ask your friend for a new code"
+                        )),
+                    ),
+                    // `ssh FWDX@host` with no such room: FWDX was a name.
+                    None if from_login => {
+                        self.command(Cmd::SetName {
+                            id,
+                            name: code.clone(),
+                        });
                     }
                     None => self.tell(
                         id,
@@ -490,6 +538,7 @@ impl Lobby {
             }
             Cmd::RoomClosed { room } => {
                 self.rooms.remove(&room);
+                self.started.retain(|_, r| *r != room);
                 for m in self.members.values_mut() {
                     if m.status == Status::Playing(room) {
                         m.status = Status::Idle;
@@ -573,7 +622,7 @@ impl Lobby {
     }
 
     /// Seats `a` and `b` (or the computer at `level`) at a new table;
-    /// `a_first` says who moves first.
+    /// `a_first` says who moves first. Returns the room, if it opened.
     fn start_room(
         &mut self,
         rules: Rules,
@@ -581,7 +630,7 @@ impl Lobby {
         b: Option<SessionId>,
         level: Option<Level>,
         a_first: bool,
-    ) {
+    ) -> Option<RoomId> {
         let room_id = self.next_room;
         self.next_room += 1;
         let mut colours: Vec<Colour> = Colour::ALL.to_vec();
@@ -603,7 +652,7 @@ impl Lobby {
                 colour: take_colour(&mut self.rng, m.colour),
                 inbox: m.inbox.clone(),
             },
-            None => return,
+            None => return None,
         };
         let seat_b = match b {
             Some(b) => match self.members.get(&b) {
@@ -613,7 +662,7 @@ impl Lobby {
                     colour: take_colour(&mut self.rng, m.colour),
                     inbox: m.inbox.clone(),
                 },
-                None => return,
+                None => return None,
             },
             None => SeatSpec::Computer {
                 level: level.unwrap_or(Level::Medium),
@@ -646,6 +695,7 @@ impl Lobby {
         }
         self.rooms.insert(room_id, handle);
         self.dirty = true;
+        Some(room_id)
     }
 }
 

@@ -53,6 +53,10 @@ pub enum RoomCmd {
     Rematch {
         who: SessionId,
     },
+    /// Take back the session's last move (against the computer only).
+    Undo {
+        who: SessionId,
+    },
     /// Stop the game without a result (the host shuts down).
     Abort {
         reason: String,
@@ -148,6 +152,7 @@ pub fn spawn(
         lobby,
         computer,
         thinking: None,
+        searches: 0,
         thoughts_tx,
         thoughts_rx,
     };
@@ -156,12 +161,15 @@ pub fn spawn(
 }
 
 struct Thinking {
+    /// Which search this is: an answer from an older one (a round that
+    /// ended, a position taken back) is dropped.
+    id: u64,
     stop: Arc<AtomicBool>,
     task: JoinHandle<()>,
 }
 
-/// A finished search: the round it was for and its move.
-type Thought = (u32, Option<Move>);
+/// A finished search: which search it was and its move.
+type Thought = (u64, Option<Move>);
 
 struct Room {
     id: RoomId,
@@ -175,6 +183,7 @@ struct Room {
     lobby: mpsc::Sender<Cmd>,
     computer: Computer,
     thinking: Option<Thinking>,
+    searches: u64,
     thoughts_tx: mpsc::Sender<Thought>,
     thoughts_rx: mpsc::Receiver<Thought>,
 }
@@ -221,16 +230,17 @@ impl Room {
         let stop = Arc::new(AtomicBool::new(false));
         let computer = self.computer.clone();
         let position = self.table.position().clone();
-        let round = self.table.view().round;
+        self.searches += 1;
+        let id = self.searches;
         let tx = self.thoughts_tx.clone();
         let task = tokio::spawn({
             let stop = Arc::clone(&stop);
             async move {
                 let m = computer.think(position, level, stop).await;
-                let _ = tx.send((round, m)).await;
+                let _ = tx.send((id, m)).await;
             }
         });
-        self.thinking = Some(Thinking { stop, task });
+        self.thinking = Some(Thinking { id, stop, task });
     }
 
     async fn run(mut self) {
@@ -243,9 +253,9 @@ impl Room {
                     Some(cmd) => self.command(cmd),
                     None => break,
                 },
-                Some((round, m)) = self.thoughts_rx.recv() => {
-                    if round != self.table.view().round {
-                        continue; // an answer for a round that has ended
+                Some((id, m)) = self.thoughts_rx.recv() => {
+                    if self.thinking.as_ref().map(|t| t.id) != Some(id) {
+                        continue; // an answer for a position that is gone
                     }
                     self.thinking = None;
                     if let Some(m) = m
@@ -323,6 +333,20 @@ impl Room {
                     tracing::info!(room = self.id, round = self.table.view().round, "rematch");
                 }
                 self.publish();
+            }
+            RoomCmd::Undo { who } => {
+                let Some(side) = self.side_of(who) else {
+                    return;
+                };
+                self.stop_thinking();
+                match self.table.undo(side) {
+                    Ok(()) => self.publish(),
+                    Err(e) => {
+                        if let Some(inbox) = &self.inboxes[side.index()] {
+                            let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
+                        }
+                    }
+                }
             }
             RoomCmd::Abort { reason } => {
                 self.stop_thinking();

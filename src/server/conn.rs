@@ -89,7 +89,10 @@ const GENERIC_USERS: [&str; 14] = [
 pub fn suggested_name(user: &str) -> Option<String> {
     let name = crate::text::sanitize(user, crate::text::MAX_NAME_WIDTH);
     let lower = name.to_ascii_lowercase();
-    if GENERIC_USERS.contains(&lower.as_str()) || crate::lobby::looks_like_code(&name) {
+    if GENERIC_USERS.contains(&lower.as_str())
+        || crate::lobby::looks_like_code(&name)
+        || crate::text::is_reserved_name(&name)
+    {
         None
     } else {
         Some(name)
@@ -171,6 +174,7 @@ pub async fn run(
             .send(Cmd::JoinRoom {
                 id: p.id,
                 code: code.clone(),
+                from_login: true,
             })
             .await;
     }
@@ -371,11 +375,31 @@ impl Conn {
             Request::SetName(name) => lobby.send(Cmd::SetName { id, name }).await,
             Request::SetColour(colour) => lobby.send(Cmd::SetColour { id, colour }).await,
             Request::QuickMatch(kind) => lobby.send(Cmd::QuickMatch { id, kind }).await,
-            Request::PlayComputer(kind, level) => {
-                lobby.send(Cmd::PlayComputer { id, kind, level }).await
+            Request::PlayComputer(kind, level, human_first) => {
+                lobby
+                    .send(Cmd::PlayComputer {
+                        id,
+                        kind,
+                        level,
+                        human_first,
+                    })
+                    .await
+            }
+            Request::Undo => {
+                if let Some((room, _)) = &self.room {
+                    room.send(RoomCmd::Undo { who: id }).await;
+                }
             }
             Request::CreateRoom(kind) => lobby.send(Cmd::CreateRoom { id, kind }).await,
-            Request::JoinRoom(code) => lobby.send(Cmd::JoinRoom { id, code }).await,
+            Request::JoinRoom(code) => {
+                lobby
+                    .send(Cmd::JoinRoom {
+                        id,
+                        code,
+                        from_login: false,
+                    })
+                    .await
+            }
             Request::Cancel => lobby.send(Cmd::Cancel { id }).await,
             Request::StartLocal(_) => {}
         }

@@ -9,6 +9,7 @@
 //! sizes with [`Session::resize`], calls [`Session::tick`] by
 //! [`Session::next_deadline`], and carries out the [`Request`]s.
 
+pub mod help;
 pub mod play;
 pub mod remote;
 pub mod setup;
@@ -23,12 +24,18 @@ use crate::term::board::Theme;
 use crate::term::input::{Key, KeyDecoder};
 use crate::term::screen::{ENTER_SEQUENCE, Frame, Screen, leave_bytes};
 
+use help::HelpTopic;
 use play::{PlayAction, PlayScreen};
 use remote::{HostScreen, LobbyScreen, RemoteAction, RemoteOptions, SeekScreen, Stats};
 use setup::{LocalGame, PlayOptions, Setup, SetupEvent};
 
 /// How long a lone ESC waits for the rest of a sequence before it counts as the Esc key.
 pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
+
+/// Printable characters in one read from which the read counts as pasted
+/// (a terminal without bracketed paste): text for a field, never commands.
+/// People typing send a key or two per read.
+pub const BURST_CHARS: usize = 16;
 
 /// What the session asks of the world around it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,8 +59,11 @@ pub enum Request {
     SetColour(Option<crate::game::Colour>),
     /// Remote: pair me with the next person who wants this game.
     QuickMatch(GameKind),
-    /// Remote: a game against the computer.
-    PlayComputer(GameKind, Level),
+    /// Remote: a game against the computer; who moves first (`Some(true)`:
+    /// the person, `None`: drawn at random).
+    PlayComputer(GameKind, Level, Option<bool>),
+    /// Take back my last move (a casual game against the computer).
+    Undo,
     /// Remote: open a room for a friend.
     CreateRoom(GameKind),
     /// Remote: join a friend's room.
@@ -114,6 +124,10 @@ pub struct Session {
     remote: Option<RemoteState>,
     keys: Vec<Key>,
     now: Instant,
+    /// Inside a bracketed paste: characters are text, never commands.
+    pasting: bool,
+    /// The help screen is showing, for this screen.
+    help: Option<HelpTopic>,
 }
 
 impl Session {
@@ -135,6 +149,8 @@ impl Session {
             remote: None,
             keys: Vec::new(),
             now: Instant::now(),
+            pasting: false,
+            help: None,
         }
     }
 
@@ -155,6 +171,8 @@ impl Session {
             }),
             keys: Vec::new(),
             now: Instant::now(),
+            pasting: false,
+            help: None,
         }
     }
 
@@ -215,7 +233,9 @@ impl Session {
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         self.decoder.feed(bytes, &mut keys);
-        let out = self.keys_in(&keys);
+        // Many characters in one read were pasted, not typed.
+        let burst = keys.iter().filter(|k| matches!(k, Key::Char(_))).count() >= BURST_CHARS;
+        let out = self.keys_in(&keys, burst);
         self.keys = keys;
         out
     }
@@ -230,7 +250,7 @@ impl Session {
         if keys.is_empty() || self.wants_text() {
             keys.push(Key::Enter);
         }
-        self.keys_in(&keys)
+        self.keys_in(&keys, false)
     }
 
     /// Whether what is on screen reads typed text (a field, a move).
@@ -256,7 +276,7 @@ impl Session {
     pub fn flush_input(&mut self) -> Output {
         let mut keys = Vec::new();
         self.decoder.flush(&mut keys);
-        self.keys_in(&keys)
+        self.keys_in(&keys, false)
     }
 
     /// The terminal has a new size.
@@ -417,7 +437,54 @@ impl Session {
         self.state = State::Lobby(Box::new(lobby));
     }
 
+    /// The help topic of what is on screen now.
+    fn help_topic(&self) -> HelpTopic {
+        match &self.state {
+            State::Setup(_) | State::Closed => HelpTopic::Setup,
+            State::Lobby(_) => HelpTopic::Lobby,
+            State::Seeking(_) | State::Hosting(_) => HelpTopic::Waiting,
+            State::Play(p) => HelpTopic::Game {
+                rules: *p.game.position.rules(),
+                remote: self.remote.is_some(),
+                computer: p.against_computer(),
+            },
+        }
+    }
+
+    /// Whether `?` is typed as text here (a name may contain one).
+    fn question_mark_is_text(&self) -> bool {
+        match &self.state {
+            State::Setup(s) => s.is_text_step(),
+            State::Lobby(l) => l.is_name_step(),
+            _ => false,
+        }
+    }
+
+    /// A pasted character: into the field or move being typed, if any;
+    /// never a menu key or a command.
+    fn paste_char(&mut self, c: char) {
+        if self.help.is_some() {
+            return;
+        }
+        match &mut self.state {
+            State::Setup(setup) if setup.is_text_step() => {
+                setup.handle(Key::Char(c));
+            }
+            State::Lobby(lobby) if lobby.is_text_step() => {
+                if let Some(r) = &self.remote {
+                    let name = r.name.clone();
+                    lobby.handle(Key::Char(c), &r.opts, &name);
+                }
+            }
+            State::Play(play) => play.paste(c),
+            _ => {}
+        }
+    }
+
     fn frame(&mut self) -> Frame {
+        if let Some(topic) = self.help {
+            return help::frame(topic);
+        }
         let now = self.now.max(Instant::now());
         let label = self.remote.as_ref().map(|r| match r.colour {
             Some(c) => format!("{} ({c})", r.name),
@@ -427,7 +494,7 @@ impl Session {
         match (&mut self.state, &self.remote) {
             (State::Setup(s), _) => s.frame(),
             (State::Play(p), _) => p.frame(self.theme),
-            (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats),
+            (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats, self.theme),
             (State::Seeking(s), Some(r)) => s.frame(label, &r.stats, now),
             (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
             _ => Frame::new(),
@@ -448,16 +515,41 @@ impl Session {
         self.screen.render(&frame, &mut out.bytes);
     }
 
-    fn keys_in(&mut self, keys: &[Key]) -> Output {
+    fn keys_in(&mut self, keys: &[Key], burst: bool) -> Output {
         let mut out = Output::default();
         for &key in keys {
             if self.is_closed() {
                 break;
             }
-            self.key(key, &mut out);
+            match key {
+                Key::PasteStart => self.pasting = true,
+                Key::PasteEnd => self.pasting = false,
+                Key::Char(c) if self.pasting || burst => self.paste_char(c),
+                // Pasted line breaks and other keys are not commands.
+                _ if self.pasting || burst => {}
+                // Nothing acts on a screen that is not shown.
+                k if self.screen.too_small()
+                    && !matches!(k, Key::CtrlC | Key::CtrlD | Key::CtrlL) => {}
+                Key::F1 => self.toggle_help(),
+                Key::Char('?') if !self.question_mark_is_text() => self.toggle_help(),
+                // Any key closes the help (Ctrl-C still quits).
+                k if self.help.is_some() && !matches!(k, Key::CtrlC | Key::CtrlD) => {
+                    self.help = None;
+                    self.screen.invalidate();
+                }
+                k => self.key(k, &mut out),
+            }
         }
         self.render(&mut out);
         out
+    }
+
+    fn toggle_help(&mut self) {
+        self.help = match self.help {
+            Some(_) => None,
+            None => Some(self.help_topic()),
+        };
+        self.screen.invalidate();
     }
 
     fn remote_action(&mut self, action: RemoteAction, out: &mut Output) {
@@ -486,12 +578,19 @@ impl Session {
                     out.requests.push(Request::CreateRoom(kind));
                 }
             }
-            RemoteAction::PlayComputer(kind, level) => {
+            RemoteAction::PlayComputer(kind, level, first) => {
                 // Leaving a quick-match queue first, if we were in one.
                 if matches!(self.state, State::Seeking(_)) {
                     out.requests.push(Request::Cancel);
                 }
-                out.requests.push(Request::PlayComputer(kind, level));
+                out.requests.push(Request::PlayComputer(kind, level, first));
+            }
+            RemoteAction::ToggleTheme => {
+                self.theme = match self.theme {
+                    Theme::Emoji => Theme::Ascii,
+                    Theme::Ascii => Theme::Emoji,
+                };
+                self.screen.invalidate();
             }
             RemoteAction::JoinRoom(code) => out.requests.push(Request::JoinRoom(code)),
             RemoteAction::Cancel => {
@@ -552,6 +651,7 @@ impl Session {
                         self.show_lobby();
                     }
                     PlayAction::Quit => out.requests.push(Request::Quit),
+                    PlayAction::Undo => out.requests.push(Request::Undo),
                 }
             }
             State::Lobby(lobby) => {
@@ -563,6 +663,7 @@ impl Session {
                     },
                     k => lobby.handle(k, &r.opts, &name),
                 };
+
                 self.remote_action(action, out);
             }
             State::Seeking(seek) => {

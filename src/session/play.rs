@@ -27,6 +27,8 @@ pub enum PlayAction {
     ToMenu,
     Quit,
     Redraw,
+    /// Take back my last move (a casual game against the computer).
+    Undo,
 }
 
 /// A message under the board.
@@ -51,6 +53,8 @@ pub struct PlayScreen {
     remote: bool,
     /// Where the board was last drawn, for mouse clicks.
     geometry: Option<(usize, BoardGeometry)>,
+    /// `q` was pressed in a game in play: "leave? y/n" is showing.
+    confirm_leave: bool,
 }
 
 impl PlayScreen {
@@ -65,6 +69,7 @@ impl PlayScreen {
             notice: None,
             remote,
             geometry: None,
+            confirm_leave: false,
         }
     }
 
@@ -79,6 +84,9 @@ impl PlayScreen {
         let new_round = game.round != self.game.round;
         let moved = game.position.stones() != self.game.position.stones();
         self.game = game;
+        if self.game.ending.is_some() {
+            self.confirm_leave = false;
+        }
         if new_round {
             let rules = *self.game.position.rules();
             self.cursor = Point::new(rules.width() / 2, rules.height() / 2);
@@ -166,6 +174,57 @@ impl PlayScreen {
         }
     }
 
+    /// Whether this terminal plays exactly one side against the computer:
+    /// a casual game where a move may be taken back.
+    pub fn against_computer(&self) -> bool {
+        Side::BOTH.into_iter().any(|s| {
+            self.mine[s.index()]
+                && !self.mine[s.other().index()]
+                && self.game.seat(s.other()).computer.is_some()
+        })
+    }
+
+    /// Whether "undo" can do something now: against the computer, a game
+    /// in play or ended on the board (not by leaving), with a stone of ours.
+    pub fn can_undo(&self) -> bool {
+        if !self.against_computer() || !self.present.iter().all(|&p| p) {
+            return false;
+        }
+        let ended_on_board = matches!(
+            self.game.ending,
+            None | Some(Ending::Line { .. }) | Some(Ending::Draw)
+        );
+        let my_side = Side::BOTH.into_iter().find(|s| self.mine[s.index()]);
+        let my_stones = match my_side {
+            Some(Side::First) => self.game.position.stones().div_ceil(2),
+            Some(Side::Second) => self.game.position.stones() / 2,
+            None => 0,
+        };
+        ended_on_board && my_stones > 0
+    }
+
+    /// Whether a key would type into the move field rather than act: a
+    /// letter that names a column on this board, after other typed text.
+    fn types_into_field(&self, c: char) -> bool {
+        !self.typed.is_empty()
+            && self.kind() == GameKind::Gomoku
+            && c.is_ascii_alphabetic()
+            && (c.to_ascii_lowercase() as u32)
+                < u32::from(b'a') + u32::from(self.game.position.rules().width())
+    }
+
+    /// A pasted character: typed into the move field, never a command.
+    pub fn paste(&mut self, c: char) {
+        if self.game.ending.is_none()
+            && self.my_turn()
+            && !self.confirm_leave
+            && !c.is_control()
+            && self.typed.chars().count() < MAX_TYPED
+        {
+            self.typed.push(c);
+        }
+    }
+
     pub fn handle(&mut self, key: Key) -> PlayAction {
         if key == Key::CtrlC || key == Key::CtrlD {
             return PlayAction::Quit;
@@ -173,8 +232,41 @@ impl PlayScreen {
         if key == Key::CtrlL {
             return PlayAction::Redraw;
         }
-        if self.game.ending.is_some() {
+        if self.confirm_leave {
             return match key {
+                Key::Char('y') | Key::Char('Y') => {
+                    self.confirm_leave = false;
+                    PlayAction::Leave
+                }
+                // Enter is no answer (a line-mode client sends it after the q).
+                Key::Enter => PlayAction::None,
+                _ => {
+                    self.confirm_leave = false;
+                    self.set_notice("you stay in the game", false);
+                    PlayAction::None
+                }
+            };
+        }
+        let undo_key =
+            matches!(key, Key::Char('u') | Key::Char('U')) && !self.types_into_field('u');
+        if undo_key && self.against_computer() {
+            if self.can_undo() {
+                self.typed.clear();
+                self.notice = None;
+                return PlayAction::Undo;
+            }
+            self.set_notice("nothing to take back", true);
+            return PlayAction::None;
+        }
+        if self.game.ending.is_some() {
+            let self_gone = Side::BOTH
+                .into_iter()
+                .any(|s| self.mine[s.index()] && !self.present[s.index()]);
+            return match key {
+                Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A') if self_gone => {
+                    self.set_notice("you left this game: no rematch", true);
+                    PlayAction::None
+                }
                 Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A')
                     if self.partner_gone() =>
                 {
@@ -188,10 +280,17 @@ impl PlayScreen {
                     PlayAction::ToMenu
                 }
                 Key::Char('q') | Key::Char('Q') => PlayAction::Quit,
-                _ => {
-                    self.set_notice(self.after_game_keys(), false);
+                Key::Char(c) if !c.is_whitespace() => {
+                    self.set_notice(
+                        format!(
+                            "'{}' does nothing here: use a key shown below",
+                            crate::text::sanitize_quote(&c.to_string(), 4)
+                        ),
+                        true,
+                    );
                     PlayAction::None
                 }
+                _ => PlayAction::None,
             };
         }
         match key {
@@ -211,11 +310,12 @@ impl PlayScreen {
                 self.typed.clear();
                 self.notice = None;
             }
-            // A Connect Four move is one key, so q always means leave there.
-            Key::Char('q') | Key::Char('Q')
-                if self.typed.is_empty() || self.kind() == GameKind::ConnectFour =>
-            {
-                return PlayAction::Leave;
+            // Leaving a game in play is asked about first (a stray q must
+            // not lose a game); a q that names a column on a wide board,
+            // after typed text, is typed.
+            Key::Char('q') | Key::Char('Q') if !self.types_into_field('q') => {
+                self.typed.clear();
+                self.confirm_leave = true;
             }
             Key::Char(c) => {
                 // Connect Four: a column key replaces what was typed and
@@ -234,7 +334,6 @@ impl PlayScreen {
                     self.typed.push(c);
                 }
             }
-            Key::Click { .. } => {}
             _ => {}
         }
         PlayAction::None
@@ -246,6 +345,10 @@ impl PlayScreen {
             return PlayAction::None;
         };
         if line < top || col < BOARD_INDENT || self.game.ending.is_some() {
+            return PlayAction::None;
+        }
+        if self.confirm_leave {
+            self.confirm_leave = false;
             return PlayAction::None;
         }
         match geo.hit(col - BOARD_INDENT, line - top) {
@@ -273,12 +376,33 @@ impl PlayScreen {
     }
 
     fn after_game_keys(&self) -> String {
-        if self.remote && self.partner_gone() {
+        let self_gone = Side::BOTH
+            .into_iter()
+            .any(|s| self.mine[s.index()] && !self.present[s.index()]);
+        let undo = if self.can_undo() { "[u] undo   " } else { "" };
+        if self.remote && (self.partner_gone() || self_gone) {
             "[l] back to the lobby   [q] quit".to_string()
         } else if self.remote {
-            "[r] rematch   [l] back to the lobby   [q] quit".to_string()
+            format!("[r] rematch   {undo}[l] back to the lobby   [q] quit")
         } else {
-            "[r] play again   [m] menu   [q] quit".to_string()
+            format!("[r] play again   {undo}[m] menu   [q] quit")
+        }
+    }
+
+    /// What the ending means for the person at this terminal, when it
+    /// plays one side: "You win", "You lost" or "Draw".
+    fn verdict(&self) -> Option<&'static str> {
+        let mine = Side::BOTH.into_iter().find(|s| self.mine[s.index()])?;
+        if self.mine == [true, true] {
+            return None;
+        }
+        match self.game.ending.as_ref()? {
+            Ending::Line { winner, .. } if *winner == mine => Some("You win!"),
+            Ending::Line { .. } => Some("You lost."),
+            Ending::Forfeit { leaver, .. } if *leaver == mine => Some("You lost."),
+            Ending::Forfeit { .. } => Some("You win!"),
+            Ending::Draw => Some("Draw."),
+            Ending::Aborted { .. } => None,
         }
     }
 
@@ -344,7 +468,16 @@ impl PlayScreen {
             f.push(indented);
         }
         if self.kind() == GameKind::ConnectFour {
-            f.blank();
+            // The winning stones are named as (x|y) while the columns are
+            // labelled with letters: say how to read them.
+            if matches!(g.ending, Some(Ending::Line { .. })) {
+                f.push(Line::styled(
+                    "  (x|y): column and row, counted from 0 at the bottom left",
+                    Style::PLAIN.dim(),
+                ));
+            } else {
+                f.blank();
+            }
         }
 
         // Status.
@@ -356,7 +489,11 @@ impl PlayScreen {
                     _ => None,
                 };
                 let st = colour.map_or(Style::PLAIN.bold(), |c| theme.style(c));
-                Line::styled(format!(" {text}"), st)
+                match self.verdict() {
+                    Some(v) => Line::styled(format!(" {v}"), Style::PLAIN.bold())
+                        .with(format!("  {text}"), st),
+                    None => Line::styled(format!(" {text}"), st),
+                }
             }
             (None, Some(side)) => {
                 let seat = g.seat(side);
@@ -423,6 +560,14 @@ impl PlayScreen {
 
         // Message.
         match &self.notice {
+            _ if self.confirm_leave => {
+                let q = if self.remote || self.against_computer() {
+                    " Leave the game? You will lose. y/n"
+                } else {
+                    " Leave the game? y/n"
+                };
+                f.push(Line::styled(q, Style::PLAIN.bold().reverse()))
+            }
             Some(n) if n.error => f.push(Line::styled(
                 format!(" ! {}", n.text),
                 Style::fg(Color::DarkRed).bold(),
@@ -432,12 +577,17 @@ impl PlayScreen {
         }
 
         // Keys.
+        let undo = if self.against_computer() {
+            "u undo   "
+        } else {
+            ""
+        };
         let keys = if g.ending.is_some() {
             format!(" {}", self.after_game_keys())
         } else if self.remote {
-            " q leave the game   Ctrl-L redraw".to_string()
+            format!(" q leave the game   {undo}? help   Ctrl-L redraw")
         } else {
-            " q quit   Ctrl-L redraw".to_string()
+            format!(" q quit   {undo}? help   Ctrl-L redraw")
         };
         f.push(Line::styled(keys, Style::PLAIN.dim()));
         f

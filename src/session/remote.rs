@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use super::widgets::{FieldEvent, Menu, MenuEvent, TextField, not_a_choice};
 use crate::engine::Level;
 use crate::game::{Colour, GameKind, Rules};
+use crate::term::board::Theme;
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Line, Style};
 use crate::text;
@@ -50,13 +51,16 @@ pub enum RemoteAction {
     None,
     SetName(String),
     QuickMatch(GameKind),
-    PlayComputer(GameKind, Level),
+    /// Against the computer; who moves first (`Some(true)`: the person).
+    PlayComputer(GameKind, Level, Option<bool>),
     CreateRoom(GameKind),
     JoinRoom(String),
     /// The colour this person would like (granted when free at the table).
     SetColour(Option<Colour>),
     /// Stop waiting (quick match or a room of our own).
     Cancel,
+    /// Stones as emoji or as letters.
+    ToggleTheme,
     Quit,
 }
 
@@ -71,6 +75,9 @@ enum Choice {
     ColourMenu,
     Colour(Option<Colour>),
     Level(Level),
+    /// Change who moves first against the computer.
+    First,
+    Theme,
     Back,
     KeepWaiting,
     Quit,
@@ -81,7 +88,9 @@ enum Step {
     Name(TextField),
     Games(Menu<Choice>),
     Actions(Rules, Menu<Choice>),
-    Levels(Rules, Menu<Choice>),
+    /// The computer's levels; who moves first (`Some(true)`: the person,
+    /// `None`: drawn at random).
+    Levels(Rules, Menu<Choice>, Option<bool>),
     JoinCode(TextField),
     Colours(Menu<Choice>),
 }
@@ -93,6 +102,8 @@ pub struct LobbyScreen {
     /// The game chosen last, so "back to the lobby" returns there.
     current: Option<Rules>,
     error: Option<String>,
+    /// Who moves first against the computer, as last chosen.
+    first: Option<bool>,
 }
 
 /// Waiting for a quick match.
@@ -122,12 +133,33 @@ fn level_menu(kind: GameKind) -> Menu<Choice> {
     Menu::numbered(levels)
 }
 
+/// The levels, and an entry that says and changes who moves first.
+fn levels_with_first(kind: GameKind, first: Option<bool>) -> Menu<Choice> {
+    let who = match first {
+        None => "either of you, drawn at random",
+        Some(true) => "you",
+        Some(false) => "the computer",
+    };
+    level_menu(kind).entry('f', "Who moves first", who, Choice::First)
+}
+
+/// Room codes are typed with these characters (upper or lower case).
+fn is_code_char(c: char) -> bool {
+    crate::lobby::is_code_char(c)
+}
+
+/// Widest line of text in the lobby: long texts (the message of the day,
+/// errors) wrap at this width so the lobby fits a 60-column terminal and
+/// never jumps sideways when a message appears.
+const TEXT_WIDTH: usize = 56;
+
 impl LobbyScreen {
     pub fn new(opts: &RemoteOptions) -> LobbyScreen {
         let mut s = LobbyScreen {
             step: Step::Games(Menu::new()),
             current: None,
             error: None,
+            first: None,
         };
         if opts.ask_name {
             s.step = Step::Name(TextField::new("", opts.max_line.min(text::MAX_NAME_WIDTH)));
@@ -150,6 +182,11 @@ impl LobbyScreen {
     /// Whether a text field (a name, a room code) is being asked for.
     pub fn is_text_step(&self) -> bool {
         matches!(self.step, Step::Name(_) | Step::JoinCode(_))
+    }
+
+    /// Whether the name is being asked for.
+    pub fn is_name_step(&self) -> bool {
+        matches!(self.step, Step::Name(_))
     }
 
     pub fn set_error(&mut self, e: impl Into<String>) {
@@ -186,6 +223,7 @@ impl LobbyScreen {
             )
             .entry('n', "Change your name", "", Choice::Name)
             .entry('c', "Your colour", "", Choice::ColourMenu)
+            .entry('t', "Stones", "emoji or letters", Choice::Theme)
             .entry('q', "Quit", "", Choice::Quit);
         if let Some(cur) = self.current {
             m = m.select_where(|c| *c == Choice::Game(cur));
@@ -210,13 +248,14 @@ impl LobbyScreen {
                 Choice::Invite,
             )
             .entry(
-                '4',
+                'j',
                 "Join a friend",
                 "type the room code they gave you",
                 Choice::Join,
             )
             .entry('n', "Change your name", "", Choice::Name)
             .entry('c', "Your colour", "", Choice::ColourMenu)
+            .entry('t', "Stones", "emoji or letters", Choice::Theme)
             .entry('b', "Back", "other games", Choice::Back)
             .entry('q', "Quit", "", Choice::Quit);
         self.step = Step::Actions(rules, m);
@@ -238,6 +277,7 @@ impl LobbyScreen {
                 self.step = Step::Name(TextField::new("", opts.max_line.min(text::MAX_NAME_WIDTH)));
             }
             (Choice::Join, _) => self.step = Step::JoinCode(TextField::new("", 8)),
+            (Choice::Theme, _) => return RemoteAction::ToggleTheme,
             (Choice::ColourMenu, _) => {
                 let mut m = Menu::numbered(
                     Colour::ALL
@@ -259,11 +299,22 @@ impl LobbyScreen {
             (Choice::QuickMatch, Step::Actions(r, _)) => return RemoteAction::QuickMatch(r.kind()),
             (Choice::Invite, Step::Actions(r, _)) => return RemoteAction::CreateRoom(r.kind()),
             (Choice::Computer, Step::Actions(r, _)) => {
-                let m = level_menu(r.kind()).select_where(|c| *c == Choice::Level(Level::Medium));
-                self.step = Step::Levels(r, m);
+                let m = levels_with_first(r.kind(), self.first)
+                    .select_where(|c| *c == Choice::Level(Level::Medium));
+                self.step = Step::Levels(r, m, self.first);
             }
-            (Choice::Level(l), Step::Levels(r, _)) => {
-                return RemoteAction::PlayComputer(r.kind(), l);
+            (Choice::Level(l), Step::Levels(r, _, first)) => {
+                return RemoteAction::PlayComputer(r.kind(), l, first);
+            }
+            (Choice::First, Step::Levels(r, _, first)) => {
+                let next = match first {
+                    None => Some(true),
+                    Some(true) => Some(false),
+                    Some(false) => None,
+                };
+                self.first = next;
+                let m = levels_with_first(r.kind(), next).select_where(|c| *c == Choice::First);
+                self.step = Step::Levels(r, m, next);
             }
             _ => {}
         }
@@ -273,7 +324,7 @@ impl LobbyScreen {
     fn go_back(&mut self, opts: &RemoteOptions) {
         self.error = None;
         match &self.step {
-            Step::Levels(r, _) => {
+            Step::Levels(r, _, _) => {
                 let r = *r;
                 self.show_actions(r)
             }
@@ -287,6 +338,7 @@ impl LobbyScreen {
     }
 
     pub fn handle(&mut self, key: Key, opts: &RemoteOptions, name: &str) -> RemoteAction {
+        let top = matches!(self.step, Step::Games(_) | Step::Actions(..));
         match &mut self.step {
             Step::Name(field) => match field.handle(key) {
                 FieldEvent::Submitted(n) => {
@@ -314,20 +366,34 @@ impl LobbyScreen {
             },
             Step::Games(menu)
             | Step::Actions(_, menu)
-            | Step::Levels(_, menu)
-            | Step::Colours(menu) => match menu.handle(key) {
-                MenuEvent::Chosen(c) => self.choose(c, opts),
-                MenuEvent::Back => {
-                    self.go_back(opts);
-                    RemoteAction::None
-                }
-                MenuEvent::None => {
-                    if let Some(e) = not_a_choice(key) {
-                        self.error = Some(e);
+            | Step::Levels(_, menu, _)
+            | Step::Colours(menu) => {
+                match menu.handle(key) {
+                    MenuEvent::Chosen(c) => self.choose(c, opts),
+                    MenuEvent::Back => {
+                        self.go_back(opts);
+                        RemoteAction::None
                     }
-                    RemoteAction::None
+                    MenuEvent::None => {
+                        match key {
+                            // A room code typed straight into the menu:
+                            // the code field takes it from its first character.
+                            Key::Char(c) if top && is_code_char(c) => {
+                                self.error = None;
+                                let mut field = TextField::new("", 8);
+                                field.handle(Key::Char(c));
+                                self.step = Step::JoinCode(field);
+                            }
+                            _ => {
+                                if let Some(e) = not_a_choice(key) {
+                                    self.error = Some(e);
+                                }
+                            }
+                        }
+                        RemoteAction::None
+                    }
                 }
-            },
+            }
         }
     }
 
@@ -336,7 +402,7 @@ impl LobbyScreen {
             return RemoteAction::None;
         }
         let chosen = match &mut self.step {
-            Step::Games(m) | Step::Actions(_, m) | Step::Levels(_, m) | Step::Colours(m) => {
+            Step::Games(m) | Step::Actions(_, m) | Step::Levels(_, m, _) | Step::Colours(m) => {
                 m.click(line - MENU_TOP)
             }
             _ => MenuEvent::None,
@@ -347,15 +413,26 @@ impl LobbyScreen {
         }
     }
 
-    pub fn frame(&self, opts: &RemoteOptions, name: &str, stats: &Stats) -> Frame {
+    pub fn frame(&self, opts: &RemoteOptions, name: &str, stats: &Stats, theme: Theme) -> Frame {
         let mut f = header(name, stats);
-        f.push(Line::styled(format!(" {}", opts.motd), Style::PLAIN.dim()));
+        // The message of the day on one line (wrapped lines follow the menu).
+        let motd = text::wrap(&opts.motd, TEXT_WIDTH);
+        f.push(Line::styled(
+            format!(" {}", motd.first().map_or("", String::as_str)),
+            Style::PLAIN.dim(),
+        ));
         f.blank();
         let (title, lines): (String, Vec<Line>) = match &self.step {
-            Step::Name(field) => (
-                "What should people call you?".into(),
-                vec![field.line("   Name: ")],
-            ),
+            Step::Name(field) => {
+                let mut lines = vec![field.line("   Name: ")];
+                if !name.is_empty() {
+                    lines.push(Line::styled(
+                        format!("   Enter keeps {name}"),
+                        Style::PLAIN.dim(),
+                    ));
+                }
+                ("What should people call you?".into(), lines)
+            }
             Step::JoinCode(field) => (
                 "Your friend's room code:".into(),
                 vec![field.line("   Code: ")],
@@ -369,7 +446,7 @@ impl LobbyScreen {
                 }
                 (t, m.lines(Style::PLAIN.bold()))
             }
-            Step::Levels(r, m) => (
+            Step::Levels(r, m, _) => (
                 format!("{} against the computer: how strong?", r.kind().name()),
                 m.lines(Style::PLAIN.bold()),
             ),
@@ -381,17 +458,30 @@ impl LobbyScreen {
         f.push(Line::styled(format!(" {title}"), Style::PLAIN.bold()));
         f.blank();
         debug_assert_eq!(f.height(), MENU_TOP);
-        for l in lines {
+        let in_games_menu = matches!(self.step, Step::Games(_) | Step::Actions(..));
+        for mut l in lines {
+            // The stones entry says what they are now.
+            if in_games_menu && l.text().contains("[t] Stones") {
+                l.push(format!(" (now {})", theme.name()), Style::PLAIN.dim());
+            }
             f.push(l);
+        }
+        for more in motd.iter().skip(1) {
+            f.push(Line::styled(format!(" {more}"), Style::PLAIN.dim()));
         }
         f.blank();
         match &self.error {
-            Some(e) => f.push(Line::styled(format!(" ! {e}"), Style::PLAIN.bold())),
+            Some(e) => {
+                for (i, part) in text::wrap(e, TEXT_WIDTH).into_iter().enumerate() {
+                    let lead = if i == 0 { " ! " } else { "   " };
+                    f.push(Line::styled(format!("{lead}{part}"), Style::PLAIN.bold()));
+                }
+            }
             None => f.blank(),
         }
         let help = match self.step {
-            Step::Name(_) | Step::JoinCode(_) => " Enter accepts, Esc goes back, Ctrl-C quits",
-            _ => " arrows + Enter or the key in brackets; Esc back; Ctrl-L redraw",
+            Step::Name(_) | Step::JoinCode(_) => " Enter accepts, Esc back, Ctrl-C quits",
+            _ => " arrows + Enter, or the key in brackets; Esc back; ? help",
         };
         f.push(Line::styled(help, Style::PLAIN.dim()));
         f
@@ -408,7 +498,22 @@ fn header(name: &str, stats: &Stats) -> Frame {
         Style::PLAIN.dim(),
     );
     f.push(l);
-    f.blank();
+    // Who waits for which game, so people waiting for different games
+    // can find each other.
+    let waiting: Vec<String> = stats
+        .waiting
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(kind, n)| format!("{n} waiting for {}", kind.name()))
+        .collect();
+    if waiting.is_empty() {
+        f.blank();
+    } else {
+        f.push(Line::styled(
+            format!(" {}", waiting.join(", ")),
+            Style::PLAIN.dim(),
+        ));
+    }
     f
 }
 
@@ -448,7 +553,7 @@ impl SeekScreen {
         if let Some(menu) = &mut self.offer {
             return match menu.handle(key) {
                 MenuEvent::Chosen(Choice::Level(l)) => {
-                    RemoteAction::PlayComputer(self.rules.kind(), l)
+                    RemoteAction::PlayComputer(self.rules.kind(), l, None)
                 }
                 MenuEvent::Chosen(_) => {
                     self.offer = None;
@@ -473,7 +578,9 @@ impl SeekScreen {
             return RemoteAction::None;
         }
         match menu.click(line - MENU_TOP) {
-            MenuEvent::Chosen(Choice::Level(l)) => RemoteAction::PlayComputer(self.rules.kind(), l),
+            MenuEvent::Chosen(Choice::Level(l)) => {
+                RemoteAction::PlayComputer(self.rules.kind(), l, None)
+            }
             MenuEvent::Chosen(_) => {
                 self.offer = None;
                 self.since = Instant::now();

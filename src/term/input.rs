@@ -7,7 +7,8 @@
 //! Backspace (DEL or BS); Tab; Ctrl-C, Ctrl-D, Ctrl-L; arrows and
 //! Home/End/Delete in CSI (`ESC [ A`) and SS3 (`ESC O A`) form, with or
 //! without modifiers; SGR (`ESC [ < b ; x ; y M`) and X10 (`ESC [ M b x y`)
-//! mouse presses. A lone ESC is ambiguous until more bytes come or the
+//! mouse presses; F1; bracketed-paste markers (`ESC [ 200 ~`, `ESC [ 201 ~`);
+//! Alt with a printable key. A lone ESC is ambiguous until more bytes come or the
 //! caller's timer calls [`KeyDecoder::flush`]. Anything else is dropped.
 //! Memory is bounded: a sequence longer than [`MAX_SEQUENCE`] is discarded.
 
@@ -30,6 +31,13 @@ pub enum Key {
     CtrlC,
     CtrlD,
     CtrlL,
+    F1,
+    /// Alt (or Esc typed together) with a printable key: never a command.
+    Alt(char),
+    /// Bracketed paste begins: what follows until [`Key::PasteEnd`] was
+    /// pasted, not typed (text, never commands).
+    PasteStart,
+    PasteEnd,
     /// A left-button press at a 0-based terminal cell.
     Click {
         col: u16,
@@ -206,8 +214,9 @@ fn parse_escape(p: &[u8]) -> Parse {
         },
         // ESC ESC: the first is a lone Esc; the second starts afresh.
         0x1b => Parse::Done(1, Some(Key::Esc)),
-        // Alt+printable: treat as the key alone.
-        0x20..=0x7e => Parse::Done(2, Some(Key::Char(char::from(second)))),
+        // Alt+printable (or Esc and a key in one read): its own key, so
+        // Alt-q or Esc q never acts as a plain q.
+        0x20..=0x7e => Parse::Done(2, Some(Key::Alt(char::from(second)))),
         // ESC followed by a control (e.g. ESC CR): Esc, then the control afresh.
         _ => Parse::Done(1, Some(Key::Esc)),
     }
@@ -252,6 +261,8 @@ fn final_key(c: u8, _params: &[u8]) -> Option<Key> {
         b'F' => Some(Key::End),
         // SS3 keypad Enter.
         b'M' => Some(Key::Enter),
+        // F1 (SS3 P, or CSI 1;m P with modifiers).
+        b'P' => Some(Key::F1),
         _ => None,
     }
 }
@@ -266,6 +277,9 @@ fn csi_key(params: &[u8], fin: u8) -> Option<Key> {
             b"1" | b"7" => Some(Key::Home),
             b"4" | b"8" => Some(Key::End),
             b"3" => Some(Key::Delete),
+            b"11" => Some(Key::F1),
+            b"200" => Some(Key::PasteStart),
+            b"201" => Some(Key::PasteEnd),
             _ => None,
         };
     }
@@ -383,6 +397,16 @@ mod tests {
         assert_eq!(out, vec![Key::Esc]);
         assert_eq!(keys(b"\x1b\x1b[A"), vec![Key::Esc, Key::Up]);
         assert_eq!(keys(b"\x1b\r"), vec![Key::Esc, Key::Enter]);
+    }
+
+    #[test]
+    fn alt_keys_f1_and_paste_markers() {
+        assert_eq!(keys(b"\x1bq"), vec![Key::Alt('q')]);
+        assert_eq!(keys(b"\x1bOP\x1b[11~\x1b[1;2P"), vec![Key::F1; 3]);
+        assert_eq!(
+            keys(b"\x1b[200~q\r\x1b[201~"),
+            vec![Key::PasteStart, Key::Char('q'), Key::Enter, Key::PasteEnd]
+        );
     }
 
     #[test]

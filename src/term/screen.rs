@@ -199,11 +199,12 @@ impl Placement {
 }
 
 /// Bytes that take over a terminal: alternate screen, hidden cursor, mouse
-/// button reports in SGR form, cleared.
-pub const ENTER_SEQUENCE: &str = "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1006h\x1b[0m\x1b[2J\x1b[H";
-/// Bytes that give a terminal back: mouse off, attributes reset, cursor
+/// button reports in SGR form, bracketed paste, cleared.
+pub const ENTER_SEQUENCE: &str =
+    "\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1006h\x1b[?2004h\x1b[0m\x1b[2J\x1b[H";
+/// Bytes that give a terminal back: bracketed paste off, mouse off, attributes reset, cursor
 /// shown, main screen restored.
-pub const LEAVE_SEQUENCE: &str = "\x1b[?1006l\x1b[?1000l\x1b[0m\x1b[?25h\x1b[?1049l";
+pub const LEAVE_SEQUENCE: &str = "\x1b[?2004l\x1b[?1006l\x1b[?1000l\x1b[0m\x1b[?25h\x1b[?1049l";
 
 /// One terminal's picture and size; renders frames as row diffs.
 #[derive(Debug, Clone)]
@@ -214,6 +215,8 @@ pub struct Screen {
     drawn: Vec<Vec<u8>>,
     full_redraw: bool,
     placement: Placement,
+    /// The last render showed "please enlarge" instead of the frame.
+    too_small: bool,
 }
 
 /// Rows between the top of the terminal and the frame.
@@ -230,6 +233,7 @@ impl Screen {
             drawn: Vec::new(),
             full_redraw: true,
             placement: Placement::default(),
+            too_small: false,
         }
     }
 
@@ -256,6 +260,12 @@ impl Screen {
         self.placement
     }
 
+    /// Whether the terminal shows "please enlarge" now (keys must not act
+    /// on a screen the person cannot see).
+    pub fn too_small(&self) -> bool {
+        self.too_small
+    }
+
     /// Whether a frame of this size fits the terminal.
     pub fn fits(&self, frame: &Frame) -> bool {
         frame.width() <= usize::from(self.cols)
@@ -277,6 +287,7 @@ impl Screen {
         let left = ((usize::from(self.cols) - width) / 2) as u16;
         let top = if shown { TOP_MARGIN } else { 0 };
         self.placement = Placement { left, top, shown };
+        self.too_small = !shown;
 
         let rows = usize::from(self.rows);
         let mut wanted: Vec<Vec<u8>> = vec![Vec::new(); rows];
@@ -386,7 +397,8 @@ fn too_small_frame(wanted: &Frame, cols: u16, rows: u16) -> Frame {
     f.push(Line::styled("Terminal too small:", Style::PLAIN.bold()));
     f.push(Line::plain(format!("please enlarge to {need_w}x{need_h}")));
     f.push(Line::plain(format!("(now {cols}x{rows})")));
-    f.push(Line::plain("Ctrl-L redraws"));
+    f.push(Line::plain("Keys wait until it fits."));
+    f.push(Line::plain("Ctrl-L redraws, Ctrl-C quits"));
     f
 }
 
