@@ -85,6 +85,7 @@ struct RawLimits {
 struct RawLobby {
     match_wait_secs: u64,
     motd: String,
+    public_address: String,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -154,6 +155,7 @@ impl Default for RawLobby {
             match_wait_secs: 30,
             motd: "Welcome to inarow: Connect Four and Gomoku, against people or the computer."
                 .into(),
+            public_address: String::new(),
         }
     }
 }
@@ -231,6 +233,9 @@ pub struct LobbyConfig {
     pub match_wait: Duration,
     /// Message of the day, sanitised.
     pub motd: String,
+    /// The address people reach this host at (`play.example.org`, with
+    /// `:PORT` when not 22), for instructions; `None`: not configured.
+    pub public_address: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -380,9 +385,25 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         max_line_length: count("limits.max_line_length", l.max_line_length, 8, 4096)?,
     };
     let motd = crate::text::sanitize(&raw.lobby.motd, 200);
+    let public_address = match raw.lobby.public_address.trim() {
+        "" => None,
+        a if a.len() <= 255
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".-:[]_".contains(c)) =>
+        {
+            Some(a.to_string())
+        }
+        _ => {
+            return Err(invalid(
+                "lobby.public_address",
+                "a host name or address, optionally with :PORT (e.g. \"play.example.org\" or \"play.example.org:2222\")",
+            ));
+        }
+    };
     let lobby = LobbyConfig {
         match_wait: secs("lobby.match_wait_secs", raw.lobby.match_wait_secs, 1, 3600)?,
         motd,
+        public_address,
     };
     let computer = ComputerConfig {
         think: {

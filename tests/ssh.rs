@@ -102,8 +102,6 @@ async fn quick_match_plays_a_whole_game_and_both_see_the_line() {
         .find(|l| l.contains("wins with"))
         .unwrap()
         .trim()
-        .trim_start_matches("You win!")
-        .trim()
         .to_string();
     assert!(second.screen().contains(&line));
 }
@@ -693,4 +691,73 @@ async fn colour_wishes_are_granted_when_free() {
     let zed_red = s.contains("zed (Red)") || s.contains("\u{1F534} zed");
     let amy_red = s.contains("amy (Red)") || s.contains("\u{1F534} amy");
     assert!(zed_red != amy_red, "exactly one is Red:\n{s}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_shaped_name_with_no_room_is_a_name_and_a_started_room_says_so() {
+    let t = start_host().await;
+    // FWDX has the shape of a room code, but no room has it: it is a name.
+    let mut c = Client::connect(t.addr, "FWDX", Login::Guest).await;
+    c.wait_for("you are FWDX").await;
+    assert!(!c.screen().contains("no room"), "{}", c.screen());
+    // A room whose game has started: joining it says so.
+    let mut host = Client::connect(t.addr, "hana", Login::Guest).await;
+    host.wait_for("Choose a game").await;
+    host.send(b"1").await;
+    host.wait_for("Invite a friend").await;
+    host.send(b"3").await;
+    let code = room_code(&host.wait_for("Room code:").await);
+    let mut friend = Client::connect(t.addr, "ivo", Login::Guest).await;
+    friend.wait_for("Choose a game").await;
+    friend.send(b"j").await;
+    friend.wait_for("room code:").await;
+    friend.send(format!("{code}\r").as_bytes()).await;
+    host.wait_for("(you)").await;
+    c.send(b"j").await;
+    c.wait_for("room code:").await;
+    c.send(format!("{code}\r").as_bytes()).await;
+    c.wait_for("is already playing").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nobody_can_pass_for_the_computer() {
+    let t = start_host().await;
+    // As the login name: a guest name instead.
+    let mut c = Client::connect(t.addr, "Computer (perfect)", Login::Guest).await;
+    let s = c.wait_for("you are").await;
+    assert!(s.contains("you are Guest"), "{s}");
+    // Typed in the lobby, with look-alike characters: refused.
+    c.send(b"n").await;
+    c.wait_for("What should people call you?").await;
+    c.send("C0mputer (easy)\r".as_bytes()).await;
+    c.wait_for("kept for the computer").await;
+    assert!(c.screen().contains("you are Guest"), "{}", c.screen());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_against_the_computer_through_the_room() {
+    let t = start_host().await;
+    let mut c = Client::connect(t.addr, "uma", Login::Guest).await;
+    c.wait_for("Choose a game").await;
+    c.send(b"1").await;
+    c.wait_for("Play the computer").await;
+    c.send(b"2").await;
+    c.wait_for("how strong").await;
+    c.send(b"f").await; // who moves first: you
+    c.wait_for("Who moves first  you").await;
+    c.send(b"1").await; // easy
+    c.wait_for(MY_TURN).await;
+    assert_eq!(board_stones(&c.screen()), 0, "{}", c.screen());
+    c.send(b"d\r").await;
+    // Our stone and the computer's answer, then take both back.
+    wait_stones(&mut c, 1, &[]).await;
+    c.wait_for(MY_TURN).await;
+    assert_eq!(board_stones(&c.screen()), 2, "{}", c.screen());
+    c.send(b"u").await;
+    let deadline = tokio::time::Instant::now() + crate::util::ssh::WAIT;
+    while board_stones(&c.screen()) != 0 {
+        assert!(tokio::time::Instant::now() < deadline, "{}", c.screen());
+        c.pump(Duration::from_millis(50)).await;
+    }
+    c.wait_for(MY_TURN).await;
 }

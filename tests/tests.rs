@@ -7,6 +7,7 @@ mod connect4_engine;
 mod gomoku_engine;
 mod properties;
 mod rules;
+mod screens;
 mod session;
 mod ssh;
 mod telnet;

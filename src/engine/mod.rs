@@ -66,7 +66,7 @@ impl Level {
     /// A one-line description for menus.
     pub fn describe(self, kind: GameKind) -> &'static str {
         match (kind, self) {
-            (_, Level::Easy) => "wins and blocks when it sees it, otherwise casual",
+            (_, Level::Easy) => "wins and blocks what it sees, else casual",
             (_, Level::Medium) => "looks a few moves ahead",
             (GameKind::ConnectFour, Level::Hard) => "nearly perfect, slips now and then",
             (GameKind::ConnectFour, Level::Perfect) => "never loses a won or drawn game",

@@ -116,16 +116,7 @@ impl Host {
             games: config.games.enabled.clone(),
             computer,
         });
-        let host = if ssh_addr.ip().is_unspecified() {
-            "HOST".to_string()
-        } else {
-            ssh_addr.ip().to_string()
-        };
-        let join_hint = if ssh_addr.port() == 22 {
-            format!("ssh CODE@{host}")
-        } else {
-            format!("ssh -p {} CODE@{host}", ssh_addr.port())
-        };
+        let join_hint = join_hint(config.lobby.public_address.as_deref(), ssh_addr.port());
         let ctx = Arc::new(Ctx {
             ssh_config: Arc::new(ssh::russh_config(&config, key)),
             admission: Admission::new(config.limits.max_sessions, config.limits.max_per_ip),
@@ -250,5 +241,58 @@ async fn wait_for_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// How a friend connects straight into a room (`CODE` stands for the
+/// room code): through the configured public address (`host` or
+/// `host:port`), else "this host's address" with the port we listen on.
+pub fn join_hint(public_address: Option<&str>, listen_port: u16) -> String {
+    let (host, port) = match public_address {
+        Some(a) => {
+            // `host:port`, `[v6]:port`, or a bare host (a bare IPv6
+            // address has several colons and no port).
+            match a.rsplit_once(':') {
+                Some((h, p))
+                    if (h.ends_with(']') || !h.contains(':')) && p.parse::<u16>().is_ok() =>
+                {
+                    (h.to_string(), p.parse::<u16>().unwrap_or(22))
+                }
+                _ => (a.to_string(), 22),
+            }
+        }
+        None => ("<this host's address>".to_string(), listen_port),
+    };
+    if port == 22 {
+        format!("ssh CODE@{host}")
+    } else {
+        format!("ssh -p {port} CODE@{host}")
+    }
+}
+
+#[cfg(test)]
+mod join_hint_tests {
+    use super::join_hint;
+
+    #[test]
+    fn the_public_address_is_used_with_its_port() {
+        assert_eq!(
+            join_hint(Some("play.example.org"), 2222),
+            "ssh CODE@play.example.org"
+        );
+        assert_eq!(
+            join_hint(Some("play.example.org:2200"), 2222),
+            "ssh -p 2200 CODE@play.example.org"
+        );
+        assert_eq!(
+            join_hint(Some("[2001:db8::1]:2200"), 22),
+            "ssh -p 2200 CODE@[2001:db8::1]"
+        );
+        assert_eq!(join_hint(Some("2001:db8::1"), 2222), "ssh CODE@2001:db8::1");
+        assert_eq!(
+            join_hint(None, 2222),
+            "ssh -p 2222 CODE@<this host's address>"
+        );
+        assert_eq!(join_hint(None, 22), "ssh CODE@<this host's address>");
     }
 }

@@ -417,9 +417,10 @@ impl PlayScreen {
         title.push(format!(" {}", rules.describe()), Style::PLAIN.bold());
         if g.round > 1 || g.score != [0, 0] {
             title.push(
+                // Scores in the order of the players line below.
                 format!(
-                    "   round {}   {} {} : {} {}",
-                    g.round, g.seats[0].name, g.score[0], g.score[1], g.seats[1].name
+                    "   round {}   score {} : {}",
+                    g.round, g.score[0], g.score[1]
                 ),
                 Style::PLAIN.dim(),
             );
@@ -448,7 +449,14 @@ impl PlayScreen {
             }
         }
         f.push(players);
-        f.blank();
+        // What the ending means for this person, above the board.
+        match self.verdict() {
+            Some(v) => f.push(Line::styled(
+                format!(" {v} "),
+                Style::PLAIN.bold().reverse(),
+            )),
+            None => f.blank(),
+        }
 
         let cursor = self.my_turn().then(|| match self.kind() {
             GameKind::ConnectFour => Cursor::Column(self.cursor.x),
@@ -489,11 +497,7 @@ impl PlayScreen {
                     _ => None,
                 };
                 let st = colour.map_or(Style::PLAIN.bold(), |c| theme.style(c));
-                match self.verdict() {
-                    Some(v) => Line::styled(format!(" {v}"), Style::PLAIN.bold())
-                        .with(format!("  {text}"), st),
-                    None => Line::styled(format!(" {text}"), st),
-                }
+                Line::styled(format!(" {text}"), st)
             }
             (None, Some(side)) => {
                 let seat = g.seat(side);
@@ -546,11 +550,10 @@ impl PlayScreen {
             l.push(self.typed.clone(), Style::PLAIN.underline());
             l.push("_", Style::PLAIN.bold());
             let hint = match self.kind() {
-                GameKind::ConnectFour => format!(
-                    "   arrows + Enter, a click, or a column {}",
-                    rules.move_hint()
-                ),
-                GameKind::Gomoku => "   arrows + Enter, a click, or a point (h8, 8,h)".to_string(),
+                GameKind::ConnectFour => {
+                    format!("   arrows + Enter, click, or {}", rules.move_hint())
+                }
+                GameKind::Gomoku => "   arrows + Enter, click, or a point: h8".to_string(),
             };
             l.push(hint, Style::PLAIN.dim());
             f.push(l);

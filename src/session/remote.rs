@@ -122,6 +122,8 @@ pub struct HostScreen {
 }
 
 /// Line index of the first menu entry in a lobby frame (for clicks).
+const LOBBY_MENU_TOP: usize = 4;
+/// Line index of the first menu entry in the quick-match wait (for clicks).
 const MENU_TOP: usize = 6;
 
 fn level_menu(kind: GameKind) -> Menu<Choice> {
@@ -237,7 +239,7 @@ impl LobbyScreen {
             .entry(
                 '1',
                 "Quick match",
-                "play the next person who wants this game",
+                "the next person who wants this game",
                 Choice::QuickMatch,
             )
             .entry('2', "Play the computer", "choose a level", Choice::Computer)
@@ -398,7 +400,7 @@ impl LobbyScreen {
     }
 
     pub fn click(&mut self, line: usize, opts: &RemoteOptions) -> RemoteAction {
-        if line < MENU_TOP {
+        if line < LOBBY_MENU_TOP {
             return RemoteAction::None;
         }
         let chosen = match &mut self.step {
@@ -415,13 +417,6 @@ impl LobbyScreen {
 
     pub fn frame(&self, opts: &RemoteOptions, name: &str, stats: &Stats, theme: Theme) -> Frame {
         let mut f = header(name, stats);
-        // The message of the day on one line (wrapped lines follow the menu).
-        let motd = text::wrap(&opts.motd, TEXT_WIDTH);
-        f.push(Line::styled(
-            format!(" {}", motd.first().map_or("", String::as_str)),
-            Style::PLAIN.dim(),
-        ));
-        f.blank();
         let (title, lines): (String, Vec<Line>) = match &self.step {
             Step::Name(field) => {
                 let mut lines = vec![field.line("   Name: ")];
@@ -457,7 +452,7 @@ impl LobbyScreen {
         };
         f.push(Line::styled(format!(" {title}"), Style::PLAIN.bold()));
         f.blank();
-        debug_assert_eq!(f.height(), MENU_TOP);
+        debug_assert_eq!(f.height(), LOBBY_MENU_TOP);
         let in_games_menu = matches!(self.step, Step::Games(_) | Step::Actions(..));
         for mut l in lines {
             // The stones entry says what they are now.
@@ -466,8 +461,10 @@ impl LobbyScreen {
             }
             f.push(l);
         }
-        for more in motd.iter().skip(1) {
-            f.push(Line::styled(format!(" {more}"), Style::PLAIN.dim()));
+        // The message of the day, wrapped to fit narrow terminals.
+        f.blank();
+        for line in text::wrap(&opts.motd, TEXT_WIDTH) {
+            f.push(Line::styled(format!(" {line}"), Style::PLAIN.dim()));
         }
         f.blank();
         match &self.error {

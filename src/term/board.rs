@@ -3,7 +3,7 @@
 //! Every cell is three terminal columns: a one-column gap then a two-column
 //! body. Emoji stones are two columns wide, so the grid stays aligned in
 //! both themes; the gaps double as markers around a cell (`[..]` the
-//! cursor or the last move, `*..*` the winning line), so nothing relies on
+//! cursor, `(..)` the last move, `*..*` the winning line), so nothing relies on
 //! colour alone.
 //!
 //! Connect Four:
@@ -12,7 +12,7 @@
 //!             R               <- the stone about to drop (cursor column)
 //!    |  |  |  |  |  |  |  |  5
 //!    ...
-//!    |R |Y [R]|  |  |  |  |  0
+//!    |R |Y (R)|  |  |  |  |  0
 //!    +--+--+--+--+--+--+--+
 //!     1  2  3  4  5  6  7
 //! ```
@@ -333,7 +333,7 @@ fn gap_for(
         }
         Mark::Last => {
             let s = view.theme.style(last_colour);
-            (if right == Mark::Last { "[" } else { "]" }, s)
+            (if right == Mark::Last { "(" } else { ")" }, s)
         }
     }
 }
@@ -437,7 +437,7 @@ mod tests {
     }
 
     #[test]
-    fn last_move_is_bracketed() {
+    fn last_move_is_marked_unlike_the_cursor() {
         let pos = c4("44");
         let view = BoardView {
             position: &pos,
@@ -447,8 +447,22 @@ mod tests {
         };
         let (lines, geo) = draw_board(&view);
         let t = texts(&lines);
-        assert!(t[geo.top + 4].contains("[Y ]"), "{t:#?}");
+        assert!(t[geo.top + 4].contains("(Y )"), "{t:#?}");
         assert!(t[geo.top + 5].contains("|R |"), "{t:#?}");
+        // Gomoku: the cursor on another point is bracketed differently,
+        // so exactly one cell shows each marker.
+        let mut g = Position::new(Rules::gomoku());
+        g.play(Move::Point(Point::new(7, 7))).unwrap();
+        let view = BoardView {
+            position: &g,
+            colours: [Colour::Blue, Colour::Green],
+            cursor: Some(Cursor::Point(Point::new(3, 3))),
+            theme: Theme::Ascii,
+        };
+        let all = texts(&draw_board(&view).0).join("\n");
+        assert_eq!(all.matches("(B )").count(), 1, "{all}");
+        assert_eq!(all.matches('[').count(), 1, "{all}");
+        assert_eq!(all.matches(']').count(), 1, "{all}");
     }
 
     #[test]

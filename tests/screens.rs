@@ -1,0 +1,479 @@
+//! The host's screens driven directly (no network): a remote session fed
+//! bytes, its requests collected, its output read back through a terminal
+//! emulator, as a person would see it.
+
+use std::time::Duration;
+
+use inarow::engine::Level;
+use inarow::game::{Colour, GameKind, Move, Rules, Side};
+use inarow::session::remote::{RemoteOptions, Stats};
+use inarow::session::{Output, Request, Seating, Session};
+use inarow::table::{Seat, Table};
+use inarow::term::board::Theme;
+
+struct Remote {
+    session: Session,
+    term: vt100::Parser,
+    requests: Vec<Request>,
+    table: Option<Table>,
+    /// Which side this terminal plays at the table.
+    me: Side,
+}
+
+fn options(motd: &str, ask_name: bool) -> RemoteOptions {
+    RemoteOptions {
+        name: "Guest0042".into(),
+        motd: motd.into(),
+        games: vec![Rules::connect_four(), Rules::gomoku()],
+        match_wait: Duration::from_secs(30),
+        join_hint: "ssh -p 2222 CODE@play.example.org".into(),
+        max_line: 64,
+        ask_name,
+    }
+}
+
+const LONG_MOTD: &str =
+    "Welcome to inarow: Connect Four and Gomoku, against people or the computer.";
+
+impl Remote {
+    fn new(cols: u16, rows: u16) -> Remote {
+        Remote::with(options(LONG_MOTD, false), cols, rows)
+    }
+
+    fn with(opts: RemoteOptions, cols: u16, rows: u16) -> Remote {
+        let session = Session::remote(opts, Theme::Ascii, u32::from(cols), u32::from(rows));
+        let mut r = Remote {
+            session,
+            term: vt100::Parser::new(rows, cols, 0),
+            requests: Vec::new(),
+            table: None,
+            me: Side::First,
+        };
+        let out = r.session.open();
+        r.apply(out);
+        r
+    }
+
+    fn apply(&mut self, out: Output) {
+        self.term.process(&out.bytes);
+        self.requests.extend(out.requests);
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        let out = self.session.input(bytes);
+        self.apply(out);
+    }
+
+    fn screen(&self) -> String {
+        self.term.screen().contents()
+    }
+
+    fn take_requests(&mut self) -> Vec<Request> {
+        std::mem::take(&mut self.requests)
+    }
+
+    fn resize(&mut self, cols: u16, rows: u16) {
+        self.term.screen_mut().set_size(rows, cols);
+        let out = self.session.resize(u32::from(cols), u32::from(rows));
+        self.apply(out);
+    }
+
+    /// Seats this terminal at a table against the computer (`me` moves first).
+    fn sit_against_computer(&mut self, rules: Rules, me_first: bool) {
+        let human = Seat::human("Guest0042", Colour::Red);
+        let computer = Seat::computer(Level::Easy, Colour::Yellow);
+        let (seats, me) = if me_first {
+            ([human, computer], Side::First)
+        } else {
+            ([computer, human], Side::Second)
+        };
+        let t = Table::new(rules, seats);
+        self.me = me;
+        let out = self.session.game_started(t.view().clone(), self.seating());
+        self.table = Some(t);
+        self.apply(out);
+    }
+
+    /// Seats this terminal at a table against another person.
+    fn sit_against_person(&mut self, rules: Rules) {
+        let t = Table::new(
+            rules,
+            [
+                Seat::human("Guest0042", Colour::Red),
+                Seat::human("Bob", Colour::Blue),
+            ],
+        );
+        self.me = Side::First;
+        let out = self.session.game_started(t.view().clone(), self.seating());
+        self.table = Some(t);
+        self.apply(out);
+    }
+
+    fn seating(&self) -> Seating {
+        let mut mine = [false; 2];
+        mine[self.me.index()] = true;
+        Seating::local(mine)
+    }
+
+    /// Plays what the session asked for on the table (moves, undo), as the
+    /// room would, and shows the result.
+    fn serve_table(&mut self) {
+        for req in self.take_requests() {
+            let Some(t) = self.table.as_mut() else {
+                continue;
+            };
+            let out = match req {
+                Request::Move(m) => match t.play(self.me, m) {
+                    Ok(_) => self.session.game_update(t.view().clone(), {
+                        let mut mine = [false; 2];
+                        mine[self.me.index()] = true;
+                        Seating::local(mine)
+                    }),
+                    Err(e) => self.session.move_rejected(&e.to_string()),
+                },
+                Request::Undo => match t.undo(self.me) {
+                    Ok(()) => self.session.game_update(t.view().clone(), {
+                        let mut mine = [false; 2];
+                        mine[self.me.index()] = true;
+                        Seating::local(mine)
+                    }),
+                    Err(e) => self.session.move_rejected(&e.to_string()),
+                },
+                _ => continue,
+            };
+            self.apply(out);
+        }
+    }
+
+    /// The other side (the computer or the other person) plays `m`.
+    fn other_plays(&mut self, m: Move) {
+        let t = self.table.as_mut().unwrap();
+        t.play(self.me.other(), m).unwrap();
+        let mut mine = [false; 2];
+        mine[self.me.index()] = true;
+        let out = self
+            .session
+            .game_update(t.view().clone(), Seating::local(mine));
+        self.apply(out);
+    }
+
+    fn stones(&self) -> usize {
+        self.table.as_ref().unwrap().position().stones()
+    }
+}
+
+#[test]
+fn the_lobby_fits_a_60x24_terminal_with_a_long_message_of_the_day() {
+    let mut r = Remote::new(60, 24);
+    let s = r.screen();
+    assert!(!s.contains("please enlarge"), "{s}");
+    assert!(s.contains("Choose a game"), "{s}");
+    // The whole message is there, wrapped.
+    let joined = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(joined.contains("against people or the computer."), "{s}");
+    // Every screen of the lobby fits too.
+    for keys in [&b"1"[..], b"2", b"c", b"\x1b\x1bn"] {
+        r.send(keys);
+        let s = r.screen();
+        assert!(!s.contains("please enlarge"), "after {keys:?}:\n{s}");
+    }
+}
+
+#[test]
+fn a_too_small_terminal_asks_for_what_this_screen_needs_and_keys_wait() {
+    let mut r = Remote::new(80, 24);
+    r.send(b"1"); // Connect Four
+    assert!(r.screen().contains("Quick match"));
+    r.resize(30, 10);
+    assert!(r.screen().contains("please enlarge"), "{}", r.screen());
+    // A key pressed behind the notice does nothing.
+    r.send(b"2");
+    r.send(b"1");
+    assert!(r.take_requests().is_empty());
+    r.resize(80, 24);
+    assert!(r.screen().contains("Quick match"), "{}", r.screen());
+    // A game screen: keys do not play moves blind either.
+    r.sit_against_computer(Rules::connect_four(), true);
+    r.resize(20, 8);
+    r.send(b"d\r");
+    assert!(r.take_requests().is_empty());
+    r.resize(80, 24);
+    r.send(b"d\r");
+    assert_eq!(r.take_requests(), vec![Request::Move(Move::Column(3))]);
+}
+
+#[test]
+fn q_in_a_game_asks_first_and_alt_q_does_nothing() {
+    let mut r = Remote::new(80, 24);
+    r.sit_against_person(Rules::connect_four());
+    r.send(b"\x1bq"); // Alt-q, or Esc and q in one read
+    assert!(r.take_requests().is_empty());
+    assert!(!r.screen().contains("Leave the game?"));
+    r.send(b"q");
+    assert!(
+        r.screen().contains("Leave the game? You will lose. y/n"),
+        "{}",
+        r.screen()
+    );
+    assert!(r.take_requests().is_empty());
+    r.send(b"n");
+    assert!(r.take_requests().is_empty());
+    assert!(!r.screen().contains("Leave the game?"));
+    r.send(b"q");
+    r.send(b"y");
+    assert_eq!(r.take_requests(), vec![Request::Leave]);
+}
+
+#[test]
+fn gomoku_q_after_typed_text_asks_too() {
+    let mut r = Remote::new(80, 30);
+    r.sit_against_person(Rules::gomoku());
+    r.send(b"h");
+    r.send(b"q");
+    assert!(r.screen().contains("Leave the game?"), "{}", r.screen());
+    assert!(!r.screen().contains("Move: hq"), "{}", r.screen());
+}
+
+#[test]
+fn pasted_text_is_never_a_command() {
+    let mut r = Remote::new(80, 24);
+    r.sit_against_person(Rules::connect_four());
+    // A bracketed paste full of q, y and newlines: nothing happens.
+    let mut paste = b"\x1b[200~".to_vec();
+    paste.extend(b"quit\ny\nq y q\r\n".repeat(20));
+    paste.extend(b"\x1b[201~");
+    r.send(&paste);
+    assert!(r.take_requests().is_empty());
+    assert!(!r.screen().contains("Leave the game?"), "{}", r.screen());
+    // A paste split across reads stays a paste until its end marker.
+    r.send(b"\x1b[200~ab");
+    r.send(b"qy");
+    r.send(b"\x1b[201~");
+    assert!(r.take_requests().is_empty());
+    assert!(!r.screen().contains("Leave the game?"));
+    // Without bracketed paste: 10 KB in one read is text, not commands.
+    r.send(b"\x1b"); // clear the field
+    let _ = r.session.flush_input();
+    let burst = b"q".repeat(10_000);
+    r.send(&burst);
+    assert!(r.take_requests().is_empty());
+    assert!(!r.screen().contains("Leave the game?"));
+    // Typed keys still work afterwards.
+    r.send(b"\x1b");
+    let _ = r.session.flush_input();
+    r.send(b"q");
+    assert!(r.screen().contains("Leave the game?"));
+}
+
+#[test]
+fn a_pasted_room_code_lands_in_the_code_field() {
+    let mut r = Remote::new(80, 24);
+    r.send(b"j");
+    assert!(r.screen().contains("room code"), "{}", r.screen());
+    r.send(b"\x1b[200~KB2C\r\n\x1b[201~");
+    assert!(r.take_requests().is_empty(), "a pasted Enter is not Enter");
+    r.send(b"\r");
+    assert_eq!(r.take_requests(), vec![Request::JoinRoom("KB2C".into())]);
+}
+
+#[test]
+fn a_room_code_typed_into_a_menu_joins_and_j_is_join_everywhere() {
+    let mut r = Remote::new(80, 24);
+    // At the top menu and in a game's menu, j opens the code field.
+    r.send(b"j");
+    assert!(
+        r.screen().contains("Your friend's room code"),
+        "{}",
+        r.screen()
+    );
+    r.send(b"\x1b");
+    let _ = r.session.flush_input();
+    r.send(b"1");
+    assert!(r.screen().contains("[j] Join a friend"), "{}", r.screen());
+    r.send(b"j");
+    assert!(
+        r.screen().contains("Your friend's room code"),
+        "{}",
+        r.screen()
+    );
+    r.send(b"\x1b");
+    let _ = r.session.flush_input();
+    // Typing a code straight into the menu: the whole code goes to the
+    // field (2 would otherwise pick "Play the computer").
+    for c in b"RP2R" {
+        r.send(&[*c]);
+    }
+    assert!(r.screen().contains("RP2R"), "{}", r.screen());
+    r.send(b"\r");
+    assert_eq!(r.take_requests(), vec![Request::JoinRoom("RP2R".into())]);
+}
+
+#[test]
+fn help_shows_the_keys_and_rules_and_any_key_closes_it() {
+    let mut r = Remote::new(80, 24);
+    r.send(b"?");
+    let s = r.screen();
+    assert!(s.contains("Help") && s.contains("join a friend"), "{s}");
+    r.send(b"x");
+    assert!(r.screen().contains("Choose a game"), "{}", r.screen());
+    assert!(r.take_requests().is_empty());
+    r.sit_against_computer(Rules::connect_four(), true);
+    r.send(b"\x1bOP"); // F1
+    let s = r.screen();
+    assert!(s.contains("Four stones") && s.contains("take back"), "{s}");
+    // The key that closes help does not also play.
+    r.send(b"d");
+    assert!(r.take_requests().is_empty());
+    assert!(r.screen().contains("Move:"), "{}", r.screen());
+}
+
+#[test]
+fn stones_switch_between_emoji_and_letters_from_the_lobby() {
+    let mut r = Remote::new(80, 24);
+    assert!(r.screen().contains("[t] Stones"), "{}", r.screen());
+    assert!(r.screen().contains("(now ascii)"), "{}", r.screen());
+    assert_eq!(r.session.theme(), Theme::Ascii);
+    r.send(b"t");
+    assert_eq!(r.session.theme(), Theme::Emoji);
+    assert!(r.screen().contains("(now emoji)"), "{}", r.screen());
+    r.sit_against_computer(Rules::connect_four(), true);
+    assert!(r.screen().contains('\u{1F534}'), "{}", r.screen());
+}
+
+#[test]
+fn the_lobby_shows_who_waits_for_which_game() {
+    let mut r = Remote::new(80, 24);
+    let out = r.session.stats(Stats {
+        online: 3,
+        playing: 0,
+        waiting: vec![(GameKind::ConnectFour, 1), (GameKind::Gomoku, 0)],
+    });
+    r.apply(out);
+    assert!(
+        r.screen().contains("1 waiting for Connect Four"),
+        "{}",
+        r.screen()
+    );
+    assert!(!r.screen().contains("waiting for Gomoku"));
+}
+
+#[test]
+fn the_name_question_says_enter_keeps_the_guest_name() {
+    let mut r = Remote::with(options("hi", true), 80, 24);
+    assert!(
+        r.screen().contains("Enter keeps Guest0042"),
+        "{}",
+        r.screen()
+    );
+    r.send(b"\r");
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::SetName("Guest0042".into())]
+    );
+}
+
+#[test]
+fn against_the_computer_choose_who_moves_first() {
+    let mut r = Remote::new(80, 24);
+    r.send(b"1"); // Connect Four
+    r.send(b"2"); // the computer
+    assert!(r.screen().contains("Who moves first"), "{}", r.screen());
+    assert!(r.screen().contains("drawn at random"));
+    r.send(b"f");
+    assert!(
+        r.screen().contains("[f] Who moves first  you"),
+        "{}",
+        r.screen()
+    );
+    r.send(b"1");
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::PlayComputer(
+            GameKind::ConnectFour,
+            Level::Easy,
+            Some(true)
+        )]
+    );
+}
+
+#[test]
+fn undo_against_the_computer_takes_back_to_my_turn() {
+    let mut r = Remote::new(80, 24);
+    r.sit_against_computer(Rules::connect_four(), true);
+    assert!(r.screen().contains("u undo"), "{}", r.screen());
+    r.send(b"d\r");
+    r.serve_table();
+    r.other_plays(Move::Column(3));
+    assert_eq!(r.stones(), 2);
+    r.send(b"u");
+    r.serve_table();
+    assert_eq!(r.stones(), 0);
+    assert!(r.screen().contains("Move:"), "{}", r.screen());
+    // Against a person there is no undo: u is just a bad column.
+    let mut p = Remote::new(80, 24);
+    p.sit_against_person(Rules::connect_four());
+    assert!(!p.screen().contains("u undo"));
+    p.send(b"u");
+    assert!(!p.take_requests().contains(&Request::Undo));
+}
+
+#[test]
+fn the_end_screen_says_you_win_or_you_lost_and_offers_only_what_can_happen() {
+    let mut r = Remote::new(80, 24);
+    r.sit_against_person(Rules::connect_four());
+    // We leave: we lost, and no rematch is offered to us.
+    r.send(b"q");
+    r.send(b"y");
+    assert_eq!(r.take_requests(), vec![Request::Leave]);
+    let t = r.table.as_mut().unwrap();
+    t.forfeit(Side::First, "left");
+    let out = r.session.game_update(
+        t.view().clone(),
+        Seating {
+            mine: [true, false],
+            present: [false, true],
+        },
+    );
+    r.apply(out);
+    let s = r.screen();
+    assert!(s.contains("You lost."), "{s}");
+    assert!(!s.contains("[r] rematch"), "{s}");
+    r.send(b"r");
+    assert!(r.take_requests().is_empty());
+    assert!(r.screen().contains("no rematch"), "{}", r.screen());
+    // An unknown key says so in one line, not a copy of the footer.
+    r.send(b"z");
+    let s = r.screen();
+    assert!(s.contains("'z' does nothing here"), "{s}");
+    assert_eq!(s.matches("back to the lobby").count(), 1, "{s}");
+}
+
+#[test]
+fn a_won_game_fits_a_60x24_terminal_and_says_how_to_read_the_line() {
+    let mut r = Remote::new(60, 24);
+    r.sit_against_computer(Rules::connect_four(), true);
+    for _ in 0..3 {
+        r.send(b"a\r");
+        r.serve_table();
+        r.other_plays(Move::Column(1));
+    }
+    r.send(b"a\r");
+    r.serve_table();
+    let s = r.screen();
+    let widths: Vec<(usize, String)> = r
+        .session
+        .frame_text()
+        .lines()
+        .map(|l| (inarow::text::width(l), l.to_string()))
+        .collect();
+    assert!(!s.contains("please enlarge"), "{widths:#?}");
+    assert!(s.contains("You win!"), "{s}");
+    assert!(s.contains("wins with (0|0) (0|1) (0|2) (0|3)"), "{s}");
+    assert!(s.contains("counted from 0 at the bottom left"), "{s}");
+    // Against the computer a won game can still be taken back.
+    assert!(s.contains("[u] undo"), "{s}");
+    r.send(b"u");
+    r.serve_table();
+    assert!(r.screen().contains("Move:"), "{}", r.screen());
+    assert_eq!(r.stones(), 6);
+}
