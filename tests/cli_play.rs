@@ -169,3 +169,41 @@ fn other_board_sizes_from_flags() {
     assert!(out.contains("  A  B  C  D  E  F  G  H  I"), "{out}");
     assert!(out.contains("wins with (0|0) (0|1) (0|2) (0|3)"), "{out}");
 }
+
+/// Stones in the grid rows of an ascii-theme Connect Four board.
+fn ascii_stones(screen: &str) -> usize {
+    screen
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('|') || l.starts_with('(') || l.starts_with('['))
+        .map(|l| l.matches("R ").count() + l.matches("Y ").count())
+        .sum()
+}
+
+#[test]
+fn local_undo_against_the_computer_in_a_real_terminal() {
+    let tmux = crate::util::Tmux::new("inarow-undo", 80, 24);
+    let bin = env!("CARGO_BIN_EXE_inarow");
+    tmux.run(&format!(
+        "{bin} play --game connect4 --vs computer --level easy --first 1 --names Ann,x \
+         --colors red,yellow --theme ascii --think-ms 50; echo PLAY-EXIT-$?"
+    ));
+    tmux.wait_for("Move:");
+    tmux.keys(&["d", "Enter"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while ascii_stones(&tmux.screen()) < 2 {
+        assert!(std::time::Instant::now() < deadline, "{}", tmux.screen());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    tmux.wait_for("Move:");
+    tmux.keys(&["u"]);
+    while ascii_stones(&tmux.screen()) != 0 {
+        assert!(std::time::Instant::now() < deadline, "{}", tmux.screen());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // q asks; y quits and gives the terminal back.
+    tmux.keys(&["q"]);
+    tmux.wait_for("Leave the game?");
+    tmux.keys(&["y"]);
+    tmux.wait_for("PLAY-EXIT-0");
+}

@@ -477,3 +477,22 @@ fn a_won_game_fits_a_60x24_terminal_and_says_how_to_read_the_line() {
     assert!(r.screen().contains("Move:"), "{}", r.screen());
     assert_eq!(r.stones(), 6);
 }
+
+#[test]
+fn an_error_line_does_not_move_the_menu_sideways() {
+    let mut r = Remote::new(100, 30);
+    let column = |r: &Remote| {
+        r.screen()
+            .lines()
+            .find_map(|l| l.find("[1] Connect Four"))
+            .unwrap()
+    };
+    let before = column(&r);
+    r.send(b"!");
+    assert!(
+        r.screen().contains("is not one of the choices"),
+        "{}",
+        r.screen()
+    );
+    assert_eq!(column(&r), before, "{}", r.screen());
+}
