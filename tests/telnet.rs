@@ -56,6 +56,131 @@ async fn negotiation_offers_asks_and_never_loops() {
     c.wait_for("What should people call you?").await;
 }
 
+/// What a telnet client reads, split into commands (`[verb, option]`, or
+/// `[SB, option, payload...]` for a subnegotiation) and data (`IAC IAC` as
+/// one 255). A stray IAC that starts no valid command counts as a command
+/// of its own (`[IAC, byte]`), so a malformed stream shows up.
+fn telnet_parse(raw: &[u8]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let (mut commands, mut data) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] != IAC {
+            data.push(raw[i]);
+            i += 1;
+            continue;
+        }
+        match raw.get(i + 1) {
+            Some(&IAC) => {
+                data.push(IAC);
+                i += 2;
+            }
+            Some(&verb @ 251..=254) if i + 2 < raw.len() => {
+                commands.push(vec![verb, raw[i + 2]]);
+                i += 3;
+            }
+            Some(&250) => {
+                let end = (i + 2..raw.len().saturating_sub(1))
+                    .find(|&j| raw[j] == IAC && raw[j + 1] == 240)
+                    .expect("an unterminated subnegotiation");
+                let mut sb = vec![250];
+                sb.extend_from_slice(&raw[i + 2..end]);
+                commands.push(sb);
+                i = end + 2;
+            }
+            Some(&b) => {
+                commands.push(vec![IAC, b]);
+                i += 2;
+            }
+            None => {
+                commands.push(vec![IAC]);
+                i += 1;
+            }
+        }
+    }
+    (commands, data)
+}
+
+/// Connects, waits `delay`, then asks for options, and returns what the
+/// host answered (after its opening offers) and the data it sent.
+async fn negotiate_after(addr: std::net::SocketAddr, delay: Duration) -> (Vec<Vec<u8>>, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    tokio::time::sleep(delay).await;
+    // WILL TTYPE (asked for: the host requests the type), WILL 34 and
+    // DO 35 (options the host lacks: refused), DO ECHO (only confirms
+    // what the host offered: no answer).
+    s.write_all(&[IAC, 251, 24, IAC, 251, 34, IAC, 253, 35, IAC, 253, 1])
+        .await
+        .unwrap();
+    let expected: Vec<Vec<u8>> = vec![vec![250, 24, 1], vec![254, 34], vec![252, 35]];
+    let mut raw = Vec::new();
+    let mut buf = vec![0u8; 8192];
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (commands, _) = telnet_parse(&raw);
+        if commands.len() >= 4 + expected.len() {
+            // A moment more, to catch anything extra.
+            if let Ok(Ok(n)) =
+                tokio::time::timeout(Duration::from_millis(300), s.read(&mut buf)).await
+            {
+                raw.extend_from_slice(&buf[..n]);
+            }
+            break;
+        }
+        match tokio::time::timeout_at(deadline, s.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => raw.extend_from_slice(&buf[..n]),
+            _ => break,
+        }
+    }
+    let (mut commands, data) = telnet_parse(&raw);
+    assert!(commands.len() >= 4, "no greeting: {raw:?}");
+    let greeting: Vec<Vec<u8>> = commands.drain(..4).collect();
+    assert_eq!(
+        greeting,
+        vec![vec![251, 1], vec![251, 3], vec![253, 31], vec![253, 24]]
+    );
+    (commands, data)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn negotiation_replies_are_well_formed_at_any_time() {
+    let t = start_host().await;
+    let addr = telnet_addr(&t);
+    // At once, within the host's first 400 ms (while it waits for the
+    // size and terminal type), and well after, when the session runs and
+    // replies go out with its output.
+    let delays = [0, 150, 600, 1200].map(Duration::from_millis);
+    let results = futures_join(delays.map(|d| negotiate_after(addr, d))).await;
+    for (d, (commands, data)) in delays.iter().zip(results) {
+        assert_eq!(
+            commands,
+            vec![vec![250, 24, 1], vec![254, 34], vec![252, 35]],
+            "after {d:?}: exactly SB TTYPE SEND, DONT 34, WONT 35"
+        );
+        // Our output never holds 255, so a doubled IAC means a protocol
+        // reply was escaped as data.
+        assert!(
+            !data.contains(&IAC),
+            "after {d:?}: a doubled IAC in the data"
+        );
+    }
+}
+
+/// Runs futures at once and collects their outputs in order.
+async fn futures_join<F: std::future::Future + Send + 'static, const N: usize>(
+    futures: [F; N],
+) -> Vec<F::Output>
+where
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.into_iter().map(tokio::spawn).collect();
+    let mut out = Vec::new();
+    for h in handles {
+        out.push(h.await.unwrap());
+    }
+    out
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn window_size_changes_redraw() {
     let t = start_host().await;

@@ -5,6 +5,10 @@
 //! queued: the screen is marked for a full repaint once the client catches
 //! up (a board game needs only its latest picture), and a client that stays
 //! over the bound past the grace time is cut off.
+//!
+//! On telnet, data and protocol bytes travel apart: data is escaped (a
+//! literal 255 doubled) when it is queued, protocol bytes (negotiation
+//! replies) are queued as they are, and the writer sends both untouched.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -24,14 +28,17 @@ pub enum Sink {
 }
 
 impl Sink {
+    /// Whether this is a telnet connection (data must be escaped).
+    fn is_telnet(&self) -> bool {
+        matches!(self, Sink::Telnet(_))
+    }
+
+    /// Sends bytes as they are (already escaped where needed).
     async fn write(&mut self, bytes: Vec<u8>) -> Result<(), ()> {
         match self {
             Sink::Ssh { handle, channel } => handle.data(*channel, bytes).await.map_err(|_| ()),
             Sink::Telnet(w) => {
                 use tokio::io::AsyncWriteExt;
-                // Our output is UTF-8 and never holds 255, but a literal 255
-                // must be doubled on a telnet connection.
-                let bytes = super::telnet_codec::escape(&bytes);
                 w.write_all(&bytes).await.map_err(|_| ())
             }
         }
@@ -71,6 +78,8 @@ struct Shared {
     wake_writer: Notify,
     writer_done: Notify,
     limit: usize,
+    /// Data is escaped for telnet when queued.
+    telnet: bool,
 }
 
 /// The session task's end of the outbox.
@@ -92,6 +101,7 @@ impl Outbox {
             wake_writer: Notify::new(),
             writer_done: Notify::new(),
             limit,
+            telnet: sink.is_telnet(),
         });
         tokio::spawn(writer(Arc::clone(&shared), sink, resync));
         Outbox { shared }
@@ -101,11 +111,23 @@ impl Outbox {
         self.shared.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Queues bytes. Returns false if they were dropped (the client is behind).
+    /// Data as it goes on the wire: on telnet a literal 255 is doubled
+    /// (our output is UTF-8 and never holds one, but input echoed back
+    /// could).
+    fn wire<'a>(&self, data: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
+        if self.shared.telnet {
+            super::telnet_codec::escape(data)
+        } else {
+            std::borrow::Cow::Borrowed(data)
+        }
+    }
+
+    /// Queues data. Returns false if it was dropped (the client is behind).
     pub fn push(&self, bytes: &[u8]) -> bool {
         if bytes.is_empty() {
             return true;
         }
+        let bytes = &*self.wire(bytes);
         let mut st = self.lock();
         if st.closing.is_some() || st.done {
             return false;
@@ -125,8 +147,9 @@ impl Outbox {
         true
     }
 
-    /// Queues protocol bytes (never dropped for being behind: they are few
-    /// and must arrive, but they still count towards the bound).
+    /// Queues protocol bytes, sent exactly as given (never escaped, never
+    /// dropped for being behind: they are few and must arrive, but they
+    /// still count towards the bound).
     pub fn push_raw(&self, bytes: &[u8]) {
         let mut st = self.lock();
         if st.closing.is_some() || st.done || st.buf.len() + bytes.len() > self.shared.limit * 2 {
@@ -140,6 +163,7 @@ impl Outbox {
     /// Queues the last bytes (even over the bound: they restore the
     /// terminal) and closes the transport once they are out.
     pub fn finish(&self, last: &[u8], exit_status: u32) {
+        let last = &*self.wire(last);
         let mut st = self.lock();
         if st.dropped_since.is_none() || st.buf.len() + last.len() <= self.shared.limit * 2 {
             st.buf.extend_from_slice(last);
