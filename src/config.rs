@@ -17,10 +17,12 @@ use crate::game::{GameKind, Rules};
 /// A configuration problem, naming the key.
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    #[error("cannot read {path}: {source}")]
+    // The I/O error is part of the message, not a `source`: printing the
+    // error chain (`{:#}`) would say it twice.
+    #[error("cannot read {path}: {error}")]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{path}: {message}")]
     Parse { path: String, message: String },
@@ -282,9 +284,9 @@ impl Default for Config {
 impl Config {
     /// Reads and validates a file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         Config::parse(&text, &path.display().to_string())
     }

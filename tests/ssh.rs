@@ -760,4 +760,56 @@ async fn undo_against_the_computer_through_the_room() {
         c.pump(Duration::from_millis(50)).await;
     }
     c.wait_for(MY_TURN).await;
+
+#[test]
+fn a_missing_config_file_is_reported_once() {
+    let o = crate::util::inarow()
+        .args(["serve", "--config", "/nonexistent/inarow.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cannot read /nonexistent/inarow.toml"),
+        "{err}"
+    );
+    assert_eq!(
+        err.matches("No such file or directory").count(),
+        1,
+        "the cause once: {err}"
+    );
+}
+
+#[test]
+fn a_shutdown_is_logged_as_one_and_stops_games_without_a_winner() {
+    let mut server = crate::util::ssh::ServerProcess::start("");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut c = rt.block_on(async {
+        let mut c = Client::connect(server.addr, "xia", Login::Guest).await;
+        c.wait_for("Choose a game").await;
+        c.send(b"1").await;
+        c.wait_for("Play the computer").await;
+        c.send(b"2").await;
+        c.wait_for("how strong").await;
+        c.send(b"1").await;
+        c.wait_for("Computer (easy)").await;
+        c
+    });
+    server.signal("TERM");
+    rt.block_on(async {
+        c.wait_closed().await;
+    });
+    server
+        .wait(Duration::from_secs(8))
+        .expect("the host did not exit");
+    let log = server.log();
+    // Addresses print plainly.
+    assert!(
+        log.contains(&format!("listening for telnet addr={}", server.telnet)),
+        "{log}"
+    );
+    assert!(log.contains("reason=\"host shutting down\""), "{log}");
+    assert!(log.contains("game stopped"), "{log}");
+    assert!(!log.contains("forfeit"), "{log}");
+    assert!(!log.contains("reason=\"left\""), "{log}");
 }

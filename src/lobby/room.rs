@@ -349,6 +349,9 @@ impl Room {
                 }
             }
             RoomCmd::Abort { reason } => {
+                if !self.table.is_over() {
+                    tracing::info!(room = self.id, reason = %reason, "game stopped");
+                }
                 self.stop_thinking();
                 self.table.abort(&reason);
                 self.publish();

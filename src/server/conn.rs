@@ -117,6 +117,8 @@ enum End {
     Gone,
     /// We cut the connection (it stopped reading).
     Cut,
+    /// The host is shutting down.
+    Shutdown,
     /// We close it, with a message for the person.
     Message(String),
 }
@@ -279,9 +281,7 @@ pub async fn run(
                 out.requests.extend(tick.requests);
                 if let Some(end) = conn.emit(out).await { break end; }
             }
-            _ = ctx.shutdown.cancelled() => {
-                break End::Message("The host is shutting down. Thanks for playing!".into());
-            }
+            _ = ctx.shutdown.cancelled() => break End::Shutdown,
         }
     };
 
@@ -289,9 +289,18 @@ pub async fn run(
     let reason = match &end {
         End::Gone | End::Cut => "disconnected",
         End::Message(m) if m.contains("idle") => "was idle too long",
+        End::Shutdown => "host shutting down",
         _ => "left",
     };
     if let Some((room, _)) = conn.room.take() {
+        if matches!(end, End::Shutdown) {
+            // Nobody lost: the game stops (the lobby says the same to every
+            // table, but this session may get there first).
+            room.send(RoomCmd::Abort {
+                reason: super::SHUTDOWN_REASON.into(),
+            })
+            .await;
+        }
         room.send(RoomCmd::Leave {
             who: conn.id,
             reason: reason.into(),
@@ -309,6 +318,12 @@ pub async fn run(
         }
         End::Message(m) => {
             let bytes = conn.session.goodbye(&m);
+            conn.outbox.finish(&bytes, 0);
+        }
+        End::Shutdown => {
+            let bytes = conn
+                .session
+                .goodbye("The host is shutting down. Thanks for playing!");
             conn.outbox.finish(&bytes, 0);
         }
         End::Cut => {}

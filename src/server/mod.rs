@@ -26,6 +26,9 @@ use crate::lobby::compute::Computer;
 use crate::lobby::{self, LobbyHandle, LobbySettings, SessionId};
 use net::{Admission, Refusal};
 
+/// Why games in progress stop when the host shuts down.
+pub const SHUTDOWN_REASON: &str = "the host is shutting down";
+
 /// How long sessions get to say goodbye when the host shuts down.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
@@ -133,8 +136,8 @@ impl Host {
             listener,
             Transport::Ssh,
         ))];
-        if let Some(l) = telnet_listener {
-            tracing::info!(addr = ?telnet_addr, "listening for telnet");
+        if let (Some(l), Some(addr)) = (telnet_listener, telnet_addr) {
+            tracing::info!(%addr, "listening for telnet");
             accept.push(tokio::spawn(accept_loop(
                 Arc::clone(&ctx),
                 l,
@@ -163,7 +166,7 @@ impl Host {
         self.ctx
             .lobby
             .send(lobby::Cmd::Shutdown {
-                reason: "the host is shutting down".into(),
+                reason: SHUTDOWN_REASON.into(),
             })
             .await;
         for a in &self.accept {
