@@ -457,6 +457,62 @@ async fn idle_players_are_disconnected_but_keepalives_do_not_count() {
     assert!(c.raw_text().contains("idle"));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_for_the_opponent_is_not_idleness() {
+    let t = start_host_with("[limits]\nidle_timeout_secs = 10").await;
+    let (mut first, mut second) = quick_match_pair(&t, ["abe", "bea"], b"1").await;
+    play(&mut first, "d").await;
+    // The second player stalls on their turn, moving the cursor now and
+    // then, well past the idle time: the first, waiting, stays.
+    second.wait_for(MY_TURN).await;
+    for _ in 0..8 {
+        second.send(b"\x1b[D").await;
+        for c in [&mut first, &mut second] {
+            c.pump(Duration::from_secs(1)).await;
+        }
+    }
+    assert!(!first.closed, "the waiting player was disconnected");
+    assert!(!first.raw_text().contains("idle"), "{}", first.screen());
+    assert!(!second.closed);
+    // Then stops pressing keys: warned at half time, then disconnected,
+    // and the game is lost by forfeit.
+    second
+        .wait_for("You will be disconnected in 5 s: press a key.")
+        .await;
+    second.wait_closed().await;
+    assert!(
+        second
+            .raw_text()
+            .contains("You were idle for 10 seconds: goodbye."),
+        "{}",
+        second.raw_text()
+    );
+    let s = first.wait_for("wins by forfeit").await;
+    assert!(s.contains("was idle too long"), "{s}");
+    assert!(!first.closed);
+    // The game is over: now it is the first player who is expected to act.
+    first.wait_for("You will be disconnected in 5 s").await;
+    // A key takes the warning away.
+    first.send(b"\x1b[D").await;
+    first.pump(Duration::from_millis(500)).await;
+    assert!(
+        !first.screen().contains("You will be disconnected"),
+        "{}",
+        first.screen()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_idle_warning_shows_in_the_lobby() {
+    let t = start_host_with("[limits]\nidle_timeout_secs = 10").await;
+    let mut c = Client::connect(t.addr, "cyd", Login::Guest).await;
+    c.wait_for("Choose a game").await;
+    c.wait_for("You will be disconnected in 5 s: press a key.")
+        .await;
+    c.wait_closed().await;
+    assert!(c.raw_text().contains("You were idle for 10 seconds"));
+}
+
 /// A TCP relay between a client and the host that stops passing the
 /// host's bytes on when `stop` is raised, and stops reading them: to the
 /// host it looks exactly like a client that no longer reads.

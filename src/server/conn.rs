@@ -4,9 +4,10 @@
 //! [`Outbox`]. SSH and telnet only differ in how bytes arrive here and
 //! leave through the outbox's sink.
 //!
-//! Limits enforced here: idle time counted from the last key press, a
-//! client that stays behind on output past the grace time, input the
-//! transport dropped for rate, and the host shutting down.
+//! Limits enforced here: idle time counted from the last key press (but
+//! only while the person is not waiting for someone else, with a warning
+//! before the end), a client that stays behind on output past the grace
+//! time, input the transport dropped for rate, and the host shutting down.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -105,7 +106,12 @@ struct Conn {
     session: Session,
     outbox: Outbox,
     room: Option<(RoomHandle, watch::Receiver<Arc<RoomState>>)>,
-    last_key: Instant,
+    /// Since when idle time counts: the last key press, or the moment the
+    /// person stopped waiting for someone else. `None` while waiting (an
+    /// opponent's turn, a quick match or a room not yet joined).
+    idle_from: Option<Instant>,
+    /// The idle warning on screen, if any.
+    warning: Option<String>,
     rate_noted: bool,
 }
 
@@ -117,10 +123,49 @@ enum End {
     Gone,
     /// We cut the connection (it stopped reading).
     Cut,
+    /// The person was idle too long.
+    Idle,
     /// The host is shutting down.
     Shutdown,
     /// We close it, with a message for the person.
     Message(String),
+}
+
+/// How long before an idle disconnect the person is warned: a minute, or
+/// half the idle time when that is under two minutes.
+pub fn idle_warning_lead(idle: Duration) -> Duration {
+    if idle >= Duration::from_secs(120) {
+        Duration::from_secs(60)
+    } else {
+        idle / 2
+    }
+}
+
+/// A duration in words: "25 seconds", "1 minute", "30 minutes",
+/// "2 minutes 30 seconds" (whole seconds).
+pub fn duration_words(d: Duration) -> String {
+    let plural = |n: u64, unit: &str| {
+        if n == 1 {
+            format!("1 {unit}")
+        } else {
+            format!("{n} {unit}s")
+        }
+    };
+    let s = d.as_secs();
+    let (m, rest) = (s / 60, s % 60);
+    match (m, rest) {
+        (0, _) => plural(rest, "second"),
+        (_, 0) => plural(m, "minute"),
+        _ => format!("{} {}", plural(m, "minute"), plural(rest, "second")),
+    }
+}
+
+/// The goodbye for an idle person.
+pub fn idle_goodbye(idle: Duration) -> String {
+    format!(
+        "You were idle for {}: goodbye. Come back any time!",
+        duration_words(idle)
+    )
 }
 
 /// Runs a session until it ends. `events` come from the transport;
@@ -165,7 +210,8 @@ pub async fn run(
         id: p.id,
         outbox,
         room: None,
-        last_key: Instant::now(),
+        idle_from: Some(Instant::now()),
+        warning: None,
         rate_noted: false,
     };
     let out = conn.session.open();
@@ -184,9 +230,25 @@ pub async fn run(
     let idle = cfg.limits.idle_timeout;
     let grace = cfg.limits.output_grace;
 
+    let warn_lead = idle_warning_lead(idle);
+
     let end = loop {
         let now = Instant::now();
-        let mut wake = conn.last_key + idle;
+        // Waiting for someone else is never idleness: the idle clock stops,
+        // and starts afresh when the person is the one expected to act.
+        if conn.session.waiting_for_others() {
+            conn.idle_from = None;
+        } else if conn.idle_from.is_none() {
+            conn.idle_from = Some(now);
+        }
+        let mut wake = now + Duration::from_secs(24 * 3600);
+        if let Some(from) = conn.idle_from {
+            wake = wake.min(if conn.warning.is_some() {
+                from + idle
+            } else {
+                from + (idle - warn_lead)
+            });
+        }
         if conn.session.input_pending() {
             wake = wake.min(now + ESC_TIMEOUT);
         }
@@ -215,12 +277,12 @@ pub async fn run(
             ev = events.recv() => match ev {
                 Some(ConnEvent::Input(bytes)) => {
                     tracing::trace!(session = conn.id, len = bytes.len(), "input");
-                    conn.last_key = Instant::now();
+                    conn.key_pressed().await;
                     let out = conn.session.input(&bytes);
                     if let Some(end) = conn.emit(out).await { break end; }
                 }
                 Some(ConnEvent::Line(bytes)) => {
-                    conn.last_key = Instant::now();
+                    conn.key_pressed().await;
                     let out = conn.session.line(&bytes);
                     if let Some(end) = conn.emit(out).await { break end; }
                 }
@@ -266,15 +328,25 @@ pub async fn run(
             }
             _ = tokio::time::sleep_until(wake) => {
                 let now = Instant::now();
-                if now >= conn.last_key + idle {
-                    break End::Message(format!(
-                        "You were idle for {} minutes: goodbye. Come back any time!",
-                        idle.as_secs().div_ceil(60)
-                    ));
-                }
                 let mut out = Output::default();
+                if let Some(from) = conn.idle_from {
+                    if now >= from + idle {
+                        break End::Idle;
+                    }
+                    if conn.warning.is_none() && now >= from + (idle - warn_lead) {
+                        let left = (from + idle).saturating_duration_since(now);
+                        let text = format!(
+                            "You will be disconnected in {} s: press a key.",
+                            left.as_secs_f64().ceil() as u64
+                        );
+                        out = conn.session.notice(&text);
+                        conn.warning = Some(text);
+                    }
+                }
                 if conn.session.input_pending() {
-                    out = conn.session.flush_input();
+                    let flushed = conn.session.flush_input();
+                    out.bytes.extend(flushed.bytes);
+                    out.requests.extend(flushed.requests);
                 }
                 let tick = conn.session.tick(now.into_std());
                 out.bytes.extend(tick.bytes);
@@ -288,9 +360,9 @@ pub async fn run(
     // Leave the table and the lobby, say goodbye, and close.
     let reason = match &end {
         End::Gone | End::Cut => "disconnected",
-        End::Message(m) if m.contains("idle") => "was idle too long",
+        End::Idle => "was idle too long",
         End::Shutdown => "host shutting down",
-        _ => "left",
+        End::Quit | End::Message(_) => "left",
     };
     if let Some((room, _)) = conn.room.take() {
         if matches!(end, End::Shutdown) {
@@ -320,6 +392,10 @@ pub async fn run(
             let bytes = conn.session.goodbye(&m);
             conn.outbox.finish(&bytes, 0);
         }
+        End::Idle => {
+            let bytes = conn.session.goodbye(&idle_goodbye(idle));
+            conn.outbox.finish(&bytes, 0);
+        }
         End::Shutdown => {
             let bytes = conn
                 .session
@@ -339,6 +415,15 @@ pub async fn run(
 }
 
 impl Conn {
+    /// A key press: the idle clock restarts and a warning goes away.
+    async fn key_pressed(&mut self) {
+        self.idle_from = Some(Instant::now());
+        if let Some(text) = self.warning.take() {
+            let out = self.session.clear_notice(&text);
+            self.emit(out).await;
+        }
+    }
+
     /// Sends a session's output and carries out its requests. Returns how
     /// the session ends, if it does.
     async fn emit(&mut self, out: Output) -> Option<End> {
@@ -466,5 +551,33 @@ impl Conn {
             Output::default()
         };
         self.emit(out).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_words() {
+        let s = Duration::from_secs;
+        assert_eq!(duration_words(s(1)), "1 second");
+        assert_eq!(duration_words(s(25)), "25 seconds");
+        assert_eq!(duration_words(s(60)), "1 minute");
+        assert_eq!(duration_words(s(150)), "2 minutes 30 seconds");
+        assert_eq!(duration_words(s(1800)), "30 minutes");
+        assert_eq!(
+            idle_goodbye(s(25)),
+            "You were idle for 25 seconds: goodbye. Come back any time!"
+        );
+    }
+
+    #[test]
+    fn the_idle_warning_comes_a_minute_before_or_at_half_time() {
+        let s = Duration::from_secs;
+        assert_eq!(idle_warning_lead(s(1800)), s(60));
+        assert_eq!(idle_warning_lead(s(120)), s(60));
+        assert_eq!(idle_warning_lead(s(100)), s(50));
+        assert_eq!(idle_warning_lead(s(10)), s(5));
     }
 }

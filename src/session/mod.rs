@@ -189,6 +189,26 @@ impl Session {
         matches!(self.state, State::Play(_))
     }
 
+    /// Whether this person is waiting for someone else: a game where it is
+    /// another seat's turn, a rematch asked for and not yet answered, or a
+    /// quick match or room with no opponent yet. (The host's idle timer
+    /// does not run then.)
+    pub fn waiting_for_others(&self) -> bool {
+        match &self.state {
+            State::Play(p) => match p.game.to_move() {
+                Some(side) => !p.mine[side.index()],
+                None => {
+                    let asked = (0..2).any(|i| p.mine[i] && p.game.rematch[i]);
+                    let other_to_answer =
+                        (0..2).any(|i| !p.mine[i] && p.present[i] && !p.game.rematch[i]);
+                    asked && other_to_answer
+                }
+            },
+            State::Seeking(_) | State::Hosting(_) => true,
+            _ => false,
+        }
+    }
+
     /// The display name of a remote session.
     pub fn name(&self) -> Option<&str> {
         self.remote.as_ref().map(|r| r.name.as_str())
@@ -345,6 +365,22 @@ impl Session {
         match &mut self.state {
             State::Play(p) => p.set_notice(text, false),
             State::Lobby(l) => l.set_error(text),
+            _ => {}
+        }
+        self.rendered()
+    }
+
+    /// Takes a message shown with [`Session::notice`] away again, if it is
+    /// still the one showing.
+    pub fn clear_notice(&mut self, text: &str) -> Output {
+        let text = crate::text::sanitize(text, 120);
+        match &mut self.state {
+            State::Play(p) => {
+                if p.notice.as_ref().is_some_and(|n| n.text == text) {
+                    p.notice = None;
+                }
+            }
+            State::Lobby(l) => l.clear_error_if(&text),
             _ => {}
         }
         self.rendered()

@@ -191,6 +191,13 @@ impl LobbyScreen {
         matches!(self.step, Step::Name(_))
     }
 
+    /// Removes the message if it is `text` (it is out of date).
+    pub fn clear_error_if(&mut self, text: &str) {
+        if self.error.as_deref() == Some(text) {
+            self.error = None;
+        }
+    }
+
     pub fn set_error(&mut self, e: impl Into<String>) {
         self.error = Some(e.into());
         // A refused room code is typed again from scratch.
