@@ -622,6 +622,70 @@ async fn connection_limits_per_address() {
     assert!(matches!(third, Ok(Err(_))), "a third session was let in");
 }
 
+/// What the stock OpenSSH client prints (stderr) when it cannot log in to `addr`.
+async fn openssh_refusal_output(addr: std::net::SocketAddr) -> String {
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("ssh")
+            .args([
+                "-o",
+                "BatchMode=yes",
+                "-o",
+                "StrictHostKeyChecking=no",
+                "-o",
+                "UserKnownHostsFile=/dev/null",
+                "-o",
+                "LogLevel=ERROR",
+                "-o",
+                "ConnectTimeout=10",
+                "-p",
+                &addr.port().to_string(),
+                "nia@127.0.0.1",
+                "true",
+            ])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("the OpenSSH client (ssh) runs; .ci/run installs it")
+    })
+    .await
+    .unwrap();
+    assert_eq!(out.status.code(), Some(255));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// What a raw TCP client reads from `addr` until the host closes.
+async fn read_to_close(addr: std::net::SocketAddr) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out))
+        .await
+        .expect("the host closed the connection")
+        .unwrap();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_connections_are_told_why() {
+    // Per address: OpenSSH prints the host's reason; telnet gets a line.
+    let t = start_host_with("[limits]\nmax_per_ip = 1").await;
+    let mut a = Client::connect(t.addr, "ora", Login::Guest).await;
+    a.wait_for("Choose a game").await;
+    let why = "too many sessions from your address (limit 1)";
+    let err = openssh_refusal_output(t.addr).await;
+    assert!(err.contains(&format!(":12: {why}")), "{err}");
+    let telnet = t.host.as_ref().unwrap().telnet_addr.unwrap();
+    assert_eq!(read_to_close(telnet).await, format!("{why}\r\n"));
+    // The whole host.
+    let t = start_host_with("[limits]\nmax_sessions = 1").await;
+    let mut a = Client::connect(t.addr, "pat", Login::Guest).await;
+    a.wait_for("Choose a game").await;
+    let why = "the host is full (limit 1 session)";
+    let err = openssh_refusal_output(t.addr).await;
+    assert!(err.contains(why), "{err}");
+    let telnet = t.host.as_ref().unwrap().telnet_addr.unwrap();
+    assert_eq!(read_to_close(telnet).await, format!("{why}\r\n"));
+}
+
 /// The stock OpenSSH client, under tmux like a person: `ssh -tt` with and without a key.
 #[test]
 fn stock_openssh_client_under_tmux() {

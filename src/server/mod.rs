@@ -24,7 +24,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::lobby::compute::Computer;
 use crate::lobby::{self, LobbyHandle, LobbySettings, SessionId};
-use net::{Admission, Refusal};
+use net::Admission;
 
 /// Why games in progress stop when the host shuts down.
 pub const SHUTDOWN_REASON: &str = "the host is shutting down";
@@ -37,6 +37,8 @@ pub struct Ctx {
     pub config: Config,
     pub lobby: LobbyHandle,
     pub admission: Arc<Admission>,
+    /// Refused connections being told why (bounded).
+    pub refusals: Arc<tokio::sync::Semaphore>,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
     pub ssh_config: Arc<russh::server::Config>,
@@ -123,6 +125,7 @@ impl Host {
         let ctx = Arc::new(Ctx {
             ssh_config: Arc::new(ssh::russh_config(&config, key)),
             admission: Admission::new(config.limits.max_sessions, config.limits.max_per_ip),
+            refusals: Arc::new(tokio::sync::Semaphore::new(net::MAX_REFUSALS_AT_ONCE)),
             config,
             lobby,
             shutdown: CancellationToken::new(),
@@ -194,12 +197,20 @@ async fn accept_loop(ctx: Arc<Ctx>, listener: tokio::net::TcpListener, transport
         let slot = match ctx.admission.admit(peer.ip()) {
             Ok(slot) => slot,
             Err(refusal) => {
-                let why = match refusal {
-                    Refusal::Full => "the host is full",
-                    Refusal::TooManyFromAddress => "too many sessions from this address",
-                };
-                tracing::info!(%peer, reason = why, "connection refused");
-                drop(stream);
+                let why = ctx.admission.explain(refusal);
+                tracing::info!(%peer, reason = %why, "connection refused");
+                // Say why, a bounded number at a time (a flood of refused
+                // connections must cost little); beyond, close at once.
+                if let Ok(permit) = Arc::clone(&ctx.refusals).try_acquire_owned() {
+                    let message = match transport {
+                        Transport::Ssh => net::ssh_refusal(&why),
+                        Transport::Telnet => format!("{why}\r\n").into_bytes(),
+                    };
+                    tokio::spawn(async move {
+                        net::refuse(stream, message).await;
+                        drop(permit);
+                    });
+                }
                 continue;
             }
         };

@@ -53,6 +53,21 @@ pub enum Refusal {
 }
 
 impl Admission {
+    /// Why a connection was refused, in words for the person (with the limit).
+    pub fn explain(&self, refusal: Refusal) -> String {
+        match refusal {
+            Refusal::Full => format!(
+                "the host is full (limit {} session{})",
+                self.max_total,
+                if self.max_total == 1 { "" } else { "s" }
+            ),
+            Refusal::TooManyFromAddress => format!(
+                "too many sessions from your address (limit {})",
+                self.max_per_ip
+            ),
+        }
+    }
+
     pub fn new(max_total: usize, max_per_ip: usize) -> Arc<Admission> {
         Arc::new(Admission {
             max_total,
@@ -101,6 +116,62 @@ impl Drop for Slot {
             }
         }
     }
+}
+
+/// What a refused SSH client is sent: the reason as a text line (RFC 4253
+/// allows lines before the version string; a person who points a plain
+/// socket at the port reads it), our version string, then an unencrypted
+/// SSH_MSG_DISCONNECT ("too many connections") with the reason, which the
+/// client may receive before any key exchange. The OpenSSH client prints
+/// it: "Received disconnect from HOST port PORT:12: REASON".
+pub fn ssh_refusal(reason: &str) -> Vec<u8> {
+    const MSG_DISCONNECT: u8 = 1;
+    const TOO_MANY_CONNECTIONS: u32 = 12;
+    let mut out = format!("{reason}\r\nSSH-2.0-inarow\r\n").into_bytes();
+    let mut payload = vec![MSG_DISCONNECT];
+    payload.extend_from_slice(&TOO_MANY_CONNECTIONS.to_be_bytes());
+    payload.extend_from_slice(&(reason.len() as u32).to_be_bytes());
+    payload.extend_from_slice(reason.as_bytes());
+    payload.extend_from_slice(&0u32.to_be_bytes()); // language tag: none
+    // Binary packet: length, padding length, payload, padding; at least 4
+    // bytes of padding, the whole a multiple of 8 (no cipher yet).
+    let mut padding = 8 - (4 + 1 + payload.len()) % 8;
+    if padding < 4 {
+        padding += 8;
+    }
+    let length = (1 + payload.len() + padding) as u32;
+    out.extend_from_slice(&length.to_be_bytes());
+    out.push(padding as u8);
+    out.extend_from_slice(&payload);
+    out.extend(std::iter::repeat_n(0u8, padding));
+    out
+}
+
+/// Refused connections being told why at once; more are closed silently.
+pub const MAX_REFUSALS_AT_ONCE: usize = 64;
+/// How long a refused connection is kept for its message to be read.
+const REFUSAL_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Sends a refused client `message`, then closes: the write side first,
+/// and the connection once the client has closed too (or after a short
+/// time), so that its unread bytes do not turn our close into a reset that
+/// could destroy the message before it is read.
+pub async fn refuse(mut stream: tokio::net::TcpStream, message: Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let _ = tokio::time::timeout(REFUSAL_TIME, async {
+        if stream.write_all(&message).await.is_err() {
+            return;
+        }
+        let _ = stream.shutdown().await;
+        let mut buf = [0u8; 1024];
+        // Bounded by the time above, whatever the client sends.
+        while let Ok(n) = stream.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// Input allowance: `rate` bytes per second, bursts up to `burst`. A paste
@@ -218,6 +289,38 @@ mod tests {
         drop(s1);
         let _s4 = a.admit(ip1).unwrap();
         assert_eq!(a.current(), 3);
+    }
+
+    #[test]
+    fn refusals_say_why_with_the_limit() {
+        let a = Admission::new(10_000, 50);
+        assert_eq!(
+            a.explain(Refusal::TooManyFromAddress),
+            "too many sessions from your address (limit 50)"
+        );
+        assert_eq!(
+            a.explain(Refusal::Full),
+            "the host is full (limit 10000 sessions)"
+        );
+    }
+
+    #[test]
+    fn the_ssh_refusal_is_a_well_formed_disconnect_packet() {
+        let bytes = ssh_refusal("no room");
+        let text = b"no room\r\nSSH-2.0-inarow\r\n";
+        assert!(bytes.starts_with(text));
+        let packet = &bytes[text.len()..];
+        let length = u32::from_be_bytes(packet[..4].try_into().unwrap()) as usize;
+        assert_eq!(packet.len(), 4 + length);
+        assert_eq!(packet.len() % 8, 0);
+        let padding = usize::from(packet[4]);
+        assert!(padding >= 4);
+        let payload = &packet[5..4 + length - padding];
+        assert_eq!(payload[0], 1, "SSH_MSG_DISCONNECT");
+        assert_eq!(&payload[1..5], &12u32.to_be_bytes());
+        assert_eq!(&payload[5..9], &7u32.to_be_bytes());
+        assert_eq!(&payload[9..16], b"no room");
+        assert_eq!(&payload[16..], &0u32.to_be_bytes());
     }
 
     #[test]
