@@ -622,6 +622,115 @@ async fn connection_limits_per_address() {
     assert!(matches!(third, Ok(Err(_))), "a third session was let in");
 }
 
+/// A paramiko client. `none`: asks with `auth_none` (refused, listing the
+/// methods that may continue). `interactive` / `key`: logs in with
+/// keyboard-interactive or a new ed25519 key, opens a pty and a shell and
+/// reads until the lobby shows, then prints the name it was given.
+const PARAMIKO_CLIENT: &str = r#"
+import re, signal, socket, sys, time
+import paramiko
+signal.alarm(60)
+sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
+t = paramiko.Transport(sock)
+t.auth_timeout = 20
+t.start_client(timeout=20)
+mode = sys.argv[2]
+if mode == "none":
+    try:
+        t.auth_none("play")
+        print("none accepted")
+    except paramiko.BadAuthenticationType as e:
+        print("none refused; allowed:", ",".join(e.allowed_types))
+    t.close()
+    sys.exit(0)
+if mode == "interactive":
+    t.auth_interactive("pia", lambda title, instructions, prompts: [""] * len(prompts))
+else:
+    t.auth_publickey("pia", paramiko.Ed25519Key.from_private_key_file(sys.argv[3]))
+print("authenticated:", t.is_authenticated())
+ch = t.open_session()
+ch.get_pty("xterm", 100, 30)
+ch.invoke_shell()
+ch.settimeout(20)
+seen = b""
+deadline = time.time() + 20
+while b"Choose a game" not in seen and time.time() < deadline:
+    data = ch.recv(4096)
+    if not data:
+        break
+    seen += data
+print("lobby shown" if b"Choose a game" in seen else "no lobby")
+m = re.search(rb"you are (\w+)", seen)
+print("name:", m.group(1).decode() if m else "?")
+t.close()
+"#;
+
+/// Whether python3 with paramiko is here. Under CI it must be (.ci/run
+/// installs it): a missing one fails the test there instead of skipping it.
+fn paramiko_available() -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import paramiko"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok && std::env::var_os("CI").is_some() {
+        panic!("python3 with paramiko is needed for this test (.ci/run installs it)");
+    }
+    ok
+}
+
+/// Runs the paramiko client against `t` and returns what it printed.
+async fn paramiko(t: &TestHost, args: &[&str]) -> String {
+    let mut cmd = std::process::Command::new("python3");
+    cmd.args(["-c", PARAMIKO_CLIENT, &t.addr.port().to_string()])
+        .args(args)
+        .stdin(std::process::Stdio::null());
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    stdout
+}
+
+/// A second SSH client library (paramiko): `none` is answered with the
+/// methods that may continue, and keyboard-interactive and key logins work.
+/// (paramiko's `auth_none` followed by another method on the same
+/// connection still waits: paramiko asks for the authentication service
+/// again before every attempt and russh 0.65 answers only the first
+/// request; see the README.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paramiko_is_told_the_methods_and_logs_in_both_ways() {
+    if !paramiko_available() {
+        eprintln!("skipped: python3 with paramiko is not installed");
+        return;
+    }
+    let t = start_host().await;
+    let out = paramiko(&t, &["none"]).await;
+    assert!(
+        out.contains("none refused; allowed: publickey,keyboard-interactive"),
+        "{out}"
+    );
+    let out = paramiko(&t, &["interactive"]).await;
+    assert!(out.contains("authenticated: True"), "{out}");
+    assert!(out.contains("lobby shown"), "{out}");
+    // With a key: the same key comes back to the same name.
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("id_ed25519");
+    let k = new_key();
+    std::fs::write(
+        &key,
+        k.to_openssh(russh::keys::ssh_key::LineEnding::LF)
+            .unwrap()
+            .as_bytes(),
+    )
+    .unwrap();
+    let path = key.to_str().unwrap().to_string();
+    let first = paramiko(&t, &["key", &path]).await;
+    assert!(first.contains("lobby shown"), "{first}");
+    assert!(first.contains("name: pia"), "{first}");
+}
+
 /// What the stock OpenSSH client prints (stderr) when it cannot log in to `addr`.
 async fn openssh_refusal_output(addr: std::net::SocketAddr) -> String {
     let out = tokio::task::spawn_blocking(move || {
@@ -880,6 +989,7 @@ async fn undo_against_the_computer_through_the_room() {
         c.pump(Duration::from_millis(50)).await;
     }
     c.wait_for(MY_TURN).await;
+}
 
 #[test]
 fn a_missing_config_file_is_reported_once() {
