@@ -9,6 +9,11 @@
 //! a client with a key is accepted on its first key (its SHA-256
 //! fingerprint is its identity), a keyless client falls through to
 //! keyboard-interactive, which accepts at once with no prompts (a guest).
+//! Known limit: a client that asks for the authentication service again
+//! before each attempt (paramiko) waits after its first refused attempt,
+//! because russh 0.65 answers only the first request and offers no hook
+//! to answer again. paramiko's plain `auth_interactive` or
+//! `auth_publickey` works; `auth_none` first does not, until russh does.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
