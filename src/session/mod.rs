@@ -375,10 +375,8 @@ impl Session {
     pub fn clear_notice(&mut self, text: &str) -> Output {
         let text = crate::text::sanitize(text, 120);
         match &mut self.state {
-            State::Play(p) => {
-                if p.notice.as_ref().is_some_and(|n| n.text == text) {
-                    p.notice = None;
-                }
+            State::Play(p) if p.notice.as_ref().is_some_and(|n| n.text == text) => {
+                p.notice = None;
             }
             State::Lobby(l) => l.clear_error_if(&text),
             _ => {}
