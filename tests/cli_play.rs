@@ -176,7 +176,12 @@ fn ascii_stones(screen: &str) -> usize {
         .lines()
         .map(str::trim_start)
         .filter(|l| l.starts_with('|') || l.starts_with('(') || l.starts_with('['))
-        .map(|l| l.matches("R ").count() + l.matches("Y ").count())
+        .map(|l| {
+            ["R ", "G ", "Y ", "B "]
+                .iter()
+                .map(|s| l.matches(s).count())
+                .sum::<usize>()
+        })
         .sum()
 }
 

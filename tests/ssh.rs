@@ -27,7 +27,7 @@ fn board_stones(screen: &str) -> usize {
     screen
         .lines()
         .map(str::trim_start)
-        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit() || "|[*".contains(c)))
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit() || "|[(*".contains(c)))
         .map(|l| {
             l.chars()
                 .filter(|c| "\u{1F534}\u{1F7E2}\u{1F7E1}\u{1F535}".contains(*c))

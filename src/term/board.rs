@@ -393,7 +393,7 @@ mod tests {
                 let t = texts(&lines);
                 let bars = |s: &str| -> Vec<usize> {
                     s.char_indices()
-                        .filter(|(_, c)| "|[]".contains(*c))
+                        .filter(|(_, c)| "|[]()".contains(*c))
                         .map(|(i, _)| i)
                         .collect()
                 };
