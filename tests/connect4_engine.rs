@@ -371,8 +371,11 @@ fn player_games_bench_reports_wins() {
             "connect4",
             "--player-games",
             "4",
+            // A budget no busy machine runs out of (moves past the book take
+            // well under a second): the test checks the report and the
+            // results, not the speed.
             "--budget-ms",
-            "20",
+            "5000",
         ])
         .output()
         .unwrap();
@@ -382,6 +385,10 @@ fn player_games_bench_reports_wins() {
         stdout.contains("4 games: perfect won 4, drew 0, lost 0"),
         "{stdout}"
     );
-    assert!(stdout.contains("cut moves: "), "{stdout}");
-    assert!(stdout.contains(", 0 worse"), "{stdout}");
+    // Moves the budget cut short are judged; none may be worse.
+    assert!(stdout.contains(" cut at the 5000 ms budget"), "{stdout}");
+    assert!(
+        stdout.contains("0 cut at the") || stdout.contains(", 0 worse"),
+        "{stdout}"
+    );
 }
