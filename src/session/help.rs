@@ -51,21 +51,22 @@ pub fn rules_lines(rules: &Rules) -> Vec<String> {
     }
 }
 
-fn key_lines(topic: HelpTopic) -> Vec<(&'static str, String)> {
-    let mut keys: Vec<(&'static str, String)> = Vec::new();
+fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
+    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut add = |k: &str, v: String| keys.push((k.to_string(), v));
     match topic {
         HelpTopic::Setup | HelpTopic::Lobby => {
-            keys.push(("arrows, Enter", "move through a menu and choose".into()));
-            keys.push(("[key]", "the key in brackets chooses that entry".into()));
-            keys.push(("Esc", "back one step (clears a field)".into()));
+            add("arrows, Enter", "move through a menu and choose".into());
+            add("[key]", "the key in brackets chooses that entry".into());
+            add("Esc", "back one step (clears a field)".into());
             if topic == HelpTopic::Lobby {
-                keys.push(("j", "join a friend: type their room code".into()));
-                keys.push(("t", "stones as emoji or as letters".into()));
+                add("j", "join a friend: type their room code".into());
+                add("t", "stones as emoji or as letters".into());
             }
-            keys.push(("click", "choose an entry with the mouse".into()));
+            add("click", "choose an entry with the mouse".into());
         }
         HelpTopic::Waiting => {
-            keys.push(("Esc or q", "stop waiting, back to the lobby".into()));
+            add("Esc or q", "stop waiting, back to the lobby".into());
         }
         HelpTopic::Game {
             rules,
@@ -74,35 +75,32 @@ fn key_lines(topic: HelpTopic) -> Vec<(&'static str, String)> {
         } => {
             match rules.kind() {
                 GameKind::ConnectFour => {
-                    keys.push(("left, right", "move the stone over the columns".into()));
-                    keys.push(("Enter, Space", "drop it".into()));
-                    keys.push((
-                        "A-G or 1-7",
-                        format!("choose a column {}, then Enter", rules.move_hint()),
-                    ));
+                    add("left, right", "move the stone over the columns".into());
+                    add("Enter, Space", "drop it".into());
+                    add(&rules.move_hint(), "choose that column, then Enter".into());
                 }
                 GameKind::Gomoku => {
-                    keys.push(("arrows", "move the cursor".into()));
-                    keys.push(("Enter, Space", "place a stone".into()));
-                    keys.push(("h8 or 8,h", "type a point (column, row), then Enter".into()));
+                    add("arrows", "move the cursor".into());
+                    add("Enter, Space", "place a stone".into());
+                    add("h8 or 8,h", "type a point (column, row), then Enter".into());
                 }
             }
-            keys.push(("click", "play where you click".into()));
+            add("click", "play where you click".into());
             if computer {
-                keys.push(("u", "take back your last move".into()));
+                add("u", "take back your last move".into());
             }
             if remote {
-                keys.push(("q", "leave the game (asks first: you lose it)".into()));
-                keys.push(("after a game", "r rematch, l lobby, q quit".into()));
+                add("q", "leave the game (asks first: you lose it)".into());
+                add("after a game", "r rematch, l lobby, q quit".into());
             } else {
-                keys.push(("q", "quit (asks first)".into()));
-                keys.push(("after a game", "r play again, m menu, q quit".into()));
+                add("q", "quit (asks first)".into());
+                add("after a game", "r play again, m menu, q quit".into());
             }
         }
     }
-    keys.push(("? or F1", "this help".into()));
-    keys.push(("Ctrl-L", "redraw the screen".into()));
-    keys.push(("Ctrl-C", "quit at once".into()));
+    add("? or F1", "this help".into());
+    add("Ctrl-L", "redraw the screen".into());
+    add("Ctrl-C", "quit at once".into());
     keys
 }
 
