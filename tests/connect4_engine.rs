@@ -165,6 +165,75 @@ fn solve_command_analyze() {
     }
 }
 
+/// Runs `solve --analyze` with `args` on `positions` and checks every
+/// field against `solve` with `child_args` on the position after that move:
+/// the field is the child's score negated, or `full`. The positions must
+/// have no immediate win (a winning move is not a position to solve).
+fn check_analyze_against_children(args: &[&str], child_args: &[&str], positions: &[&str]) {
+    let input: String = positions.iter().map(|m| format!("{m}\n")).collect();
+    let (stdout, stderr, code) = run_solve(&[&["--analyze"], args].concat(), &input);
+    assert_eq!(code, Some(0), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), positions.len(), "{stdout}");
+
+    let mut children = String::new();
+    for m in positions {
+        let pos = Position::from_moves(m).unwrap();
+        for col in 0..WIDTH {
+            if pos.can_play(col) {
+                assert!(
+                    !pos.is_winning_move(col),
+                    "{m}: pick positions without a win"
+                );
+                children.push_str(&format!("{m}{}\n", col + 1));
+            }
+        }
+    }
+    let (child_out, stderr, code) = run_solve(child_args, &children);
+    assert_eq!(code, Some(0), "{stderr}");
+    let mut child_scores = child_out.lines().map(|line| {
+        let (_, score) = line.split_once(' ').unwrap();
+        score.parse::<i32>().unwrap()
+    });
+
+    for (m, line) in positions.iter().zip(&lines) {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 1 + WIDTH, "{line}");
+        assert_eq!(fields[0], *m);
+        let pos = Position::from_moves(m).unwrap();
+        for col in 0..WIDTH {
+            let expected = if pos.can_play(col) {
+                (-child_scores.next().unwrap()).to_string()
+            } else {
+                "full".to_string()
+            };
+            assert_eq!(
+                fields[col + 1],
+                expected,
+                "{m}: column {} ({args:?})",
+                col + 1
+            );
+        }
+    }
+    assert_eq!(child_scores.next(), None);
+}
+
+#[test]
+fn analyze_from_the_book_matches_the_children() {
+    // Early positions whose children the book covers (the empty board's
+    // alone would take the search minutes): every field is the negated
+    // book score of the child, as plain `solve` reports it.
+    let early = ["", "4", "44", "444", "4444", "444444"];
+    check_analyze_against_children(&[], &[], &early);
+    check_analyze_against_children(&["--weak"], &["--weak"], &early);
+    // Positions the book covers only in part (bounds from the book, the
+    // rest searched with book lookups inside the search), against the
+    // solver alone.
+    let partly = ["4433", "4453"];
+    check_analyze_against_children(&[], &["--no-book"], &partly);
+    check_analyze_against_children(&["--weak"], &["--weak", "--no-book"], &partly);
+}
+
 #[test]
 fn hostile_input_does_not_crash() {
     let mut input = String::new();

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::engine::connect4::book::Book;
-use crate::engine::connect4::{ParseMovesError, Position, Solver};
+use crate::engine::connect4::{Limits, ParseMovesError, Position, Solver};
 
 /// Longest line accepted (bytes): a move string has at most 42 digits, so
 /// anything this long is garbage and is skipped without being buffered.
@@ -133,7 +133,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             }
         };
         if args.analyze {
-            let scores = solver.analyze(&pos, args.weak);
+            let scores = solver
+                .analyze_within(&pos, args.weak, book.as_ref(), Limits::NONE)
+                .expect("a search without limits always finishes");
             let mut text = moves.to_string();
             for s in scores {
                 match s {

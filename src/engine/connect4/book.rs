@@ -52,6 +52,8 @@ pub struct BookEntry {
 #[derive(Clone, Debug, Default)]
 pub struct Book {
     entries: Vec<u64>,
+    /// The most stones of any position in the book.
+    depth: usize,
 }
 
 fn mirror_mask(m: u8) -> u8 {
@@ -93,7 +95,18 @@ impl Book {
             }
             entries.push(e);
         }
-        Ok(Book { entries })
+        Ok(Book::with_entries(entries))
+    }
+
+    /// A book of sorted, checked entries.
+    fn with_entries(entries: Vec<u64>) -> Book {
+        let depth = entries
+            .iter()
+            .filter_map(|&e| Position::from_key(e >> KEY_SHIFT))
+            .map(|p| p.moves())
+            .max()
+            .unwrap_or(0);
+        Book { entries, depth }
     }
 
     /// Builds a book from entries in any order; later duplicates win.
@@ -108,14 +121,13 @@ impl Book {
             };
             map.insert(key, (entry.score, best));
         }
-        Book {
-            entries: map
-                .into_iter()
+        Book::with_entries(
+            map.into_iter()
                 .map(|(key, (score, best))| {
                     (key << KEY_SHIFT) | (((score + 21) as u64) << 7) | u64::from(best)
                 })
                 .collect(),
-        }
+        )
     }
 
     /// The file contents for this book.
@@ -132,6 +144,11 @@ impl Book {
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// The most stones of any position in the book (0 if it is empty).
+    pub fn depth(&self) -> usize {
+        self.depth
     }
 
     /// Whether the book is empty.

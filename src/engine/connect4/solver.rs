@@ -25,6 +25,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::book::Book;
 use super::position::{
     BOARD, BOTTOM, CELLS, Position, ROWS_024, ROWS_135, WIDTH, column_mask, column_of, has_four,
     threat_cells,
@@ -127,22 +128,46 @@ impl Solver {
     /// Like [`Solver::solve`] (or [`Solver::solve_weak`] if `weak`), giving up
     /// with `None` when a limit is hit.
     pub fn solve_within(&mut self, pos: &Position, weak: bool, limits: Limits) -> Option<i32> {
+        let start = Start {
+            lo: MIN_SCORE,
+            hi: MAX_SCORE,
+            guess: None,
+        };
+        self.solve_from(pos, weak, start, None, limits)
+    }
+
+    /// Like [`Solver::solve_within`], starting from what is known (the
+    /// search only narrows `start`'s interval, so the answer is exact if
+    /// its bounds are true). With a `book`, the search takes the exact
+    /// score of every position it meets in the book instead of searching
+    /// below it.
+    fn solve_from(
+        &mut self,
+        pos: &Position,
+        weak: bool,
+        start: Start,
+        book: Option<&Book>,
+        limits: Limits,
+    ) -> Option<i32> {
+        let Start { lo, hi, guess } = start;
+        debug_assert!(lo <= hi);
         if pos.can_win_next() {
             let s = win_now_score(pos);
             return Some(if weak { 1 } else { s });
         }
         let moves = pos.moves() as i32;
-        let (mut lo, mut hi) = if weak && !self.tuning.weak_probe {
-            (-1, 1)
-        } else {
-            (-(CELLS as i32 - moves) / 2, (CELLS as i32 + 1 - moves) / 2)
-        };
+        let mut lo = lo.max(-(CELLS as i32 - moves) / 2);
+        let mut hi = hi.min((CELLS as i32 + 1 - moves) / 2);
+        if weak && !self.tuning.weak_probe {
+            lo = lo.clamp(-1, 1);
+            hi = hi.clamp(-1, 1);
+        }
         if weak && self.tuning.weak_probe {
             // Two cheap questions first, far from 0 (a quick win, a quick
             // loss: their windows cut every long line), then the sign.
             for mid in [hi / 2, lo / 2] {
                 if lo < mid && mid < hi {
-                    let r = self.window(pos, mid, mid + 1, limits)?;
+                    let r = self.window_book(pos, mid, mid + 1, book, limits)?;
                     if r <= mid {
                         hi = r.max(lo);
                     } else {
@@ -152,6 +177,20 @@ impl Solver {
             }
             lo = lo.clamp(-1, 1);
             hi = hi.clamp(-1, 1);
+        }
+        if let Some(g) = guess.filter(|_| !weak) {
+            // "Above g - 1?" and "above g?": two questions settle a
+            // good guess.
+            for mid in [g - 1, g] {
+                if lo <= mid && mid < hi {
+                    let r = self.window_book(pos, mid, mid + 1, book, limits)?;
+                    if r <= mid {
+                        hi = r.max(lo);
+                    } else {
+                        lo = r.min(hi);
+                    }
+                }
+            }
         }
         while lo < hi {
             if weak && (lo > 0 || hi < 0 || (lo == 0 && hi == 0)) {
@@ -166,7 +205,7 @@ impl Solver {
             } else if mid >= 0 && hi / 2 > mid {
                 mid = hi / 2;
             }
-            let r = self.window(pos, mid, mid + 1, limits)?;
+            let r = self.window_book(pos, mid, mid + 1, book, limits)?;
             // Fail-soft results may overshoot the weak range [-1, 1].
             if r <= mid {
                 hi = r.max(lo);
@@ -182,6 +221,18 @@ impl Solver {
     /// means "the score is at most this", at least `beta` means "at least
     /// this", in between is exact. `None` if a limit was hit.
     pub fn window(&mut self, pos: &Position, alpha: i32, beta: i32, limits: Limits) -> Option<i32> {
+        self.window_book(pos, alpha, beta, None, limits)
+    }
+
+    /// [`Solver::window`], answering positions in `book` from it.
+    fn window_book(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        book: Option<&Book>,
+        limits: Limits,
+    ) -> Option<i32> {
         debug_assert!(!pos.can_win_next());
         debug_assert!(alpha < beta);
         let mut search = Search {
@@ -192,6 +243,8 @@ impl Solver {
             },
             table: &mut self.table,
             small: &mut self.small,
+            book: book.filter(|b| self.tuning.book_search && !b.is_empty()),
+            book_depth: book.map_or(0, |b| b.depth() as i32),
             history: [[0; 64]; 2],
             tuning: self.tuning,
             nodes: 0,
@@ -209,36 +262,164 @@ impl Solver {
     /// score for the side to move after playing there (the negation of the
     /// opponent's score). With `weak`, only the sign.
     pub fn analyze(&mut self, pos: &Position, weak: bool) -> [Option<i32>; WIDTH] {
-        self.analyze_within(pos, weak, Limits::NONE)
+        self.analyze_within(pos, weak, None, Limits::NONE)
             .expect("a search without limits always finishes")
     }
 
-    /// Like [`Solver::analyze`], giving up with `None` when a limit is hit.
+    /// Like [`Solver::analyze`], answering from `book` what it can and
+    /// giving up with `None` when a limit is hit.
+    ///
+    /// The book gives exact scores only, so every column's score stays
+    /// exact: a child position in the book is answered by it; otherwise
+    /// the book bounds the child's score and the search narrows what is
+    /// left (see [`analyze_bounds`]). Searched children share the table,
+    /// and the ones with the narrowest bounds go first.
     pub fn analyze_within(
         &mut self,
         pos: &Position,
         weak: bool,
+        book: Option<&Book>,
         limits: Limits,
     ) -> Option<[Option<i32>; WIDTH]> {
+        let bounds = analyze_bounds(pos, book);
         let mut out = [None; WIDTH];
-        for (col, slot) in out.iter_mut().enumerate() {
-            if !pos.can_play(col) {
-                continue;
+        let mut todo: Vec<(usize, i32, i32)> = Vec::new();
+        for (col, b) in bounds.iter().enumerate() {
+            match *b {
+                None => {}
+                Some((lo, hi)) if lo == hi => out[col] = Some(lo),
+                Some((lo, hi)) => todo.push((col, lo, hi)),
             }
-            *slot = Some(if pos.is_winning_move(col) {
-                if weak { 1 } else { win_now_score(pos) }
-            } else {
-                let mut child = *pos;
-                child.play_col(col);
-                if child.moves() == CELLS {
-                    0
-                } else {
-                    -self.solve_within(&child, weak, limits)?
-                }
-            });
+        }
+        // Narrow intervals first (a bound from the book makes a search
+        // cheap), then centre first (more transpositions for the rest).
+        todo.sort_by_key(|&(col, lo, hi)| (hi - lo, (2 * col as i32 - 6).abs()));
+        // Siblings often score alike: the previous one's score is the
+        // first question about the next (it only saves questions).
+        let mut last: Option<i32> = None;
+        for (col, lo, hi) in todo {
+            let mut child = *pos;
+            child.play_col(col);
+            // `lo..=hi` bounds our score after `col`; the child's score
+            // is its negation.
+            let start = Start {
+                lo: -hi,
+                hi: -lo,
+                guess: last.map(|v| -v),
+            };
+            let v = -self.solve_from(&child, weak, start, book, limits)?;
+            last = Some(v);
+            out[col] = Some(v);
+        }
+        if weak {
+            for s in out.iter_mut().flatten() {
+                *s = s.signum();
+            }
         }
         Some(out)
     }
+}
+
+/// Where a root search starts: the exact score is known to lie in
+/// `lo..=hi`, and `guess` (if any) is asked about first.
+#[derive(Clone, Copy)]
+struct Start {
+    lo: i32,
+    hi: i32,
+    guess: Option<i32>,
+}
+
+/// What is known without search about the score of each move from `pos`
+/// (for the side to move, after playing that column): `None` for a full
+/// column, else `(lo, hi)` with the exact score in `lo..=hi`; `lo == hi`
+/// when it is known exactly.
+///
+/// Without a book only immediate wins and a full board are exact. With
+/// one, for the child position `c` after a move:
+///
+/// * `c` in the book: exact, the negation of the book's score for `c`
+///   (whose side to move is the opponent).
+/// * `pos` in the book with score `s`: each of its best moves scores
+///   exactly `s`, every other move at most `s - 1`.
+/// * each reply from `c` that reaches a position in the book (or ends the
+///   game) gives the opponent at least the negation of that position's
+///   score, so our score is at most the negation of the best of them; if
+///   every reply is covered, the score is exact.
+///
+/// The book holds only positions the perfect player meets, so a move off
+/// its lines usually needs search; these bounds make that search shorter.
+pub fn analyze_bounds(pos: &Position, book: Option<&Book>) -> [Option<(i32, i32)>; WIDTH] {
+    let mut out = [None; WIDTH];
+    let entry = book.and_then(|b| b.get(pos));
+    for (col, slot) in out.iter_mut().enumerate() {
+        if !pos.can_play(col) {
+            continue;
+        }
+        if pos.is_winning_move(col) {
+            let s = win_now_score(pos);
+            *slot = Some((s, s));
+            continue;
+        }
+        let mut child = *pos;
+        child.play_col(col);
+        if child.moves() == CELLS {
+            *slot = Some((0, 0));
+            continue;
+        }
+        if child.can_win_next() {
+            let s = -win_now_score(&child);
+            *slot = Some((s, s));
+            continue;
+        }
+        let moves = child.moves() as i32;
+        // The child's own bounds without search, negated: its side to
+        // move cannot win with its next stone (so at best with the one
+        // after), and we may win with our next one.
+        let mut lo = -((CELLS as i32 - 1 - moves) / 2);
+        let mut hi = (CELLS as i32 - moves) / 2;
+        if let Some(book) = book {
+            if let Some(s) = book.score(&child) {
+                *slot = Some((-s, -s));
+                continue;
+            }
+            if let Some(e) = entry {
+                if e.best & (1 << col) != 0 {
+                    *slot = Some((e.score, e.score));
+                    continue;
+                }
+                hi = hi.min(e.score - 1);
+            }
+            // One ply further: the opponent's replies.
+            let mut best_reply = i32::MIN;
+            let mut all_known = true;
+            for reply in 0..WIDTH {
+                if !child.can_play(reply) {
+                    continue;
+                }
+                let mut next = child;
+                next.play_col(reply);
+                let known = if next.moves() == CELLS {
+                    Some(0)
+                } else {
+                    book.score(&next).map(|s| -s)
+                };
+                match known {
+                    Some(v) => best_reply = best_reply.max(v),
+                    None => all_known = false,
+                }
+            }
+            if best_reply > i32::MIN {
+                // The opponent gets at least `best_reply`.
+                hi = hi.min(-best_reply);
+                if all_known {
+                    lo = lo.max(-best_reply);
+                }
+            }
+        }
+        debug_assert!(lo <= hi, "inconsistent book at column {col}");
+        *slot = Some((lo, hi.max(lo)));
+    }
+    out
 }
 
 /// How many nodes pass between two looks at the clock and the stop flag:
@@ -281,6 +462,8 @@ pub struct Tuning {
     pub adapt_nodes: u64,
     /// Size of the small table, KiB.
     pub small_kb: usize,
+    /// Searches given a book look up the positions they meet in it.
+    pub book_search: bool,
 }
 
 impl Default for Tuning {
@@ -299,6 +482,7 @@ impl Default for Tuning {
             small_below: 16,
             adapt_nodes: 50_000,
             small_kb: 1024,
+            book_search: true,
         }
     }
 }
@@ -325,6 +509,7 @@ impl Tuning {
                 "small" => self.small_below = v,
                 "adapt" => self.adapt_nodes = v as u64,
                 "smallkb" => self.small_kb = v as usize,
+                "booksearch" => self.book_search = v != 0,
                 _ => return Err(format!("{name}: unknown setting")),
             }
         }
@@ -346,6 +531,9 @@ struct Search<'t, 'l> {
     small_below: i32,
     table: &'t mut Table,
     small: &'t mut Table,
+    /// Positions with at most `book_depth` stones are looked up here.
+    book: Option<&'t Book>,
+    book_depth: i32,
     history: [[i32; 64]; 2],
     tuning: Tuning,
     nodes: u64,
@@ -471,6 +659,12 @@ impl Search<'_, '_> {
             if alpha >= beta {
                 return beta;
             }
+        }
+        // An exact score from the book fits any window.
+        if moves <= self.book_depth
+            && let Some(s) = self.book.and_then(|b| b.score(pos))
+        {
+            return s;
         }
         if t.forced_fast && candidates & (candidates - 1) == 0 {
             let threats = threat_cells(current | candidates) & !(mask | candidates);
