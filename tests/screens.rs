@@ -123,23 +123,17 @@ impl Remote {
                 continue;
             };
             let out = match req {
-                Request::Move(m) => match t.play(self.me, m) {
-                    Ok(_) => self.session.game_update(t.view().clone(), {
-                        let mut mine = [false; 2];
-                        mine[self.me.index()] = true;
-                        Seating::local(mine)
-                    }),
-                    Err(e) => self.session.move_rejected(&e.to_string()),
-                },
-                Request::Undo => match t.undo(self.me) {
-                    Ok(()) => self.session.game_update(t.view().clone(), {
-                        let mut mine = [false; 2];
-                        mine[self.me.index()] = true;
-                        Seating::local(mine)
-                    }),
-                    Err(e) => self.session.move_rejected(&e.to_string()),
-                },
+                Request::Move(m) => t.play(self.me, m).map(|_| ()),
+                Request::Undo => t.undo(self.me),
                 _ => continue,
+            };
+            let mut mine = [false; 2];
+            mine[self.me.index()] = true;
+            let out = match out {
+                Ok(()) => self
+                    .session
+                    .game_update(t.view().clone(), Seating::local(mine)),
+                Err(e) => self.session.move_rejected(&e.to_string()),
             };
             self.apply(out);
         }
@@ -147,13 +141,10 @@ impl Remote {
 
     /// The other side (the computer or the other person) plays `m`.
     fn other_plays(&mut self, m: Move) {
+        let seating = self.seating();
         let t = self.table.as_mut().unwrap();
         t.play(self.me.other(), m).unwrap();
-        let mut mine = [false; 2];
-        mine[self.me.index()] = true;
-        let out = self
-            .session
-            .game_update(t.view().clone(), Seating::local(mine));
+        let out = self.session.game_update(t.view().clone(), seating);
         self.apply(out);
     }
 
