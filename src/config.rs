@@ -438,11 +438,15 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
     let g = &raw.games;
     let mut enabled = Vec::new();
     if g.connect4 {
-        let (w, h) = g
+        let crate::game::BoardSize {
+            width: w,
+            height: h,
+        } = g
             .connect4_size
-            .split_once(['x', 'X'])
-            .and_then(|(w, h)| Some((w.trim().parse::<u8>().ok()?, h.trim().parse::<u8>().ok()?)))
-            .ok_or_else(|| invalid("games.connect4_size", "expected WIDTHxHEIGHT such as 7x6"))?;
+            .parse()
+            .map_err(|e: crate::game::ParseSizeError| {
+                invalid("games.connect4_size", e.to_string())
+            })?;
         if !(4..=12).contains(&w) || !(4..=12).contains(&h) {
             return Err(invalid(
                 "games.connect4_size",

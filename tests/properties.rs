@@ -183,3 +183,66 @@ mod telnet {
         }
     }
 }
+
+/// Each small type prints what it parses back to itself, whatever the case
+/// and spaces around it; anything else is a typed error, never a panic.
+fn round_trips<T>(values: &[T])
+where
+    T: std::str::FromStr + std::fmt::Display + PartialEq + std::fmt::Debug,
+    T::Err: std::fmt::Display,
+{
+    for v in values {
+        let text = v.to_string();
+        for variant in [text.clone(), text.to_uppercase(), format!("  {text} ")] {
+            match variant.parse::<T>() {
+                Ok(back) => assert_eq!(&back, v, "{variant:?}"),
+                Err(e) => panic!("{variant:?} did not parse back: {e}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn names_round_trip() {
+    use inarow::engine::Level;
+    use inarow::game::Colour;
+    use inarow::session::setup::Opponent;
+    use inarow::term::board::Theme;
+    round_trips(&[GameKind::ConnectFour, GameKind::Gomoku]);
+    round_trips(&[
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Perfect,
+        Level::Strong,
+    ]);
+    round_trips(&Colour::ALL);
+    round_trips(&[Theme::Emoji, Theme::Ascii]);
+    round_trips(&[Opponent::Human, Opponent::Computer]);
+}
+
+proptest! {
+    #[test]
+    fn board_sizes_round_trip(w in 0u8.., h in 0u8..) {
+        let size = inarow::game::BoardSize { width: w, height: h };
+        prop_assert_eq!(size.to_string().parse::<inarow::game::BoardSize>(), Ok(size));
+    }
+
+    #[test]
+    fn any_text_parses_or_fails_cleanly(s in ".{0,40}") {
+        use inarow::engine::Level;
+        use inarow::game::{BoardSize, Colour};
+        use inarow::term::board::Theme;
+        // Errors quote the text sanitised and short.
+        for e in [
+            s.parse::<GameKind>().err().map(|e| e.to_string()),
+            s.parse::<Level>().err().map(|e| e.to_string()),
+            s.parse::<Colour>().err().map(|e| e.to_string()),
+            s.parse::<Theme>().err().map(|e| e.to_string()),
+            s.parse::<BoardSize>().err().map(|e| e.to_string()),
+        ].into_iter().flatten() {
+            prop_assert!(!e.chars().any(char::is_control), "{:?}", e);
+            prop_assert!(e.chars().count() < 120, "{:?}", e);
+        }
+    }
+}

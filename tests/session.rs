@@ -242,8 +242,8 @@ fn small_terminals_are_asked_to_grow_and_resizes_redraw() {
 fn hostile_names_never_reach_the_terminal_raw() {
     let evil = "\x1b]0;pwned\x07\x1b[2JMallory\u{202e}";
     let args = inarow::cli::play::PlayArgs {
-        game: Some(inarow::cli::play::GameArg::Connect4),
-        vs: Some(inarow::cli::play::VsArg::Human),
+        game: Some(inarow::game::GameKind::ConnectFour),
+        vs: Some(Opponent::Human),
         level: None,
         names: Some(format!("{evil},Bob")),
         colors: None,

@@ -13,55 +13,27 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use clap::ValueEnum;
 
 use crate::engine::{self, Engine, EngineOptions, Level, Limits};
-use crate::game::{Colour, GameKind, Move, Rules, Side};
+use crate::game::{BoardSize, Colour, GameKind, Move, Rules, Side};
 use crate::session::setup::{LocalGame, Opponent, PlayOptions, Setup};
 use crate::session::{ESC_TIMEOUT, Output, Request, Seating, Session};
 use crate::table::{GameView, Table};
 use crate::term::board::{BoardView, Theme, draw_board};
 use crate::text;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GameArg {
-    Connect4,
-    Gomoku,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum VsArg {
-    Human,
-    Computer,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LevelArg {
-    Easy,
-    Medium,
-    Hard,
-    Perfect,
-    Strong,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ThemeArg {
-    Emoji,
-    Ascii,
-}
-
 /// Every menu choice is also a flag; a game with every choice given starts at once.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlayArgs {
-    /// The game.
-    #[arg(long, value_enum)]
-    pub game: Option<GameArg>,
-    /// Play against a second person on this keyboard or the computer.
-    #[arg(long, value_enum)]
-    pub vs: Option<VsArg>,
+    /// The game: connect4 or gomoku.
+    #[arg(long)]
+    pub game: Option<GameKind>,
+    /// Play against a second person on this keyboard (human) or the computer.
+    #[arg(long)]
+    pub vs: Option<Opponent>,
     /// The computer's level (Connect Four: easy, medium, hard, perfect; Gomoku: easy, medium, strong).
-    #[arg(long, value_enum)]
-    pub level: Option<LevelArg>,
+    #[arg(long)]
+    pub level: Option<Level>,
     /// Player names, first player first: `Alice,Bob` (or just `Alice`).
     #[arg(long, value_name = "A,B")]
     pub names: Option<String>,
@@ -71,12 +43,12 @@ pub struct PlayArgs {
     /// Which player moves first.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub first: Option<u8>,
-    /// Stones as coloured emoji, or letters for terminals that need it.
-    #[arg(long, value_enum)]
-    pub theme: Option<ThemeArg>,
+    /// Stones as coloured emoji, or letters for terminals that need it: emoji or ascii.
+    #[arg(long)]
+    pub theme: Option<Theme>,
     /// Board size, e.g. 8x7 for Connect Four or 19x19 for Gomoku.
     #[arg(long, value_name = "WxH")]
-    pub size: Option<String>,
+    pub size: Option<BoardSize>,
     /// Gomoku: only exactly five wins (six or more does not).
     #[arg(long)]
     pub exact: bool,
@@ -90,24 +62,12 @@ pub struct PlayArgs {
 
 /// Turns flags into pre-answered menu choices, checking them.
 pub fn options_from_args(args: &PlayArgs) -> anyhow::Result<PlayOptions> {
-    let kind = args.game.map(|g| match g {
-        GameArg::Connect4 => GameKind::ConnectFour,
-        GameArg::Gomoku => GameKind::Gomoku,
-    });
+    let kind = args.game;
     let mut rules = kind.map(Rules::standard);
-    if let Some(size) = &args.size {
-        let (w, h) = size
-            .split_once(['x', 'X'])
-            .and_then(|(w, h)| Some((w.trim().parse::<u8>().ok()?, h.trim().parse::<u8>().ok()?)))
-            .with_context(|| {
-                format!(
-                    "--size: expected WxH such as 8x7, got '{}'",
-                    text::sanitize_quote(size, 16)
-                )
-            })?;
+    if let Some(size) = args.size {
         let k = kind.unwrap_or(GameKind::ConnectFour);
         let std = Rules::standard(k);
-        rules = Some(Rules::new(k, w, h, std.line(), false).context("--size")?);
+        rules = Some(Rules::new(k, size.width, size.height, std.line(), false).context("--size")?);
     }
     if args.exact {
         match rules {
@@ -115,13 +75,7 @@ pub fn options_from_args(args: &PlayArgs) -> anyhow::Result<PlayOptions> {
             _ => bail!("--exact is a Gomoku rule: add --game gomoku"),
         }
     }
-    let level = args.level.map(|l| match l {
-        LevelArg::Easy => Level::Easy,
-        LevelArg::Medium => Level::Medium,
-        LevelArg::Hard => Level::Hard,
-        LevelArg::Perfect => Level::Perfect,
-        LevelArg::Strong => Level::Strong,
-    });
+    let level = args.level;
     if let (Some(l), Some(k)) = (level, kind)
         && !Level::for_game(k).contains(&l)
     {
@@ -132,11 +86,11 @@ pub fn options_from_args(args: &PlayArgs) -> anyhow::Result<PlayOptions> {
         );
     }
     let opponent = match (args.vs, level) {
-        (Some(VsArg::Human), Some(_)) => {
+        (Some(Opponent::Human), Some(_)) => {
             bail!("--level is for games against the computer: add --vs computer")
         }
-        (Some(VsArg::Human), None) => Some(Opponent::Human),
-        (Some(VsArg::Computer), _) | (None, Some(_)) => Some(Opponent::Computer),
+        (Some(Opponent::Human), None) => Some(Opponent::Human),
+        (Some(Opponent::Computer), _) | (None, Some(_)) => Some(Opponent::Computer),
         (None, None) => None,
     };
     let mut names: [Option<String>; 2] = [None, None];
@@ -157,12 +111,7 @@ pub fn options_from_args(args: &PlayArgs) -> anyhow::Result<PlayOptions> {
             if i > 1 {
                 bail!("--colors: at most two colours");
             }
-            colours[i] = Some(Colour::parse(part).with_context(|| {
-                format!(
-                    "--colors: unknown colour '{}': use red, green, yellow or blue",
-                    text::sanitize_quote(part, 12)
-                )
-            })?);
+            colours[i] = Some(part.parse::<Colour>().context("--colors")?);
         }
         if colours[0].is_some() && colours[0] == colours[1] {
             bail!("--colors: the second player cannot take the first player's colour");
@@ -179,11 +128,7 @@ pub fn options_from_args(args: &PlayArgs) -> anyhow::Result<PlayOptions> {
 }
 
 fn theme_of(args: &PlayArgs) -> Theme {
-    match args.theme {
-        Some(ThemeArg::Ascii) => Theme::Ascii,
-        Some(ThemeArg::Emoji) => Theme::Emoji,
-        None => Theme::Emoji,
-    }
+    args.theme.unwrap_or_default()
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {

@@ -44,17 +44,6 @@ impl Level {
         }
     }
 
-    pub fn parse(text: &str) -> Option<Level> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "easy" => Some(Level::Easy),
-            "medium" => Some(Level::Medium),
-            "hard" => Some(Level::Hard),
-            "perfect" => Some(Level::Perfect),
-            "strong" => Some(Level::Strong),
-            _ => None,
-        }
-    }
-
     /// The levels offered for a game, weakest first.
     pub fn for_game(kind: GameKind) -> &'static [Level] {
         match kind {
@@ -72,6 +61,25 @@ impl Level {
             (GameKind::ConnectFour, Level::Perfect) => "never loses a won or drawn game",
             (_, Level::Strong) => "threat search, hard to beat",
             _ => "",
+        }
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = crate::game::ParseNameError;
+
+    fn from_str(text: &str) -> Result<Level, Self::Err> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "easy" => Ok(Level::Easy),
+            "medium" => Ok(Level::Medium),
+            "hard" => Ok(Level::Hard),
+            "perfect" => Ok(Level::Perfect),
+            "strong" => Ok(Level::Strong),
+            _ => Err(crate::game::ParseNameError::new(
+                "level",
+                text,
+                "easy, medium, hard, perfect or strong",
+            )),
         }
     }
 }

@@ -11,7 +11,7 @@ mod rules;
 
 pub use notation::{Move, ParseMoveError};
 pub use position::{IllegalMoveError, Outcome, Position};
-pub use rules::{GameKind, Rules, RulesError};
+pub use rules::{BoardSize, GameKind, ParseSizeError, Rules, RulesError};
 
 use std::fmt;
 
@@ -85,13 +85,43 @@ impl Colour {
             Colour::Blue => 'B',
         }
     }
+}
 
-    /// Parses a colour name or initial, any case.
-    pub fn parse(text: &str) -> Option<Colour> {
+/// A name that is none of a type's values (a flag, a config value, a menu
+/// answer). The text is quoted back sanitised and short.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} '{text}': use {expected}")]
+pub struct ParseNameError {
+    /// What was being parsed: "game", "level", "colour"...
+    pub what: &'static str,
+    pub text: String,
+    /// The accepted values, for the message.
+    pub expected: &'static str,
+}
+
+impl ParseNameError {
+    pub fn new(what: &'static str, text: &str, expected: &'static str) -> ParseNameError {
+        ParseNameError {
+            what,
+            text: crate::text::sanitize_quote(text, 16),
+            expected,
+        }
+    }
+}
+
+impl std::str::FromStr for Colour {
+    type Err = ParseNameError;
+
+    /// A colour name or initial, any case.
+    fn from_str(text: &str) -> Result<Colour, ParseNameError> {
         let t = text.trim().to_ascii_lowercase();
-        Colour::ALL.into_iter().find(|c| {
-            t == c.name().to_ascii_lowercase() || t == c.letter().to_ascii_lowercase().to_string()
-        })
+        Colour::ALL
+            .into_iter()
+            .find(|c| {
+                t == c.name().to_ascii_lowercase()
+                    || t == c.letter().to_ascii_lowercase().to_string()
+            })
+            .ok_or_else(|| ParseNameError::new("colour", text, "red, green, yellow or blue"))
     }
 }
 
@@ -121,12 +151,12 @@ mod tests {
 
     #[test]
     fn colours_parse_by_name_and_initial() {
-        assert_eq!(Colour::parse("red"), Some(Colour::Red));
-        assert_eq!(Colour::parse(" YELLOW "), Some(Colour::Yellow));
-        assert_eq!(Colour::parse("b"), Some(Colour::Blue));
-        assert_eq!(Colour::parse("purple"), None);
+        assert_eq!("red".parse(), Ok(Colour::Red));
+        assert_eq!(" YELLOW ".parse(), Ok(Colour::Yellow));
+        assert_eq!("b".parse(), Ok(Colour::Blue));
+        assert!("purple".parse::<Colour>().is_err());
         for c in Colour::ALL {
-            assert_eq!(Colour::parse(c.name()), Some(c));
+            assert_eq!(c.name().parse(), Ok(c));
         }
     }
 

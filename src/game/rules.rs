@@ -31,15 +31,58 @@ impl GameKind {
             GameKind::Gomoku => "gomoku",
         }
     }
+}
 
-    pub fn parse(text: &str) -> Option<GameKind> {
+impl std::str::FromStr for GameKind {
+    type Err = super::ParseNameError;
+
+    /// `connect4` (also `Connect Four`, `c4`...) or `gomoku`, any case.
+    fn from_str(text: &str) -> Result<GameKind, Self::Err> {
         match text.trim().to_ascii_lowercase().as_str() {
             "connect4" | "connect-four" | "connectfour" | "c4" | "connect four" => {
-                Some(GameKind::ConnectFour)
+                Ok(GameKind::ConnectFour)
             }
-            "gomoku" | "gobang" | "five" => Some(GameKind::Gomoku),
-            _ => None,
+            "gomoku" | "gobang" | "five" => Ok(GameKind::Gomoku),
+            _ => Err(super::ParseNameError::new(
+                "game",
+                text,
+                "connect4 or gomoku",
+            )),
         }
+    }
+}
+
+/// A board size, `WIDTHxHEIGHT` (`7x6`, `15x15`): parsed and printed the same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardSize {
+    pub width: u8,
+    pub height: u8,
+}
+
+/// Text that is not `WIDTHxHEIGHT`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("expected WIDTHxHEIGHT such as 7x6, got '{0}'")]
+pub struct ParseSizeError(String);
+
+impl std::str::FromStr for BoardSize {
+    type Err = ParseSizeError;
+
+    fn from_str(text: &str) -> Result<BoardSize, ParseSizeError> {
+        text.trim()
+            .split_once(['x', 'X'])
+            .and_then(|(w, h)| {
+                Some(BoardSize {
+                    width: w.trim().parse().ok()?,
+                    height: h.trim().parse().ok()?,
+                })
+            })
+            .ok_or_else(|| ParseSizeError(crate::text::sanitize_quote(text, 16)))
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
     }
 }
 
@@ -216,9 +259,18 @@ mod tests {
 
     #[test]
     fn kinds_parse() {
-        assert_eq!(GameKind::parse("connect4"), Some(GameKind::ConnectFour));
-        assert_eq!(GameKind::parse("Gomoku"), Some(GameKind::Gomoku));
-        assert_eq!(GameKind::parse("chess"), None);
+        assert_eq!("connect4".parse(), Ok(GameKind::ConnectFour));
+        assert_eq!("Gomoku".parse(), Ok(GameKind::Gomoku));
+        assert!("chess".parse::<GameKind>().is_err());
+        assert_eq!(
+            "8x7".parse(),
+            Ok(BoardSize {
+                width: 8,
+                height: 7
+            })
+        );
+        assert!("8by7".parse::<BoardSize>().is_err());
+        assert!("300x7".parse::<BoardSize>().is_err());
     }
 
     #[test]

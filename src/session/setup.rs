@@ -20,6 +20,31 @@ pub enum Opponent {
     Computer,
 }
 
+impl std::str::FromStr for Opponent {
+    type Err = crate::game::ParseNameError;
+
+    fn from_str(text: &str) -> Result<Opponent, Self::Err> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "human" | "person" => Ok(Opponent::Human),
+            "computer" => Ok(Opponent::Computer),
+            _ => Err(crate::game::ParseNameError::new(
+                "opponent",
+                text,
+                "human or computer",
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Opponent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Opponent::Human => "human",
+            Opponent::Computer => "computer",
+        })
+    }
+}
+
 /// Answers known in advance (from flags). Sizes other than the standard
 /// ones come only from here.
 #[derive(Debug, Clone, Default)]

@@ -35,14 +35,6 @@ pub enum Theme {
 }
 
 impl Theme {
-    pub fn parse(text: &str) -> Option<Theme> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "emoji" | "color" | "colour" => Some(Theme::Emoji),
-            "ascii" | "plain" => Some(Theme::Ascii),
-            _ => None,
-        }
-    }
-
     /// The theme a terminal type can show: letters for terminals known to
     /// lack emoji (the Linux console, VT-series, dumb), emoji otherwise.
     /// Compared case-insensitively (telnet clients send upper case).
@@ -97,6 +89,28 @@ impl Theme {
             bold: true,
             ..Style::PLAIN
         }
+    }
+}
+
+impl std::str::FromStr for Theme {
+    type Err = crate::game::ParseNameError;
+
+    fn from_str(text: &str) -> Result<Theme, Self::Err> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "emoji" | "color" | "colour" => Ok(Theme::Emoji),
+            "ascii" | "plain" => Ok(Theme::Ascii),
+            _ => Err(crate::game::ParseNameError::new(
+                "theme",
+                text,
+                "emoji or ascii",
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Theme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
