@@ -195,17 +195,18 @@ fn local_undo_against_the_computer_in_a_real_terminal() {
     ));
     tmux.wait_for("Move:");
     tmux.keys(&["d", "Enter"]);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
-    while ascii_stones(&tmux.screen()) < 2 {
-        assert!(std::time::Instant::now() < deadline, "{}", tmux.screen());
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    let wait_stones = |n: usize| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while ascii_stones(&tmux.screen()) != n {
+            assert!(std::time::Instant::now() < deadline, "{}", tmux.screen());
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    // Our stone and the computer's answer, then both taken back.
+    wait_stones(2);
     tmux.wait_for("Move:");
     tmux.keys(&["u"]);
-    while ascii_stones(&tmux.screen()) != 0 {
-        assert!(std::time::Instant::now() < deadline, "{}", tmux.screen());
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait_stones(0);
     // q asks; y quits and gives the terminal back.
     tmux.keys(&["q"]);
     tmux.wait_for("Leave the game?");

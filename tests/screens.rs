@@ -68,6 +68,19 @@ impl Remote {
         self.term.screen().contents()
     }
 
+    /// Asserts that the screen shows `needle`.
+    fn shows(&self, needle: &str) {
+        let s = self.screen();
+        assert!(s.contains(needle), "{needle:?} not on screen:\n{s}");
+    }
+
+    /// The Esc key alone (a lone ESC, then the decoder's wait runs out).
+    fn esc(&mut self) {
+        self.send(b"\x1b");
+        let out = self.session.flush_input();
+        self.apply(out);
+    }
+
     fn take_requests(&mut self) -> Vec<Request> {
         std::mem::take(&mut self.requests)
     }
@@ -243,15 +256,13 @@ fn pasted_text_is_never_a_command() {
     assert!(r.take_requests().is_empty());
     assert!(!r.screen().contains("Leave the game?"));
     // Without bracketed paste: 10 KB in one read is text, not commands.
-    r.send(b"\x1b"); // clear the field
-    let _ = r.session.flush_input();
+    r.esc(); // clear the field
     let burst = b"q".repeat(10_000);
     r.send(&burst);
     assert!(r.take_requests().is_empty());
     assert!(!r.screen().contains("Leave the game?"));
     // Typed keys still work afterwards.
-    r.send(b"\x1b");
-    let _ = r.session.flush_input();
+    r.esc();
     r.send(b"q");
     assert!(r.screen().contains("Leave the game?"));
 }
@@ -272,23 +283,13 @@ fn a_room_code_typed_into_a_menu_joins_and_j_is_join_everywhere() {
     let mut r = Remote::new(80, 24);
     // At the top menu and in a game's menu, j opens the code field.
     r.send(b"j");
-    assert!(
-        r.screen().contains("Your friend's room code"),
-        "{}",
-        r.screen()
-    );
-    r.send(b"\x1b");
-    let _ = r.session.flush_input();
+    r.shows("Your friend's room code");
+    r.esc();
     r.send(b"1");
-    assert!(r.screen().contains("[j] Join a friend"), "{}", r.screen());
+    r.shows("[j] Join a friend");
     r.send(b"j");
-    assert!(
-        r.screen().contains("Your friend's room code"),
-        "{}",
-        r.screen()
-    );
-    r.send(b"\x1b");
-    let _ = r.session.flush_input();
+    r.shows("Your friend's room code");
+    r.esc();
     // Typing a code straight into the menu: the whole code goes to the
     // field (2 would otherwise pick "Play the computer").
     for c in b"RP2R" {

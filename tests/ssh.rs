@@ -22,19 +22,7 @@ async fn wait_any(c: &mut Client, needles: &[&str]) -> usize {
 
 const MY_TURN: &str = "Move: ";
 
-/// Stones on the board as drawn (rows of the grid only, not the hover row or the players line).
-fn board_stones(screen: &str) -> usize {
-    screen
-        .lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit() || "|[(*".contains(c)))
-        .map(|l| {
-            l.chars()
-                .filter(|c| "\u{1F534}\u{1F7E2}\u{1F7E1}\u{1F535}".contains(*c))
-                .count()
-        })
-        .sum()
-}
+use crate::util::board_stones;
 
 /// Waits until the board shows more than `n` stones or `needle` shows.
 async fn wait_stones(c: &mut Client, n: usize, needles: &[&str]) {
@@ -559,40 +547,15 @@ fn a_client_that_never_reads_is_cut_off_with_memory_bounded() {
     );
     let rss_start = crate::util::rss_of(server.pid());
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let peak = rt.block_on(async {
+    rt.block_on(async {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let relay = stalling_relay(server.addr, std::sync::Arc::clone(&stop)).await;
         let mut c = Client::connect_sized(relay, "rex", Login::Guest, 200, 60).await;
         c.wait_for("Choose a game").await;
+        // The relay stops passing the host's output on: the client reads nothing.
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        // Ask for a full repaint (Ctrl-L) thousands of times, paced so the
-        // host renders each one (a flood would just be dropped at the door):
-        // megabytes of output for a client that takes none of it.
-        let mut watch = crate::util::ssh::StallWatch::new(&server);
-        for i in 0..20_000 {
-            if tokio::time::timeout(Duration::from_millis(100), c.ch.data(&b"\x0c"[..]))
-                .await
-                .is_err()
-            {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(1)).await;
-            if watch.sent(i) {
-                break;
-            }
-        }
-        watch.finish().await
+        crate::util::flood_a_stalled_client(&server, &mut c, rss_start).await;
     });
-    assert!(
-        crate::util::ssh::StallWatch::new(&server).is_cut(),
-        "not cut off:\n{}",
-        server.log()
-    );
-    let grown = peak.saturating_sub(rss_start);
-    assert!(
-        grown < 16 * 1024,
-        "the host grew by {grown} KiB (from {rss_start} KiB)"
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -828,26 +791,7 @@ fn stock_openssh_client_under_tmux() {
     tmux.run(&format!("{with_key}; echo SSH-EXIT-$?; sleep 60"));
     tmux.wait_for("Choose a game");
     assert!(tmux.screen().contains("you are uma"));
-    // Play Connect Four against the computer with the keys a person uses.
-    tmux.keys(&["1"]);
-    tmux.wait_for("Play the computer");
-    tmux.keys(&["2"]);
-    tmux.wait_for("how strong");
-    tmux.keys(&["1"]);
-    tmux.wait_for("Computer (easy)");
-    tmux.wait_for("Move:");
-    tmux.keys(&["Left", "Enter"]);
-    // Our stone and the computer's answer.
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    while board_stones(&tmux.screen()) < 2 {
-        assert!(std::time::Instant::now() < deadline, "{}", tmux.screen());
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    tmux.wait_for("Move:");
-    tmux.keys(&["q"]);
-    tmux.wait_for("Leave the game?");
-    tmux.keys(&["y"]);
-    tmux.wait_for("wins by forfeit");
+    crate::util::play_the_computer_in_tmux(&tmux);
     tmux.keys(&["q"]);
     tmux.wait_for("SSH-EXIT-0");
     tmux.kill();

@@ -118,3 +118,113 @@ impl Drop for Tmux {
         self.kill();
     }
 }
+
+/// What the tests do with a client of either transport (SSH or telnet), so
+/// a test of the host's behaviour is written once and run over both.
+#[allow(async_fn_in_trait)]
+pub trait TestClient {
+    /// Sends bytes as typed.
+    async fn send(&mut self, bytes: &[u8]);
+    /// Sends bytes unless the write does not complete within `within` (a
+    /// host that stopped taking input); returns whether it did.
+    async fn try_send(&mut self, bytes: &[u8], within: std::time::Duration) -> bool;
+    /// The screen as the person sees it.
+    fn screen(&self) -> String;
+    /// Reads output for up to `d`.
+    async fn pump(&mut self, d: std::time::Duration);
+    fn is_closed(&self) -> bool;
+
+    /// Reads until the screen shows `needle`; panics with the screen after 10 s.
+    async fn wait_for(&mut self, needle: &str) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let s = self.screen();
+            if s.contains(needle) {
+                return s;
+            }
+            assert!(!self.is_closed(), "closed before {needle:?} showed:\n{s}");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{needle:?} did not show:\n{s}"
+            );
+            self.pump(std::time::Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// Stones of any colour on a Connect Four board as drawn with emoji (grid
+/// rows only: not the stone hovering over the columns, not the players line).
+pub fn board_stones(screen: &str) -> usize {
+    screen
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit() || "|[(*".contains(c)))
+        .map(|l| {
+            l.chars()
+                .filter(|c| "\u{1F534}\u{1F7E2}\u{1F7E1}\u{1F535}".contains(*c))
+                .count()
+        })
+        .sum()
+}
+
+/// From the lobby's first menu, in a real terminal client under tmux:
+/// Connect Four against the easy computer, one move with the arrow keys,
+/// the computer's answer, then `q`, `y`: lost by forfeit, back at the end
+/// screen. The keys a person uses, through the real client.
+pub fn play_the_computer_in_tmux(tmux: &Tmux) {
+    tmux.keys(&["1"]);
+    tmux.wait_for("Play the computer");
+    tmux.keys(&["2"]);
+    tmux.wait_for("how strong");
+    tmux.keys(&["1"]);
+    tmux.wait_for("Computer (easy)");
+    tmux.wait_for("Move:");
+    tmux.keys(&["Left", "Enter"]);
+    // Our stone and the computer's answer.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while board_stones(&tmux.screen()) < 2 {
+        assert!(std::time::Instant::now() < deadline, "{}", tmux.screen());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    tmux.wait_for("Move:");
+    tmux.keys(&["q"]);
+    tmux.wait_for("Leave the game?");
+    tmux.keys(&["y"]);
+    tmux.wait_for("wins by forfeit");
+}
+
+/// A client that has stopped reading asks for full repaints (Ctrl-L)
+/// thousands of times, paced so the host renders each one (a flood would
+/// just be dropped at the door): megabytes of output for a client that
+/// takes none of it. The host must cut it off with its memory bounded
+/// (`rss_start` KiB before): checked here.
+pub async fn flood_a_stalled_client<C: TestClient>(
+    server: &ssh::ServerProcess,
+    client: &mut C,
+    rss_start: usize,
+) {
+    let mut watch = ssh::StallWatch::new(server);
+    for i in 0..20_000 {
+        if !client
+            .try_send(b"\x0c", std::time::Duration::from_millis(100))
+            .await
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        if watch.sent(i) {
+            break;
+        }
+    }
+    let peak = watch.finish().await;
+    assert!(
+        ssh::StallWatch::new(server).is_cut(),
+        "not cut off:\n{}",
+        server.log()
+    );
+    let grown = peak.saturating_sub(rss_start);
+    assert!(
+        grown < 16 * 1024,
+        "the host grew by {grown} KiB (from {rss_start} KiB)"
+    );
+}

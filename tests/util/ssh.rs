@@ -371,3 +371,27 @@ impl<'a> StallWatch<'a> {
         self.peak
     }
 }
+
+impl super::TestClient for Client {
+    async fn send(&mut self, bytes: &[u8]) {
+        Client::send(self, bytes).await;
+    }
+
+    async fn try_send(&mut self, bytes: &[u8], within: Duration) -> bool {
+        tokio::time::timeout(within, self.ch.data(bytes))
+            .await
+            .is_ok_and(|r| r.is_ok())
+    }
+
+    fn screen(&self) -> String {
+        Client::screen(self)
+    }
+
+    async fn pump(&mut self, d: Duration) {
+        Client::pump(self, d).await;
+    }
+
+    fn is_closed(&self) -> bool {
+        self.closed
+    }
+}

@@ -97,23 +97,31 @@ impl TelnetClient {
         self.term.process(&d.data);
     }
 
-    pub async fn wait_for(&mut self, needle: &str) -> String {
-        let deadline = tokio::time::Instant::now() + WAIT;
-        loop {
-            let s = self.screen();
-            if s.contains(needle) {
-                return s;
-            }
-            assert!(!self.closed, "closed before {needle:?} showed:\n{s}");
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "{needle:?} did not show:\n{s}"
-            );
-            self.pump(Duration::from_millis(50)).await;
-        }
-    }
-
     pub fn raw_text(&self) -> String {
         String::from_utf8_lossy(&self.raw).into_owned()
+    }
+}
+
+impl super::TestClient for TelnetClient {
+    async fn send(&mut self, bytes: &[u8]) {
+        TelnetClient::send(self, bytes).await;
+    }
+
+    async fn try_send(&mut self, bytes: &[u8], within: Duration) -> bool {
+        tokio::time::timeout(within, self.stream.write_all(bytes))
+            .await
+            .is_ok_and(|r| r.is_ok())
+    }
+
+    fn screen(&self) -> String {
+        TelnetClient::screen(self)
+    }
+
+    async fn pump(&mut self, d: Duration) {
+        TelnetClient::pump(self, d).await;
+    }
+
+    fn is_closed(&self) -> bool {
+        self.closed
     }
 }
