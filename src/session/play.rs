@@ -7,8 +7,7 @@ use crate::game::{GameKind, Move, Point, Side};
 use crate::table::{Ending, GameView};
 use crate::term::board::{BoardGeometry, BoardView, Cursor, Theme, draw_board};
 use crate::term::input::Key;
-use crate::term::screen::{Frame, Line, Style};
-use crossterm::style::Color;
+use crate::term::screen::{Frame, Ink, Line, Style};
 
 /// Longest move text we let a person type.
 const MAX_TYPED: usize = 12;
@@ -573,7 +572,7 @@ impl PlayScreen {
             }
             Some(n) if n.error => f.push(Line::styled(
                 format!(" ! {}", n.text),
-                Style::fg(Color::DarkRed).bold(),
+                Style::fg(Ink::Red).bold(),
             )),
             Some(n) => f.push(Line::styled(format!(" {}", n.text), Style::PLAIN)),
             None => f.blank(),

@@ -19,9 +19,7 @@
 //! Gomoku: row numbers on both sides, column letters above and below,
 //! `.` for an empty point, `+` for the centre.
 
-use crossterm::style::Color;
-
-use super::screen::{Line, Style};
+use super::screen::{Ink, Line, Style};
 use crate::game::{Colour, GameKind, Outcome, Point, Position, Side};
 
 /// How stones look.
@@ -70,14 +68,14 @@ impl Theme {
     }
 
     /// The terminal colour for a player's colour (text and markers).
-    pub fn color(self, colour: Colour) -> Option<Color> {
+    pub fn color(self, colour: Colour) -> Option<Ink> {
         match self {
             Theme::Ascii => None,
             Theme::Emoji => Some(match colour {
-                Colour::Red => Color::DarkRed,
-                Colour::Green => Color::DarkGreen,
-                Colour::Yellow => Color::DarkYellow,
-                Colour::Blue => Color::DarkBlue,
+                Colour::Red => Ink::Red,
+                Colour::Green => Ink::Green,
+                Colour::Yellow => Ink::Yellow,
+                Colour::Blue => Ink::Blue,
             }),
         }
     }

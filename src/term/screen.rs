@@ -39,11 +39,33 @@ pub fn clamp_size(cols: u32, rows: u32) -> (u16, u16) {
     (c, r)
 }
 
+/// The colours a screen uses (the terminal's dark palette entries, which
+/// every colour terminal has). Our own type: crossterm stays in the
+/// renderer below.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ink {
+    Red,
+    Green,
+    Yellow,
+    Blue,
+}
+
+impl Ink {
+    fn terminal(self) -> Color {
+        match self {
+            Ink::Red => Color::DarkRed,
+            Ink::Green => Color::DarkGreen,
+            Ink::Yellow => Color::DarkYellow,
+            Ink::Blue => Color::DarkBlue,
+        }
+    }
+}
+
 /// Text attributes of a span.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Style {
-    pub fg: Option<Color>,
-    pub bg: Option<Color>,
+    pub fg: Option<Ink>,
+    pub bg: Option<Ink>,
     pub bold: bool,
     pub dim: bool,
     pub reverse: bool,
@@ -59,7 +81,7 @@ impl Style {
         reverse: false,
         underline: false,
     };
-    pub fn fg(color: Color) -> Style {
+    pub fn fg(color: Ink) -> Style {
         Style {
             fg: Some(color),
             ..Style::PLAIN
@@ -382,10 +404,10 @@ fn apply_style(out: &mut Vec<u8>, style: Style) {
         let _ = queue!(out, SetAttribute(Attribute::Reverse));
     }
     if let Some(fg) = style.fg {
-        let _ = queue!(out, SetForegroundColor(fg));
+        let _ = queue!(out, SetForegroundColor(fg.terminal()));
     }
     if let Some(bg) = style.bg {
-        let _ = queue!(out, SetBackgroundColor(bg));
+        let _ = queue!(out, SetBackgroundColor(bg.terminal()));
     }
 }
 
@@ -476,7 +498,7 @@ mod tests {
     #[test]
     fn plain_text_has_no_escapes() {
         let mut f = Frame::new();
-        f.push(Line::styled("red", Style::fg(Color::DarkRed).bold()));
+        f.push(Line::styled("red", Style::fg(Ink::Red).bold()));
         assert_eq!(f.to_plain("\n"), "red\n");
     }
 }
