@@ -571,3 +571,590 @@ impl LobbyState {
         Some(room)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::simple::make_rng;
+
+    const C4: GameKind = GameKind::ConnectFour;
+    const GOMOKU: GameKind = GameKind::Gomoku;
+
+    fn lobby(seed: u64) -> LobbyState {
+        LobbyState::new(
+            vec![Rules::connect_four(), Rules::gomoku()],
+            make_rng(Some(seed)),
+        )
+    }
+
+    fn arrive(s: &mut LobbyState, id: SessionId, name: Option<&str>, key: Option<&str>) -> String {
+        let (name, effects) = s.join(Arrival {
+            id,
+            name: name.map(str::to_string),
+            identity: key.map(str::to_string),
+        });
+        assert_eq!(effects, vec![], "nothing to tell a plain arrival");
+        name
+    }
+
+    fn named(s: &mut LobbyState, id: SessionId, name: &str) {
+        assert_eq!(arrive(s, id, Some(name), None), name);
+    }
+
+    fn tell(to: SessionId, notice: Notice) -> Effect {
+        Effect::Tell { to, notice }
+    }
+
+    fn error(to: SessionId, text: &str) -> Effect {
+        tell(to, Notice::LobbyError(text.into()))
+    }
+
+    /// The room and seats of the one room these effects open.
+    fn opened(effects: &[Effect]) -> (RoomId, Rules, [Seat; 2]) {
+        let rooms: Vec<_> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::OpenRoom { room, rules, seats } => Some((*room, *rules, seats.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rooms.len(), 1, "one room opens: {effects:?}");
+        rooms.into_iter().next().unwrap()
+    }
+
+    fn seated(seats: &[Seat; 2]) -> Vec<Option<SessionId>> {
+        let mut ids: Vec<_> = seats.iter().map(Seat::id).collect();
+        ids.sort();
+        ids
+    }
+
+    fn quick(s: &mut LobbyState, id: SessionId, kind: GameKind) -> Vec<Effect> {
+        s.handle(Command::QuickMatch { id, kind })
+    }
+
+    #[test]
+    fn quick_match_pairs_two_seekers_of_a_game_and_tells_both() {
+        let mut s = lobby(1);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        assert_eq!(quick(&mut s, 1, C4), vec![], "the first one waits");
+        assert_eq!(s.stats().waiting_for(C4), 1);
+        let effects = quick(&mut s, 2, C4);
+        let (room, rules, seats) = opened(&effects);
+        assert_eq!(rules, Rules::connect_four());
+        assert_eq!(seated(&seats), vec![Some(1), Some(2)]);
+        assert_ne!(seats[0].colour(), seats[1].colour());
+        // The room opens first, then the one who waited hears, then the other.
+        assert_eq!(
+            effects[1..],
+            [tell(1, Notice::Joined(room)), tell(2, Notice::Joined(room))]
+        );
+        let stats = s.stats();
+        assert_eq!((stats.online, stats.playing), (2, 2));
+        assert_eq!(stats.waiting_for(C4), 0);
+    }
+
+    #[test]
+    fn different_games_are_not_paired() {
+        let mut s = lobby(2);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        assert_eq!(quick(&mut s, 1, C4), vec![]);
+        assert_eq!(quick(&mut s, 2, GOMOKU), vec![]);
+        assert_eq!(s.stats().waiting, vec![(C4, 1), (GOMOKU, 1)]);
+        // A third for Gomoku meets the Gomoku seeker, not the longer-waiting C4 one.
+        named(&mut s, 3, "cy");
+        let (_, rules, seats) = opened(&quick(&mut s, 3, GOMOKU));
+        assert_eq!(rules, Rules::gomoku());
+        assert_eq!(seated(&seats), vec![Some(2), Some(3)]);
+        assert_eq!(s.stats().waiting, vec![(C4, 1), (GOMOKU, 0)]);
+    }
+
+    #[test]
+    fn the_longest_waiting_seeker_still_here_is_met_first() {
+        let mut s = lobby(3);
+        for (id, name) in [(1, "ann"), (2, "bob"), (3, "cy"), (4, "dee")] {
+            named(&mut s, id, name);
+        }
+        quick(&mut s, 1, C4);
+        // Switching games leaves the first queue.
+        quick(&mut s, 1, GOMOKU);
+        assert_eq!(s.stats().waiting, vec![(C4, 0), (GOMOKU, 1)]);
+        quick(&mut s, 2, C4);
+        let (_, _, seats) = opened(&quick(&mut s, 3, C4));
+        assert_eq!(seated(&seats), vec![Some(2), Some(3)]);
+        // Seeking again is not meeting oneself.
+        assert_eq!(quick(&mut s, 1, GOMOKU), vec![]);
+        assert_eq!(s.stats().waiting_for(GOMOKU), 1);
+        let (_, _, seats) = opened(&quick(&mut s, 4, GOMOKU));
+        assert_eq!(seated(&seats), vec![Some(1), Some(4)]);
+    }
+
+    #[test]
+    fn leave_and_cancel_take_a_seeker_out_of_the_queue() {
+        let mut s = lobby(4);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        named(&mut s, 3, "cy");
+        quick(&mut s, 1, C4);
+        assert_eq!(
+            s.handle(Command::Leave { id: 1 }),
+            vec![Effect::Forget { id: 1 }]
+        );
+        assert_eq!(s.stats().waiting_for(C4), 0);
+        assert_eq!(quick(&mut s, 2, C4), vec![], "nobody left to meet");
+        assert_eq!(s.handle(Command::Cancel { id: 2 }), vec![]);
+        assert_eq!(s.stats().waiting_for(C4), 0);
+        assert_eq!(
+            quick(&mut s, 3, C4),
+            vec![],
+            "a cancelled seeker is not met"
+        );
+        assert_eq!(s.stats().online, 2);
+    }
+
+    #[test]
+    fn a_game_not_on_offer_is_refused() {
+        let mut s = LobbyState::new(vec![Rules::connect_four()], make_rng(Some(5)));
+        named(&mut s, 1, "ann");
+        let no = vec![error(1, "Gomoku is not offered here")];
+        assert_eq!(quick(&mut s, 1, GOMOKU), no);
+        assert_eq!(
+            s.handle(Command::CreateRoom {
+                id: 1,
+                kind: GOMOKU
+            }),
+            no
+        );
+        let computer = Command::PlayComputer {
+            id: 1,
+            kind: GOMOKU,
+            level: Level::Easy,
+            human_first: None,
+        };
+        assert_eq!(s.handle(computer), no);
+    }
+
+    #[test]
+    fn playing_the_computer_opens_a_room_with_a_computer_seat() {
+        for (human_first, seed) in [(true, 6), (false, 7)] {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            let effects = s.handle(Command::PlayComputer {
+                id: 1,
+                kind: C4,
+                level: Level::Hard,
+                human_first: Some(human_first),
+            });
+            let (room, rules, seats) = opened(&effects);
+            assert_eq!(rules, Rules::connect_four());
+            let (me, cpu) = if human_first {
+                (&seats[0], &seats[1])
+            } else {
+                (&seats[1], &seats[0])
+            };
+            assert!(
+                matches!(me, Seat::Human { id: 1, name, .. } if name == "ann"),
+                "{seats:?}"
+            );
+            assert!(
+                matches!(
+                    cpu,
+                    Seat::Computer {
+                        level: Level::Hard,
+                        ..
+                    }
+                ),
+                "{seats:?}"
+            );
+            assert_ne!(me.colour(), cpu.colour());
+            assert_eq!(effects[1..], [tell(1, Notice::Joined(room))]);
+            assert_eq!(s.stats().playing, 1);
+        }
+    }
+
+    #[test]
+    fn who_moves_first_against_the_computer_is_drawn_when_not_chosen() {
+        let mut firsts = std::collections::HashSet::new();
+        for seed in 0..32 {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            let effects = s.handle(Command::PlayComputer {
+                id: 1,
+                kind: GOMOKU,
+                level: Level::Strong,
+                human_first: None,
+            });
+            firsts.insert(opened(&effects).2[0].id());
+        }
+        assert_eq!(firsts.len(), 2, "both the person and the computer open");
+    }
+
+    #[test]
+    fn a_level_of_another_game_is_refused() {
+        let mut s = lobby(8);
+        named(&mut s, 1, "ann");
+        let effects = s.handle(Command::PlayComputer {
+            id: 1,
+            kind: C4,
+            level: Level::Strong,
+            human_first: Some(true),
+        });
+        assert_eq!(
+            effects,
+            vec![error(1, "strong is not a level of Connect Four")]
+        );
+        assert_eq!(s.stats().playing, 0);
+    }
+
+    #[test]
+    fn colour_wishes_are_granted_when_free() {
+        for seed in 0..16 {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            named(&mut s, 2, "bob");
+            s.handle(Command::SetColour {
+                id: 1,
+                colour: Some(Colour::Blue),
+            });
+            s.handle(Command::SetColour {
+                id: 2,
+                colour: Some(Colour::Green),
+            });
+            quick(&mut s, 1, C4);
+            let (_, _, seats) = opened(&quick(&mut s, 2, C4));
+            for seat in &seats {
+                let want = if seat.id() == Some(1) {
+                    Colour::Blue
+                } else {
+                    Colour::Green
+                };
+                assert_eq!(seat.colour(), want, "seed {seed}: {seats:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_wishing_the_same_colour_cannot_both_have_it() {
+        for seed in 0..16 {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            named(&mut s, 2, "bob");
+            for id in [1, 2] {
+                s.handle(Command::SetColour {
+                    id,
+                    colour: Some(Colour::Red),
+                });
+            }
+            quick(&mut s, 1, C4);
+            let (_, _, seats) = opened(&quick(&mut s, 2, C4));
+            let reds: Vec<_> = seats
+                .iter()
+                .filter(|seat| seat.colour() == Colour::Red)
+                .collect();
+            assert_eq!(reds.len(), 1, "seed {seed}: {seats:?}");
+            // The one who waited chose first.
+            assert_eq!(reds[0].id(), Some(1), "seed {seed}");
+        }
+    }
+
+    fn create(s: &mut LobbyState, id: SessionId) -> String {
+        match s.handle(Command::CreateRoom { id, kind: C4 }).as_slice() {
+            [
+                Effect::Tell {
+                    to,
+                    notice: Notice::RoomCode(code),
+                },
+            ] if *to == id => code.clone(),
+            other => panic!("no code: {other:?}"),
+        }
+    }
+
+    fn join_code(s: &mut LobbyState, id: SessionId, code: &str, from_login: bool) -> Vec<Effect> {
+        s.handle(Command::JoinRoom {
+            id,
+            code: code.into(),
+            from_login,
+        })
+    }
+
+    #[test]
+    fn room_codes_are_unique_and_a_friend_joins_with_one() {
+        let mut s = lobby(9);
+        let mut codes = std::collections::HashSet::new();
+        for id in 1..=300 {
+            named(&mut s, id, &format!("p{id}"));
+            let code = create(&mut s, id);
+            assert!(super::super::codes::looks_like_code(&code), "{code}");
+            assert!(codes.insert(code), "a code given twice");
+        }
+        // Host 7's code, typed in lower case with a dash, by someone new.
+        let code = create(&mut s, 7);
+        named(&mut s, 1000, "friend");
+        let typed = format!("{}-{}", &code[..2], &code[2..]).to_ascii_lowercase();
+        let effects = join_code(&mut s, 1000, &typed, false);
+        let (room, _, seats) = opened(&effects);
+        assert_eq!(seated(&seats), vec![Some(7), Some(1000)]);
+        assert_eq!(
+            effects[1..],
+            [
+                tell(7, Notice::Joined(room)),
+                tell(1000, Notice::Joined(room))
+            ]
+        );
+        // The code is spent while the game lasts...
+        named(&mut s, 1001, "late");
+        assert_eq!(
+            join_code(&mut s, 1001, &code, false),
+            vec![error(
+                1001,
+                &format!("the room {code} is already playing: ask your friend for a new code")
+            )]
+        );
+        // ...and unknown once it is over.
+        assert_eq!(
+            s.handle(Command::RoomClosed { room }),
+            vec![Effect::RoomGone { room }]
+        );
+        assert_eq!(
+            join_code(&mut s, 1001, &code, false),
+            vec![error(
+                1001,
+                &format!("no room has the code {code}: check it with your friend")
+            )]
+        );
+    }
+
+    #[test]
+    fn ones_own_code_and_closed_rooms_do_not_join() {
+        let mut s = lobby(10);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        let code = create(&mut s, 1);
+        assert_eq!(
+            join_code(&mut s, 1, &code, false),
+            vec![error(1, "that is your own room: give the code to a friend")]
+        );
+        // Cancelling closes the room; seeking a match does too.
+        s.handle(Command::Cancel { id: 1 });
+        let unknown = format!("no room has the code {code}: check it with your friend");
+        assert_eq!(join_code(&mut s, 2, &code, false), vec![error(2, &unknown)]);
+        let code = create(&mut s, 1);
+        quick(&mut s, 1, GOMOKU);
+        let unknown = format!("no room has the code {code}: check it with your friend");
+        assert_eq!(join_code(&mut s, 2, &code, false), vec![error(2, &unknown)]);
+    }
+
+    #[test]
+    fn a_code_given_as_login_name_with_no_room_becomes_the_name() {
+        let mut s = lobby(11);
+        named(&mut s, 1, "ann");
+        assert_eq!(
+            join_code(&mut s, 1, "kb2c", true),
+            vec![tell(1, Notice::Name("KB2C".into()))]
+        );
+        assert_eq!(s.name(1), Some("KB2C"));
+        // Typed in the lobby, the same is an error, and the name stays.
+        named(&mut s, 2, "bob");
+        assert_eq!(
+            join_code(&mut s, 2, "kb2c", false),
+            vec![error(
+                2,
+                "no room has the code KB2C: check it with your friend"
+            )]
+        );
+        assert_eq!(s.name(2), Some("bob"));
+    }
+
+    #[test]
+    fn the_same_key_again_replaces_the_old_session() {
+        let mut s = lobby(12);
+        assert_eq!(arrive(&mut s, 1, Some("ann"), Some("key-a")), "ann");
+        quick(&mut s, 1, C4);
+        let (name, effects) = s.join(Arrival {
+            id: 2,
+            name: Some("ann".into()),
+            identity: Some("key-a".into()),
+        });
+        assert_eq!(name, "ann", "the name is free again, not ann2");
+        assert_eq!(
+            effects,
+            vec![
+                tell(
+                    1,
+                    Notice::Kick("You connected again from another terminal.".into())
+                ),
+                Effect::Forget { id: 1 },
+            ]
+        );
+        assert_eq!(s.name(1), None);
+        assert_eq!(s.stats().online, 1);
+        assert_eq!(
+            s.stats().waiting_for(C4),
+            0,
+            "the old session's seeking ended"
+        );
+        // Another key with the same wish gets a suffix.
+        assert_eq!(arrive(&mut s, 3, Some("ann"), Some("key-b")), "ann2");
+    }
+
+    #[test]
+    fn a_returning_key_gets_its_last_name_back() {
+        let mut s = lobby(13);
+        let guest = arrive(&mut s, 1, None, Some("key-a"));
+        assert!(guest.starts_with("Guest"), "{guest}");
+        s.handle(Command::SetName {
+            id: 1,
+            name: "zed".into(),
+        });
+        s.handle(Command::Leave { id: 1 });
+        assert_eq!(arrive(&mut s, 2, None, Some("key-a")), "zed");
+        // A name given at login wins over the remembered one.
+        s.handle(Command::Leave { id: 2 });
+        assert_eq!(arrive(&mut s, 3, Some("amy"), Some("key-a")), "amy");
+        // Without a key, a guest name.
+        assert!(arrive(&mut s, 4, None, None).starts_with("Guest"));
+    }
+
+    #[test]
+    fn names_are_unique_ignoring_case() {
+        let mut s = lobby(14);
+        named(&mut s, 1, "alice");
+        assert_eq!(arrive(&mut s, 2, Some("ALICE"), None), "ALICE2");
+        assert_eq!(arrive(&mut s, 3, Some("Alice"), None), "Alice3");
+        named(&mut s, 4, "bob");
+        assert_eq!(
+            s.handle(Command::SetName {
+                id: 4,
+                name: "alice".into()
+            }),
+            vec![
+                error(4, "alice is taken: you are alice4"),
+                tell(4, Notice::Name("alice4".into())),
+            ]
+        );
+        // One's own name, in another case, is no clash.
+        assert_eq!(
+            s.handle(Command::SetName {
+                id: 1,
+                name: "Alice".into()
+            }),
+            vec![tell(1, Notice::Name("Alice".into()))]
+        );
+        // A name freed by someone leaving can be taken.
+        s.handle(Command::Leave { id: 2 });
+        assert_eq!(arrive(&mut s, 5, Some("alice2"), None), "alice2");
+    }
+
+    #[test]
+    fn names_kept_for_the_computer_are_refused() {
+        let mut s = lobby(15);
+        named(&mut s, 1, "ann");
+        for name in ["Computer", "cpu", "C0MPUTER", "inarow"] {
+            assert_eq!(
+                s.handle(Command::SetName {
+                    id: 1,
+                    name: name.into()
+                }),
+                vec![error(1, naming::RESERVED)],
+                "{name}"
+            );
+        }
+        assert_eq!(s.name(1), Some("ann"));
+    }
+
+    #[test]
+    fn commands_from_a_session_that_left_are_ignored() {
+        let mut s = lobby(16);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        s.handle(Command::Leave { id: 1 });
+        assert_eq!(s.handle(Command::Leave { id: 1 }), vec![], "leaving twice");
+        for cmd in [
+            Command::SetName {
+                id: 1,
+                name: "zed".into(),
+            },
+            Command::SetName {
+                id: 1,
+                name: "computer".into(),
+            },
+        ] {
+            assert_eq!(s.handle(cmd.clone()), vec![], "{cmd:?}");
+        }
+        assert_eq!(s.stats().waiting_for(C4), 0);
+        assert_eq!(quick(&mut s, 2, C4), vec![], "bob waits: nobody is there");
+        assert_eq!(s.stats().online, 1);
+    }
+
+    #[test]
+    fn leaving_a_table_and_rooms_closing_free_the_players() {
+        let mut s = lobby(17);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        quick(&mut s, 1, C4);
+        let (room, _, _) = opened(&quick(&mut s, 2, C4));
+        assert_eq!(s.stats().playing, 2);
+        s.handle(Command::LeftRoom { id: 1 });
+        assert_eq!(s.stats().playing, 1);
+        s.handle(Command::RoomClosed { room });
+        assert_eq!(s.stats().playing, 0);
+        // Room numbers are not reused.
+        quick(&mut s, 1, C4);
+        let (next, _, _) = opened(&quick(&mut s, 2, C4));
+        assert!(next > room);
+    }
+
+    #[test]
+    fn shutdown_aborts_the_rooms_and_turns_newcomers_away() {
+        let mut s = lobby(18);
+        named(&mut s, 1, "ann");
+        let reason = "The host is shutting down.".to_string();
+        assert_eq!(
+            s.handle(Command::Shutdown {
+                reason: reason.clone()
+            }),
+            vec![Effect::AbortRooms {
+                reason: reason.clone()
+            }]
+        );
+        let (name, effects) = s.join(Arrival {
+            id: 2,
+            name: Some("bob".into()),
+            identity: None,
+        });
+        assert_eq!(name, "bob");
+        assert_eq!(effects, vec![tell(2, Notice::Kick(reason))]);
+    }
+
+    #[test]
+    fn the_counts_are_taken_only_when_they_changed() {
+        let mut s = lobby(19);
+        assert!(s.take_stats().is_some(), "the first counts go out");
+        assert_eq!(s.take_stats(), None);
+        named(&mut s, 1, "ann");
+        let stats = s.take_stats().expect("someone arrived");
+        assert_eq!(stats.online, 1);
+        assert_eq!(stats.waiting, vec![(C4, 0), (GOMOKU, 0)]);
+        s.handle(Command::SetColour {
+            id: 1,
+            colour: Some(Colour::Red),
+        });
+        assert_eq!(s.take_stats(), None, "a colour changes no count");
+        quick(&mut s, 1, GOMOKU);
+        assert_eq!(s.take_stats().map(|st| st.waiting_for(GOMOKU)), Some(1));
+    }
+
+    #[test]
+    fn the_same_seed_makes_the_same_decisions() {
+        let run = |seed| {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            named(&mut s, 2, "bob");
+            let code = create(&mut s, 1);
+            let effects = join_code(&mut s, 2, &code, false);
+            (code, effects)
+        };
+        assert_eq!(run(42), run(42));
+    }
+}
