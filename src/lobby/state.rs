@@ -86,6 +86,25 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// The session asking for something for itself, if any.
+    fn asker(&self) -> Option<SessionId> {
+        match *self {
+            Command::SetColour { id, .. }
+            | Command::SetName { id, .. }
+            | Command::QuickMatch { id, .. }
+            | Command::Cancel { id }
+            | Command::PlayComputer { id, .. }
+            | Command::CreateRoom { id, .. }
+            | Command::JoinRoom { id, .. } => Some(id),
+            Command::Leave { .. }
+            | Command::LeftRoom { .. }
+            | Command::RoomClosed { .. }
+            | Command::Shutdown { .. } => None,
+        }
+    }
+}
+
 /// What the lobby tells one session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
@@ -255,6 +274,14 @@ impl LobbyState {
 
     /// Handles one command.
     pub fn handle(&mut self, cmd: Command) -> Vec<Effect> {
+        // A session that is gone (replaced by the same key, say) may still
+        // have sent requests: they would leave a ghost in a queue or a room
+        // code nobody can use, so they are dropped.
+        if let Some(id) = cmd.asker()
+            && !self.members.contains_key(&id)
+        {
+            return Vec::new();
+        }
         match cmd {
             Command::Leave { id } => self.remove(id),
             Command::SetName { id, name } => self.set_name(id, name),
@@ -1079,12 +1106,43 @@ mod tests {
                 id: 1,
                 name: "computer".into(),
             },
+            Command::QuickMatch { id: 1, kind: C4 },
+            Command::CreateRoom { id: 1, kind: C4 },
+            Command::PlayComputer {
+                id: 1,
+                kind: C4,
+                level: Level::Easy,
+                human_first: None,
+            },
         ] {
             assert_eq!(s.handle(cmd.clone()), vec![], "{cmd:?}");
         }
         assert_eq!(s.stats().waiting_for(C4), 0);
         assert_eq!(quick(&mut s, 2, C4), vec![], "bob waits: nobody is there");
         assert_eq!(s.stats().online, 1);
+    }
+
+    #[test]
+    fn a_replaced_session_cannot_spoil_a_friends_room() {
+        let mut s = lobby(20);
+        arrive(&mut s, 1, Some("ann"), Some("key-a"));
+        named(&mut s, 2, "host");
+        let code = create(&mut s, 2);
+        // Ann connects again; the old session's request arrives after.
+        arrive_replacing(&mut s, 3, "key-a");
+        assert_eq!(join_code(&mut s, 1, &code, false), vec![]);
+        // The room is still open for the new session.
+        let (_, _, seats) = opened(&join_code(&mut s, 3, &code, false));
+        assert_eq!(seated(&seats), vec![Some(2), Some(3)]);
+    }
+
+    fn arrive_replacing(s: &mut LobbyState, id: SessionId, key: &str) {
+        let (_, effects) = s.join(Arrival {
+            id,
+            name: None,
+            identity: Some(key.into()),
+        });
+        assert!(effects.contains(&Effect::Forget { id: 1 }), "{effects:?}");
     }
 
     #[test]
