@@ -23,6 +23,7 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod lobby;
+pub mod presence;
 pub mod server;
 pub mod session;
 pub mod table;

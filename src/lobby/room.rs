@@ -11,12 +11,12 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use super::compute::Computer;
-use super::{Cmd, SessionId, ToSession};
+use super::{Cmd, Command, SessionId, ToSession};
 use crate::engine::Level;
 use crate::game::{Colour, Move, Rules, Side};
 use crate::table::{Seat, Table};
 
-pub type RoomId = u64;
+pub use super::state::RoomId;
 
 /// What every session at the table sees.
 #[derive(Debug, Clone)]
@@ -88,7 +88,8 @@ pub enum SeatSpec {
         id: SessionId,
         name: String,
         colour: Colour,
-        inbox: mpsc::Sender<ToSession>,
+        /// Where refused moves are told (`None`: nowhere).
+        inbox: Option<mpsc::Sender<ToSession>>,
     },
     Computer {
         level: Level,
@@ -122,7 +123,7 @@ pub fn spawn(
             } => {
                 table_seats.push(Seat::human(name, colour));
                 ids[i] = Some(id);
-                inboxes[i] = Some(inbox);
+                inboxes[i] = inbox;
             }
             SeatSpec::Computer { level, colour } => {
                 table_seats.push(Seat::computer(level, colour));
@@ -275,7 +276,10 @@ impl Room {
             }
         }
         self.stop_thinking();
-        let _ = self.lobby.send(Cmd::RoomClosed { room: self.id }).await;
+        let _ = self
+            .lobby
+            .send(Command::RoomClosed { room: self.id }.into())
+            .await;
     }
 
     fn after_move(&mut self) {
@@ -316,7 +320,7 @@ impl Room {
                         tracing::info!(room = self.id, result = %text, "game over");
                     }
                 }
-                let _ = self.lobby.try_send(Cmd::LeftRoom { id: who });
+                let _ = self.lobby.try_send(Command::LeftRoom { id: who }.into());
                 self.publish();
             }
             RoomCmd::Rematch { who } => {

@@ -19,8 +19,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::Ctx;
 use super::outbox::{Outbox, Resync, Sink};
+use crate::lobby::naming::suggested_name;
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
-use crate::lobby::{Cmd, NewMember, SessionId, ToSession};
+use crate::lobby::{Command, NewMember, SessionId, ToSession};
 use crate::session::remote::RemoteOptions;
 use crate::session::{ESC_TIMEOUT, Output, Request, Session};
 use crate::term::board::Theme;
@@ -66,38 +67,6 @@ pub struct ConnParams {
     /// Ask for a name before the lobby.
     pub ask_name: bool,
     pub transport: &'static str,
-}
-
-/// User names that say nothing about the person: they get a guest name.
-const GENERIC_USERS: [&str; 14] = [
-    "",
-    "play",
-    "guest",
-    "anonymous",
-    "anon",
-    "user",
-    "root",
-    "admin",
-    "ssh",
-    "game",
-    "games",
-    "inarow",
-    "telnet",
-    "nobody",
-];
-
-/// The display name a user name suggests, if any.
-pub fn suggested_name(user: &str) -> Option<String> {
-    let name = crate::text::sanitize(user, crate::text::MAX_NAME_WIDTH);
-    let lower = name.to_ascii_lowercase();
-    if GENERIC_USERS.contains(&lower.as_str())
-        || crate::lobby::looks_like_code(&name)
-        || crate::text::is_reserved_name(&name)
-    {
-        None
-    } else {
-        Some(name)
-    }
 }
 
 struct Conn {
@@ -219,7 +188,7 @@ pub async fn run(
     if let Some(code) = &p.join_code {
         conn.ctx
             .lobby
-            .send(Cmd::JoinRoom {
+            .send(Command::JoinRoom {
                 id: p.id,
                 code: code.clone(),
                 from_login: true,
@@ -379,7 +348,7 @@ pub async fn run(
         })
         .await;
     }
-    ctx.lobby.send(Cmd::Leave { id: conn.id }).await;
+    ctx.lobby.send(Command::Leave { id: conn.id }).await;
     tracing::info!(session = conn.id, reason, "session end");
     match end {
         // The client went away (or only closed its input): try to restore
@@ -472,12 +441,12 @@ impl Conn {
                     .await;
                 }
             }
-            Request::SetName(name) => lobby.send(Cmd::SetName { id, name }).await,
-            Request::SetColour(colour) => lobby.send(Cmd::SetColour { id, colour }).await,
-            Request::QuickMatch(kind) => lobby.send(Cmd::QuickMatch { id, kind }).await,
+            Request::SetName(name) => lobby.send(Command::SetName { id, name }).await,
+            Request::SetColour(colour) => lobby.send(Command::SetColour { id, colour }).await,
+            Request::QuickMatch(kind) => lobby.send(Command::QuickMatch { id, kind }).await,
             Request::PlayComputer(kind, level, human_first) => {
                 lobby
-                    .send(Cmd::PlayComputer {
+                    .send(Command::PlayComputer {
                         id,
                         kind,
                         level,
@@ -490,17 +459,17 @@ impl Conn {
                     room.send(RoomCmd::Undo { who: id }).await;
                 }
             }
-            Request::CreateRoom(kind) => lobby.send(Cmd::CreateRoom { id, kind }).await,
+            Request::CreateRoom(kind) => lobby.send(Command::CreateRoom { id, kind }).await,
             Request::JoinRoom(code) => {
                 lobby
-                    .send(Cmd::JoinRoom {
+                    .send(Command::JoinRoom {
                         id,
                         code,
                         from_login: false,
                     })
                     .await
             }
-            Request::Cancel => lobby.send(Cmd::Cancel { id }).await,
+            Request::Cancel => lobby.send(Command::Cancel { id }).await,
             Request::StartLocal(_) => {}
         }
         None

@@ -168,7 +168,7 @@ impl Host {
         self.ctx.shutdown.cancel();
         self.ctx
             .lobby
-            .send(lobby::Cmd::Shutdown {
+            .send(lobby::Command::Shutdown {
                 reason: SHUTDOWN_REASON.into(),
             })
             .await;

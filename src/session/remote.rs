@@ -13,20 +13,7 @@ use crate::term::input::Key;
 use crate::term::screen::{Frame, Line, Style};
 use crate::text;
 
-/// Who is around, as shown in the lobby.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Stats {
-    pub online: usize,
-    pub playing: usize,
-    /// People waiting in quick match, per game.
-    pub waiting: Vec<(GameKind, usize)>,
-}
-
-impl Stats {
-    fn waiting_for(&self, kind: GameKind) -> usize {
-        self.waiting.iter().find(|w| w.0 == kind).map_or(0, |w| w.1)
-    }
-}
+pub use crate::presence::Stats;
 
 /// Fixed facts of a remote session.
 #[derive(Debug, Clone)]

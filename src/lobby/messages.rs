@@ -1,0 +1,62 @@
+//! The messages between sessions, the lobby task and the rooms. These
+//! carry channels (a session's inbox, a room's state), so they live here,
+//! apart from the pure [`super::state`].
+
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::room::{RoomHandle, RoomState};
+use super::state::{Command, SessionId};
+
+/// What the lobby and rooms tell a session.
+#[derive(Debug)]
+pub enum ToSession {
+    /// Your display name (unique among those online).
+    Name(String),
+    /// Your room for a friend is open under this code.
+    RoomCode(String),
+    /// What you asked for did not work.
+    LobbyError(String),
+    /// You sit at a table now.
+    Joined(RoomLink),
+    /// Your move was refused.
+    Rejected(String),
+    /// Close the session with this message.
+    Kick(String),
+}
+
+/// A session's link to its table.
+#[derive(Debug)]
+pub struct RoomLink {
+    pub room: RoomHandle,
+    pub state: watch::Receiver<Arc<RoomState>>,
+}
+
+/// Someone arriving in the lobby.
+pub struct NewMember {
+    pub id: SessionId,
+    /// Wanted display name, already sanitised; `None` for a guest name
+    /// (the one this key had last time, if any).
+    pub name: Option<String>,
+    /// SSH key fingerprint, for identified users.
+    pub identity: Option<String>,
+    pub inbox: mpsc::Sender<ToSession>,
+}
+
+/// What goes to the lobby task.
+pub enum Cmd {
+    /// Arrive; the display name given comes back on `reply`.
+    Join {
+        member: NewMember,
+        reply: oneshot::Sender<String>,
+    },
+    /// Anything else, for the lobby state as it is.
+    Do(Command),
+}
+
+impl From<Command> for Cmd {
+    fn from(cmd: Command) -> Cmd {
+        Cmd::Do(cmd)
+    }
+}

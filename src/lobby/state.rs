@@ -1,0 +1,1218 @@
+//! The lobby's decisions, without IO: who is online under which name, the
+//! quick-match queues, rooms waiting for a friend, who sits at which table.
+//! Like [`crate::session::Session`], it is a state machine: a command goes
+//! in, [`Effect`]s come out (tell a session, open a room with these seats,
+//! forget a session...), and the lobby task only carries them out. No tokio,
+//! no channels; randomness (colours, who moves first, guest names, codes)
+//! comes from an rng it owns, seedable for tests.
+
+use std::collections::{HashMap, VecDeque};
+
+use rand::RngExt;
+use rand::rngs::SmallRng;
+
+use super::codes::{new_code, normalise_code};
+use super::naming::{self, Remembered};
+use crate::engine::Level;
+use crate::game::{Colour, GameKind, Rules};
+use crate::presence::Stats;
+
+pub type SessionId = u64;
+pub type RoomId = u64;
+
+/// Someone arriving in the lobby.
+#[derive(Debug, Clone)]
+pub struct Arrival {
+    pub id: SessionId,
+    /// Wanted display name, already sanitised; `None` for a guest name
+    /// (the one this key had last time, if any).
+    pub name: Option<String>,
+    /// SSH key fingerprint, for identified users.
+    pub identity: Option<String>,
+}
+
+/// What sessions (and rooms, and the host) ask of the lobby.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// The session is gone.
+    Leave {
+        id: SessionId,
+    },
+    SetColour {
+        id: SessionId,
+        colour: Option<Colour>,
+    },
+    SetName {
+        id: SessionId,
+        name: String,
+    },
+    QuickMatch {
+        id: SessionId,
+        kind: GameKind,
+    },
+    /// Stop seeking or close one's own room.
+    Cancel {
+        id: SessionId,
+    },
+    PlayComputer {
+        id: SessionId,
+        kind: GameKind,
+        level: Level,
+        /// Whether the person moves first (`None`: drawn at random).
+        human_first: Option<bool>,
+    },
+    CreateRoom {
+        id: SessionId,
+        kind: GameKind,
+    },
+    JoinRoom {
+        id: SessionId,
+        code: String,
+        /// The code came as the login name (`ssh CODE@host`): if no room
+        /// has it, it was a name after all.
+        from_login: bool,
+    },
+    /// From a room: this session left its table.
+    LeftRoom {
+        id: SessionId,
+    },
+    /// From a room: it has ended.
+    RoomClosed {
+        room: RoomId,
+    },
+    /// Stop every game (the host shuts down).
+    Shutdown {
+        reason: String,
+    },
+}
+
+impl Command {
+    /// The session asking for something for itself, if any.
+    fn asker(&self) -> Option<SessionId> {
+        match *self {
+            Command::SetColour { id, .. }
+            | Command::SetName { id, .. }
+            | Command::QuickMatch { id, .. }
+            | Command::Cancel { id }
+            | Command::PlayComputer { id, .. }
+            | Command::CreateRoom { id, .. }
+            | Command::JoinRoom { id, .. } => Some(id),
+            Command::Leave { .. }
+            | Command::LeftRoom { .. }
+            | Command::RoomClosed { .. }
+            | Command::Shutdown { .. } => None,
+        }
+    }
+}
+
+/// What the lobby tells one session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// Your display name (unique among those online).
+    Name(String),
+    /// Your room for a friend is open under this code.
+    RoomCode(String),
+    /// What you asked for did not work.
+    LobbyError(String),
+    /// You sit at this table now (opened by an earlier [`Effect::OpenRoom`]).
+    Joined(RoomId),
+    /// Close the session with this message.
+    Kick(String),
+}
+
+/// Who takes a seat at a new table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seat {
+    Human {
+        id: SessionId,
+        name: String,
+        colour: Colour,
+    },
+    Computer {
+        level: Level,
+        colour: Colour,
+    },
+}
+
+impl Seat {
+    pub fn colour(&self) -> Colour {
+        match self {
+            Seat::Human { colour, .. } | Seat::Computer { colour, .. } => *colour,
+        }
+    }
+
+    /// The session in this seat (`None`: the computer).
+    pub fn id(&self) -> Option<SessionId> {
+        match self {
+            Seat::Human { id, .. } => Some(*id),
+            Seat::Computer { .. } => None,
+        }
+    }
+}
+
+/// What the lobby task is to do, in this order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Send this to the session (dropped if its inbox is full: a session
+    /// that does not read is cut off by its own limits).
+    Tell { to: SessionId, notice: Notice },
+    /// Start a table; `seats[0]` moves first.
+    OpenRoom {
+        room: RoomId,
+        rules: Rules,
+        seats: [Seat; 2],
+    },
+    /// The session has left the lobby: drop its inbox.
+    Forget { id: SessionId },
+    /// The room has ended: drop its handle.
+    RoomGone { room: RoomId },
+    /// Stop the game at every table, without a result.
+    AbortRooms { reason: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Status {
+    Idle,
+    Seeking(GameKind),
+    Hosting(String),
+    Playing(RoomId),
+}
+
+#[derive(Debug)]
+struct Member {
+    name: String,
+    /// The colour this person would like.
+    colour: Option<Colour>,
+    identity: Option<String>,
+    status: Status,
+}
+
+/// Everything the lobby knows. Every collection is bounded by the people
+/// online (one queue place, one hosted room, one table each), except the
+/// names remembered by key, bounded by [`naming::REMEMBERED_MAX`].
+pub struct LobbyState {
+    games: Vec<Rules>,
+    members: HashMap<SessionId, Member>,
+    queues: HashMap<GameKind, VecDeque<SessionId>>,
+    /// Open rooms for a friend: code -> (host, game).
+    hosted: HashMap<String, (SessionId, GameKind)>,
+    /// Friend rooms whose game has started, while it lasts: code -> room.
+    started: HashMap<String, RoomId>,
+    next_room: RoomId,
+    /// The counts changed since they were last taken.
+    dirty: bool,
+    rng: SmallRng,
+    shutting_down: Option<String>,
+    remembered: Remembered,
+    /// Effects of the command being handled.
+    out: Vec<Effect>,
+}
+
+impl LobbyState {
+    /// A lobby offering `games`.
+    pub fn new(games: Vec<Rules>, rng: SmallRng) -> LobbyState {
+        LobbyState {
+            games,
+            members: HashMap::new(),
+            queues: HashMap::new(),
+            hosted: HashMap::new(),
+            started: HashMap::new(),
+            next_room: 1,
+            dirty: true,
+            rng,
+            shutting_down: None,
+            remembered: Remembered::default(),
+            out: Vec::new(),
+        }
+    }
+
+    /// Someone arrives: returns the display name given (unique) and what to do.
+    pub fn join(&mut self, arrival: Arrival) -> (String, Vec<Effect>) {
+        let Arrival { id, name, identity } = arrival;
+        // The same key connecting again: the old session goes, so the
+        // person finds their name again rather than a copy.
+        if let Some(identity) = &identity {
+            let old: Vec<SessionId> = self
+                .members
+                .iter()
+                .filter(|(_, m)| m.identity.as_ref() == Some(identity))
+                .map(|(&id, _)| id)
+                .collect();
+            for old in old {
+                self.tell(
+                    old,
+                    Notice::Kick("You connected again from another terminal.".into()),
+                );
+                self.remove(old);
+            }
+        }
+        let wanted = name
+            .or_else(|| {
+                identity
+                    .as_deref()
+                    .and_then(|i| self.remembered.get(i))
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| naming::guest_name(identity.as_deref(), &mut self.rng));
+        let name = self.unique_name(&wanted, id);
+        self.remembered.remember(identity.as_deref(), &name);
+        self.members.insert(
+            id,
+            Member {
+                name: name.clone(),
+                colour: None,
+                identity,
+                status: Status::Idle,
+            },
+        );
+        self.dirty = true;
+        if let Some(reason) = self.shutting_down.clone() {
+            self.tell(id, Notice::Kick(reason));
+        }
+        (name, std::mem::take(&mut self.out))
+    }
+
+    /// Handles one command.
+    pub fn handle(&mut self, cmd: Command) -> Vec<Effect> {
+        // A session that is gone (replaced by the same key, say) may still
+        // have sent requests: they would leave a ghost in a queue or a room
+        // code nobody can use, so they are dropped.
+        if let Some(id) = cmd.asker()
+            && !self.members.contains_key(&id)
+        {
+            return Vec::new();
+        }
+        match cmd {
+            Command::Leave { id } => self.remove(id),
+            Command::SetName { id, name } => self.set_name(id, name),
+            Command::SetColour { id, colour } => {
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.colour = colour;
+                }
+            }
+            Command::QuickMatch { id, kind } => self.quick_match(id, kind),
+            Command::Cancel { id } => self.unqueue(id),
+            Command::PlayComputer {
+                id,
+                kind,
+                level,
+                human_first,
+            } => self.play_computer(id, kind, level, human_first),
+            Command::CreateRoom { id, kind } => {
+                self.unqueue(id);
+                if self.offered(id, kind).is_some() {
+                    let code = new_code(&mut self.rng, |c| self.hosted.contains_key(c));
+                    self.hosted.insert(code.clone(), (id, kind));
+                    if let Some(m) = self.members.get_mut(&id) {
+                        m.status = Status::Hosting(code.clone());
+                    }
+                    self.tell(id, Notice::RoomCode(code));
+                }
+            }
+            Command::JoinRoom {
+                id,
+                code,
+                from_login,
+            } => self.join_room(id, &code, from_login),
+            Command::LeftRoom { id } => {
+                if let Some(m) = self.members.get_mut(&id)
+                    && matches!(m.status, Status::Playing(_))
+                {
+                    m.status = Status::Idle;
+                    self.dirty = true;
+                }
+            }
+            Command::RoomClosed { room } => {
+                self.out.push(Effect::RoomGone { room });
+                self.started.retain(|_, r| *r != room);
+                for m in self.members.values_mut() {
+                    if m.status == Status::Playing(room) {
+                        m.status = Status::Idle;
+                    }
+                }
+                self.dirty = true;
+            }
+            Command::Shutdown { reason } => {
+                self.out.push(Effect::AbortRooms {
+                    reason: reason.clone(),
+                });
+                self.shutting_down = Some(reason);
+            }
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// The counts for the lobby screen, if they changed since last taken.
+    pub fn take_stats(&mut self) -> Option<Stats> {
+        std::mem::take(&mut self.dirty).then(|| self.stats())
+    }
+
+    /// The counts for the lobby screen.
+    pub fn stats(&self) -> Stats {
+        let playing = self
+            .members
+            .values()
+            .filter(|m| matches!(m.status, Status::Playing(_)))
+            .count();
+        let waiting = self
+            .games
+            .iter()
+            .map(|r| {
+                (
+                    r.kind(),
+                    self.queues.get(&r.kind()).map_or(0, VecDeque::len),
+                )
+            })
+            .collect();
+        Stats {
+            online: self.members.len(),
+            playing,
+            waiting,
+        }
+    }
+
+    /// The display name of a session in the lobby.
+    pub fn name(&self, id: SessionId) -> Option<&str> {
+        self.members.get(&id).map(|m| m.name.as_str())
+    }
+
+    fn tell(&mut self, to: SessionId, notice: Notice) {
+        if self.members.contains_key(&to) {
+            self.out.push(Effect::Tell { to, notice });
+        }
+    }
+
+    fn unique_name(&self, name: &str, id: SessionId) -> String {
+        naming::unique_name(name, id, |candidate| {
+            self.members
+                .iter()
+                .any(|(&other, m)| other != id && m.name.eq_ignore_ascii_case(candidate))
+        })
+    }
+
+    fn set_name(&mut self, id: SessionId, name: String) {
+        if crate::text::is_reserved_name(&name) {
+            self.tell(id, Notice::LobbyError(naming::RESERVED.into()));
+            return;
+        }
+        if self.members.contains_key(&id) {
+            let unique = self.unique_name(&name, id);
+            let identity = self.members.get_mut(&id).and_then(|m| {
+                m.name = unique.clone();
+                m.identity.clone()
+            });
+            self.remembered.remember(identity.as_deref(), &unique);
+            if unique != name {
+                self.tell(
+                    id,
+                    Notice::LobbyError(format!("{name} is taken: you are {unique}")),
+                );
+            }
+            self.tell(id, Notice::Name(unique));
+        }
+    }
+
+    /// Takes a member out of any queue or hosted room.
+    fn unqueue(&mut self, id: SessionId) {
+        let Some(m) = self.members.get_mut(&id) else {
+            return;
+        };
+        match std::mem::replace(&mut m.status, Status::Idle) {
+            Status::Seeking(kind) => {
+                if let Some(q) = self.queues.get_mut(&kind) {
+                    q.retain(|&x| x != id);
+                }
+            }
+            Status::Hosting(code) => {
+                self.hosted.remove(&code);
+            }
+            other => m.status = other,
+        }
+        self.dirty = true;
+    }
+
+    fn remove(&mut self, id: SessionId) {
+        self.unqueue(id);
+        if self.members.remove(&id).is_some() {
+            self.dirty = true;
+            self.out.push(Effect::Forget { id });
+        }
+    }
+
+    fn rules(&self, kind: GameKind) -> Option<Rules> {
+        self.games.iter().copied().find(|r| r.kind() == kind)
+    }
+
+    /// The rules of a game on offer; otherwise tells `id` it is not.
+    fn offered(&mut self, id: SessionId, kind: GameKind) -> Option<Rules> {
+        let rules = self.rules(kind);
+        if rules.is_none() {
+            self.tell(
+                id,
+                Notice::LobbyError(format!("{} is not offered here", kind.name())),
+            );
+        }
+        rules
+    }
+
+    fn play_computer(
+        &mut self,
+        id: SessionId,
+        kind: GameKind,
+        level: Level,
+        human_first: Option<bool>,
+    ) {
+        self.unqueue(id);
+        let Some(rules) = self.offered(id, kind) else {
+            return;
+        };
+        if !Level::for_game(kind).contains(&level) {
+            self.tell(
+                id,
+                Notice::LobbyError(format!("{level} is not a level of {}", kind.name())),
+            );
+            return;
+        }
+        let human_first = human_first.unwrap_or_else(|| self.rng.random_bool(0.5));
+        self.start_room(rules, id, None, Some(level), human_first);
+    }
+
+    fn join_room(&mut self, id: SessionId, code: &str, from_login: bool) {
+        let code = normalise_code(code);
+        match self.hosted.get(&code).copied() {
+            Some((host, _)) if host == id => self.tell(
+                id,
+                Notice::LobbyError("that is your own room: give the code to a friend".into()),
+            ),
+            Some((host, kind)) => {
+                self.unqueue(id);
+                self.unqueue(host);
+                if let Some(rules) = self.rules(kind) {
+                    let host_first = self.rng.random_bool(0.5);
+                    if let Some(room) = self.start_room(rules, host, Some(id), None, host_first) {
+                        self.started.insert(code, room);
+                    }
+                }
+            }
+            None if self.started.contains_key(&code) => self.tell(
+                id,
+                Notice::LobbyError(format!(
+                    "the room {code} is already playing: ask your friend for a new code"
+                )),
+            ),
+            // `ssh FWDX@host` with no such room: FWDX was a name.
+            None if from_login => self.set_name(id, code),
+            None => self.tell(
+                id,
+                Notice::LobbyError(format!(
+                    "no room has the code {}: check it with your friend",
+                    crate::text::sanitize_quote(&code, 8)
+                )),
+            ),
+        }
+    }
+
+    fn quick_match(&mut self, id: SessionId, kind: GameKind) {
+        self.unqueue(id);
+        let Some(rules) = self.offered(id, kind) else {
+            return;
+        };
+        let queue = self.queues.entry(kind).or_default();
+        // The longest-waiting person still here.
+        while let Some(other) = queue.pop_front() {
+            if other != id && self.members.contains_key(&other) {
+                if let Some(m) = self.members.get_mut(&other) {
+                    m.status = Status::Idle;
+                }
+                let first_is_waiting = self.rng.random_bool(0.5);
+                self.start_room(rules, other, Some(id), None, first_is_waiting);
+                return;
+            }
+        }
+        self.queues.entry(kind).or_default().push_back(id);
+        if let Some(m) = self.members.get_mut(&id) {
+            m.status = Status::Seeking(kind);
+        }
+        self.dirty = true;
+    }
+
+    /// Seats `a` and `b` (or the computer at `level`) at a new table;
+    /// `a_first` says who moves first. Returns the room, if it opened.
+    fn start_room(
+        &mut self,
+        rules: Rules,
+        a: SessionId,
+        b: Option<SessionId>,
+        level: Option<Level>,
+        a_first: bool,
+    ) -> Option<RoomId> {
+        let room = self.next_room;
+        self.next_room += 1;
+        let mut colours: Vec<Colour> = Colour::ALL.to_vec();
+        // A wished-for colour if it is still free, else a random free one
+        // (`a` chooses first: the one who waited, or the host of the room).
+        let mut take_colour = |rng: &mut SmallRng, wish: Option<Colour>| match wish
+            .and_then(|w| colours.iter().position(|&c| c == w))
+        {
+            Some(i) => colours.swap_remove(i),
+            None => {
+                let i = rng.random_range(0..colours.len());
+                colours.swap_remove(i)
+            }
+        };
+        let seat_a = match self.members.get(&a) {
+            Some(m) => Seat::Human {
+                id: a,
+                name: m.name.clone(),
+                colour: take_colour(&mut self.rng, m.colour),
+            },
+            None => return None,
+        };
+        let seat_b = match b {
+            Some(b) => match self.members.get(&b) {
+                Some(m) => Seat::Human {
+                    id: b,
+                    name: m.name.clone(),
+                    colour: take_colour(&mut self.rng, m.colour),
+                },
+                None => return None,
+            },
+            None => Seat::Computer {
+                level: level.unwrap_or(Level::Medium),
+                colour: take_colour(&mut self.rng, None),
+            },
+        };
+        let seats = if a_first {
+            [seat_a, seat_b]
+        } else {
+            [seat_b, seat_a]
+        };
+        self.out.push(Effect::OpenRoom { room, rules, seats });
+        for id in [Some(a), b].into_iter().flatten() {
+            if let Some(m) = self.members.get_mut(&id) {
+                m.status = Status::Playing(room);
+            }
+            self.tell(id, Notice::Joined(room));
+        }
+        self.dirty = true;
+        Some(room)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::simple::make_rng;
+
+    const C4: GameKind = GameKind::ConnectFour;
+    const GOMOKU: GameKind = GameKind::Gomoku;
+
+    fn lobby(seed: u64) -> LobbyState {
+        LobbyState::new(
+            vec![Rules::connect_four(), Rules::gomoku()],
+            make_rng(Some(seed)),
+        )
+    }
+
+    fn arrive(s: &mut LobbyState, id: SessionId, name: Option<&str>, key: Option<&str>) -> String {
+        let (name, effects) = s.join(Arrival {
+            id,
+            name: name.map(str::to_string),
+            identity: key.map(str::to_string),
+        });
+        assert_eq!(effects, vec![], "nothing to tell a plain arrival");
+        name
+    }
+
+    fn named(s: &mut LobbyState, id: SessionId, name: &str) {
+        assert_eq!(arrive(s, id, Some(name), None), name);
+    }
+
+    fn tell(to: SessionId, notice: Notice) -> Effect {
+        Effect::Tell { to, notice }
+    }
+
+    fn error(to: SessionId, text: &str) -> Effect {
+        tell(to, Notice::LobbyError(text.into()))
+    }
+
+    /// The room and seats of the one room these effects open.
+    fn opened(effects: &[Effect]) -> (RoomId, Rules, [Seat; 2]) {
+        let rooms: Vec<_> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::OpenRoom { room, rules, seats } => Some((*room, *rules, seats.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rooms.len(), 1, "one room opens: {effects:?}");
+        rooms.into_iter().next().unwrap()
+    }
+
+    fn seated(seats: &[Seat; 2]) -> Vec<Option<SessionId>> {
+        let mut ids: Vec<_> = seats.iter().map(Seat::id).collect();
+        ids.sort();
+        ids
+    }
+
+    fn quick(s: &mut LobbyState, id: SessionId, kind: GameKind) -> Vec<Effect> {
+        s.handle(Command::QuickMatch { id, kind })
+    }
+
+    #[test]
+    fn quick_match_pairs_two_seekers_of_a_game_and_tells_both() {
+        let mut s = lobby(1);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        assert_eq!(quick(&mut s, 1, C4), vec![], "the first one waits");
+        assert_eq!(s.stats().waiting_for(C4), 1);
+        let effects = quick(&mut s, 2, C4);
+        let (room, rules, seats) = opened(&effects);
+        assert_eq!(rules, Rules::connect_four());
+        assert_eq!(seated(&seats), vec![Some(1), Some(2)]);
+        assert_ne!(seats[0].colour(), seats[1].colour());
+        // The room opens first, then the one who waited hears, then the other.
+        assert_eq!(
+            effects[1..],
+            [tell(1, Notice::Joined(room)), tell(2, Notice::Joined(room))]
+        );
+        let stats = s.stats();
+        assert_eq!((stats.online, stats.playing), (2, 2));
+        assert_eq!(stats.waiting_for(C4), 0);
+    }
+
+    #[test]
+    fn different_games_are_not_paired() {
+        let mut s = lobby(2);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        assert_eq!(quick(&mut s, 1, C4), vec![]);
+        assert_eq!(quick(&mut s, 2, GOMOKU), vec![]);
+        assert_eq!(s.stats().waiting, vec![(C4, 1), (GOMOKU, 1)]);
+        // A third for Gomoku meets the Gomoku seeker, not the longer-waiting C4 one.
+        named(&mut s, 3, "cy");
+        let (_, rules, seats) = opened(&quick(&mut s, 3, GOMOKU));
+        assert_eq!(rules, Rules::gomoku());
+        assert_eq!(seated(&seats), vec![Some(2), Some(3)]);
+        assert_eq!(s.stats().waiting, vec![(C4, 1), (GOMOKU, 0)]);
+    }
+
+    #[test]
+    fn the_longest_waiting_seeker_still_here_is_met_first() {
+        let mut s = lobby(3);
+        for (id, name) in [(1, "ann"), (2, "bob"), (3, "cy"), (4, "dee")] {
+            named(&mut s, id, name);
+        }
+        quick(&mut s, 1, C4);
+        // Switching games leaves the first queue.
+        quick(&mut s, 1, GOMOKU);
+        assert_eq!(s.stats().waiting, vec![(C4, 0), (GOMOKU, 1)]);
+        quick(&mut s, 2, C4);
+        let (_, _, seats) = opened(&quick(&mut s, 3, C4));
+        assert_eq!(seated(&seats), vec![Some(2), Some(3)]);
+        // Seeking again is not meeting oneself.
+        assert_eq!(quick(&mut s, 1, GOMOKU), vec![]);
+        assert_eq!(s.stats().waiting_for(GOMOKU), 1);
+        let (_, _, seats) = opened(&quick(&mut s, 4, GOMOKU));
+        assert_eq!(seated(&seats), vec![Some(1), Some(4)]);
+    }
+
+    #[test]
+    fn leave_and_cancel_take_a_seeker_out_of_the_queue() {
+        let mut s = lobby(4);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        named(&mut s, 3, "cy");
+        quick(&mut s, 1, C4);
+        assert_eq!(
+            s.handle(Command::Leave { id: 1 }),
+            vec![Effect::Forget { id: 1 }]
+        );
+        assert_eq!(s.stats().waiting_for(C4), 0);
+        assert_eq!(quick(&mut s, 2, C4), vec![], "nobody left to meet");
+        assert_eq!(s.handle(Command::Cancel { id: 2 }), vec![]);
+        assert_eq!(s.stats().waiting_for(C4), 0);
+        assert_eq!(
+            quick(&mut s, 3, C4),
+            vec![],
+            "a cancelled seeker is not met"
+        );
+        assert_eq!(s.stats().online, 2);
+    }
+
+    #[test]
+    fn a_game_not_on_offer_is_refused() {
+        let mut s = LobbyState::new(vec![Rules::connect_four()], make_rng(Some(5)));
+        named(&mut s, 1, "ann");
+        let no = vec![error(1, "Gomoku is not offered here")];
+        assert_eq!(quick(&mut s, 1, GOMOKU), no);
+        assert_eq!(
+            s.handle(Command::CreateRoom {
+                id: 1,
+                kind: GOMOKU
+            }),
+            no
+        );
+        let computer = Command::PlayComputer {
+            id: 1,
+            kind: GOMOKU,
+            level: Level::Easy,
+            human_first: None,
+        };
+        assert_eq!(s.handle(computer), no);
+    }
+
+    #[test]
+    fn playing_the_computer_opens_a_room_with_a_computer_seat() {
+        for (human_first, seed) in [(true, 6), (false, 7)] {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            let effects = s.handle(Command::PlayComputer {
+                id: 1,
+                kind: C4,
+                level: Level::Hard,
+                human_first: Some(human_first),
+            });
+            let (room, rules, seats) = opened(&effects);
+            assert_eq!(rules, Rules::connect_four());
+            let (me, cpu) = if human_first {
+                (&seats[0], &seats[1])
+            } else {
+                (&seats[1], &seats[0])
+            };
+            assert!(
+                matches!(me, Seat::Human { id: 1, name, .. } if name == "ann"),
+                "{seats:?}"
+            );
+            assert!(
+                matches!(
+                    cpu,
+                    Seat::Computer {
+                        level: Level::Hard,
+                        ..
+                    }
+                ),
+                "{seats:?}"
+            );
+            assert_ne!(me.colour(), cpu.colour());
+            assert_eq!(effects[1..], [tell(1, Notice::Joined(room))]);
+            assert_eq!(s.stats().playing, 1);
+        }
+    }
+
+    #[test]
+    fn who_moves_first_against_the_computer_is_drawn_when_not_chosen() {
+        let mut firsts = std::collections::HashSet::new();
+        for seed in 0..32 {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            let effects = s.handle(Command::PlayComputer {
+                id: 1,
+                kind: GOMOKU,
+                level: Level::Strong,
+                human_first: None,
+            });
+            firsts.insert(opened(&effects).2[0].id());
+        }
+        assert_eq!(firsts.len(), 2, "both the person and the computer open");
+    }
+
+    #[test]
+    fn a_level_of_another_game_is_refused() {
+        let mut s = lobby(8);
+        named(&mut s, 1, "ann");
+        let effects = s.handle(Command::PlayComputer {
+            id: 1,
+            kind: C4,
+            level: Level::Strong,
+            human_first: Some(true),
+        });
+        assert_eq!(
+            effects,
+            vec![error(1, "strong is not a level of Connect Four")]
+        );
+        assert_eq!(s.stats().playing, 0);
+    }
+
+    #[test]
+    fn colour_wishes_are_granted_when_free() {
+        for seed in 0..16 {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            named(&mut s, 2, "bob");
+            s.handle(Command::SetColour {
+                id: 1,
+                colour: Some(Colour::Blue),
+            });
+            s.handle(Command::SetColour {
+                id: 2,
+                colour: Some(Colour::Green),
+            });
+            quick(&mut s, 1, C4);
+            let (_, _, seats) = opened(&quick(&mut s, 2, C4));
+            for seat in &seats {
+                let want = if seat.id() == Some(1) {
+                    Colour::Blue
+                } else {
+                    Colour::Green
+                };
+                assert_eq!(seat.colour(), want, "seed {seed}: {seats:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_wishing_the_same_colour_cannot_both_have_it() {
+        for seed in 0..16 {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            named(&mut s, 2, "bob");
+            for id in [1, 2] {
+                s.handle(Command::SetColour {
+                    id,
+                    colour: Some(Colour::Red),
+                });
+            }
+            quick(&mut s, 1, C4);
+            let (_, _, seats) = opened(&quick(&mut s, 2, C4));
+            let reds: Vec<_> = seats
+                .iter()
+                .filter(|seat| seat.colour() == Colour::Red)
+                .collect();
+            assert_eq!(reds.len(), 1, "seed {seed}: {seats:?}");
+            // The one who waited chose first.
+            assert_eq!(reds[0].id(), Some(1), "seed {seed}");
+        }
+    }
+
+    fn create(s: &mut LobbyState, id: SessionId) -> String {
+        match s.handle(Command::CreateRoom { id, kind: C4 }).as_slice() {
+            [
+                Effect::Tell {
+                    to,
+                    notice: Notice::RoomCode(code),
+                },
+            ] if *to == id => code.clone(),
+            other => panic!("no code: {other:?}"),
+        }
+    }
+
+    fn join_code(s: &mut LobbyState, id: SessionId, code: &str, from_login: bool) -> Vec<Effect> {
+        s.handle(Command::JoinRoom {
+            id,
+            code: code.into(),
+            from_login,
+        })
+    }
+
+    #[test]
+    fn room_codes_are_unique_and_a_friend_joins_with_one() {
+        let mut s = lobby(9);
+        let mut codes = std::collections::HashSet::new();
+        for id in 1..=300 {
+            named(&mut s, id, &format!("p{id}"));
+            let code = create(&mut s, id);
+            assert!(super::super::codes::looks_like_code(&code), "{code}");
+            assert!(codes.insert(code), "a code given twice");
+        }
+        // Host 7's code, typed in lower case with a dash, by someone new.
+        let code = create(&mut s, 7);
+        named(&mut s, 1000, "friend");
+        let typed = format!("{}-{}", &code[..2], &code[2..]).to_ascii_lowercase();
+        let effects = join_code(&mut s, 1000, &typed, false);
+        let (room, _, seats) = opened(&effects);
+        assert_eq!(seated(&seats), vec![Some(7), Some(1000)]);
+        assert_eq!(
+            effects[1..],
+            [
+                tell(7, Notice::Joined(room)),
+                tell(1000, Notice::Joined(room))
+            ]
+        );
+        // The code is spent while the game lasts...
+        named(&mut s, 1001, "late");
+        assert_eq!(
+            join_code(&mut s, 1001, &code, false),
+            vec![error(
+                1001,
+                &format!("the room {code} is already playing: ask your friend for a new code")
+            )]
+        );
+        // ...and unknown once it is over.
+        assert_eq!(
+            s.handle(Command::RoomClosed { room }),
+            vec![Effect::RoomGone { room }]
+        );
+        assert_eq!(
+            join_code(&mut s, 1001, &code, false),
+            vec![error(
+                1001,
+                &format!("no room has the code {code}: check it with your friend")
+            )]
+        );
+    }
+
+    #[test]
+    fn ones_own_code_and_closed_rooms_do_not_join() {
+        let mut s = lobby(10);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        let code = create(&mut s, 1);
+        assert_eq!(
+            join_code(&mut s, 1, &code, false),
+            vec![error(1, "that is your own room: give the code to a friend")]
+        );
+        // Cancelling closes the room; seeking a match does too.
+        s.handle(Command::Cancel { id: 1 });
+        let unknown = format!("no room has the code {code}: check it with your friend");
+        assert_eq!(join_code(&mut s, 2, &code, false), vec![error(2, &unknown)]);
+        let code = create(&mut s, 1);
+        quick(&mut s, 1, GOMOKU);
+        let unknown = format!("no room has the code {code}: check it with your friend");
+        assert_eq!(join_code(&mut s, 2, &code, false), vec![error(2, &unknown)]);
+    }
+
+    #[test]
+    fn a_code_given_as_login_name_with_no_room_becomes_the_name() {
+        let mut s = lobby(11);
+        named(&mut s, 1, "ann");
+        assert_eq!(
+            join_code(&mut s, 1, "kb2c", true),
+            vec![tell(1, Notice::Name("KB2C".into()))]
+        );
+        assert_eq!(s.name(1), Some("KB2C"));
+        // Typed in the lobby, the same is an error, and the name stays.
+        named(&mut s, 2, "bob");
+        assert_eq!(
+            join_code(&mut s, 2, "kb2c", false),
+            vec![error(
+                2,
+                "no room has the code KB2C: check it with your friend"
+            )]
+        );
+        assert_eq!(s.name(2), Some("bob"));
+    }
+
+    #[test]
+    fn the_same_key_again_replaces_the_old_session() {
+        let mut s = lobby(12);
+        assert_eq!(arrive(&mut s, 1, Some("ann"), Some("key-a")), "ann");
+        quick(&mut s, 1, C4);
+        let (name, effects) = s.join(Arrival {
+            id: 2,
+            name: Some("ann".into()),
+            identity: Some("key-a".into()),
+        });
+        assert_eq!(name, "ann", "the name is free again, not ann2");
+        assert_eq!(
+            effects,
+            vec![
+                tell(
+                    1,
+                    Notice::Kick("You connected again from another terminal.".into())
+                ),
+                Effect::Forget { id: 1 },
+            ]
+        );
+        assert_eq!(s.name(1), None);
+        assert_eq!(s.stats().online, 1);
+        assert_eq!(
+            s.stats().waiting_for(C4),
+            0,
+            "the old session's seeking ended"
+        );
+        // Another key with the same wish gets a suffix.
+        assert_eq!(arrive(&mut s, 3, Some("ann"), Some("key-b")), "ann2");
+    }
+
+    #[test]
+    fn a_returning_key_gets_its_last_name_back() {
+        let mut s = lobby(13);
+        let guest = arrive(&mut s, 1, None, Some("key-a"));
+        assert!(guest.starts_with("Guest"), "{guest}");
+        s.handle(Command::SetName {
+            id: 1,
+            name: "zed".into(),
+        });
+        s.handle(Command::Leave { id: 1 });
+        assert_eq!(arrive(&mut s, 2, None, Some("key-a")), "zed");
+        // A name given at login wins over the remembered one.
+        s.handle(Command::Leave { id: 2 });
+        assert_eq!(arrive(&mut s, 3, Some("amy"), Some("key-a")), "amy");
+        // Without a key, a guest name.
+        assert!(arrive(&mut s, 4, None, None).starts_with("Guest"));
+    }
+
+    #[test]
+    fn names_are_unique_ignoring_case() {
+        let mut s = lobby(14);
+        named(&mut s, 1, "alice");
+        assert_eq!(arrive(&mut s, 2, Some("ALICE"), None), "ALICE2");
+        assert_eq!(arrive(&mut s, 3, Some("Alice"), None), "Alice3");
+        named(&mut s, 4, "bob");
+        assert_eq!(
+            s.handle(Command::SetName {
+                id: 4,
+                name: "alice".into()
+            }),
+            vec![
+                error(4, "alice is taken: you are alice4"),
+                tell(4, Notice::Name("alice4".into())),
+            ]
+        );
+        // One's own name, in another case, is no clash.
+        assert_eq!(
+            s.handle(Command::SetName {
+                id: 1,
+                name: "Alice".into()
+            }),
+            vec![tell(1, Notice::Name("Alice".into()))]
+        );
+        // A name freed by someone leaving can be taken.
+        s.handle(Command::Leave { id: 2 });
+        assert_eq!(arrive(&mut s, 5, Some("alice2"), None), "alice2");
+    }
+
+    #[test]
+    fn names_kept_for_the_computer_are_refused() {
+        let mut s = lobby(15);
+        named(&mut s, 1, "ann");
+        for name in ["Computer", "cpu", "C0MPUTER", "inarow"] {
+            assert_eq!(
+                s.handle(Command::SetName {
+                    id: 1,
+                    name: name.into()
+                }),
+                vec![error(1, naming::RESERVED)],
+                "{name}"
+            );
+        }
+        assert_eq!(s.name(1), Some("ann"));
+    }
+
+    #[test]
+    fn commands_from_a_session_that_left_are_ignored() {
+        let mut s = lobby(16);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        s.handle(Command::Leave { id: 1 });
+        assert_eq!(s.handle(Command::Leave { id: 1 }), vec![], "leaving twice");
+        for cmd in [
+            Command::SetName {
+                id: 1,
+                name: "zed".into(),
+            },
+            Command::SetName {
+                id: 1,
+                name: "computer".into(),
+            },
+            Command::QuickMatch { id: 1, kind: C4 },
+            Command::CreateRoom { id: 1, kind: C4 },
+            Command::PlayComputer {
+                id: 1,
+                kind: C4,
+                level: Level::Easy,
+                human_first: None,
+            },
+        ] {
+            assert_eq!(s.handle(cmd.clone()), vec![], "{cmd:?}");
+        }
+        assert_eq!(s.stats().waiting_for(C4), 0);
+        assert_eq!(quick(&mut s, 2, C4), vec![], "bob waits: nobody is there");
+        assert_eq!(s.stats().online, 1);
+    }
+
+    #[test]
+    fn a_replaced_session_cannot_spoil_a_friends_room() {
+        let mut s = lobby(20);
+        arrive(&mut s, 1, Some("ann"), Some("key-a"));
+        named(&mut s, 2, "host");
+        let code = create(&mut s, 2);
+        // Ann connects again; the old session's request arrives after.
+        arrive_replacing(&mut s, 3, "key-a");
+        assert_eq!(join_code(&mut s, 1, &code, false), vec![]);
+        // The room is still open for the new session.
+        let (_, _, seats) = opened(&join_code(&mut s, 3, &code, false));
+        assert_eq!(seated(&seats), vec![Some(2), Some(3)]);
+    }
+
+    fn arrive_replacing(s: &mut LobbyState, id: SessionId, key: &str) {
+        let (_, effects) = s.join(Arrival {
+            id,
+            name: None,
+            identity: Some(key.into()),
+        });
+        assert!(effects.contains(&Effect::Forget { id: 1 }), "{effects:?}");
+    }
+
+    #[test]
+    fn leaving_a_table_and_rooms_closing_free_the_players() {
+        let mut s = lobby(17);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        quick(&mut s, 1, C4);
+        let (room, _, _) = opened(&quick(&mut s, 2, C4));
+        assert_eq!(s.stats().playing, 2);
+        s.handle(Command::LeftRoom { id: 1 });
+        assert_eq!(s.stats().playing, 1);
+        s.handle(Command::RoomClosed { room });
+        assert_eq!(s.stats().playing, 0);
+        // Room numbers are not reused.
+        quick(&mut s, 1, C4);
+        let (next, _, _) = opened(&quick(&mut s, 2, C4));
+        assert!(next > room);
+    }
+
+    #[test]
+    fn shutdown_aborts_the_rooms_and_turns_newcomers_away() {
+        let mut s = lobby(18);
+        named(&mut s, 1, "ann");
+        let reason = "The host is shutting down.".to_string();
+        assert_eq!(
+            s.handle(Command::Shutdown {
+                reason: reason.clone()
+            }),
+            vec![Effect::AbortRooms {
+                reason: reason.clone()
+            }]
+        );
+        let (name, effects) = s.join(Arrival {
+            id: 2,
+            name: Some("bob".into()),
+            identity: None,
+        });
+        assert_eq!(name, "bob");
+        assert_eq!(effects, vec![tell(2, Notice::Kick(reason))]);
+    }
+
+    #[test]
+    fn the_counts_are_taken_only_when_they_changed() {
+        let mut s = lobby(19);
+        assert!(s.take_stats().is_some(), "the first counts go out");
+        assert_eq!(s.take_stats(), None);
+        named(&mut s, 1, "ann");
+        let stats = s.take_stats().expect("someone arrived");
+        assert_eq!(stats.online, 1);
+        assert_eq!(stats.waiting, vec![(C4, 0), (GOMOKU, 0)]);
+        s.handle(Command::SetColour {
+            id: 1,
+            colour: Some(Colour::Red),
+        });
+        assert_eq!(s.take_stats(), None, "a colour changes no count");
+        quick(&mut s, 1, GOMOKU);
+        assert_eq!(s.take_stats().map(|st| st.waiting_for(GOMOKU)), Some(1));
+    }
+
+    #[test]
+    fn the_same_seed_makes_the_same_decisions() {
+        let run = |seed| {
+            let mut s = lobby(seed);
+            named(&mut s, 1, "ann");
+            named(&mut s, 2, "bob");
+            let code = create(&mut s, 1);
+            let effects = join_code(&mut s, 2, &code, false);
+            (code, effects)
+        };
+        assert_eq!(run(42), run(42));
+    }
+}
