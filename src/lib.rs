@@ -24,6 +24,7 @@ pub mod engine;
 pub mod game;
 pub mod lobby;
 pub mod presence;
+pub mod room_code;
 pub mod server;
 pub mod session;
 pub mod table;

@@ -64,7 +64,7 @@ fn the_lobby_core_does_no_io() {
     let files: Vec<_> = [
         "lobby/state.rs",
         "lobby/naming.rs",
-        "lobby/codes.rs",
+        "room_code.rs",
         "presence.rs",
     ]
     .iter()
@@ -81,6 +81,68 @@ fn the_lobby_core_does_no_io() {
     assert!(
         offences.is_empty(),
         "IO or async in the lobby core:\n{}",
+        offences.join("\n")
+    );
+}
+
+/// Files of `src/<dir>` (a folder or one file).
+fn files_of(parts: &[&str]) -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for part in parts {
+        let p = root.join(part);
+        if p.is_dir() {
+            rust_files(&p, &mut files);
+        } else {
+            files.push(p);
+        }
+    }
+    files
+}
+
+#[test]
+fn screens_know_no_transport_or_lobby() {
+    // The screens, the terminal layer and the sanitiser are shared by
+    // every front end: no runtime, no SSH, no lobby or server.
+    let files = files_of(&["session", "term", "text.rs", "presence.rs", "room_code.rs"]);
+    assert!(files.len() > 8);
+    let found = offences(
+        &files,
+        &[
+            "tokio",
+            "russh",
+            "crate::lobby",
+            "crate::server",
+            "std::net",
+            "std::fs",
+            "std::process",
+        ],
+    );
+    assert!(
+        found.is_empty(),
+        "a screen reaches past its layer:\n{}",
+        found.join("\n")
+    );
+    // crossterm only where bytes are made: the renderer.
+    let colour_users: Vec<String> = files
+        .iter()
+        .filter(|f| !f.ends_with("term/screen.rs"))
+        .flat_map(|f| offences(std::slice::from_ref(f), &["crossterm"]))
+        .collect();
+    assert!(
+        colour_users.is_empty(),
+        "crossterm outside the renderer:\n{}",
+        colour_users.join("\n")
+    );
+}
+
+#[test]
+fn engines_know_no_table_or_screen() {
+    let files = files_of(&["engine"]);
+    let offences = offences(&files, &["crate::table", "crate::session", "crate::lobby"]);
+    assert!(
+        offences.is_empty(),
+        "an engine reaches past its layer:\n{}",
         offences.join("\n")
     );
 }

@@ -8,7 +8,7 @@
 //! screen go out on a watch channel, at most a few times a second, so ten
 //! thousand idle sessions cost no queue space.
 
-pub mod codes;
+pub use crate::room_code as codes;
 pub mod compute;
 pub mod messages;
 pub mod naming;

@@ -134,7 +134,7 @@ fn levels_with_first(kind: GameKind, first: Option<bool>) -> Menu<Choice> {
 
 /// Room codes are typed with these characters (upper or lower case).
 fn is_code_char(c: char) -> bool {
-    crate::lobby::is_code_char(c)
+    crate::room_code::is_code_char(c)
 }
 
 /// Widest line of text in the lobby: long texts (the message of the day,
