@@ -25,8 +25,8 @@ use std::time::Instant;
 use rand::RngExt;
 
 use super::book::Book;
-use super::position::{CELLS, Position, WIDTH, column_mask, column_of, threat_cells};
-use super::solver::{Limits, Solver, win_now_score};
+use super::position::{C4Position, CELLS, WIDTH, column_mask, column_of, threat_cells};
+use super::solver::{Cutoff, Solver, win_now_score};
 
 /// The Connect Four levels this module provides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl C4Player {
         rng: &mut impl rand::Rng,
     ) -> u8 {
         let pos = longest_valid_prefix(moves);
-        let limits = Limits {
+        let limits = Cutoff {
             deadline: Some(deadline),
             stop: Some(stop),
         };
@@ -100,7 +100,7 @@ impl C4Player {
     }
 
     /// The perfect level's choice.
-    fn perfect(&mut self, pos: &Position, limits: Limits, rng: &mut impl rand::Rng) -> u8 {
+    fn perfect(&mut self, pos: &C4Position, limits: Cutoff, rng: &mut impl rand::Rng) -> u8 {
         let playable: Vec<u8> = (0..WIDTH as u8)
             .filter(|&c| pos.can_play(c as usize))
             .collect();
@@ -160,14 +160,14 @@ impl C4Player {
     }
 
     /// Proves as much as the limits allow about each candidate's score.
-    fn search_root(&mut self, pos: &Position, candidates: &[u8], limits: Limits) -> RootBounds {
+    fn search_root(&mut self, pos: &C4Position, candidates: &[u8], limits: Cutoff) -> RootBounds {
         let moves = pos.moves() as i32;
         let mut b = RootBounds {
             lower: [i32::MIN; WIDTH],
             upper: [i32::MAX; WIDTH],
             complete: false,
         };
-        let children: Vec<Position> = candidates
+        let children: Vec<C4Position> = candidates
             .iter()
             .map(|&c| {
                 let mut child = *pos;
@@ -281,8 +281,8 @@ impl C4Player {
 
 /// The position after the longest prefix of `moves` that is a legal,
 /// unfinished game.
-fn longest_valid_prefix(moves: &[u8]) -> Position {
-    let mut pos = Position::new();
+fn longest_valid_prefix(moves: &[u8]) -> C4Position {
+    let mut pos = C4Position::new();
     for &c in moves {
         let col = c as usize;
         if col >= WIDTH
@@ -303,7 +303,7 @@ fn pick(cols: &[u8], rng: &mut impl rand::Rng) -> u8 {
 
 /// Columns that do not let the opponent win at once, most promising first
 /// (the solver's ordering: threats created, then centre first).
-fn ordered_non_losing(pos: &Position) -> Vec<u8> {
+fn ordered_non_losing(pos: &C4Position) -> Vec<u8> {
     let next = pos.non_losing_moves();
     let mut list: Vec<(i32, u8)> = Vec::new();
     for col in [3usize, 2, 4, 1, 5, 0, 6] {
@@ -322,7 +322,7 @@ fn ordered_non_losing(pos: &Position) -> Vec<u8> {
 /// Whether the opponent, to move in `pos`, can make a move after which we
 /// have no move that avoids losing at once (a double threat, or a threat
 /// with a threat above it).
-fn opponent_forces_win(pos: &Position) -> bool {
+fn opponent_forces_win(pos: &C4Position) -> bool {
     if pos.can_win_next() {
         return true;
     }
@@ -343,7 +343,7 @@ fn opponent_forces_win(pos: &Position) -> bool {
 /// that neither lose at once nor let the opponent force a win with its next
 /// stone. `None` if there is no such choice, or if a win is available now
 /// (a slip there would be silly).
-fn slip(pos: &Position, rng: &mut impl rand::Rng) -> Option<u8> {
+fn slip(pos: &C4Position, rng: &mut impl rand::Rng) -> Option<u8> {
     if pos.can_win_next() {
         return None;
     }
@@ -364,7 +364,7 @@ fn slip(pos: &Position, rng: &mut impl rand::Rng) -> Option<u8> {
 /// The perfect score of every column for the side to move (`None` for a
 /// full column), using `book` where it knows the child position. For tests
 /// and tools; the player itself searches more lazily.
-pub fn move_scores(solver: &mut Solver, pos: &Position) -> [Option<i32>; WIDTH] {
+pub fn move_scores(solver: &mut Solver, pos: &C4Position) -> [Option<i32>; WIDTH] {
     let mut out = [None; WIDTH];
     for (col, slot) in out.iter_mut().enumerate() {
         if !pos.can_play(col) {
