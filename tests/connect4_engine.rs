@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use inarow::engine::Limits;
 use inarow::engine::connect4::book::compute_entry;
 use inarow::engine::connect4::player::move_scores;
 use inarow::engine::connect4::{Book, C4Level, C4Player, C4Position, CELLS, Solver, WIDTH};
@@ -313,8 +314,8 @@ fn perfect_level_never_worsens_the_result() {
         };
         let scores = move_scores(&mut solver, &pos);
         let best = scores.iter().flatten().max().copied().unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let col = player.choose(&moves, C4Level::Perfect, deadline, &stop, &mut rng);
+        let limits = Limits::new(Duration::from_secs(60));
+        let col = player.choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
         assert_eq!(
             scores[col as usize],
             Some(best),
@@ -349,8 +350,8 @@ fn hard_level_plays_legal_moves_and_sometimes_slips() {
         if p.moves() < 20 || p.can_win_next() {
             continue;
         }
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let col = player.choose(&moves, C4Level::Hard, deadline, &stop, &mut rng);
+        let limits = Limits::new(Duration::from_secs(60));
+        let col = player.choose(&moves, C4Level::Hard, &limits, &stop, &mut rng);
         assert!(p.can_play(col as usize));
         let scores = move_scores(&mut solver, &p);
         let best = scores.iter().flatten().max().copied().unwrap();
@@ -381,8 +382,8 @@ fn perfect_against_perfect_is_won_by_the_first_player_at_stone_41() {
     let mut pos = C4Position::new();
     loop {
         let side = pos.moves() % 2;
-        let deadline = Instant::now() + Duration::from_secs(300);
-        let col = players[side].choose(&moves, C4Level::Perfect, deadline, &stop, &mut rng);
+        let limits = Limits::new(Duration::from_secs(300));
+        let col = players[side].choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
         assert!(pos.can_play(col as usize));
         let wins = pos.is_winning_move(col as usize);
         pos.play_col(col as usize);

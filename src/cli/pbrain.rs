@@ -21,7 +21,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Limits, MAX_SIZE, MIN_SIZE, Rule};
+use crate::engine::Limits;
+use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, MAX_SIZE, MIN_SIZE, Rule};
 
 #[derive(Debug, clap::Args)]
 pub struct PbrainArgs {
@@ -443,10 +444,7 @@ impl Brain {
             .iter()
             .map(|&(x, y, owner)| (x, y, if owner == 1 { 0 } else { 1 }))
             .collect();
-        let limits = Limits {
-            time: Some(budget),
-            ..Limits::default()
-        };
+        let limits = Limits::new(budget);
         let report = self
             .player()
             .analyse(&stones, GomokuLevel::Strong, &limits, stop);

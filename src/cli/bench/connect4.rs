@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::cli::solve::{parse_line, read_bounded_line};
+use crate::engine::Limits;
 use crate::engine::connect4::Solver;
 use crate::engine::connect4::solver::Tuning;
 
@@ -216,7 +217,11 @@ fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
             continue;
         }
         let start = Instant::now();
-        let col = player.choose(&moves, C4Level::Perfect, start + budget, &stop, &mut rng);
+        let limits = Limits {
+            start,
+            ..Limits::new(budget)
+        };
+        let col = player.choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
         let took = start.elapsed();
         if entry.best & (1 << col) == 0 {
             anyhow::bail!("position {moves:?}: column {col} is not one of the book's best moves");
@@ -273,7 +278,11 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
         let result = loop {
             let col = if pos.moves() % 2 == me {
                 let start = Instant::now();
-                let col = player.choose(&moves, C4Level::Perfect, start + budget, &stop, &mut rng);
+                let limits = Limits {
+                    start,
+                    ..Limits::new(budget)
+                };
+                let col = player.choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
                 let took = start.elapsed();
                 if took >= budget {
                     over += 1;
@@ -384,8 +393,13 @@ fn selfplay(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
     loop {
         let side = pos.moves() % 2;
         let start = Instant::now();
-        let deadline = start + Duration::from_millis(args.budget_ms.unwrap_or(365 * 86_400_000));
-        let col = players[side].choose(&moves, C4Level::Perfect, deadline, &stop, &mut rng);
+        // No budget: no time limit.
+        let limits = Limits {
+            start,
+            time: args.budget_ms.map(Duration::from_millis),
+            ..Limits::unlimited()
+        };
+        let col = players[side].choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
         let took = start.elapsed();
         slowest = slowest.max(took);
         let wins = pos.is_winning_move(col as usize);

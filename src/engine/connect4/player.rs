@@ -20,13 +20,13 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use rand::RngExt;
 
 use super::book::Book;
 use super::position::{C4Position, CELLS, WIDTH, column_mask, column_of, threat_cells};
 use super::solver::{Cutoff, Solver, win_now_score};
+use crate::engine::{Limits, TimeShares};
 
 /// The Connect Four levels this module provides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +72,8 @@ impl C4Player {
 
     /// Chooses a column (0..=6) for the side to move after `moves` (columns
     /// 0..=6 played from the empty board; legal, game not over). Answers by
-    /// `deadline` (within about a millisecond) or as soon as `stop` is set.
+    /// the end of `limits`' time (within about a millisecond; depth and
+    /// node limits do not apply) or as soon as `stop` is set.
     /// Input that is not a legal, unfinished game is not trusted: the
     /// longest valid prefix is used, and the answer is always a playable
     /// column of that position.
@@ -80,13 +81,13 @@ impl C4Player {
         &mut self,
         moves: &[u8],
         level: C4Level,
-        deadline: Instant,
+        limits: &Limits,
         stop: &AtomicBool,
         rng: &mut impl rand::Rng,
     ) -> u8 {
         let pos = longest_valid_prefix(moves);
         let limits = Cutoff {
-            deadline: Some(deadline),
+            deadline: limits.deadlines(TimeShares::CONNECT4, limits.start).hard,
             stop: Some(stop),
         };
         if level == C4Level::Hard
@@ -390,7 +391,7 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     fn choose(p: &mut C4Player, moves: &str, level: C4Level) -> u8 {
         let cols: Vec<u8> = moves.bytes().map(|b| b - b'1').collect();
@@ -399,7 +400,7 @@ mod tests {
         p.choose(
             &cols,
             level,
-            Instant::now() + Duration::from_secs(30),
+            &Limits::new(Duration::from_secs(30)),
             &stop,
             &mut rng,
         )
@@ -423,7 +424,7 @@ mod tests {
         let col = p.choose(
             &[3],
             C4Level::Perfect,
-            Instant::now() + Duration::from_secs(60),
+            &Limits::new(Duration::from_secs(60)),
             &stop,
             &mut rng,
         );
@@ -436,11 +437,11 @@ mod tests {
         let mut p = C4Player::new(1, None);
         let stop = AtomicBool::new(false);
         let mut rng = SmallRng::seed_from_u64(1);
-        let deadline = Instant::now() + Duration::from_millis(200);
+        let limits = Limits::new(Duration::from_millis(200));
         let col = p.choose(
             &[0, 0, 0, 0, 0, 0, 0, 9],
             C4Level::Hard,
-            deadline,
+            &limits,
             &stop,
             &mut rng,
         );

@@ -23,6 +23,8 @@ pub mod tt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::{Limits, TimeShares};
+
 use rand::{Rng, RngExt};
 
 use board::{Board, Pos};
@@ -53,26 +55,6 @@ pub enum GomokuLevel {
     Medium,
     /// Everything: VCF, VCT, open-three defence, deep PVS.
     Strong,
-}
-
-/// Share of the time budget after which no new iteration starts (moved back
-/// by the time the root threat searches took). A partly searched iteration
-/// still counts, so starting one late is not wasted.
-const SOFT_SHARE: f64 = 0.55;
-/// Share of the time budget at which the search stops outright.
-const HARD_SHARE: f64 = 0.9;
-
-/// Search limits for [`GomokuPlayer::analyse`]. `None` means unbounded;
-/// with no time limit the search is deterministic (same input, same nodes).
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Total thinking time; the search stops starting new iterations at
-    /// about 55 % of it and stops outright at 90 %.
-    pub time: Option<Duration>,
-    /// Maximum iterative-deepening depth.
-    pub depth: Option<u32>,
-    /// Maximum nodes (checked every 1024 nodes).
-    pub nodes: Option<u64>,
 }
 
 /// What a search found, for protocol and benchmark output.
@@ -145,7 +127,8 @@ impl GomokuPlayer {
         self.cache.clear();
     }
 
-    /// Chooses a move within `budget`.
+    /// Chooses a move within `limits` (their time, shared out by
+    /// [`TimeShares::GOMOKU`]; the easy level ignores them).
     ///
     /// `stones`: (x, y, side) with side 0 = the player to move next, 1 = the
     /// opponent; x is the column, y the row, both from 0. Points off the
@@ -155,25 +138,24 @@ impl GomokuPlayer {
         &mut self,
         stones: &[(u8, u8, u8)],
         level: GomokuLevel,
-        budget: Duration,
+        limits: &Limits,
         stop: &AtomicBool,
         rng: &mut impl Rng,
     ) -> (u8, u8) {
-        let limits = Limits {
-            time: Some(budget),
-            ..Limits::default()
-        };
         if level == GomokuLevel::Easy {
             let board = self.board(stones);
             return easy_move(&board, rng).map_or((0, 0), |p| xy8(&board, p));
         }
-        self.analyse(stones, level, &limits, stop)
+        self.analyse(stones, level, limits, stop)
             .mv
             .unwrap_or((0, 0))
     }
 
-    /// Searches the position under `limits` and reports the figures. Easy
-    /// is treated as Medium here (it has nothing to report).
+    /// Searches the position under `limits` and reports the figures. The
+    /// time left when the search starts is shared out by
+    /// [`TimeShares::GOMOKU`]; with no time limit the search is
+    /// deterministic (same input, same nodes). Easy is treated as Medium
+    /// here (it has nothing to report).
     pub fn analyse(
         &mut self,
         stones: &[(u8, u8, u8)],
@@ -190,15 +172,13 @@ impl GomokuPlayer {
         if let Some(d) = limits.depth {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);
         }
-        let (soft, hard) = match limits.time {
-            Some(t) => (
-                Some(start + t.mul_f64(SOFT_SHARE)),
-                Some(start + t.mul_f64(HARD_SHARE)),
-            ),
-            None => (None, None),
-        };
+        let deadlines = limits.deadlines(TimeShares::GOMOKU, start);
         let mut search = Search::new(board, &mut self.tt, &mut self.cache, stop, opts);
-        let out = search.think(soft, hard, limits.nodes.unwrap_or(u64::MAX));
+        let out = search.think(
+            deadlines.soft,
+            deadlines.hard,
+            limits.nodes.unwrap_or(u64::MAX),
+        );
         let b = search.board();
         Report {
             mv: out.mv.map(|p| xy8(b, p)),
