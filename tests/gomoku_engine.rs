@@ -11,7 +11,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use inarow::engine::Limits;
-use inarow::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, stones_from_moves};
+use inarow::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, Stone, stones_from_moves};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -102,14 +102,19 @@ impl Grid {
         out
     }
 
-    /// Stones for the engine, with `mover` as side 0.
-    fn stones(&self, mover: u8) -> Vec<(u8, u8, u8)> {
+    /// Stones for the engine, with `mover`'s as its own.
+    fn stones(&self, mover: u8) -> Vec<(u8, u8, Stone)> {
         let mut out = Vec::new();
         for y in 0..self.n {
             for x in 0..self.n {
                 let c = self.get(x as i32, y as i32);
                 if c == 1 || c == 2 {
-                    out.push((x as u8, y as u8, u8::from(c != mover)));
+                    let whose = if c == mover {
+                        Stone::Own
+                    } else {
+                        Stone::Opponent
+                    };
+                    out.push((x as u8, y as u8, whose));
                 }
             }
         }
@@ -268,8 +273,12 @@ fn strong_finds_vcf_wins_of_several_lengths() {
         let moves = parse_moves(moves);
         let mut g = Grid::new(15, Rule::Freestyle);
         let stones = stones_from_moves(&moves);
-        for &(x, y, side) in &stones {
-            g.set(x as usize, y as usize, if side == 0 { 1 } else { 2 });
+        for &(x, y, whose) in &stones {
+            g.set(
+                x as usize,
+                y as usize,
+                if whose == Stone::Own { 1 } else { 2 },
+            );
         }
         assert!(g.five_points(1).is_empty() && g.five_points(2).is_empty());
         assert!(

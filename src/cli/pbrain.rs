@@ -22,7 +22,7 @@ use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::{Duration, Instant};
 
 use crate::engine::Limits;
-use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, MAX_SIZE, MIN_SIZE, Rule};
+use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, MAX_SIZE, MIN_SIZE, Rule, Stone};
 
 #[derive(Debug, clap::Args)]
 pub struct PbrainArgs {
@@ -439,10 +439,17 @@ impl Brain {
             return writeln!(out, "ERROR the board is full");
         }
         let budget = self.budget();
-        let stones: Vec<(u8, u8, u8)> = self
+        let stones: Vec<(u8, u8, Stone)> = self
             .stones
             .iter()
-            .map(|&(x, y, owner)| (x, y, if owner == 1 { 0 } else { 1 }))
+            .map(|&(x, y, owner)| {
+                let whose = if owner == 1 {
+                    Stone::Own
+                } else {
+                    Stone::Opponent
+                };
+                (x, y, whose)
+            })
             .collect();
         let limits = Limits::new(budget);
         let report = self

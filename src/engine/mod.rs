@@ -321,10 +321,19 @@ impl GomokuEngine {
 impl Engine for GomokuEngine {
     fn choose(&mut self, position: &Position, limits: &Limits, stop: &AtomicBool) -> Move {
         let me = position.to_move();
-        let stones: Vec<(u8, u8, u8)> = position
+        let stones: Vec<(u8, u8, gomoku::Stone)> = position
             .history()
             .iter()
-            .filter_map(|&p| position.get(p).map(|s| (p.x, p.y, u8::from(s != me))))
+            .filter_map(|&p| {
+                position.get(p).map(|s| {
+                    let whose = if s == me {
+                        gomoku::Stone::Own
+                    } else {
+                        gomoku::Stone::Opponent
+                    };
+                    (p.x, p.y, whose)
+                })
+            })
             .collect();
         let (x, y) = self
             .player

@@ -18,7 +18,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::engine::Limits;
 use crate::engine::gomoku::board::Board;
-use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, stones_from_moves};
+use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, Stone, stones_from_moves};
 
 #[derive(Debug, clap::Args)]
 pub struct BenchGomokuArgs {
@@ -138,8 +138,9 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Parses "x,y x,y ..." into stones with the side to move after the last one as side 0.
-fn parse_moves(s: &str) -> anyhow::Result<Vec<(u8, u8, u8)>> {
+/// Parses "x,y x,y ..." into stones, the side to move after the last one's
+/// as [`Stone::Own`].
+fn parse_moves(s: &str) -> anyhow::Result<Vec<(u8, u8, Stone)>> {
     let moves: Vec<(u8, u8)> = s
         .split_whitespace()
         .map(|m| {

@@ -57,6 +57,16 @@ pub enum GomokuLevel {
     Strong,
 }
 
+/// Whose a stone is, seen from the engine: the player to move next (the
+/// one the engine chooses for) or the opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stone {
+    /// The player to move next.
+    Own,
+    /// The other player (the one who moved last).
+    Opponent,
+}
+
 /// What a search found, for protocol and benchmark output.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -130,13 +140,12 @@ impl GomokuPlayer {
     /// Chooses a move within `limits` (their time, shared out by
     /// [`TimeShares::GOMOKU`]; the easy level ignores them).
     ///
-    /// `stones`: (x, y, side) with side 0 = the player to move next, 1 = the
-    /// opponent; x is the column, y the row, both from 0. Points off the
+    /// `stones`: (x, y, whose) with x the column, y the row, both from 0. Points off the
     /// board and repeated points are ignored. Returns an empty point whenever
     /// one exists (the centre on an empty board); on a full board, (0, 0).
     pub fn choose(
         &mut self,
-        stones: &[(u8, u8, u8)],
+        stones: &[(u8, u8, Stone)],
         level: GomokuLevel,
         limits: &Limits,
         stop: &AtomicBool,
@@ -158,7 +167,7 @@ impl GomokuPlayer {
     /// here (it has nothing to report).
     pub fn analyse(
         &mut self,
-        stones: &[(u8, u8, u8)],
+        stones: &[(u8, u8, Stone)],
         level: GomokuLevel,
         limits: &Limits,
         stop: &AtomicBool,
@@ -190,17 +199,20 @@ impl GomokuPlayer {
         }
     }
 
-    /// The search board for `stones`, with side 0 as colour 1 to move.
-    fn board(&self, stones: &[(u8, u8, u8)]) -> Board {
+    /// The search board for `stones`, with [`Stone::Own`] as colour 1, to move.
+    fn board(&self, stones: &[(u8, u8, Stone)]) -> Board {
         let mut b = Board::new(self.width, self.height, self.rule);
-        for &(x, y, side) in stones {
+        for &(x, y, whose) in stones {
             let Some(p) = b.pos(x as usize, y as usize) else {
                 continue;
             };
             if !b.is_empty(p) {
                 continue;
             }
-            b.set_to_move(if side == 0 { 1 } else { 2 });
+            b.set_to_move(match whose {
+                Stone::Own => 1,
+                Stone::Opponent => 2,
+            });
             b.play(p);
         }
         b.set_to_move(1);
@@ -209,13 +221,21 @@ impl GomokuPlayer {
 }
 
 /// The stones of a game given as its moves in order, for
-/// [`GomokuPlayer::choose`]: the player to move after the last move is side 0.
-pub fn stones_from_moves(moves: &[(u8, u8)]) -> Vec<(u8, u8, u8)> {
+/// [`GomokuPlayer::choose`]: the player to move after the last move is
+/// [`Stone::Own`].
+pub fn stones_from_moves(moves: &[(u8, u8)]) -> Vec<(u8, u8, Stone)> {
     let n = moves.len();
     moves
         .iter()
         .enumerate()
-        .map(|(i, &(x, y))| (x, y, u8::from(!(n - i).is_multiple_of(2))))
+        .map(|(i, &(x, y))| {
+            let whose = if (n - i).is_multiple_of(2) {
+                Stone::Own
+            } else {
+                Stone::Opponent
+            };
+            (x, y, whose)
+        })
         .collect()
 }
 
