@@ -215,7 +215,7 @@ pub struct TelnetConfig {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Limits {
+pub struct ServerLimits {
     pub max_sessions: usize,
     pub max_per_ip: usize,
     /// Since the last key press.
@@ -267,7 +267,7 @@ impl GamesConfig {
 pub struct Config {
     pub ssh: SshConfig,
     pub telnet: TelnetConfig,
-    pub limits: Limits,
+    pub limits: ServerLimits,
     pub lobby: LobbyConfig,
     pub computer: ComputerConfig,
     pub games: GamesConfig,
@@ -360,7 +360,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         })?,
     };
     let l = &raw.limits;
-    let limits = Limits {
+    let limits = ServerLimits {
         max_sessions: count("limits.max_sessions", l.max_sessions, 1, 1_000_000)?,
         max_per_ip: count("limits.max_per_ip", l.max_per_ip, 1, 1_000_000)?,
         idle_timeout: secs(

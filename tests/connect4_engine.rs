@@ -8,11 +8,12 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use inarow::engine::Limits;
 use inarow::engine::connect4::book::compute_entry;
 use inarow::engine::connect4::player::move_scores;
-use inarow::engine::connect4::{Book, C4Level, C4Player, CELLS, Position, Solver, WIDTH};
+use inarow::engine::connect4::{Book, C4Level, C4Player, C4Position, CELLS, Solver, WIDTH};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -45,7 +46,7 @@ fn check_sample(name: &str, step: usize, count: usize) {
     let lines = sample(name, step, count);
     assert_eq!(lines.len(), count);
     for (i, (moves, expected)) in lines.iter().enumerate() {
-        let pos = Position::from_moves(moves).unwrap();
+        let pos = C4Position::from_moves(moves).unwrap();
         solver.clear();
         assert_eq!(solver.solve(&pos), *expected, "{name} {moves}");
         // The weak solver on every other line: the sign only.
@@ -93,9 +94,9 @@ fn exact_scores_begin_hard() {
 #[test]
 fn tutorial_examples() {
     let mut solver = Solver::new(16);
-    assert_eq!(solver.solve(&Position::from_moves("4455").unwrap()), 18);
+    assert_eq!(solver.solve(&C4Position::from_moves("4455").unwrap()), 18);
     assert_eq!(
-        solver.solve(&Position::from_moves("44455554221").unwrap()),
+        solver.solve(&C4Position::from_moves("44455554221").unwrap()),
         -15
     );
 }
@@ -157,7 +158,7 @@ fn solve_command_analyze() {
     let fields: Vec<&str> = stdout.split_whitespace().collect();
     assert_eq!(fields[0], "111111444");
     assert_eq!(fields[1], "full");
-    let pos = Position::from_moves("111111444").unwrap();
+    let pos = C4Position::from_moves("111111444").unwrap();
     let mut solver = Solver::new(64);
     let expected = move_scores(&mut solver, &pos);
     for col in 1..WIDTH {
@@ -178,7 +179,7 @@ fn check_analyze_against_children(args: &[&str], child_args: &[&str], positions:
 
     let mut children = String::new();
     for m in positions {
-        let pos = Position::from_moves(m).unwrap();
+        let pos = C4Position::from_moves(m).unwrap();
         for col in 0..WIDTH {
             if pos.can_play(col) {
                 assert!(
@@ -200,7 +201,7 @@ fn check_analyze_against_children(args: &[&str], child_args: &[&str], positions:
         let fields: Vec<&str> = line.split(' ').collect();
         assert_eq!(fields.len(), 1 + WIDTH, "{line}");
         assert_eq!(fields[0], *m);
-        let pos = Position::from_moves(m).unwrap();
+        let pos = C4Position::from_moves(m).unwrap();
         for col in 0..WIDTH {
             let expected = if pos.can_play(col) {
                 (-child_scores.next().unwrap()).to_string()
@@ -293,7 +294,7 @@ fn perfect_level_never_worsens_the_result() {
         let mut moves = Vec::new();
         let pos = loop {
             moves.clear();
-            let mut pos = Position::new();
+            let mut pos = C4Position::new();
             let mut ok = true;
             while pos.moves() < stones {
                 let cols: Vec<u8> = (0..WIDTH as u8)
@@ -313,8 +314,8 @@ fn perfect_level_never_worsens_the_result() {
         };
         let scores = move_scores(&mut solver, &pos);
         let best = scores.iter().flatten().max().copied().unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let col = player.choose(&moves, C4Level::Perfect, deadline, &stop, &mut rng);
+        let limits = Limits::new(Duration::from_secs(60));
+        let col = player.choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
         assert_eq!(
             scores[col as usize],
             Some(best),
@@ -334,7 +335,7 @@ fn hard_level_plays_legal_moves_and_sometimes_slips() {
     let mut slips = 0;
     for _ in 0..60 {
         let mut moves = Vec::new();
-        let mut p = Position::new();
+        let mut p = C4Position::new();
         while p.moves() < 20 {
             let cols: Vec<u8> = (0..WIDTH as u8)
                 .filter(|&c| p.can_play(c as usize) && !p.is_winning_move(c as usize))
@@ -349,8 +350,8 @@ fn hard_level_plays_legal_moves_and_sometimes_slips() {
         if p.moves() < 20 || p.can_win_next() {
             continue;
         }
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let col = player.choose(&moves, C4Level::Hard, deadline, &stop, &mut rng);
+        let limits = Limits::new(Duration::from_secs(60));
+        let col = player.choose(&moves, C4Level::Hard, &limits, &stop, &mut rng);
         assert!(p.can_play(col as usize));
         let scores = move_scores(&mut solver, &p);
         let best = scores.iter().flatten().max().copied().unwrap();
@@ -378,11 +379,11 @@ fn perfect_against_perfect_is_won_by_the_first_player_at_stone_41() {
     let stop = AtomicBool::new(false);
     let mut rng = SmallRng::seed_from_u64(41);
     let mut moves: Vec<u8> = Vec::new();
-    let mut pos = Position::new();
+    let mut pos = C4Position::new();
     loop {
         let side = pos.moves() % 2;
-        let deadline = Instant::now() + Duration::from_secs(300);
-        let col = players[side].choose(&moves, C4Level::Perfect, deadline, &stop, &mut rng);
+        let limits = Limits::new(Duration::from_secs(300));
+        let col = players[side].choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
         assert!(pos.can_play(col as usize));
         let wins = pos.is_winning_move(col as usize);
         pos.play_col(col as usize);

@@ -10,7 +10,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use inarow::engine::gomoku::{GomokuLevel, GomokuPlayer, Limits, Rule, stones_from_moves};
+use inarow::engine::Limits;
+use inarow::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, Stone, stones_from_moves};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -101,14 +102,19 @@ impl Grid {
         out
     }
 
-    /// Stones for the engine, with `mover` as side 0.
-    fn stones(&self, mover: u8) -> Vec<(u8, u8, u8)> {
+    /// Stones for the engine, with `mover`'s as its own.
+    fn stones(&self, mover: u8) -> Vec<(u8, u8, Stone)> {
         let mut out = Vec::new();
         for y in 0..self.n {
             for x in 0..self.n {
                 let c = self.get(x as i32, y as i32);
                 if c == 1 || c == 2 {
-                    out.push((x as u8, y as u8, u8::from(c != mover)));
+                    let whose = if c == mover {
+                        Stone::Own
+                    } else {
+                        Stone::Opponent
+                    };
+                    out.push((x as u8, y as u8, whose));
                 }
             }
         }
@@ -139,7 +145,7 @@ fn choose(g: &Grid, mover: u8, level: GomokuLevel, ms: u64) -> (usize, usize) {
     let (x, y) = player.choose(
         &g.stones(mover),
         level,
-        Duration::from_millis(ms),
+        &Limits::new(Duration::from_millis(ms)),
         &stop,
         &mut rng,
     );
@@ -267,8 +273,12 @@ fn strong_finds_vcf_wins_of_several_lengths() {
         let moves = parse_moves(moves);
         let mut g = Grid::new(15, Rule::Freestyle);
         let stones = stones_from_moves(&moves);
-        for &(x, y, side) in &stones {
-            g.set(x as usize, y as usize, if side == 0 { 1 } else { 2 });
+        for &(x, y, whose) in &stones {
+            g.set(
+                x as usize,
+                y as usize,
+                if whose == Stone::Own { 1 } else { 2 },
+            );
         }
         assert!(g.five_points(1).is_empty() && g.five_points(2).is_empty());
         assert!(
@@ -285,7 +295,7 @@ fn strong_finds_vcf_wins_of_several_lengths() {
             let (x, y) = player.choose(
                 &g.stones(1),
                 GomokuLevel::Strong,
-                Duration::from_secs(3),
+                &Limits::new(Duration::from_secs(3)),
                 &stop,
                 &mut rng,
             );
@@ -392,7 +402,7 @@ fn easy_always_takes_a_five_and_blocks_a_four() {
         let (x, y) = player.choose(
             &g.stones(mover),
             GomokuLevel::Easy,
-            Duration::from_millis(50),
+            &Limits::new(Duration::from_millis(50)),
             &stop,
             &mut rng,
         );
@@ -426,7 +436,7 @@ fn every_level_returns_an_empty_point() {
         let (x, y) = player.choose(
             &g.stones(mover),
             level,
-            Duration::from_millis(20),
+            &Limits::new(Duration::from_millis(20)),
             &stop,
             &mut rng,
         );
@@ -440,7 +450,13 @@ fn every_level_returns_an_empty_point() {
     let mut player = GomokuPlayer::new(15, Rule::Freestyle, 1);
     for level in LEVELS {
         assert_eq!(
-            player.choose(&[], level, Duration::from_millis(20), &stop, &mut rng),
+            player.choose(
+                &[],
+                level,
+                &Limits::new(Duration::from_millis(20)),
+                &stop,
+                &mut rng
+            ),
             (7, 7)
         );
     }
@@ -452,10 +468,7 @@ fn stop_flag_ends_a_search_at_once() {
     let moves = parse_moves("7,7 8,8 8,6 6,8 9,7");
     let mut player = GomokuPlayer::new(15, Rule::Freestyle, 16);
     let t = Instant::now();
-    let limits = Limits {
-        time: Some(Duration::from_secs(30)),
-        ..Limits::default()
-    };
+    let limits = Limits::new(Duration::from_secs(30));
     let r = player.analyse(
         &stones_from_moves(&moves),
         GomokuLevel::Strong,
@@ -483,10 +496,7 @@ fn timed_strong_search_stays_inside_its_budget() {
     for moves in positions {
         let moves = parse_moves(moves);
         let mut player = GomokuPlayer::new(15, Rule::Freestyle, 16);
-        let limits = Limits {
-            time: Some(budget),
-            ..Limits::default()
-        };
+        let limits = Limits::new(budget);
         let t = Instant::now();
         let r = player.analyse(
             &stones_from_moves(&moves),
@@ -509,7 +519,7 @@ fn fixed_depth_search_is_deterministic() {
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(4),
-        ..Limits::default()
+        ..Limits::unlimited()
     };
     let run = || {
         let mut p = GomokuPlayer::new(15, Rule::Freestyle, 8);
@@ -564,7 +574,7 @@ fn strong_beats_easy_with_both_colours() {
                 let (x, y) = players[idx].choose(
                     &stones_from_moves(&moves),
                     level,
-                    Duration::from_millis(ms),
+                    &Limits::new(Duration::from_millis(ms)),
                     &stop,
                     &mut rng,
                 );

@@ -24,7 +24,7 @@ use anyhow::Context;
 use clap::Subcommand;
 
 use crate::engine::connect4::book::{compute_entry, first_replies, next_positions};
-use crate::engine::connect4::{Book, BookEntry, Position, Solver};
+use crate::engine::connect4::{Book, BookEntry, C4Position, Solver};
 
 /// The depth of the committed book; see docs/connect4-engine.md for how it
 /// was chosen.
@@ -124,14 +124,14 @@ fn read_log(path: &Path) -> anyhow::Result<HashMap<u64, BookEntry>> {
         ) else {
             continue;
         };
-        if Position::from_key(key).is_some() && score.abs() <= 21 && best != 0 && best < 128 {
+        if C4Position::from_key(key).is_some() && score.abs() <= 21 && best != 0 && best < 128 {
             done.insert(key, BookEntry { score, best });
         }
     }
     Ok(done)
 }
 
-fn canonical(pos: &Position) -> Position {
+fn canonical(pos: &C4Position) -> C4Position {
     if pos.canonical_key().1 {
         pos.mirrored()
     } else {
@@ -169,23 +169,23 @@ fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Resu
         .with_context(|| format!("cannot open {}", log.display()))?;
 
     let start = Instant::now();
-    let mut frontier: Vec<Vec<Position>> = vec![Vec::new(); depth + 3];
-    frontier[0].push(Position::new());
+    let mut frontier: Vec<Vec<C4Position>> = vec![Vec::new(); depth + 3];
+    frontier[0].push(C4Position::new());
     if depth >= 1 {
         frontier[1] = first_replies();
     }
-    let mut in_book: Vec<Position> = Vec::new();
+    let mut in_book: Vec<C4Position> = Vec::new();
     for ply in 0..=depth {
         // Deduplicate by canonical form, keeping the order in which the
         // positions were reached: siblings stay next to each other, so a
         // worker's table still holds much of the tree it needs next.
         let mut seen = std::collections::HashSet::new();
-        let level: Vec<Position> = frontier[ply]
+        let level: Vec<C4Position> = frontier[ply]
             .drain(..)
             .map(|p| canonical(&p))
             .filter(|c| seen.insert(c.key()))
             .collect();
-        let todo: Vec<Position> = level
+        let todo: Vec<C4Position> = level
             .iter()
             .copied()
             .filter(|p| !done.contains_key(&p.key()))
@@ -246,10 +246,10 @@ const CHUNK: usize = 8;
 /// kept across positions: neighbours share much of their trees). `report`
 /// runs on this thread for every result, with the number finished so far.
 fn solve_all(
-    todo: &[Position],
+    todo: &[C4Position],
     threads: usize,
     tt_mb: usize,
-    mut report: impl FnMut(&Position, BookEntry, usize) -> anyhow::Result<()>,
+    mut report: impl FnMut(&C4Position, BookEntry, usize) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     if todo.is_empty() {
         return Ok(());

@@ -21,7 +21,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Limits, MAX_SIZE, MIN_SIZE, Rule};
+use crate::engine::Limits;
+use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, MAX_SIZE, MIN_SIZE, Rule, Stone};
 
 #[derive(Debug, clap::Args)]
 pub struct PbrainArgs {
@@ -60,13 +61,13 @@ pub fn run(args: PbrainArgs) -> anyhow::Result<ExitCode> {
 
 /// One input line, or a line that was too long.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Line {
+pub enum InputLine {
     Text(String),
     TooLong,
 }
 
 /// Reads stdin on its own thread; the channel closes at end of input.
-fn spawn_reader(stop: Arc<AtomicBool>) -> Receiver<Line> {
+fn spawn_reader(stop: Arc<AtomicBool>) -> Receiver<InputLine> {
     let (tx, rx) = sync_channel(CHANNEL_LINES);
     std::thread::spawn(move || {
         let stdin = io::stdin();
@@ -82,7 +83,7 @@ fn spawn_reader(stop: Arc<AtomicBool>) -> Receiver<Line> {
             splitter.feed(buf, &mut done);
             input.consume(n);
             for line in done {
-                if let Line::Text(t) = &line
+                if let InputLine::Text(t) = &line
                     && t.trim().eq_ignore_ascii_case("END")
                 {
                     stop.store(true, Ordering::Relaxed);
@@ -109,7 +110,7 @@ pub struct LineSplitter {
 
 impl LineSplitter {
     /// Adds bytes; complete lines are appended to `out`.
-    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<Line>) {
+    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<InputLine>) {
         for &b in bytes {
             let was_cr = std::mem::replace(&mut self.last_cr, b == b'\r');
             if b == b'\n' && was_cr {
@@ -126,15 +127,15 @@ impl LineSplitter {
     }
 
     /// The last line if the input ended without a line break.
-    pub fn finish(&mut self) -> Option<Line> {
+    pub fn finish(&mut self) -> Option<InputLine> {
         (!self.buf.is_empty() || self.too_long).then(|| self.take())
     }
 
-    fn take(&mut self) -> Line {
+    fn take(&mut self) -> InputLine {
         let line = if self.too_long {
-            Line::TooLong
+            InputLine::TooLong
         } else {
-            Line::Text(String::from_utf8_lossy(&self.buf).into_owned())
+            InputLine::Text(String::from_utf8_lossy(&self.buf).into_owned())
         };
         self.buf.clear();
         self.too_long = false;
@@ -181,13 +182,13 @@ impl Brain {
     /// Handles one line; returns false after END.
     pub fn handle(
         &mut self,
-        line: &Line,
+        line: &InputLine,
         out: &mut impl Write,
         stop: &AtomicBool,
     ) -> io::Result<bool> {
         let text = match line {
-            Line::Text(t) => t.trim(),
-            Line::TooLong => {
+            InputLine::Text(t) => t.trim(),
+            InputLine::TooLong => {
                 writeln!(out, "ERROR line too long")?;
                 return Ok(true);
             }
@@ -438,15 +439,19 @@ impl Brain {
             return writeln!(out, "ERROR the board is full");
         }
         let budget = self.budget();
-        let stones: Vec<(u8, u8, u8)> = self
+        let stones: Vec<(u8, u8, Stone)> = self
             .stones
             .iter()
-            .map(|&(x, y, owner)| (x, y, if owner == 1 { 0 } else { 1 }))
+            .map(|&(x, y, owner)| {
+                let whose = if owner == 1 {
+                    Stone::Own
+                } else {
+                    Stone::Opponent
+                };
+                (x, y, whose)
+            })
             .collect();
-        let limits = Limits {
-            time: Some(budget),
-            ..Limits::default()
-        };
+        let limits = Limits::new(budget);
         let report = self
             .player()
             .analyse(&stones, GomokuLevel::Strong, &limits, stop);
@@ -492,7 +497,7 @@ mod tests {
         let mut out = Vec::new();
         for l in lines {
             brain
-                .handle(&Line::Text(l.to_string()), &mut out, &stop)
+                .handle(&InputLine::Text(l.to_string()), &mut out, &stop)
                 .unwrap();
         }
         String::from_utf8(out).unwrap()
@@ -506,16 +511,16 @@ mod tests {
         assert_eq!(
             out,
             vec![
-                Line::Text("A".into()),
-                Line::Text("B".into()),
-                Line::Text("C".into())
+                InputLine::Text("A".into()),
+                InputLine::Text("B".into()),
+                InputLine::Text("C".into())
             ]
         );
-        assert_eq!(s.finish(), Some(Line::Text("D".into())));
+        assert_eq!(s.finish(), Some(InputLine::Text("D".into())));
         let mut out = Vec::new();
         s.feed(&vec![b'x'; MAX_LINE * 3], &mut out);
         s.feed(b"\nok\n", &mut out);
-        assert_eq!(out, vec![Line::TooLong, Line::Text("ok".into())]);
+        assert_eq!(out, vec![InputLine::TooLong, InputLine::Text("ok".into())]);
     }
 
     #[test]

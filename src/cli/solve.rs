@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::engine::connect4::book::Book;
-use crate::engine::connect4::{Limits, ParseMovesError, Position, Solver};
+use crate::engine::connect4::{C4Position, Cutoff, ParseMovesError, Solver};
 
 /// Longest line accepted (bytes): a move string has at most 42 digits, so
 /// anything this long is garbage and is skipped without being buffered.
@@ -52,13 +52,13 @@ pub enum LineError {
 }
 
 /// Splits a line into its move string and the position it reaches.
-pub(crate) fn parse_line(line: &str) -> Result<(&str, Position), LineError> {
+pub(crate) fn parse_line(line: &str) -> Result<(&str, C4Position), LineError> {
     let line = line.trim_end_matches(['\r', '\n']);
     let moves = line
         .split(|c: char| c.is_ascii_whitespace())
         .next()
         .unwrap_or("");
-    let pos = Position::from_moves(moves)?;
+    let pos = C4Position::from_moves(moves)?;
     Ok((moves, pos))
 }
 
@@ -134,7 +134,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         };
         if args.analyze {
             let scores = solver
-                .analyze_within(&pos, args.weak, book.as_ref(), Limits::NONE)
+                .analyze_within(&pos, args.weak, book.as_ref(), Cutoff::NONE)
                 .expect("a search without limits always finishes");
             let mut text = moves.to_string();
             for s in scores {

@@ -90,37 +90,124 @@ impl fmt::Display for Level {
     }
 }
 
-/// How long the computer may think: a soft deadline (do not start another
-/// iteration) and a hard one (stop now). Both count from `start`.
+/// What a search may spend: time, depth and nodes, each `None` for no
+/// bound. The one limits type of the engines: the game levels, the Gomoku
+/// engine, `inarow pbrain` and the benches all pass it.
+///
+/// Time counts from `start`. Where the deadlines fall within it is the
+/// engine's [`TimeShares`], turned into instants by [`Limits::deadlines`]
+/// (the one place that does it). The Connect Four levels honour time only;
+/// the Gomoku engine honours all three. With no time limit a search is
+/// deterministic (same input, same nodes).
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
+    /// When the clock started.
     pub start: Instant,
-    pub budget: Duration,
+    /// Total thinking time.
+    pub time: Option<Duration>,
+    /// Maximum search depth (plies of iterative deepening).
+    pub depth: Option<u32>,
+    /// Maximum nodes (checked now and then, not at every node).
+    pub nodes: Option<u64>,
 }
 
 impl Limits {
-    /// Limits starting now.
-    pub fn new(budget: Duration) -> Limits {
+    /// A time limit of `time`, starting now.
+    pub fn new(time: Duration) -> Limits {
         Limits {
-            start: Instant::now(),
-            budget,
+            time: Some(time),
+            ..Limits::unlimited()
         }
     }
 
-    /// Stop now.
-    pub fn hard_deadline(&self) -> Instant {
-        self.start + self.budget
+    /// No limit at all (the clock starts now, for reports).
+    pub fn unlimited() -> Limits {
+        Limits {
+            start: Instant::now(),
+            time: None,
+            depth: None,
+            nodes: None,
+        }
     }
 
-    /// Do not start new work after this (half the budget: an iteration that
-    /// starts later would rarely finish).
-    pub fn soft_deadline(&self) -> Instant {
-        self.start + self.budget / 2
+    /// The soft and hard deadlines for a search that starts at `from` (at
+    /// or after `start`): the time left at `from`, shared out by `shares`.
+    /// Both `None` without a time limit.
+    pub fn deadlines(&self, shares: TimeShares, from: Instant) -> Deadlines {
+        let Some(time) = self.time else {
+            return Deadlines::NONE;
+        };
+        let left = time.saturating_sub(from.saturating_duration_since(self.start));
+        Deadlines {
+            soft: Some(from + share_of(left, shares.soft)),
+            hard: Some(from + share_of(left, shares.hard)),
+        }
+    }
+}
+
+/// `share` of `time` (exact for the whole of it).
+fn share_of(time: Duration, share: f64) -> Duration {
+    if share >= 1.0 {
+        time
+    } else {
+        time.mul_f64(share)
+    }
+}
+
+/// The deadline policy: where in the time left the soft deadline (start no
+/// new iteration) and the hard one (stop now) fall, as shares of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeShares {
+    pub soft: f64,
+    pub hard: f64,
+}
+
+impl TimeShares {
+    /// The simple Connect Four levels: no new iteration after half the
+    /// time (one that starts later would rarely finish); stop at the end.
+    pub const SIMPLE: TimeShares = TimeShares {
+        soft: 0.5,
+        hard: 1.0,
+    };
+    /// The Connect Four solver (no iterations, so no soft deadline to
+    /// speak of): stop at the end.
+    pub const CONNECT4: TimeShares = TimeShares {
+        soft: 1.0,
+        hard: 1.0,
+    };
+    /// The Gomoku engine: no new iteration after 55 % (moved back by the
+    /// time the root threat searches took; a partly searched iteration
+    /// still counts, so starting one late is not wasted); stop at 90 %.
+    pub const GOMOKU: TimeShares = TimeShares {
+        soft: 0.55,
+        hard: 0.9,
+    };
+}
+
+/// A search's deadlines as instants ([`Limits::deadlines`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadlines {
+    /// Start no new iteration after this.
+    pub soft: Option<Instant>,
+    /// Stop now.
+    pub hard: Option<Instant>,
+}
+
+impl Deadlines {
+    /// No deadlines.
+    pub const NONE: Deadlines = Deadlines {
+        soft: None,
+        hard: None,
+    };
+
+    /// Whether the soft deadline passed.
+    pub fn soft_passed(&self) -> bool {
+        self.soft.is_some_and(|s| Instant::now() >= s)
     }
 
     /// Whether the hard deadline passed or someone raised the stop flag.
     pub fn should_stop(&self, stop: &AtomicBool) -> bool {
-        stop.load(Ordering::Relaxed) || Instant::now() >= self.hard_deadline()
+        stop.load(Ordering::Relaxed) || self.hard.is_some_and(|h| Instant::now() >= h)
     }
 }
 
@@ -199,13 +286,9 @@ struct ConnectFourSolver {
 impl Engine for ConnectFourSolver {
     fn choose(&mut self, position: &Position, limits: &Limits, stop: &AtomicBool) -> Move {
         let moves: Vec<u8> = position.history().iter().map(|p| p.x).collect();
-        let column = self.player.choose(
-            &moves,
-            self.level,
-            limits.hard_deadline(),
-            stop,
-            &mut self.rng,
-        );
+        let column = self
+            .player
+            .choose(&moves, self.level, limits, stop, &mut self.rng);
         Move::Column(column)
     }
 }
@@ -246,15 +329,23 @@ impl GomokuEngine {
 impl Engine for GomokuEngine {
     fn choose(&mut self, position: &Position, limits: &Limits, stop: &AtomicBool) -> Move {
         let me = position.to_move();
-        let stones: Vec<(u8, u8, u8)> = position
+        let stones: Vec<(u8, u8, gomoku::Stone)> = position
             .history()
             .iter()
-            .filter_map(|&p| position.get(p).map(|s| (p.x, p.y, u8::from(s != me))))
+            .filter_map(|&p| {
+                position.get(p).map(|s| {
+                    let whose = if s == me {
+                        gomoku::Stone::Own
+                    } else {
+                        gomoku::Stone::Opponent
+                    };
+                    (p.x, p.y, whose)
+                })
+            })
             .collect();
-        let budget = limits.budget.saturating_sub(limits.start.elapsed());
         let (x, y) = self
             .player
-            .choose(&stones, self.level, budget, stop, &mut self.rng);
+            .choose(&stones, self.level, limits, stop, &mut self.rng);
         Move::Point(crate::game::Point::new(x, y))
     }
 }

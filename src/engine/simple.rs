@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 
-use super::{Engine, Limits};
+use super::{Deadlines, Engine, Limits, TimeShares};
 use crate::game::{Move, Point, Position, Rules, Side};
 
 /// A fast random generator, seeded for tests or from the OS.
@@ -178,11 +178,11 @@ impl ConnectFourSearch {
         depth: u32,
         mut alpha: i32,
         beta: i32,
-        limits: &Limits,
+        deadlines: &Deadlines,
         stop: &AtomicBool,
     ) -> Result<i32, Aborted> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && limits.should_stop(stop) {
+        if self.nodes.is_multiple_of(1024) && deadlines.should_stop(stop) {
             return Err(Aborted);
         }
         if depth == 0 {
@@ -202,7 +202,7 @@ impl ConnectFourSearch {
             let score = if pos.is_over() {
                 0 // a draw: the move did not win (checked above)
             } else {
-                -self.negamax(pos, depth - 1, -beta, -alpha, limits, stop)?
+                -self.negamax(pos, depth - 1, -beta, -alpha, deadlines, stop)?
             };
             pos.undo();
             if score > best {
@@ -223,7 +223,7 @@ impl ConnectFourSearch {
         &mut self,
         pos: &Position,
         depth: u32,
-        limits: &Limits,
+        deadlines: &Deadlines,
         stop: &AtomicBool,
     ) -> Option<Vec<(Move, i32)>> {
         let mut work = pos.clone();
@@ -240,7 +240,7 @@ impl ConnectFourSearch {
             } else {
                 // Full window at the root so equal moves can be told apart.
                 -self
-                    .negamax(&mut work, depth - 1, -WIN * 2, WIN * 2, limits, stop)
+                    .negamax(&mut work, depth - 1, -WIN * 2, WIN * 2, deadlines, stop)
                     .ok()?
             };
             work.undo();
@@ -266,17 +266,18 @@ impl Engine for ConnectFourSearch {
         if let [m] = winning_moves(pos, me.other())[..] {
             return m;
         }
+        let deadlines = limits.deadlines(TimeShares::SIMPLE, limits.start);
         let moves = pos.legal_moves();
         let mut best: Vec<Move> = moves.clone();
         let mut depth = 1;
         while depth <= self.max_depth && depth as usize <= moves.len() * 8 {
-            let Some(scores) = self.root_scores(pos, depth, limits, stop) else {
+            let Some(scores) = self.root_scores(pos, depth, &deadlines, stop) else {
                 break;
             };
             let top = scores.iter().map(|s| s.1).max().unwrap_or(0);
             best = scores.iter().filter(|s| s.1 == top).map(|s| s.0).collect();
             // A proven result will not change with more depth.
-            if top.abs() >= WIN || std::time::Instant::now() >= limits.soft_deadline() {
+            if top.abs() >= WIN || deadlines.soft_passed() {
                 break;
             }
             depth += 1;

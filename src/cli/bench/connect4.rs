@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::cli::solve::{parse_line, read_bounded_line};
+use crate::engine::Limits;
 use crate::engine::connect4::Solver;
 use crate::engine::connect4::solver::Tuning;
 
@@ -193,7 +194,7 @@ fn spread(times: &mut [Duration]) -> (f64, f64, f64) {
 /// walked as the builder walks it (the player's best moves, every reply),
 /// each position timed once (mirror images count once).
 fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
-    use crate::engine::connect4::{C4Level, C4Player, Position, WIDTH};
+    use crate::engine::connect4::{C4Level, C4Player, C4Position, WIDTH};
     use std::sync::atomic::AtomicBool;
     let Some(book) = bench_book(args)? else {
         anyhow::bail!("--book-moves needs a book");
@@ -208,7 +209,7 @@ fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
     let mut times = Vec::new();
     let mut over = 0;
     while let Some(moves) = stack.pop() {
-        let pos = Position::from_columns(&moves).context("book walk")?;
+        let pos = C4Position::from_columns(&moves).context("book walk")?;
         let Some(entry) = book.get(&pos) else {
             continue;
         };
@@ -216,7 +217,11 @@ fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
             continue;
         }
         let start = Instant::now();
-        let col = player.choose(&moves, C4Level::Perfect, start + budget, &stop, &mut rng);
+        let limits = Limits {
+            start,
+            ..Limits::new(budget)
+        };
+        let col = player.choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
         let took = start.elapsed();
         if entry.best & (1 << col) == 0 {
             anyhow::bail!("position {moves:?}: column {col} is not one of the book's best moves");
@@ -232,7 +237,7 @@ fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
             for reply in 0..WIDTH as u8 {
                 let mut next = moves.clone();
                 next.extend([best, reply]);
-                if Position::from_columns(&next).is_ok() {
+                if C4Position::from_columns(&next).is_ok() {
                     stack.push(next);
                 }
             }
@@ -251,7 +256,7 @@ fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
 /// not lose at once), timing every move of the perfect level by the stone
 /// number it plays.
 fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCode> {
-    use crate::engine::connect4::{C4Level, C4Player, CELLS, Position, WIDTH};
+    use crate::engine::connect4::{C4Level, C4Player, C4Position, CELLS, WIDTH};
     use rand::{RngExt, SeedableRng};
     use std::sync::atomic::AtomicBool;
     let mut player = C4Player::new(args.tt_mb, bench_book(args)?);
@@ -269,11 +274,15 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
     for game in 0..games {
         let me = game % 2;
         let mut moves: Vec<u8> = Vec::new();
-        let mut pos = Position::new();
+        let mut pos = C4Position::new();
         let result = loop {
             let col = if pos.moves() % 2 == me {
                 let start = Instant::now();
-                let col = player.choose(&moves, C4Level::Perfect, start + budget, &stop, &mut rng);
+                let limits = Limits {
+                    start,
+                    ..Limits::new(budget)
+                };
+                let col = player.choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
                 let took = start.elapsed();
                 if took >= budget {
                     over += 1;
@@ -361,7 +370,7 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
 
 /// Perfect against perfect from the empty board, timing every move.
 fn selfplay(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
-    use crate::engine::connect4::{C4Level, C4Player, Position};
+    use crate::engine::connect4::{C4Level, C4Player, C4Position};
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
     let book = if args.no_book {
@@ -379,13 +388,18 @@ fn selfplay(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
     let stop = AtomicBool::new(false);
     let mut rng = rand::rng();
     let mut moves = Vec::new();
-    let mut pos = Position::new();
+    let mut pos = C4Position::new();
     let mut slowest = Duration::ZERO;
     loop {
         let side = pos.moves() % 2;
         let start = Instant::now();
-        let deadline = start + Duration::from_millis(args.budget_ms.unwrap_or(365 * 86_400_000));
-        let col = players[side].choose(&moves, C4Level::Perfect, deadline, &stop, &mut rng);
+        // No budget: no time limit.
+        let limits = Limits {
+            start,
+            time: args.budget_ms.map(Duration::from_millis),
+            ..Limits::unlimited()
+        };
+        let col = players[side].choose(&moves, C4Level::Perfect, &limits, &stop, &mut rng);
         let took = start.elapsed();
         slowest = slowest.max(took);
         let wins = pos.is_winning_move(col as usize);

@@ -16,8 +16,9 @@ use anyhow::{Context, bail};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
+use crate::engine::Limits;
 use crate::engine::gomoku::board::Board;
-use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Limits, Rule, stones_from_moves};
+use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, Stone, stones_from_moves};
 
 #[derive(Debug, clap::Args)]
 pub struct BenchGomokuArgs {
@@ -106,13 +107,10 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
         let stones = parse_moves(moves).with_context(|| format!("position {name}"))?;
         let mut player = GomokuPlayer::new(args.size, rule, args.tt_mb);
         let limits = match args.movetime {
-            Some(ms) => Limits {
-                time: Some(Duration::from_millis(ms)),
-                ..Limits::default()
-            },
+            Some(ms) => Limits::new(Duration::from_millis(ms)),
             None => Limits {
                 depth: Some(args.depth),
-                ..Limits::default()
+                ..Limits::unlimited()
             },
         };
         let r = player.analyse(&stones, level, &limits, &stop);
@@ -140,8 +138,9 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Parses "x,y x,y ..." into stones with the side to move after the last one as side 0.
-fn parse_moves(s: &str) -> anyhow::Result<Vec<(u8, u8, u8)>> {
+/// Parses "x,y x,y ..." into stones, the side to move after the last one's
+/// as [`Stone::Own`].
+fn parse_moves(s: &str) -> anyhow::Result<Vec<(u8, u8, Stone)>> {
     let moves: Vec<(u8, u8)> = s
         .split_whitespace()
         .map(|m| {
@@ -205,8 +204,8 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
                 let idx = if mover_is_a { 0 } else { 1 };
                 let stones = stones_from_moves(&moves);
                 let t = Instant::now();
-                let (x, y) =
-                    players[idx].choose(&stones, levels[idx], budgets[idx], &stop, &mut rng);
+                let limits = Limits::new(budgets[idx]);
+                let (x, y) = players[idx].choose(&stones, levels[idx], &limits, &stop, &mut rng);
                 max_move_ms = max_move_ms.max(t.elapsed().as_secs_f64() * 1000.0);
                 let Some(p) = board
                     .pos(x as usize, y as usize)

@@ -18,7 +18,7 @@
 //! touches files: the book arrives as bytes ([`Book::from_bytes`]); the
 //! built-in copy is compiled into the binary.
 
-use super::position::{CELLS, Position, WIDTH};
+use super::position::{C4Position, CELLS, WIDTH};
 use super::solver::{Solver, win_now_score};
 
 const MAGIC: &[u8; 8] = b"C4BOOK1\n";
@@ -89,7 +89,7 @@ impl Book {
             if entries.last().is_some_and(|&last| last >= e)
                 || score.abs() > 21
                 || e & 0x7f == 0
-                || Position::from_key(e >> KEY_SHIFT).is_none()
+                || C4Position::from_key(e >> KEY_SHIFT).is_none()
             {
                 return Err(BookError::Corrupt(i));
             }
@@ -102,7 +102,7 @@ impl Book {
     fn with_entries(entries: Vec<u64>) -> Book {
         let depth = entries
             .iter()
-            .filter_map(|&e| Position::from_key(e >> KEY_SHIFT))
+            .filter_map(|&e| C4Position::from_key(e >> KEY_SHIFT))
             .map(|p| p.moves())
             .max()
             .unwrap_or(0);
@@ -110,7 +110,7 @@ impl Book {
     }
 
     /// Builds a book from entries in any order; later duplicates win.
-    pub fn from_entries(items: impl IntoIterator<Item = (Position, BookEntry)>) -> Book {
+    pub fn from_entries(items: impl IntoIterator<Item = (C4Position, BookEntry)>) -> Book {
         let mut map = std::collections::BTreeMap::new();
         for (pos, entry) in items {
             let (key, mirrored) = pos.canonical_key();
@@ -157,7 +157,7 @@ impl Book {
     }
 
     /// The book's entry for `pos`, oriented like `pos`.
-    pub fn get(&self, pos: &Position) -> Option<BookEntry> {
+    pub fn get(&self, pos: &C4Position) -> Option<BookEntry> {
         let (key, mirrored) = pos.canonical_key();
         let i = self
             .entries
@@ -172,14 +172,14 @@ impl Book {
     }
 
     /// The exact score of `pos` if the book has it.
-    pub fn score(&self, pos: &Position) -> Option<i32> {
+    pub fn score(&self, pos: &C4Position) -> Option<i32> {
         self.get(pos).map(|e| e.score)
     }
 
     /// Every position in the book with its entry (canonical orientation).
-    pub fn iter(&self) -> impl Iterator<Item = (Position, BookEntry)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (C4Position, BookEntry)> + '_ {
         self.entries.iter().map(|&e| {
-            let pos = Position::from_key(e >> KEY_SHIFT).expect("checked on load");
+            let pos = C4Position::from_key(e >> KEY_SHIFT).expect("checked on load");
             (
                 pos,
                 BookEntry {
@@ -194,7 +194,7 @@ impl Book {
 /// Computes the book entry of `pos` (not finished) by search: its exact
 /// score and every column that achieves it. Used by the book builder and by
 /// tests that check the book against the solver.
-pub fn compute_entry(solver: &mut Solver, pos: &Position) -> BookEntry {
+pub fn compute_entry(solver: &mut Solver, pos: &C4Position) -> BookEntry {
     let mut best = 0u8;
     if pos.can_win_next() {
         for col in 0..WIDTH {
@@ -222,7 +222,7 @@ pub fn compute_entry(solver: &mut Solver, pos: &Position) -> BookEntry {
             // Null window just below -score: fails low iff the child's
             // score is at most -score, i.e. ours is at least `score`.
             let r = solver
-                .window(&child, -score, -score + 1, super::solver::Limits::NONE)
+                .window(&child, -score, -score + 1, super::solver::Cutoff::NONE)
                 .expect("no limits");
             r <= -score
         };
@@ -237,7 +237,7 @@ pub fn compute_entry(solver: &mut Solver, pos: &Position) -> BookEntry {
 /// of its best moves (from `entry`), every reply of the opponent that does
 /// not end the game. These are again positions with the perfect player to
 /// move, two stones deeper.
-pub fn next_positions(pos: &Position, entry: &BookEntry) -> Vec<Position> {
+pub fn next_positions(pos: &C4Position, entry: &BookEntry) -> Vec<C4Position> {
     let mut out = Vec::new();
     for col in 0..WIDTH {
         if entry.best & (1 << col) == 0 || !pos.can_play(col) || pos.is_winning_move(col) {
@@ -259,10 +259,10 @@ pub fn next_positions(pos: &Position, entry: &BookEntry) -> Vec<Position> {
 
 /// Every position after one stone: the perfect player's first positions
 /// when it plays second.
-pub fn first_replies() -> Vec<Position> {
+pub fn first_replies() -> Vec<C4Position> {
     (0..WIDTH)
         .map(|col| {
-            let mut p = Position::new();
+            let mut p = C4Position::new();
             p.play_col(col);
             p
         })
@@ -275,8 +275,8 @@ mod tests {
 
     #[test]
     fn roundtrip_and_mirror() {
-        let a = Position::from_moves("12").unwrap();
-        let b = Position::from_moves("4").unwrap();
+        let a = C4Position::from_moves("12").unwrap();
+        let b = C4Position::from_moves("4").unwrap();
         let book = Book::from_entries([
             (
                 a,
@@ -298,7 +298,7 @@ mod tests {
             })
         );
         // The mirror image of "12" is "76": best moves mirror too.
-        let m = Position::from_moves("76").unwrap();
+        let m = C4Position::from_moves("76").unwrap();
         assert_eq!(
             book.get(&m),
             Some(BookEntry {
@@ -306,7 +306,7 @@ mod tests {
                 best: 0b1100000
             })
         );
-        assert_eq!(book.get(&Position::new()), None);
+        assert_eq!(book.get(&C4Position::new()), None);
         assert!(Book::from_bytes(&bytes[..bytes.len() - 1]).is_err());
         assert!(Book::from_bytes(b"garbage").is_err());
         let mut bad = bytes.clone();

@@ -15,6 +15,6 @@ pub mod table;
 
 pub use book::{Book, BookEntry, BookError};
 pub use player::{C4Level, C4Player};
-pub use position::{CELLS, HEIGHT, IllegalMoveError, ParseMovesError, Position, WIDTH};
-pub use solver::{Limits, Solver};
-pub use table::Table;
+pub use position::{C4IllegalMoveError, C4Position, CELLS, HEIGHT, ParseMovesError, WIDTH};
+pub use solver::{Cutoff, Solver};
+pub use table::TransTable;

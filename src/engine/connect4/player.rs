@@ -20,13 +20,13 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 use rand::RngExt;
 
 use super::book::Book;
-use super::position::{CELLS, Position, WIDTH, column_mask, column_of, threat_cells};
-use super::solver::{Limits, Solver, win_now_score};
+use super::position::{C4Position, CELLS, WIDTH, column_mask, column_of, threat_cells};
+use super::solver::{Cutoff, Solver, win_now_score};
+use crate::engine::{Limits, TimeShares};
 
 /// The Connect Four levels this module provides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +72,8 @@ impl C4Player {
 
     /// Chooses a column (0..=6) for the side to move after `moves` (columns
     /// 0..=6 played from the empty board; legal, game not over). Answers by
-    /// `deadline` (within about a millisecond) or as soon as `stop` is set.
+    /// the end of `limits`' time (within about a millisecond; depth and
+    /// node limits do not apply) or as soon as `stop` is set.
     /// Input that is not a legal, unfinished game is not trusted: the
     /// longest valid prefix is used, and the answer is always a playable
     /// column of that position.
@@ -80,13 +81,13 @@ impl C4Player {
         &mut self,
         moves: &[u8],
         level: C4Level,
-        deadline: Instant,
+        limits: &Limits,
         stop: &AtomicBool,
         rng: &mut impl rand::Rng,
     ) -> u8 {
         let pos = longest_valid_prefix(moves);
-        let limits = Limits {
-            deadline: Some(deadline),
+        let limits = Cutoff {
+            deadline: limits.deadlines(TimeShares::CONNECT4, limits.start).hard,
             stop: Some(stop),
         };
         if level == C4Level::Hard
@@ -100,7 +101,7 @@ impl C4Player {
     }
 
     /// The perfect level's choice.
-    fn perfect(&mut self, pos: &Position, limits: Limits, rng: &mut impl rand::Rng) -> u8 {
+    fn perfect(&mut self, pos: &C4Position, limits: Cutoff, rng: &mut impl rand::Rng) -> u8 {
         let playable: Vec<u8> = (0..WIDTH as u8)
             .filter(|&c| pos.can_play(c as usize))
             .collect();
@@ -160,14 +161,14 @@ impl C4Player {
     }
 
     /// Proves as much as the limits allow about each candidate's score.
-    fn search_root(&mut self, pos: &Position, candidates: &[u8], limits: Limits) -> RootBounds {
+    fn search_root(&mut self, pos: &C4Position, candidates: &[u8], limits: Cutoff) -> RootBounds {
         let moves = pos.moves() as i32;
         let mut b = RootBounds {
             lower: [i32::MIN; WIDTH],
             upper: [i32::MAX; WIDTH],
             complete: false,
         };
-        let children: Vec<Position> = candidates
+        let children: Vec<C4Position> = candidates
             .iter()
             .map(|&c| {
                 let mut child = *pos;
@@ -281,8 +282,8 @@ impl C4Player {
 
 /// The position after the longest prefix of `moves` that is a legal,
 /// unfinished game.
-fn longest_valid_prefix(moves: &[u8]) -> Position {
-    let mut pos = Position::new();
+fn longest_valid_prefix(moves: &[u8]) -> C4Position {
+    let mut pos = C4Position::new();
     for &c in moves {
         let col = c as usize;
         if col >= WIDTH
@@ -303,7 +304,7 @@ fn pick(cols: &[u8], rng: &mut impl rand::Rng) -> u8 {
 
 /// Columns that do not let the opponent win at once, most promising first
 /// (the solver's ordering: threats created, then centre first).
-fn ordered_non_losing(pos: &Position) -> Vec<u8> {
+fn ordered_non_losing(pos: &C4Position) -> Vec<u8> {
     let next = pos.non_losing_moves();
     let mut list: Vec<(i32, u8)> = Vec::new();
     for col in [3usize, 2, 4, 1, 5, 0, 6] {
@@ -322,7 +323,7 @@ fn ordered_non_losing(pos: &Position) -> Vec<u8> {
 /// Whether the opponent, to move in `pos`, can make a move after which we
 /// have no move that avoids losing at once (a double threat, or a threat
 /// with a threat above it).
-fn opponent_forces_win(pos: &Position) -> bool {
+fn opponent_forces_win(pos: &C4Position) -> bool {
     if pos.can_win_next() {
         return true;
     }
@@ -343,7 +344,7 @@ fn opponent_forces_win(pos: &Position) -> bool {
 /// that neither lose at once nor let the opponent force a win with its next
 /// stone. `None` if there is no such choice, or if a win is available now
 /// (a slip there would be silly).
-fn slip(pos: &Position, rng: &mut impl rand::Rng) -> Option<u8> {
+fn slip(pos: &C4Position, rng: &mut impl rand::Rng) -> Option<u8> {
     if pos.can_win_next() {
         return None;
     }
@@ -364,7 +365,7 @@ fn slip(pos: &Position, rng: &mut impl rand::Rng) -> Option<u8> {
 /// The perfect score of every column for the side to move (`None` for a
 /// full column), using `book` where it knows the child position. For tests
 /// and tools; the player itself searches more lazily.
-pub fn move_scores(solver: &mut Solver, pos: &Position) -> [Option<i32>; WIDTH] {
+pub fn move_scores(solver: &mut Solver, pos: &C4Position) -> [Option<i32>; WIDTH] {
     let mut out = [None; WIDTH];
     for (col, slot) in out.iter_mut().enumerate() {
         if !pos.can_play(col) {
@@ -390,7 +391,7 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     fn choose(p: &mut C4Player, moves: &str, level: C4Level) -> u8 {
         let cols: Vec<u8> = moves.bytes().map(|b| b - b'1').collect();
@@ -399,7 +400,7 @@ mod tests {
         p.choose(
             &cols,
             level,
-            Instant::now() + Duration::from_secs(30),
+            &Limits::new(Duration::from_secs(30)),
             &stop,
             &mut rng,
         )
@@ -423,7 +424,7 @@ mod tests {
         let col = p.choose(
             &[3],
             C4Level::Perfect,
-            Instant::now() + Duration::from_secs(60),
+            &Limits::new(Duration::from_secs(60)),
             &stop,
             &mut rng,
         );
@@ -436,11 +437,11 @@ mod tests {
         let mut p = C4Player::new(1, None);
         let stop = AtomicBool::new(false);
         let mut rng = SmallRng::seed_from_u64(1);
-        let deadline = Instant::now() + Duration::from_millis(200);
+        let limits = Limits::new(Duration::from_millis(200));
         let col = p.choose(
             &[0, 0, 0, 0, 0, 0, 0, 9],
             C4Level::Hard,
-            deadline,
+            &limits,
             &stop,
             &mut rng,
         );

@@ -147,7 +147,7 @@ pub enum ParseMovesError {
 
 /// Why a move is not legal in a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum IllegalMoveError {
+pub enum C4IllegalMoveError {
     /// Not a column 0-6.
     #[error("column {0} is off the board")]
     OffBoard(u8),
@@ -159,16 +159,16 @@ pub enum IllegalMoveError {
 /// A Connect Four position on the 7x6 board, from the point of view of the
 /// side to move. Cheap to copy (17 bytes of state).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Position {
+pub struct C4Position {
     current: u64,
     mask: u64,
     moves: u32,
 }
 
-impl Position {
+impl C4Position {
     /// The empty board.
     pub const fn new() -> Self {
-        Position {
+        C4Position {
             current: 0,
             mask: 0,
             moves: 0,
@@ -179,7 +179,7 @@ impl Position {
     /// board. The result is never a finished game: four in a line and a full
     /// board are errors.
     pub fn from_moves(moves: &str) -> Result<Self, ParseMovesError> {
-        let mut pos = Position::new();
+        let mut pos = C4Position::new();
         for (i, ch) in moves.chars().enumerate() {
             let index = i + 1;
             let col = match ch {
@@ -195,9 +195,9 @@ impl Position {
     }
 
     /// Plays columns 0..=6 from the empty board, with the same checks as
-    /// [`Position::from_moves`].
+    /// [`C4Position::from_moves`].
     pub fn from_columns(cols: &[u8]) -> Result<Self, ParseMovesError> {
-        let mut pos = Position::new();
+        let mut pos = C4Position::new();
         for (i, &col) in cols.iter().enumerate() {
             let index = i + 1;
             if col as usize >= WIDTH {
@@ -229,13 +229,13 @@ impl Position {
     }
 
     /// Plays a column 0..=6 if it is on the board and not full; the caller
-    /// checks for wins with [`Position::is_winning_move`] first.
-    pub fn try_play(&mut self, col: u8) -> Result<(), IllegalMoveError> {
+    /// checks for wins with [`C4Position::is_winning_move`] first.
+    pub fn try_play(&mut self, col: u8) -> Result<(), C4IllegalMoveError> {
         if col as usize >= WIDTH {
-            return Err(IllegalMoveError::OffBoard(col));
+            return Err(C4IllegalMoveError::OffBoard(col));
         }
         if !self.can_play(col as usize) {
-            return Err(IllegalMoveError::Full(col));
+            return Err(C4IllegalMoveError::Full(col));
         }
         self.play_col(col as usize);
         Ok(())
@@ -282,7 +282,7 @@ impl Position {
 
     /// The position after playing the single-bit move `bit`.
     #[inline]
-    pub(crate) fn after(&self, bit: u64) -> Position {
+    pub(crate) fn after(&self, bit: u64) -> C4Position {
         let mut p = *self;
         p.play_bit(bit);
         p
@@ -354,17 +354,17 @@ impl Position {
     }
 
     /// The position with columns swapped left to right.
-    pub fn mirrored(&self) -> Position {
-        Position {
+    pub fn mirrored(&self) -> C4Position {
+        C4Position {
             current: mirror(self.current),
             mask: mirror(self.mask),
             moves: self.moves,
         }
     }
 
-    /// Rebuilds a position from [`Position::key`]; `None` if the value is not
+    /// Rebuilds a position from [`C4Position::key`]; `None` if the value is not
     /// a key of a reachable-shaped board (column markers, bits above them).
-    pub fn from_key(key: u64) -> Option<Position> {
+    pub fn from_key(key: u64) -> Option<C4Position> {
         let mut current = 0;
         let mut mask = 0;
         let mut moves = 0;
@@ -382,7 +382,7 @@ impl Position {
         if key >> (WIDTH as u32 * H1) != 0 {
             return None;
         }
-        Some(Position {
+        Some(C4Position {
             current,
             mask,
             moves,
@@ -406,7 +406,7 @@ impl Position {
     }
 }
 
-impl fmt::Debug for Position {
+impl fmt::Debug for C4Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // 'x' is the side to move, 'o' the opponent.
         writeln!(f, "Position ({} stones, x to move)", self.moves)?;
@@ -431,21 +431,21 @@ mod tests {
 
     #[test]
     fn parse_and_errors() {
-        assert_eq!(Position::from_moves("").unwrap().moves(), 0);
-        assert_eq!(Position::from_moves("4453").unwrap().moves(), 4);
+        assert_eq!(C4Position::from_moves("").unwrap().moves(), 0);
+        assert_eq!(C4Position::from_moves("4453").unwrap().moves(), 4);
         assert!(matches!(
-            Position::from_moves("448"),
+            C4Position::from_moves("448"),
             Err(ParseMovesError::BadColumn {
                 index: 3,
                 found: '8'
             })
         ));
         assert!(matches!(
-            Position::from_moves("0"),
+            C4Position::from_moves("0"),
             Err(ParseMovesError::BadColumn { index: 1, .. })
         ));
         assert!(matches!(
-            Position::from_moves("1111111"),
+            C4Position::from_moves("1111111"),
             Err(ParseMovesError::FullColumn {
                 index: 7,
                 column: 1
@@ -453,11 +453,11 @@ mod tests {
         ));
         // 1212121: the first player's fourth stone in column 1 wins.
         assert!(matches!(
-            Position::from_moves("1212121"),
+            C4Position::from_moves("1212121"),
             Err(ParseMovesError::GameWon { index: 7 })
         ));
         assert!(matches!(
-            Position::from_moves("12121212"),
+            C4Position::from_moves("12121212"),
             Err(ParseMovesError::GameWon { index: 7 })
         ));
     }
@@ -465,13 +465,13 @@ mod tests {
     #[test]
     fn key_roundtrip_and_mirror() {
         for s in ["", "4", "1", "4453", "7654321", "44455554221", "112233"] {
-            let p = Position::from_moves(s).unwrap();
-            assert_eq!(Position::from_key(p.key()), Some(p), "{s}");
+            let p = C4Position::from_moves(s).unwrap();
+            assert_eq!(C4Position::from_key(p.key()), Some(p), "{s}");
             let mirrored: String = s
                 .chars()
                 .map(|c| char::from(b'8' - (c as u8 - b'0')))
                 .collect();
-            let q = Position::from_moves(&mirrored).unwrap();
+            let q = C4Position::from_moves(&mirrored).unwrap();
             assert_eq!(p.mirrored(), q);
             assert_eq!(p.canonical_key().0, q.canonical_key().0);
             assert_eq!(mirror(mirror(p.key())), p.key());
@@ -487,7 +487,7 @@ mod tests {
             ("1223343447", 3),
             ("7665545441", 3),
         ] {
-            let p = Position::from_moves(setup).unwrap();
+            let p = C4Position::from_moves(setup).unwrap();
             assert!(p.can_win_next(), "{setup}");
             assert!(p.is_winning_move(col), "{setup}");
             let mut q = p;

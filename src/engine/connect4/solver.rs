@@ -1,4 +1,4 @@
-//! The exact solver: negamax with alpha-beta over [`Position`], a
+//! The exact solver: negamax with alpha-beta over [`C4Position`], a
 //! transposition table, move ordering, and null-window narrowing at the root.
 //!
 //! # Scores
@@ -27,10 +27,10 @@ use std::time::Instant;
 
 use super::book::Book;
 use super::position::{
-    BOARD, BOTTOM, CELLS, Position, ROWS_024, ROWS_135, WIDTH, column_mask, column_of, has_four,
+    BOARD, BOTTOM, C4Position, CELLS, ROWS_024, ROWS_135, WIDTH, column_mask, column_of, has_four,
     threat_cells,
 };
-use super::table::{Bounds, Slot, Table};
+use super::table::{Bounds, Slot, TransTable};
 
 /// The highest score: a win with the side's first stone... on an empty
 /// board that would be 21 (not reachable in practice, but the range is).
@@ -44,16 +44,16 @@ const CENTRE_FIRST: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 
 /// Stop conditions for a search that must not run forever.
 #[derive(Clone, Copy, Default)]
-pub struct Limits<'a> {
+pub struct Cutoff<'a> {
     /// Give up when this instant has passed.
     pub deadline: Option<Instant>,
     /// Give up as soon as this flag is set.
     pub stop: Option<&'a AtomicBool>,
 }
 
-impl Limits<'_> {
+impl Cutoff<'_> {
     /// No limits: the search runs to the end.
-    pub const NONE: Limits<'static> = Limits {
+    pub const NONE: Cutoff<'static> = Cutoff {
         deadline: None,
         stop: None,
     };
@@ -61,15 +61,15 @@ impl Limits<'_> {
 
 /// The score of a position whose side to move wins with its next stone.
 #[inline]
-pub(crate) fn win_now_score(pos: &Position) -> i32 {
+pub(crate) fn win_now_score(pos: &C4Position) -> i32 {
     (CELLS as i32 + 1 - pos.moves() as i32) / 2
 }
 
 /// A reusable solver: a transposition table and counters. Not `Sync`; use
 /// one per thread.
 pub struct Solver {
-    table: Table,
-    small: Table,
+    table: TransTable,
+    small: TransTable,
     nodes: u64,
     tuning: Tuning,
 }
@@ -78,8 +78,8 @@ impl Solver {
     /// A solver with a transposition table of about `table_mb` MiB.
     pub fn new(table_mb: usize) -> Solver {
         Solver {
-            table: Table::new(table_mb),
-            small: Table::with_bytes(Tuning::default().small_kb << 10),
+            table: TransTable::new(table_mb),
+            small: TransTable::with_bytes(Tuning::default().small_kb << 10),
             nodes: 0,
             tuning: Tuning::default(),
         }
@@ -89,7 +89,7 @@ impl Solver {
     #[doc(hidden)]
     pub fn set_tuning(&mut self, tuning: Tuning) {
         self.tuning = tuning;
-        self.small = Table::with_bytes(tuning.small_kb << 10);
+        self.small = TransTable::with_bytes(tuning.small_kb << 10);
     }
 
     /// Forgets everything the table holds (cheap).
@@ -114,20 +114,20 @@ impl Solver {
     }
 
     /// The exact score of `pos` (a position that is not finished).
-    pub fn solve(&mut self, pos: &Position) -> i32 {
-        self.solve_within(pos, false, Limits::NONE)
+    pub fn solve(&mut self, pos: &C4Position) -> i32 {
+        self.solve_within(pos, false, Cutoff::NONE)
             .expect("a search without limits always finishes")
     }
 
     /// The sign of the score of `pos`: 1 win, 0 draw, -1 loss.
-    pub fn solve_weak(&mut self, pos: &Position) -> i32 {
-        self.solve_within(pos, true, Limits::NONE)
+    pub fn solve_weak(&mut self, pos: &C4Position) -> i32 {
+        self.solve_within(pos, true, Cutoff::NONE)
             .expect("a search without limits always finishes")
     }
 
     /// Like [`Solver::solve`] (or [`Solver::solve_weak`] if `weak`), giving up
     /// with `None` when a limit is hit.
-    pub fn solve_within(&mut self, pos: &Position, weak: bool, limits: Limits) -> Option<i32> {
+    pub fn solve_within(&mut self, pos: &C4Position, weak: bool, limits: Cutoff) -> Option<i32> {
         let start = Start {
             lo: MIN_SCORE,
             hi: MAX_SCORE,
@@ -143,11 +143,11 @@ impl Solver {
     /// below it.
     fn solve_from(
         &mut self,
-        pos: &Position,
+        pos: &C4Position,
         weak: bool,
         start: Start,
         book: Option<&Book>,
-        limits: Limits,
+        limits: Cutoff,
     ) -> Option<i32> {
         let Start { lo, hi, guess } = start;
         debug_assert!(lo <= hi);
@@ -220,18 +220,24 @@ impl Solver {
     /// `(alpha, beta)` and returns a fail-soft result: at most `alpha`
     /// means "the score is at most this", at least `beta` means "at least
     /// this", in between is exact. `None` if a limit was hit.
-    pub fn window(&mut self, pos: &Position, alpha: i32, beta: i32, limits: Limits) -> Option<i32> {
+    pub fn window(
+        &mut self,
+        pos: &C4Position,
+        alpha: i32,
+        beta: i32,
+        limits: Cutoff,
+    ) -> Option<i32> {
         self.window_book(pos, alpha, beta, None, limits)
     }
 
     /// [`Solver::window`], answering positions in `book` from it.
     fn window_book(
         &mut self,
-        pos: &Position,
+        pos: &C4Position,
         alpha: i32,
         beta: i32,
         book: Option<&Book>,
-        limits: Limits,
+        limits: Cutoff,
     ) -> Option<i32> {
         debug_assert!(!pos.can_win_next());
         debug_assert!(alpha < beta);
@@ -261,8 +267,8 @@ impl Solver {
     /// The score of every move: `None` for a full column, otherwise the
     /// score for the side to move after playing there (the negation of the
     /// opponent's score). With `weak`, only the sign.
-    pub fn analyze(&mut self, pos: &Position, weak: bool) -> [Option<i32>; WIDTH] {
-        self.analyze_within(pos, weak, None, Limits::NONE)
+    pub fn analyze(&mut self, pos: &C4Position, weak: bool) -> [Option<i32>; WIDTH] {
+        self.analyze_within(pos, weak, None, Cutoff::NONE)
             .expect("a search without limits always finishes")
     }
 
@@ -276,10 +282,10 @@ impl Solver {
     /// and the ones with the narrowest bounds go first.
     pub fn analyze_within(
         &mut self,
-        pos: &Position,
+        pos: &C4Position,
         weak: bool,
         book: Option<&Book>,
-        limits: Limits,
+        limits: Cutoff,
     ) -> Option<[Option<i32>; WIDTH]> {
         let bounds = analyze_bounds(pos, book);
         let mut out = [None; WIDTH];
@@ -348,7 +354,7 @@ struct Start {
 ///
 /// The book holds only positions the perfect player meets, so a move off
 /// its lines usually needs search; these bounds make that search shorter.
-pub fn analyze_bounds(pos: &Position, book: Option<&Book>) -> [Option<(i32, i32)>; WIDTH] {
+pub fn analyze_bounds(pos: &C4Position, book: Option<&Book>) -> [Option<(i32, i32)>; WIDTH] {
     let mut out = [None; WIDTH];
     let entry = book.and_then(|b| b.get(pos));
     for (col, slot) in out.iter_mut().enumerate() {
@@ -529,15 +535,15 @@ struct Probe {
 /// One call into the search: the table, a node counter and the limits.
 struct Search<'t, 'l> {
     small_below: i32,
-    table: &'t mut Table,
-    small: &'t mut Table,
+    table: &'t mut TransTable,
+    small: &'t mut TransTable,
     /// Positions with at most `book_depth` stones are looked up here.
     book: Option<&'t Book>,
     book_depth: i32,
     history: [[i32; 64]; 2],
     tuning: Tuning,
     nodes: u64,
-    limits: Limits<'l>,
+    limits: Cutoff<'l>,
     next_check: u64,
     aborted: bool,
 }
@@ -563,9 +569,9 @@ impl Search<'_, '_> {
     }
 
     #[inline]
-    fn probe(&self, pos: &Position) -> Probe {
+    fn probe(&self, pos: &C4Position) -> Probe {
         let small = (CELLS - pos.moves()) < self.small_below as usize;
-        let table: &Table = if small { self.small } else { self.table };
+        let table: &TransTable = if small { self.small } else { self.table };
         let (key, mirrored) =
             if self.tuning.mirror && (pos.moves() as i32) < self.tuning.mirror_below {
                 pos.canonical_key()
@@ -587,7 +593,7 @@ impl Search<'_, '_> {
     /// nothing more is stored.
     fn negamax(
         &mut self,
-        pos: &Position,
+        pos: &C4Position,
         mut alpha: i32,
         mut beta: i32,
         hint: Option<Probe>,
@@ -832,7 +838,7 @@ mod tests {
     use super::*;
 
     fn solve(moves: &str) -> i32 {
-        Solver::new(16).solve(&Position::from_moves(moves).unwrap())
+        Solver::new(16).solve(&C4Position::from_moves(moves).unwrap())
     }
 
     #[test]
@@ -849,7 +855,7 @@ mod tests {
             "44455554221",
             "2252576253462244111563365343671351441",
         ] {
-            let p = Position::from_moves(m).unwrap();
+            let p = C4Position::from_moves(m).unwrap();
             let strong = s.solve(&p);
             s.clear();
             assert_eq!(s.solve_weak(&p), strong.signum(), "{m}");

@@ -16,7 +16,7 @@
 //!   search took. A new position replaces the entry of least work in its
 //!   bucket (or an entry from an earlier search), so the expensive results
 //!   near the root stay while the cheap ones near the leaves churn.
-//! * **O(1) clearing.** Entries carry a generation number; [`Table::clear`]
+//! * **O(1) clearing.** Entries carry a generation number; [`TransTable::clear`]
 //!   bumps it and entries of other generations count as empty. A real wipe
 //!   happens once every 255 clears. This keeps "a fresh table for every
 //!   position" cheap even for large tables.
@@ -67,19 +67,19 @@ pub(crate) struct Slot {
 }
 
 /// A transposition table of a fixed size.
-pub struct Table {
+pub struct TransTable {
     buckets: Vec<Bucket>,
     generation: u64,
 }
 
-impl Table {
+impl TransTable {
     /// A table using about `megabytes` MiB (at least 256 KiB).
-    pub fn new(megabytes: usize) -> Table {
-        Table::with_bytes(megabytes.saturating_mul(1 << 20))
+    pub fn new(megabytes: usize) -> TransTable {
+        TransTable::with_bytes(megabytes.saturating_mul(1 << 20))
     }
 
     /// A table using about `bytes` bytes (at least 256 KiB).
-    pub fn with_bytes(bytes: usize) -> Table {
+    pub fn with_bytes(bytes: usize) -> TransTable {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(MIN_BUCKETS);
         let mut buckets = vec![Bucket::default(); n];
         // Touch every page now: the allocation may be lazily zeroed by the
@@ -87,7 +87,7 @@ impl Table {
         // make small searches look ten times slower than they are.
         buckets.fill(Bucket([0; WAYS]));
         std::hint::black_box(&mut buckets);
-        Table {
+        TransTable {
             buckets,
             generation: 1,
         }
@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn store_probe_clear() {
-        let mut t = Table::new(1);
+        let mut t = TransTable::new(1);
         let s = t.slot(12345);
         assert_eq!(t.probe(s), None);
         let b = Bounds {
@@ -203,7 +203,7 @@ mod tests {
 
     #[test]
     fn no_false_hits_in_a_full_bucket() {
-        let mut t = Table::new(0);
+        let mut t = TransTable::new(0);
         // Many keys, far more than the table holds: every hit must be a key
         // that was stored with exactly those bounds.
         for k in 0..200_000u64 {

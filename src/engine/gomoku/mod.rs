@@ -23,6 +23,8 @@ pub mod tt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::{Limits, TimeShares};
+
 use rand::{Rng, RngExt};
 
 use board::{Board, Pos};
@@ -55,24 +57,14 @@ pub enum GomokuLevel {
     Strong,
 }
 
-/// Share of the time budget after which no new iteration starts (moved back
-/// by the time the root threat searches took). A partly searched iteration
-/// still counts, so starting one late is not wasted.
-const SOFT_SHARE: f64 = 0.55;
-/// Share of the time budget at which the search stops outright.
-const HARD_SHARE: f64 = 0.9;
-
-/// Search limits for [`GomokuPlayer::analyse`]. `None` means unbounded;
-/// with no time limit the search is deterministic (same input, same nodes).
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Total thinking time; the search stops starting new iterations at
-    /// about 55 % of it and stops outright at 90 %.
-    pub time: Option<Duration>,
-    /// Maximum iterative-deepening depth.
-    pub depth: Option<u32>,
-    /// Maximum nodes (checked every 1024 nodes).
-    pub nodes: Option<u64>,
+/// Whose a stone is, seen from the engine: the player to move next (the
+/// one the engine chooses for) or the opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stone {
+    /// The player to move next.
+    Own,
+    /// The other player (the one who moved last).
+    Opponent,
 }
 
 /// What a search found, for protocol and benchmark output.
@@ -145,38 +137,37 @@ impl GomokuPlayer {
         self.cache.clear();
     }
 
-    /// Chooses a move within `budget`.
+    /// Chooses a move within `limits` (their time, shared out by
+    /// [`TimeShares::GOMOKU`]; the easy level ignores them).
     ///
-    /// `stones`: (x, y, side) with side 0 = the player to move next, 1 = the
-    /// opponent; x is the column, y the row, both from 0. Points off the
+    /// `stones`: (x, y, whose) with x the column, y the row, both from 0. Points off the
     /// board and repeated points are ignored. Returns an empty point whenever
     /// one exists (the centre on an empty board); on a full board, (0, 0).
     pub fn choose(
         &mut self,
-        stones: &[(u8, u8, u8)],
+        stones: &[(u8, u8, Stone)],
         level: GomokuLevel,
-        budget: Duration,
+        limits: &Limits,
         stop: &AtomicBool,
         rng: &mut impl Rng,
     ) -> (u8, u8) {
-        let limits = Limits {
-            time: Some(budget),
-            ..Limits::default()
-        };
         if level == GomokuLevel::Easy {
             let board = self.board(stones);
             return easy_move(&board, rng).map_or((0, 0), |p| xy8(&board, p));
         }
-        self.analyse(stones, level, &limits, stop)
+        self.analyse(stones, level, limits, stop)
             .mv
             .unwrap_or((0, 0))
     }
 
-    /// Searches the position under `limits` and reports the figures. Easy
-    /// is treated as Medium here (it has nothing to report).
+    /// Searches the position under `limits` and reports the figures. The
+    /// time left when the search starts is shared out by
+    /// [`TimeShares::GOMOKU`]; with no time limit the search is
+    /// deterministic (same input, same nodes). Easy is treated as Medium
+    /// here (it has nothing to report).
     pub fn analyse(
         &mut self,
-        stones: &[(u8, u8, u8)],
+        stones: &[(u8, u8, Stone)],
         level: GomokuLevel,
         limits: &Limits,
         stop: &AtomicBool,
@@ -190,15 +181,13 @@ impl GomokuPlayer {
         if let Some(d) = limits.depth {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);
         }
-        let (soft, hard) = match limits.time {
-            Some(t) => (
-                Some(start + t.mul_f64(SOFT_SHARE)),
-                Some(start + t.mul_f64(HARD_SHARE)),
-            ),
-            None => (None, None),
-        };
+        let deadlines = limits.deadlines(TimeShares::GOMOKU, start);
         let mut search = Search::new(board, &mut self.tt, &mut self.cache, stop, opts);
-        let out = search.think(soft, hard, limits.nodes.unwrap_or(u64::MAX));
+        let out = search.think(
+            deadlines.soft,
+            deadlines.hard,
+            limits.nodes.unwrap_or(u64::MAX),
+        );
         let b = search.board();
         Report {
             mv: out.mv.map(|p| xy8(b, p)),
@@ -210,17 +199,20 @@ impl GomokuPlayer {
         }
     }
 
-    /// The search board for `stones`, with side 0 as colour 1 to move.
-    fn board(&self, stones: &[(u8, u8, u8)]) -> Board {
+    /// The search board for `stones`, with [`Stone::Own`] as colour 1, to move.
+    fn board(&self, stones: &[(u8, u8, Stone)]) -> Board {
         let mut b = Board::new(self.width, self.height, self.rule);
-        for &(x, y, side) in stones {
+        for &(x, y, whose) in stones {
             let Some(p) = b.pos(x as usize, y as usize) else {
                 continue;
             };
             if !b.is_empty(p) {
                 continue;
             }
-            b.set_to_move(if side == 0 { 1 } else { 2 });
+            b.set_to_move(match whose {
+                Stone::Own => 1,
+                Stone::Opponent => 2,
+            });
             b.play(p);
         }
         b.set_to_move(1);
@@ -229,13 +221,21 @@ impl GomokuPlayer {
 }
 
 /// The stones of a game given as its moves in order, for
-/// [`GomokuPlayer::choose`]: the player to move after the last move is side 0.
-pub fn stones_from_moves(moves: &[(u8, u8)]) -> Vec<(u8, u8, u8)> {
+/// [`GomokuPlayer::choose`]: the player to move after the last move is
+/// [`Stone::Own`].
+pub fn stones_from_moves(moves: &[(u8, u8)]) -> Vec<(u8, u8, Stone)> {
     let n = moves.len();
     moves
         .iter()
         .enumerate()
-        .map(|(i, &(x, y))| (x, y, u8::from(!(n - i).is_multiple_of(2))))
+        .map(|(i, &(x, y))| {
+            let whose = if (n - i).is_multiple_of(2) {
+                Stone::Own
+            } else {
+                Stone::Opponent
+            };
+            (x, y, whose)
+        })
         .collect()
 }
 

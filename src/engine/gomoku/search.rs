@@ -114,7 +114,7 @@ pub enum Source {
 
 /// The result of [`Search::think`].
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct SearchOutcome {
     pub mv: Option<Pos>,
     pub score: i32,
     pub depth: i32,
@@ -190,14 +190,14 @@ impl<'a> Search<'a> {
         soft: Option<Instant>,
         hard: Option<Instant>,
         node_limit: u64,
-    ) -> Outcome {
+    ) -> SearchOutcome {
         self.hard = hard;
         self.node_limit = node_limit.max(1);
         self.tt.new_search();
         let start = Instant::now();
         let me = self.b.to_move();
         let op = other(me);
-        let forced = |mv: Option<Pos>, score: i32| Outcome {
+        let forced = |mv: Option<Pos>, score: i32| SearchOutcome {
             mv,
             score,
             depth: 0,
@@ -225,7 +225,7 @@ impl<'a> Search<'a> {
             return forced(self.find_cat(me, C_FLEX4), WIN - 3);
         }
         let fallback = self.ordered_candidates(me, 0);
-        let fallback = Outcome {
+        let fallback = SearchOutcome {
             mv: fallback.first().copied().or_else(|| self.any_empty()),
             score: 0,
             depth: 0,
@@ -245,7 +245,7 @@ impl<'a> Search<'a> {
             }
         }
         if vcf_found && let Some(m) = self.threat_move {
-            return Outcome {
+            return SearchOutcome {
                 mv: Some(m),
                 score: WIN - 10,
                 depth: 0,
@@ -275,7 +275,7 @@ impl<'a> Search<'a> {
             return fallback;
         }
         if roots.len() == 1 {
-            return Outcome {
+            return SearchOutcome {
                 mv: Some(roots[0]),
                 score: 0,
                 depth: 0,
@@ -303,7 +303,7 @@ impl<'a> Search<'a> {
             self.hard = saved;
             self.node_limit = saved_limit;
             if won && let Some(m) = self.threat_move {
-                return Outcome {
+                return SearchOutcome {
                     mv: Some(m),
                     score: WIN - 20,
                     depth: 0,
@@ -338,7 +338,7 @@ impl<'a> Search<'a> {
                 roots = safe;
             }
             if roots.len() == 1 {
-                return Outcome {
+                return SearchOutcome {
                     mv: Some(roots[0]),
                     score: 0,
                     depth: 0,
@@ -355,7 +355,7 @@ impl<'a> Search<'a> {
             hard.map_or(shifted, |h| shifted.min(h))
         });
         let mut scores = vec![-INF; roots.len()];
-        let mut best = Outcome {
+        let mut best = SearchOutcome {
             mv: Some(roots[0]),
             score: 0,
             depth: 0,
@@ -376,7 +376,7 @@ impl<'a> Search<'a> {
                 }
                 break;
             }
-            best = Outcome {
+            best = SearchOutcome {
                 mv,
                 score,
                 depth,

@@ -11,7 +11,7 @@ pub const BOUND_UPPER: u8 = 2;
 
 /// One alpha-beta table entry.
 #[derive(Clone, Copy, Default)]
-pub struct Entry {
+pub struct TtEntry {
     pub key: u64,
     pub mv: Pos,
     pub score: i16,
@@ -21,12 +21,12 @@ pub struct Entry {
 }
 
 // Four entries per 64-byte cache line; a change to the layout should be deliberate.
-const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+const _: () = assert!(std::mem::size_of::<TtEntry>() == 16);
 
 /// The alpha-beta transposition table: direct mapped, replacing an entry
 /// from an older search or of smaller depth.
 pub struct Tt {
-    entries: Vec<Entry>,
+    entries: Vec<TtEntry>,
     mask: usize,
     generation: u8,
 }
@@ -36,11 +36,11 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let bytes = mb.clamp(0, 1 << 16).saturating_mul(1 << 20).max(1 << 16);
         let mut n = 1usize;
-        while n * 2 * std::mem::size_of::<Entry>() <= bytes {
+        while n * 2 * std::mem::size_of::<TtEntry>() <= bytes {
             n *= 2;
         }
         Tt {
-            entries: vec![Entry::default(); n],
+            entries: vec![TtEntry::default(); n],
             mask: n - 1,
             generation: 0,
         }
@@ -52,11 +52,11 @@ impl Tt {
     }
 
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.entries.fill(TtEntry::default());
         self.generation = 0;
     }
 
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let e = self.entries[key as usize & self.mask];
         (e.key == key && key != 0).then_some(e)
     }
@@ -74,7 +74,7 @@ impl Tt {
         } else {
             mv
         };
-        *slot = Entry {
+        *slot = TtEntry {
             key,
             mv,
             score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
