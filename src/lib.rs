@@ -14,6 +14,14 @@
 //! * [`session`]: one person's screens as a state machine (bytes and events
 //!   in, bytes and requests out), shared by every front end.
 //! * [`text`]: the one sanitiser every user-supplied string goes through.
+//! * [`presence`], [`room_code`], [`rng`]: small shared vocabulary (who is
+//!   around, room codes, random generators), pure.
+//! * [`lobby`]: the lobby core (pure: matchmaking, names, codes) and the
+//!   tasks that carry out its decisions (the lobby actor, one task per
+//!   room, the computer's blocking pool).
+//! * [`server`]: listeners, admission, the SSH and telnet transports, one
+//!   task per connection with its bounded outbox.
+//! * [`config`]: the TOML file, read once and validated.
 //! * [`cli`]: the subcommands (`play`, `serve`, `keygen`, `solve`, `bench`,
 //!   `book`, `pbrain`).
 #![forbid(unsafe_code)]
@@ -24,6 +32,7 @@ pub mod engine;
 pub mod game;
 pub mod lobby;
 pub mod presence;
+pub mod rng;
 pub mod room_code;
 pub mod server;
 pub mod session;

@@ -62,7 +62,7 @@ mod tests {
 
     #[test]
     fn new_codes_have_the_shape_of_codes_and_avoid_taken_ones() {
-        let mut rng = crate::engine::simple::make_rng(Some(7));
+        let mut rng = crate::rng::make_rng(Some(7));
         let mut seen = std::collections::HashSet::new();
         for _ in 0..200 {
             let code = new_code(&mut rng, |c| seen.contains(c));

@@ -79,7 +79,8 @@ pub struct GameView {
     pub rematch: [bool; 2],
     /// Games played at this table so far (1 for the first).
     pub round: u32,
-    /// Wins per seat over the rounds (by seat, not side; see `seat_of_side`).
+    /// Wins of the player in each seat over the rounds, indexed like
+    /// `seats` (the scores swap with the seats when a rematch swaps sides).
     pub score: [u32; 2],
 }
 

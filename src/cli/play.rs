@@ -236,7 +236,7 @@ fn run_lines(
         preset.colours[1] = Some(c2);
     }
     preset.first.get_or_insert(1);
-    let mut setup = Setup::new(preset, engine::simple::make_rng(seed));
+    let mut setup = Setup::new(preset, crate::rng::make_rng(seed));
     let game = setup
         .completed()
         .context("the game could not be set up from the flags")?;

@@ -249,7 +249,7 @@ fn builtin_book() -> std::sync::Arc<connect4::Book> {
 /// The engine for a game and level. Levels a game does not have fall back
 /// to the nearest one it has.
 pub fn engine_for(rules: &Rules, level: Level, options: &EngineOptions) -> Box<dyn Engine> {
-    let rng = simple::make_rng(options.seed);
+    let rng = crate::rng::make_rng(options.seed);
     match rules.kind() {
         GameKind::ConnectFour => match level {
             Level::Easy => Box::new(simple::ConnectFourEasy::new(rng)),

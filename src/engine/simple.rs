@@ -9,20 +9,11 @@
 
 use std::sync::atomic::AtomicBool;
 
-use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 
 use super::{Deadlines, Engine, Limits, TimeShares};
 use crate::game::{Move, Point, Position, Rules, Side};
-
-/// A fast random generator, seeded for tests or from the OS.
-pub fn make_rng(seed: Option<u64>) -> SmallRng {
-    match seed {
-        Some(s) => SmallRng::seed_from_u64(s),
-        None => rand::make_rng(),
-    }
-}
 
 /// Moves that win at once for `side`.
 fn winning_moves(pos: &Position, side: Side) -> Vec<Move> {
@@ -292,6 +283,7 @@ impl Engine for ConnectFourSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::make_rng;
     use std::time::Duration;
 
     fn limits() -> Limits {

@@ -78,7 +78,7 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
     let (tx, rx) = mpsc::channel(LOBBY_QUEUE);
     let (stats_tx, stats_rx) = watch::channel(Stats::default());
     let lobby = Lobby {
-        state: LobbyState::new(settings.games, crate::engine::simple::make_rng(None)),
+        state: LobbyState::new(settings.games, crate::rng::make_rng(None)),
         inboxes: HashMap::new(),
         rooms: HashMap::new(),
         computer: settings.computer,

@@ -113,7 +113,7 @@ impl Remembered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::simple::make_rng;
+    use crate::rng::make_rng;
 
     #[test]
     fn generic_user_names_codes_and_reserved_names_suggest_nothing() {

@@ -602,7 +602,7 @@ impl LobbyState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::simple::make_rng;
+    use crate::rng::make_rng;
 
     const C4: GameKind = GameKind::ConnectFour;
     const GOMOKU: GameKind = GameKind::Gomoku;

@@ -139,7 +139,7 @@ impl Session {
         rows: u32,
         seed: Option<u64>,
     ) -> Session {
-        let setup = Setup::new(preset.clone(), crate::engine::simple::make_rng(seed));
+        let setup = Setup::new(preset.clone(), crate::rng::make_rng(seed));
         Session {
             screen: Screen::new(cols, rows),
             decoder: KeyDecoder::new(),
@@ -436,7 +436,7 @@ impl Session {
             },
             _ => PlayOptions::default(),
         };
-        let setup = Setup::new(keep, crate::engine::simple::make_rng(None));
+        let setup = Setup::new(keep, crate::rng::make_rng(None));
         self.state = State::Setup(Box::new(setup));
         self.rendered()
     }

@@ -476,7 +476,7 @@ fn capitalise(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::simple::make_rng;
+    use crate::rng::make_rng;
 
     fn press(s: &mut Setup, keys: &[Key]) -> SetupEvent {
         let mut last = SetupEvent::None;

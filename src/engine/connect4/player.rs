@@ -2,7 +2,7 @@
 //! [`C4Level::Perfect`] (game-theoretically best, fastest win, slowest
 //! loss, random among equals) and [`C4Level::Hard`] (perfect, except for an
 //! occasional deliberate, not silly, inaccuracy). Easy and medium are
-//! generic over board sizes and live with the game layer.
+//! generic over board sizes and live in [`crate::engine::simple`].
 //!
 //! # How a move is chosen
 //!
