@@ -2,7 +2,7 @@
 //! bytes, its requests collected, its output read back through a terminal
 //! emulator, as a person would see it.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use inarow::engine::Level;
 use inarow::game::{Colour, GameKind, Move, Rules, Side};
@@ -18,6 +18,8 @@ struct Remote {
     table: Option<Table>,
     /// Which side this terminal plays at the table.
     me: Side,
+    /// The time as this test says it is (the session reads no clock).
+    clock: Instant,
 }
 
 fn options(motd: &str, ask_name: bool) -> RemoteOptions {
@@ -48,6 +50,7 @@ impl Remote {
             requests: Vec::new(),
             table: None,
             me: Side::First,
+            clock: Instant::now(),
         };
         let out = r.session.open();
         r.apply(out);
@@ -60,7 +63,8 @@ impl Remote {
     }
 
     fn send(&mut self, bytes: &[u8]) {
-        let out = self.session.input(bytes);
+        self.clock += Duration::from_millis(50);
+        let out = self.session.input(bytes, self.clock);
         self.apply(out);
     }
 
@@ -77,7 +81,8 @@ impl Remote {
     /// The Esc key alone (a lone ESC, then the decoder's wait runs out).
     fn esc(&mut self) {
         self.send(b"\x1b");
-        let out = self.session.flush_input();
+        self.clock += Duration::from_millis(50);
+        let out = self.session.flush_input(self.clock);
         self.apply(out);
     }
 
@@ -487,4 +492,27 @@ fn an_error_line_does_not_move_the_menu_sideways() {
         r.screen()
     );
     assert_eq!(column(&r), before, "{}", r.screen());
+}
+
+#[test]
+fn quick_match_offers_the_computer_when_the_callers_clock_says_so() {
+    // No real waiting: the session goes by the time it is given.
+    let mut r = Remote::new(80, 24);
+    r.send(b"1"); // Connect Four
+    r.send(b"1"); // quick match
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::QuickMatch(GameKind::ConnectFour)]
+    );
+    r.shows("Looking for another Connect Four player... 0s");
+    let started = r.clock;
+    let deadline = r.session.next_deadline().unwrap();
+    assert_eq!(deadline, started + Duration::from_secs(1));
+    let out = r.session.tick(started + Duration::from_secs(12));
+    r.apply(out);
+    r.shows("player... 12s");
+    assert!(!r.screen().contains("Play the computer meanwhile"));
+    let out = r.session.tick(started + Duration::from_secs(30));
+    r.apply(out);
+    r.shows("Nobody has come yet. Play the computer meanwhile?");
 }

@@ -79,7 +79,7 @@ impl Harness {
     }
 
     fn send(&mut self, bytes: &[u8]) {
-        let out = self.session.input(bytes);
+        let out = self.session.input(bytes, std::time::Instant::now());
         self.apply(out);
     }
 

@@ -514,9 +514,9 @@ fn run_terminal(
             Duration::from_millis(50)
         };
         out = match bytes_rx.recv_timeout(wait) {
-            Ok(bytes) => session.input(&bytes),
+            Ok(bytes) => session.input(&bytes, Instant::now()),
             Err(mpsc::RecvTimeoutError::Timeout) if session.input_pending() => {
-                session.flush_input()
+                session.flush_input(Instant::now())
             }
             Err(mpsc::RecvTimeoutError::Timeout) => Output::default(),
             Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(ExitCode::SUCCESS),

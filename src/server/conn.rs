@@ -247,12 +247,12 @@ pub async fn run(
                 Some(ConnEvent::Input(bytes)) => {
                     tracing::trace!(session = conn.id, len = bytes.len(), "input");
                     conn.key_pressed().await;
-                    let out = conn.session.input(&bytes);
+                    let out = conn.session.input(&bytes, std::time::Instant::now());
                     if let Some(end) = conn.emit(out).await { break end; }
                 }
                 Some(ConnEvent::Line(bytes)) => {
                     conn.key_pressed().await;
-                    let out = conn.session.line(&bytes);
+                    let out = conn.session.line(&bytes, std::time::Instant::now());
                     if let Some(end) = conn.emit(out).await { break end; }
                 }
                 Some(ConnEvent::Theme(theme)) => {
@@ -313,7 +313,7 @@ pub async fn run(
                     }
                 }
                 if conn.session.input_pending() {
-                    let flushed = conn.session.flush_input();
+                    let flushed = conn.session.flush_input(now.into_std());
                     out.bytes.extend(flushed.bytes);
                     out.requests.extend(flushed.requests);
                 }

@@ -123,7 +123,8 @@ pub struct Session {
     local_preset: PlayOptions,
     remote: Option<RemoteState>,
     keys: Vec<Key>,
-    now: Instant,
+    /// The time the caller gave last (the session reads no clock itself).
+    now: Option<Instant>,
     /// Inside a bracketed paste: characters are text, never commands.
     pasting: bool,
     /// The help screen is showing, for this screen.
@@ -148,7 +149,7 @@ impl Session {
             local_preset: preset,
             remote: None,
             keys: Vec::new(),
-            now: Instant::now(),
+            now: None,
             pasting: false,
             help: None,
         }
@@ -170,7 +171,7 @@ impl Session {
                 stats: Stats::default(),
             }),
             keys: Vec::new(),
-            now: Instant::now(),
+            now: None,
             pasting: false,
             help: None,
         }
@@ -249,13 +250,14 @@ impl Session {
     }
 
     /// Bytes typed by the person.
-    pub fn input(&mut self, bytes: &[u8]) -> Output {
+    pub fn input(&mut self, bytes: &[u8], now: Instant) -> Output {
+        self.now = Some(now);
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         self.decoder.feed(bytes, &mut keys);
         // Many characters in one read were pasted, not typed.
         let burst = keys.iter().filter(|k| matches!(k, Key::Char(_))).count() >= BURST_CHARS;
-        let out = self.keys_in(&keys, burst);
+        let out = self.keys_in(&keys, burst, now);
         self.keys = keys;
         out
     }
@@ -264,13 +266,14 @@ impl Session {
     /// person's terminal edits the line and sends it on Enter). In a text
     /// field or a game the line is typed and entered; in a menu its keys are
     /// pressed (`1` picks entry 1) and an empty line is Enter.
-    pub fn line(&mut self, bytes: &[u8]) -> Output {
+    pub fn line(&mut self, bytes: &[u8], now: Instant) -> Output {
+        self.now = Some(now);
         let mut keys = KeyDecoder::decode_all(bytes);
         keys.retain(|k| *k != Key::Enter);
         if keys.is_empty() || self.wants_text() {
             keys.push(Key::Enter);
         }
-        self.keys_in(&keys, false)
+        self.keys_in(&keys, false, now)
     }
 
     /// Whether what is on screen reads typed text (a field, a move).
@@ -293,10 +296,11 @@ impl Session {
     }
 
     /// No more bytes came after a lone ESC: it was the Esc key.
-    pub fn flush_input(&mut self) -> Output {
+    pub fn flush_input(&mut self, now: Instant) -> Output {
+        self.now = Some(now);
         let mut keys = Vec::new();
         self.decoder.flush(&mut keys);
-        self.keys_in(&keys, false)
+        self.keys_in(&keys, false, now)
     }
 
     /// The terminal has a new size.
@@ -320,14 +324,14 @@ impl Session {
     /// When [`Session::tick`] should next be called, if ever.
     pub fn next_deadline(&self) -> Option<Instant> {
         match (&self.state, &self.remote) {
-            (State::Seeking(s), Some(r)) => Some(s.next_deadline(&r.opts)),
+            (State::Seeking(s), Some(r)) => Some(s.next_deadline(&r.opts, self.now)),
             _ => None,
         }
     }
 
     /// Time passes.
     pub fn tick(&mut self, now: Instant) -> Output {
-        self.now = now;
+        self.now = Some(now);
         if let (State::Seeking(s), Some(r)) = (&mut self.state, &self.remote) {
             s.tick(now, &r.opts);
         }
@@ -519,7 +523,7 @@ impl Session {
         if let Some(topic) = self.help {
             return help::frame(topic);
         }
-        let now = self.now.max(Instant::now());
+        let now = self.now;
         let label = self.remote.as_ref().map(|r| match r.colour {
             Some(c) => format!("{} ({c})", r.name),
             None => r.name.clone(),
@@ -529,7 +533,7 @@ impl Session {
             (State::Setup(s), _) => s.frame(),
             (State::Play(p), _) => p.frame(self.theme),
             (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats, self.theme),
-            (State::Seeking(s), Some(r)) => s.frame(label, &r.stats, now),
+            (State::Seeking(s), Some(r)) => s.frame(label, &r.stats, now.unwrap_or(s.since())),
             (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
             _ => Frame::new(),
         }
@@ -549,7 +553,7 @@ impl Session {
         self.screen.render(&frame, &mut out.bytes);
     }
 
-    fn keys_in(&mut self, keys: &[Key], burst: bool) -> Output {
+    fn keys_in(&mut self, keys: &[Key], burst: bool, now: Instant) -> Output {
         let mut out = Output::default();
         for &key in keys {
             if self.is_closed() {
@@ -571,7 +575,7 @@ impl Session {
                     self.help = None;
                     self.screen.invalidate();
                 }
-                k => self.key(k, &mut out),
+                k => self.key(k, &mut out, now),
             }
         }
         self.render(&mut out);
@@ -586,7 +590,7 @@ impl Session {
         self.screen.invalidate();
     }
 
-    fn remote_action(&mut self, action: RemoteAction, out: &mut Output) {
+    fn remote_action(&mut self, action: RemoteAction, out: &mut Output, now: Instant) {
         let rules_of = |r: &RemoteState, kind: GameKind| {
             r.opts.games.iter().copied().find(|g| g.kind() == kind)
         };
@@ -602,7 +606,7 @@ impl Session {
             }
             RemoteAction::QuickMatch(kind) => {
                 if let Some(rules) = self.remote.as_ref().and_then(|r| rules_of(r, kind)) {
-                    self.state = State::Seeking(Box::new(SeekScreen::new(rules, Instant::now())));
+                    self.state = State::Seeking(Box::new(SeekScreen::new(rules, now)));
                     out.requests.push(Request::QuickMatch(kind));
                 }
             }
@@ -634,7 +638,7 @@ impl Session {
         }
     }
 
-    fn key(&mut self, key: Key, out: &mut Output) {
+    fn key(&mut self, key: Key, out: &mut Output, now: Instant) {
         if key == Key::CtrlL {
             self.screen.invalidate();
             return;
@@ -645,7 +649,6 @@ impl Session {
         }
         let placement = self.screen.placement();
         let line_of = |col: u16, row: u16| placement.to_frame(col, row);
-        let now = Instant::now();
         let name = self
             .remote
             .as_ref()
@@ -698,21 +701,21 @@ impl Session {
                     k => lobby.handle(k, &r.opts, &name),
                 };
 
-                self.remote_action(action, out);
+                self.remote_action(action, out, now);
             }
             State::Seeking(seek) => {
                 let action = match key {
                     Key::Click { col, row } => match line_of(col, row) {
-                        Some((_, line)) => seek.click(line),
+                        Some((_, line)) => seek.click(line, now),
                         None => RemoteAction::None,
                     },
                     k => seek.handle(k, now),
                 };
-                self.remote_action(action, out);
+                self.remote_action(action, out, now);
             }
             State::Hosting(host) => {
                 let action = host.handle(key);
-                self.remote_action(action, out);
+                self.remote_action(action, out, now);
             }
             State::Closed => {}
         }

@@ -522,12 +522,19 @@ impl SeekScreen {
     }
 
     /// When the next thing happens on this screen (the offer, or a clock tick).
-    pub fn next_deadline(&self, opts: &RemoteOptions) -> Instant {
-        let offer_at = self.since + opts.match_wait;
+    /// When the wait began.
+    pub fn since(&self) -> Instant {
+        self.since
+    }
+
+    /// When the next thing happens on this screen (the offer, or the next
+    /// second of the clock shown), counted from `now` (the time last known).
+    pub fn next_deadline(&self, opts: &RemoteOptions, now: Option<Instant>) -> Instant {
+        let next_second = now.unwrap_or(self.since) + Duration::from_secs(1);
         if self.offer.is_none() {
-            offer_at.min(Instant::now() + Duration::from_secs(1))
+            (self.since + opts.match_wait).min(next_second)
         } else {
-            Instant::now() + Duration::from_secs(1)
+            next_second
         }
     }
 
@@ -561,7 +568,7 @@ impl SeekScreen {
         }
     }
 
-    pub fn click(&mut self, line: usize) -> RemoteAction {
+    pub fn click(&mut self, line: usize, now: Instant) -> RemoteAction {
         let Some(menu) = &mut self.offer else {
             return RemoteAction::None;
         };
@@ -574,7 +581,7 @@ impl SeekScreen {
             }
             MenuEvent::Chosen(_) => {
                 self.offer = None;
-                self.since = Instant::now();
+                self.since = now;
                 RemoteAction::None
             }
             _ => RemoteAction::None,
