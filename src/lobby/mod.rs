@@ -8,7 +8,7 @@
 //! screen go out on a watch channel, at most a few times a second, so ten
 //! thousand idle sessions cost no queue space.
 
-pub use crate::room_code as codes;
+pub(crate) use crate::room_code as codes;
 pub mod compute;
 pub mod messages;
 pub mod naming;
@@ -26,7 +26,7 @@ use crate::presence::Stats;
 use compute::Computer;
 use room::{RoomCmd, RoomHandle, RoomState, SeatSpec};
 
-pub use codes::{is_code_char, looks_like_code, normalise_code};
+pub(crate) use codes::{looks_like_code, normalise_code};
 pub use messages::{Cmd, NewMember, RoomLink, ToSession};
 pub use state::{Arrival, Command, Effect, LobbyState, Notice, RoomId, Seat, SessionId};
 

@@ -101,10 +101,12 @@ impl Remembered {
     }
 
     /// How many keys are remembered.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.names.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }

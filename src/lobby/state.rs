@@ -135,6 +135,7 @@ pub enum Seat {
 }
 
 impl Seat {
+    #[cfg(test)]
     pub fn colour(&self) -> Colour {
         match self {
             Seat::Human { colour, .. } | Seat::Computer { colour, .. } => *colour,
@@ -142,6 +143,7 @@ impl Seat {
     }
 
     /// The session in this seat (`None`: the computer).
+    #[cfg(test)]
     pub fn id(&self) -> Option<SessionId> {
         match self {
             Seat::Human { id, .. } => Some(*id),
@@ -372,6 +374,7 @@ impl LobbyState {
     }
 
     /// The display name of a session in the lobby.
+    #[cfg(test)]
     pub fn name(&self, id: SessionId) -> Option<&str> {
         self.members.get(&id).map(|m| m.name.as_str())
     }
