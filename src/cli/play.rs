@@ -147,10 +147,11 @@ struct ComputerSeat {
     engine: Option<Box<dyn Engine>>,
 }
 
-/// A game being played locally: the table plus which seats are people.
+/// A game being played locally: the table plus, by side, the computer's
+/// engine for each computer seat (the other seats are people at this
+/// keyboard). One array, so a rematch swaps everything about a seat at once.
 struct LocalTable {
     table: Table,
-    humans: [bool; 2],
     computers: [Option<ComputerSeat>; 2],
 }
 
@@ -170,14 +171,17 @@ impl LocalTable {
         });
         LocalTable {
             table: Table::new(game.rules, game.seats.clone()),
-            humans: game.humans,
             computers,
         }
     }
 
+    /// Which sides people at this keyboard play.
+    fn humans(&self) -> [bool; 2] {
+        self.computers.each_ref().map(Option::is_none)
+    }
+
     fn restart_swapped(&mut self) {
         self.table.restart_swapped();
-        self.humans.swap(0, 1);
         self.computers.swap(0, 1);
     }
 
@@ -408,18 +412,19 @@ fn run_terminal(
                     stop = Arc::new(AtomicBool::new(false));
                     thinking = false;
                     let t = LocalTable::new(&game, seed);
-                    let o = session.game_started(t.table.view().clone(), Seating::local(t.humans));
+                    let o =
+                        session.game_started(t.table.view().clone(), Seating::local(t.humans()));
                     next.bytes.extend(o.bytes);
                     local = Some(t);
                 }
                 Request::Move(m) => {
                     if let Some(t) = local.as_mut()
                         && let Some(side) = t.table.to_move()
-                        && t.humans[side.index()]
+                        && t.humans()[side.index()]
                     {
                         let o = match t.table.play(side, m) {
                             Ok(_) => session
-                                .game_update(t.table.view().clone(), Seating::local(t.humans)),
+                                .game_update(t.table.view().clone(), Seating::local(t.humans())),
                             Err(e) => session.move_rejected(&e.to_string()),
                         };
                         next.bytes.extend(o.bytes);
@@ -427,7 +432,7 @@ fn run_terminal(
                 }
                 Request::Undo => {
                     if let Some(t) = local.as_mut()
-                        && let Some(side) = Side::BOTH.into_iter().find(|s| t.humans[s.index()])
+                        && let Some(side) = Side::BOTH.into_iter().find(|s| t.humans()[s.index()])
                     {
                         let o = match t.table.undo(side) {
                             Ok(()) => {
@@ -437,7 +442,7 @@ fn run_terminal(
                                 generation += 1;
                                 thinking = false;
                                 session
-                                    .game_update(t.table.view().clone(), Seating::local(t.humans))
+                                    .game_update(t.table.view().clone(), Seating::local(t.humans()))
                             }
                             Err(e) => session.move_rejected(&e.to_string()),
                         };
@@ -450,8 +455,8 @@ fn run_terminal(
                         stop = Arc::new(AtomicBool::new(false));
                         thinking = false;
                         t.restart_swapped();
-                        let o =
-                            session.game_started(t.table.view().clone(), Seating::local(t.humans));
+                        let o = session
+                            .game_started(t.table.view().clone(), Seating::local(t.humans()));
                         next.bytes.extend(o.bytes);
                     }
                 }
@@ -547,7 +552,7 @@ fn run_terminal(
             if let Some(m) = thought.mv
                 && t.table.play(thought.side, m).is_ok()
             {
-                let o = session.game_update(t.table.view().clone(), Seating::local(t.humans));
+                let o = session.game_update(t.table.view().clone(), Seating::local(t.humans()));
                 out.bytes.extend(o.bytes);
             }
         }

@@ -109,33 +109,36 @@ pub fn spawn(
     lobby: mpsc::Sender<Cmd>,
     computer: Computer,
 ) -> (RoomHandle, watch::Receiver<Arc<RoomState>>) {
-    let mut table_seats = Vec::new();
-    let mut ids = [None; 2];
-    let mut inboxes: [Option<mpsc::Sender<ToSession>>; 2] = [None, None];
-    let mut levels = [None; 2];
-    for (i, s) in seats.into_iter().enumerate() {
-        match s {
-            SeatSpec::Human {
-                id,
-                name,
-                colour,
+    let [a, b] = seats.map(|spec| match spec {
+        SeatSpec::Human {
+            id,
+            name,
+            colour,
+            inbox,
+        } => (
+            Seat::human(name, colour),
+            Sitter {
+                id: Some(id),
+                present: true,
                 inbox,
-            } => {
-                table_seats.push(Seat::human(name, colour));
-                ids[i] = Some(id);
-                inboxes[i] = inbox;
-            }
-            SeatSpec::Computer { level, colour } => {
-                table_seats.push(Seat::computer(level, colour));
-                levels[i] = Some(level);
-            }
-        }
-    }
-    let [a, b]: [Seat; 2] = table_seats.try_into().expect("two seats");
-    let table = Table::new(rules, [a, b]);
+                level: None,
+            },
+        ),
+        SeatSpec::Computer { level, colour } => (
+            Seat::computer(level, colour),
+            Sitter {
+                id: None,
+                present: true,
+                inbox: None,
+                level: Some(level),
+            },
+        ),
+    });
+    let table = Table::new(rules, [a.0, b.0]);
+    let sitters = [a.1, b.1];
     let state = Arc::new(RoomState {
         view: table.view().clone(),
-        ids,
+        ids: sitters.each_ref().map(|s| s.id),
         present: [true, true],
     });
     let (state_tx, state_rx) = watch::channel(state);
@@ -144,10 +147,7 @@ pub fn spawn(
     let room = Room {
         id,
         table,
-        ids,
-        present: [true, true],
-        inboxes,
-        levels,
+        sitters,
         state_tx,
         rx,
         lobby,
@@ -172,13 +172,24 @@ struct Thinking {
 /// A finished search: which search it was and its move.
 type Thought = (u64, Option<Move>);
 
+/// Who sits in one seat, beside what the table knows of it: the facts
+/// that move together when a rematch swaps the seats' sides.
+struct Sitter {
+    /// The session (`None`: the computer).
+    id: Option<SessionId>,
+    /// Still at the table.
+    present: bool,
+    /// Where refusals go (`None` once the person left, or the computer).
+    inbox: Option<mpsc::Sender<ToSession>>,
+    /// The computer's level, for a computer seat.
+    level: Option<Level>,
+}
+
 struct Room {
     id: RoomId,
     table: Table,
-    ids: [Option<SessionId>; 2],
-    present: [bool; 2],
-    inboxes: [Option<mpsc::Sender<ToSession>>; 2],
-    levels: [Option<Level>; 2],
+    /// By side this round, like the table's seats.
+    sitters: [Sitter; 2],
     state_tx: watch::Sender<Arc<RoomState>>,
     rx: mpsc::Receiver<RoomCmd>,
     lobby: mpsc::Sender<Cmd>,
@@ -193,20 +204,20 @@ impl Room {
     fn side_of(&self, who: SessionId) -> Option<Side> {
         Side::BOTH
             .into_iter()
-            .find(|s| self.ids[s.index()] == Some(who))
+            .find(|s| self.sitters[s.index()].id == Some(who))
     }
 
     fn humans_present(&self) -> bool {
         Side::BOTH
             .into_iter()
-            .any(|s| self.ids[s.index()].is_some() && self.present[s.index()])
+            .any(|s| self.sitters[s.index()].id.is_some() && self.sitters[s.index()].present)
     }
 
     fn publish(&self) {
         self.state_tx.send_replace(Arc::new(RoomState {
             view: self.table.view().clone(),
-            ids: self.ids,
-            present: self.present,
+            ids: self.sitters.each_ref().map(|s| s.id),
+            present: self.sitters.each_ref().map(|s| s.present),
         }));
     }
 
@@ -225,7 +236,7 @@ impl Room {
         let Some(side) = self.table.to_move() else {
             return;
         };
-        let Some(level) = self.levels[side.index()] else {
+        let Some(level) = self.sitters[side.index()].level else {
             return;
         };
         let stop = Arc::new(AtomicBool::new(false));
@@ -261,7 +272,7 @@ impl Room {
                     self.thinking = None;
                     if let Some(m) = m
                         && let Some(side) = self.table.to_move()
-                        && self.levels[side.index()].is_some()
+                        && self.sitters[side.index()].level.is_some()
                     {
                         if let Err(e) = self.table.play(side, m) {
                             tracing::error!(room = self.id, error = %e, "the computer's move was refused");
@@ -298,7 +309,7 @@ impl Room {
                 match self.table.play(side, m) {
                     Ok(_) => self.after_move(),
                     Err(e) => {
-                        if let Some(inbox) = &self.inboxes[side.index()] {
+                        if let Some(inbox) = &self.sitters[side.index()].inbox {
                             let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
                         }
                     }
@@ -308,11 +319,12 @@ impl Room {
                 let Some(side) = self.side_of(who) else {
                     return;
                 };
-                if !self.present[side.index()] {
+                let sitter = &mut self.sitters[side.index()];
+                if !sitter.present {
                     return;
                 }
-                self.present[side.index()] = false;
-                self.inboxes[side.index()] = None;
+                sitter.present = false;
+                sitter.inbox = None;
                 if !self.table.is_over() {
                     self.stop_thinking();
                     self.table.forfeit(side, &reason);
@@ -327,13 +339,10 @@ impl Room {
                 let Some(side) = self.side_of(who) else {
                     return;
                 };
-                if self.present.iter().all(|&p| p) && self.table.ask_rematch(side) {
+                if self.sitters.iter().all(|s| s.present) && self.table.ask_rematch(side) {
                     self.stop_thinking();
                     // Seats swap sides: the one who moved second moves first.
-                    self.ids.swap(0, 1);
-                    self.present.swap(0, 1);
-                    self.inboxes.swap(0, 1);
-                    self.levels.swap(0, 1);
+                    self.sitters.swap(0, 1);
                     tracing::info!(room = self.id, round = self.table.view().round, "rematch");
                 }
                 self.publish();
@@ -346,7 +355,7 @@ impl Room {
                 match self.table.undo(side) {
                     Ok(()) => self.publish(),
                     Err(e) => {
-                        if let Some(inbox) = &self.inboxes[side.index()] {
+                        if let Some(inbox) = &self.sitters[side.index()].inbox {
                             let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
                         }
                     }
