@@ -132,6 +132,19 @@ fn levels_with_first(kind: GameKind, first: Option<bool>) -> Menu<Choice> {
     level_menu(kind).entry('f', "Who moves first", who, Choice::First)
 }
 
+/// The entries every top lobby menu has, with the same keys everywhere.
+fn with_common_entries(m: Menu<Choice>) -> Menu<Choice> {
+    m.entry(
+        'j',
+        "Join a friend",
+        "type the room code they gave you",
+        Choice::Join,
+    )
+    .entry('n', "Change your name", "", Choice::Name)
+    .entry('c', "Your colour", "", Choice::ColourMenu)
+    .entry('t', "Stones", "emoji or letters", Choice::Theme)
+}
+
 /// Room codes are typed with these characters (upper or lower case).
 fn is_code_char(c: char) -> bool {
     crate::room_code::is_code_char(c)
@@ -210,17 +223,7 @@ impl LobbyScreen {
             };
             (r.kind().name().to_string(), detail, Choice::Game(*r))
         }));
-        m = m
-            .entry(
-                'j',
-                "Join a friend",
-                "type the room code they gave you",
-                Choice::Join,
-            )
-            .entry('n', "Change your name", "", Choice::Name)
-            .entry('c', "Your colour", "", Choice::ColourMenu)
-            .entry('t', "Stones", "emoji or letters", Choice::Theme)
-            .entry('q', "Quit", "", Choice::Quit);
+        m = with_common_entries(m).entry('q', "Quit", "", Choice::Quit);
         if let Some(cur) = self.current {
             m = m.select_where(|c| *c == Choice::Game(cur));
         }
@@ -242,16 +245,8 @@ impl LobbyScreen {
                 "Invite a friend",
                 "get a room code to give them",
                 Choice::Invite,
-            )
-            .entry(
-                'j',
-                "Join a friend",
-                "type the room code they gave you",
-                Choice::Join,
-            )
-            .entry('n', "Change your name", "", Choice::Name)
-            .entry('c', "Your colour", "", Choice::ColourMenu)
-            .entry('t', "Stones", "emoji or letters", Choice::Theme)
+            );
+        let m = with_common_entries(m)
             .entry('b', "Back", "other games", Choice::Back)
             .entry('q', "Quit", "", Choice::Quit);
         self.step = Step::Actions(rules, m);

@@ -417,6 +417,17 @@ mod tests {
         }
     }
 
+    /// A Connect Four position drawn in letters, Red moving first.
+    fn ascii_c4(moves: &str) -> (Vec<Line>, BoardGeometry) {
+        let pos = c4(moves);
+        draw_board(&BoardView {
+            position: &pos,
+            colours: [Colour::Red, Colour::Yellow],
+            cursor: None,
+            theme: Theme::Ascii,
+        })
+    }
+
     #[test]
     fn emoji_stones_are_two_columns() {
         for c in Colour::ALL {
@@ -427,14 +438,7 @@ mod tests {
 
     #[test]
     fn ascii_theme_has_no_emoji_and_marks_the_win() {
-        let pos = c4("1212121");
-        let view = BoardView {
-            position: &pos,
-            colours: [Colour::Red, Colour::Yellow],
-            cursor: None,
-            theme: Theme::Ascii,
-        };
-        let (lines, geo) = draw_board(&view);
+        let (lines, geo) = ascii_c4("1212121");
         let t = texts(&lines);
         assert!(t.iter().all(|l| l.is_ascii()), "{t:#?}");
         // Bottom four rows of column A are the win: '*' around them.
@@ -450,14 +454,7 @@ mod tests {
 
     #[test]
     fn last_move_is_marked_unlike_the_cursor() {
-        let pos = c4("44");
-        let view = BoardView {
-            position: &pos,
-            colours: [Colour::Red, Colour::Yellow],
-            cursor: None,
-            theme: Theme::Ascii,
-        };
-        let (lines, geo) = draw_board(&view);
+        let (lines, geo) = ascii_c4("44");
         let t = texts(&lines);
         assert!(t[geo.top + 4].contains("(Y )"), "{t:#?}");
         assert!(t[geo.top + 5].contains("|R |"), "{t:#?}");
