@@ -194,13 +194,13 @@ fn a_too_small_terminal_asks_for_what_this_screen_needs_and_keys_wait() {
     r.send(b"1"); // Connect Four
     assert!(r.screen().contains("Quick match"));
     r.resize(30, 10);
-    assert!(r.screen().contains("please enlarge"), "{}", r.screen());
+    r.shows("please enlarge");
     // A key pressed behind the notice does nothing.
     r.send(b"2");
     r.send(b"1");
     assert!(r.take_requests().is_empty());
     r.resize(80, 24);
-    assert!(r.screen().contains("Quick match"), "{}", r.screen());
+    r.shows("Quick match");
     // A game screen: keys do not play moves blind either.
     r.sit_against_computer(Rules::connect_four(), true);
     r.resize(20, 8);
@@ -219,11 +219,7 @@ fn q_in_a_game_asks_first_and_alt_q_does_nothing() {
     assert!(r.take_requests().is_empty());
     assert!(!r.screen().contains("Leave the game?"));
     r.send(b"q");
-    assert!(
-        r.screen().contains("Leave the game? You will lose. y/n"),
-        "{}",
-        r.screen()
-    );
+    r.shows("Leave the game? You will lose. y/n");
     assert!(r.take_requests().is_empty());
     r.send(b"n");
     assert!(r.take_requests().is_empty());
@@ -239,7 +235,7 @@ fn gomoku_q_after_typed_text_asks_too() {
     r.sit_against_person(Rules::gomoku());
     r.send(b"h");
     r.send(b"q");
-    assert!(r.screen().contains("Leave the game?"), "{}", r.screen());
+    r.shows("Leave the game?");
     assert!(!r.screen().contains("Move: hq"), "{}", r.screen());
 }
 
@@ -276,7 +272,7 @@ fn pasted_text_is_never_a_command() {
 fn a_pasted_room_code_lands_in_the_code_field() {
     let mut r = Remote::new(80, 24);
     r.send(b"j");
-    assert!(r.screen().contains("room code"), "{}", r.screen());
+    r.shows("room code");
     r.send(b"\x1b[200~KB2C\r\n\x1b[201~");
     assert!(r.take_requests().is_empty(), "a pasted Enter is not Enter");
     r.send(b"\r");
@@ -300,7 +296,7 @@ fn a_room_code_typed_into_a_menu_joins_and_j_is_join_everywhere() {
     for c in b"RP2R" {
         r.send(&[*c]);
     }
-    assert!(r.screen().contains("RP2R"), "{}", r.screen());
+    r.shows("RP2R");
     r.send(b"\r");
     assert_eq!(r.take_requests(), vec![Request::JoinRoom("RP2R".into())]);
 }
@@ -312,7 +308,7 @@ fn help_shows_the_keys_and_rules_and_any_key_closes_it() {
     let s = r.screen();
     assert!(s.contains("Help") && s.contains("join a friend"), "{s}");
     r.send(b"x");
-    assert!(r.screen().contains("Choose a game"), "{}", r.screen());
+    r.shows("Choose a game");
     assert!(r.take_requests().is_empty());
     r.sit_against_computer(Rules::connect_four(), true);
     r.send(b"\x1bOP"); // F1
@@ -321,18 +317,18 @@ fn help_shows_the_keys_and_rules_and_any_key_closes_it() {
     // The key that closes help does not also play.
     r.send(b"d");
     assert!(r.take_requests().is_empty());
-    assert!(r.screen().contains("Move:"), "{}", r.screen());
+    r.shows("Move:");
 }
 
 #[test]
 fn stones_switch_between_emoji_and_letters_from_the_lobby() {
     let mut r = Remote::new(80, 24);
-    assert!(r.screen().contains("[t] Stones"), "{}", r.screen());
-    assert!(r.screen().contains("(now ascii)"), "{}", r.screen());
+    r.shows("[t] Stones");
+    r.shows("(now ascii)");
     assert_eq!(r.session.theme(), Theme::Ascii);
     r.send(b"t");
     assert_eq!(r.session.theme(), Theme::Emoji);
-    assert!(r.screen().contains("(now emoji)"), "{}", r.screen());
+    r.shows("(now emoji)");
     r.sit_against_computer(Rules::connect_four(), true);
     assert!(r.screen().contains('\u{1F534}'), "{}", r.screen());
 }
@@ -346,22 +342,14 @@ fn the_lobby_shows_who_waits_for_which_game() {
         waiting: vec![(GameKind::ConnectFour, 1), (GameKind::Gomoku, 0)],
     });
     r.apply(out);
-    assert!(
-        r.screen().contains("1 waiting for Connect Four"),
-        "{}",
-        r.screen()
-    );
+    r.shows("1 waiting for Connect Four");
     assert!(!r.screen().contains("waiting for Gomoku"));
 }
 
 #[test]
 fn the_name_question_says_enter_keeps_the_guest_name() {
     let mut r = Remote::with(options("hi", true), 80, 24);
-    assert!(
-        r.screen().contains("Enter keeps Guest0042"),
-        "{}",
-        r.screen()
-    );
+    r.shows("Enter keeps Guest0042");
     r.send(b"\r");
     assert_eq!(
         r.take_requests(),
@@ -374,14 +362,10 @@ fn against_the_computer_choose_who_moves_first() {
     let mut r = Remote::new(80, 24);
     r.send(b"1"); // Connect Four
     r.send(b"2"); // the computer
-    assert!(r.screen().contains("Who moves first"), "{}", r.screen());
+    r.shows("Who moves first");
     assert!(r.screen().contains("drawn at random"));
     r.send(b"f");
-    assert!(
-        r.screen().contains("[f] Who moves first  you"),
-        "{}",
-        r.screen()
-    );
+    r.shows("[f] Who moves first  you");
     r.send(b"1");
     assert_eq!(
         r.take_requests(),
@@ -397,7 +381,7 @@ fn against_the_computer_choose_who_moves_first() {
 fn undo_against_the_computer_takes_back_to_my_turn() {
     let mut r = Remote::new(80, 24);
     r.sit_against_computer(Rules::connect_four(), true);
-    assert!(r.screen().contains("u undo"), "{}", r.screen());
+    r.shows("u undo");
     r.send(b"d\r");
     r.serve_table();
     r.other_plays(Move::Column(3));
@@ -405,7 +389,7 @@ fn undo_against_the_computer_takes_back_to_my_turn() {
     r.send(b"u");
     r.serve_table();
     assert_eq!(r.stones(), 0);
-    assert!(r.screen().contains("Move:"), "{}", r.screen());
+    r.shows("Move:");
     // Against a person there is no undo: u is just a bad column.
     let mut p = Remote::new(80, 24);
     p.sit_against_person(Rules::connect_four());
@@ -437,7 +421,7 @@ fn the_end_screen_says_you_win_or_you_lost_and_offers_only_what_can_happen() {
     assert!(!s.contains("[r] rematch"), "{s}");
     r.send(b"r");
     assert!(r.take_requests().is_empty());
-    assert!(r.screen().contains("no rematch"), "{}", r.screen());
+    r.shows("no rematch");
     // An unknown key says so in one line, not a copy of the footer.
     r.send(b"z");
     let s = r.screen();
@@ -471,7 +455,7 @@ fn a_won_game_fits_a_60x24_terminal_and_says_how_to_read_the_line() {
     assert!(s.contains("[u] undo"), "{s}");
     r.send(b"u");
     r.serve_table();
-    assert!(r.screen().contains("Move:"), "{}", r.screen());
+    r.shows("Move:");
     assert_eq!(r.stones(), 6);
 }
 
@@ -486,11 +470,7 @@ fn an_error_line_does_not_move_the_menu_sideways() {
     };
     let before = column(&r);
     r.send(b"!");
-    assert!(
-        r.screen().contains("is not one of the choices"),
-        "{}",
-        r.screen()
-    );
+    r.shows("is not one of the choices");
     assert_eq!(column(&r), before, "{}", r.screen());
 }
 

@@ -87,6 +87,12 @@ impl Harness {
         self.term.screen().contents()
     }
 
+    /// Asserts that the screen shows `needle`.
+    fn shows(&self, needle: &str) {
+        let s = self.screen();
+        assert!(s.contains(needle), "{needle:?} not on screen:\n{s}");
+    }
+
     /// Terminal (col, row) where `needle` appears on screen.
     fn find(&self, needle: &str) -> (u16, u16) {
         for (row, line) in self.screen().lines().enumerate() {
@@ -113,12 +119,12 @@ fn hot_seat() -> PlayOptions {
 #[test]
 fn a_hot_seat_game_with_keys_typed_moves_and_errors() {
     let mut h = Harness::new(hot_seat(), 80, 24);
-    assert!(h.screen().contains("Ann (Red) to move"), "{}", h.screen());
+    h.shows("Ann (Red) to move");
     // Arrows + Enter, typed columns, a digit, and a bad column.
     h.send(b"\x1b[D\x1b[D\x1b[D\r"); // column A
     h.send(b"b\r");
     h.send(b"x\r");
-    assert!(h.screen().contains("unknown column 'x'"), "{}", h.screen());
+    h.shows("unknown column 'x'");
     assert!(
         h.screen().contains("Ann (Red) to move"),
         "the same player moves again"
@@ -136,11 +142,7 @@ fn a_hot_seat_game_with_keys_typed_moves_and_errors() {
     assert!(s.contains("[r] play again"), "{s}");
     // Play again: Bob starts the second round.
     h.send(b"r");
-    assert!(
-        h.screen().contains("Bob (Yellow) to move"),
-        "{}",
-        h.screen()
-    );
+    h.shows("Bob (Yellow) to move");
     assert!(h.screen().contains("round 2"));
 }
 
@@ -163,17 +165,13 @@ fn connect_four_column_keys_replace_each_other_and_q_still_leaves() {
         ]
     );
     h.send(b"d");
-    assert!(h.screen().contains("Move: d"), "{}", h.screen());
+    h.shows("Move: d");
     // q asks first; anything but y keeps the game.
     h.send(b"q");
     assert!(!h.session.is_closed());
-    assert!(h.screen().contains("Leave the game? y/n"), "{}", h.screen());
+    h.shows("Leave the game? y/n");
     h.send(b"n");
-    assert!(
-        h.screen().contains("you stay in the game"),
-        "{}",
-        h.screen()
-    );
+    h.shows("you stay in the game");
     h.send(b"q");
     h.send(b"y");
     assert!(h.session.is_closed());
@@ -226,11 +224,11 @@ fn small_terminals_are_asked_to_grow_and_resizes_redraw() {
     let out = h.session.resize(30, 8);
     h.term.screen_mut().set_size(8, 30);
     h.apply(out);
-    assert!(h.screen().contains("please enlarge to"), "{}", h.screen());
+    h.shows("please enlarge to");
     let out = h.session.resize(100, 30);
     h.term.screen_mut().set_size(30, 100);
     h.apply(out);
-    assert!(h.screen().contains("Ann (Red) to move"), "{}", h.screen());
+    h.shows("Ann (Red) to move");
     // Absurd and zero sizes are clamped, not obeyed.
     let out = h.session.resize(8000, 4000);
     assert!(out.bytes.len() < 64 * 1024);
@@ -259,17 +257,13 @@ fn hostile_names_never_reach_the_terminal_raw() {
     let all = String::from_utf8_lossy(&h.last).into_owned();
     assert!(!all.contains("\x1b]0;"), "an OSC sequence got through");
     assert!(!all.contains('\u{202e}'));
-    assert!(h.screen().contains("]0;pwned[2JMallory"), "{}", h.screen());
+    h.shows("]0;pwned[2JMallory");
     // Typing escape sequences into a name field: the field keeps printable text only.
     let mut h2 = Harness::new(PlayOptions::default(), 80, 24);
     h2.send(b"12"); // Connect Four, two players
     h2.send(b"\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f");
     h2.send(b"Eve\x1b[31m\x07\r");
-    assert!(
-        h2.screen().contains("Eve, pick a colour"),
-        "{}",
-        h2.screen()
-    );
+    h2.shows("Eve, pick a colour");
     h.send(b"q");
     assert!(h.session.is_closed());
 }

@@ -510,8 +510,7 @@ impl Session {
             }
             State::Lobby(lobby) if lobby.is_text_step() => {
                 if let Some(r) = &self.remote {
-                    let name = r.name.clone();
-                    lobby.handle(Key::Char(c), &r.opts, &name);
+                    lobby.handle(Key::Char(c), &r.opts, &r.name);
                 }
             }
             State::Play(play) => play.paste(c),

@@ -258,9 +258,7 @@ impl PlayScreen {
             return PlayAction::None;
         }
         if self.game.ending.is_some() {
-            let self_gone = Side::BOTH
-                .into_iter()
-                .any(|s| self.mine[s.index()] && !self.present[s.index()]);
+            let self_gone = self.seat_left(true);
             return match key {
                 Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A') if self_gone => {
                     self.set_notice("you left this game: no rematch", true);
@@ -369,15 +367,18 @@ impl PlayScreen {
 
     /// Whether the other player has left the table.
     fn partner_gone(&self) -> bool {
+        self.seat_left(false)
+    }
+
+    /// Whether a seat of ours (`mine`) or of the other player has left.
+    fn seat_left(&self, mine: bool) -> bool {
         Side::BOTH
             .into_iter()
-            .any(|s| !self.mine[s.index()] && !self.present[s.index()])
+            .any(|s| self.mine[s.index()] == mine && !self.present[s.index()])
     }
 
     fn after_game_keys(&self) -> String {
-        let self_gone = Side::BOTH
-            .into_iter()
-            .any(|s| self.mine[s.index()] && !self.present[s.index()]);
+        let self_gone = self.seat_left(true);
         let undo = if self.can_undo() { "[u] undo   " } else { "" };
         if self.remote && (self.partner_gone() || self_gone) {
             "[l] back to the lobby   [q] quit".to_string()
