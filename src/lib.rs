@@ -11,6 +11,8 @@
 //! * [`term`]: bytes -> keys (our own decoder, usable on socket bytes) and
 //!   screens -> ANSI bytes (themes, line-diffed redraw).
 //! * [`table`]: the authoritative board of one game and its seats (pure).
+//! * [`local`]: the local game driver (session requests -> table moves and
+//!   the computer's answers), for `inarow play` and the tests.
 //! * [`session`]: one person's screens as a state machine (bytes and events
 //!   in, bytes and requests out), shared by every front end.
 //! * [`text`]: the one sanitiser every user-supplied string goes through.
@@ -31,6 +33,7 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub(crate) mod lobby;
+pub mod local;
 pub(crate) mod presence;
 pub(crate) mod rng;
 pub(crate) mod room_code;

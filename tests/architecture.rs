@@ -24,12 +24,14 @@ const FORBIDDEN: [&str; 7] = [
     "std::process",
 ];
 
-/// Lines of `files` (outside comments) that name a `forbidden` word.
+/// Lines of `files` (outside comments, and before a file's unit tests)
+/// that name a `forbidden` word.
 fn offences(files: &[std::path::PathBuf], forbidden: &[&str]) -> Vec<String> {
     let mut offences = Vec::new();
     for f in files {
         let src = std::fs::read_to_string(f).unwrap();
-        for (n, line) in src.lines().enumerate() {
+        let code_end = src.find("#[cfg(test)]\nmod tests").unwrap_or(src.len());
+        for (n, line) in src[..code_end].lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");
             for word in forbidden {
                 if code.contains(word) {
@@ -146,6 +148,25 @@ fn engines_know_no_table_or_screen() {
     assert!(
         offences.is_empty(),
         "an engine reaches past its layer:\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn the_local_driver_runs_no_threads_and_reads_no_clock() {
+    // `inarow play` and the tests share it: the caller decides where the
+    // computer thinks and what time it is.
+    let files = files_of(&["local.rs"]);
+    let extra = [
+        "std::thread",
+        "Instant::now",
+        "crate::lobby",
+        "crate::server",
+    ];
+    let offences = offences(&files, &[&FORBIDDEN[..], &extra].concat());
+    assert!(
+        offences.is_empty(),
+        "IO, threads or a clock in the local driver:\n{}",
         offences.join("\n")
     );
 }

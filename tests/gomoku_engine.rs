@@ -68,15 +68,20 @@ impl Grid {
         })
     }
 
-    /// Empty points where `c` would win at once.
-    fn five_points(&self, c: u8) -> Vec<(usize, usize)> {
+    /// Empty points where a stone of `c` makes `good` true of the board
+    /// (given the board and the point).
+    fn points_where(
+        &self,
+        c: u8,
+        good: impl Fn(&Self, usize, usize) -> bool,
+    ) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         for y in 0..self.n {
             for x in 0..self.n {
                 if self.get(x as i32, y as i32) == 0 {
                     let mut g = self.clone();
                     g.set(x, y, c);
-                    if g.wins_at(x, y) {
+                    if good(&g, x, y) {
                         out.push((x, y));
                     }
                 }
@@ -85,21 +90,14 @@ impl Grid {
         out
     }
 
+    /// Empty points where `c` would win at once.
+    fn five_points(&self, c: u8) -> Vec<(usize, usize)> {
+        self.points_where(c, |g, x, y| g.wins_at(x, y))
+    }
+
     /// Empty points where `c` would make two or more five points (an open four or a double four).
     fn open_four_points(&self, c: u8) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        for y in 0..self.n {
-            for x in 0..self.n {
-                if self.get(x as i32, y as i32) == 0 {
-                    let mut g = self.clone();
-                    g.set(x, y, c);
-                    if g.five_points(c).len() >= 2 {
-                        out.push((x, y));
-                    }
-                }
-            }
-        }
-        out
+        self.points_where(c, |g, _, _| g.five_points(c).len() >= 2)
     }
 
     /// Stones for the engine, with `mover`'s as its own.

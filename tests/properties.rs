@@ -114,17 +114,7 @@ mod telnet {
         let piece = prop_oneof![
             "[a-z0-9 ]{0,6}".prop_map(|s| s.into_bytes()),
             (251u8..=254, any::<u8>()).prop_map(|(v, o)| vec![IAC, v, o]),
-            (any::<u16>(), any::<u16>()).prop_map(|(w, h)| {
-                let mut v = vec![IAC, 250, 31];
-                for b in [w.to_be_bytes(), h.to_be_bytes()].concat() {
-                    v.push(b);
-                    if b == IAC {
-                        v.push(IAC);
-                    }
-                }
-                v.extend_from_slice(&[IAC, 240]);
-                v
-            }),
+            (any::<u16>(), any::<u16>()).prop_map(|(w, h)| crate::util::telnet::naws(w, h)),
             "[A-Z0-9-]{0,12}"
                 .prop_map(|t| [vec![IAC, 250, 24, 0], t.into_bytes(), vec![IAC, 240]].concat()),
             Just(vec![IAC, IAC]),

@@ -2,6 +2,7 @@
 //! bytes, its requests collected, its output read back through a terminal
 //! emulator, as a person would see it.
 
+use crate::util::Emulated;
 use std::time::{Duration, Instant};
 
 use inarow::engine::Level;
@@ -37,6 +38,12 @@ fn options(motd: &str, ask_name: bool) -> RemoteOptions {
 const LONG_MOTD: &str =
     "Welcome to inarow: Connect Four and Gomoku, against people or the computer.";
 
+impl crate::util::Emulated for Remote {
+    fn term(&self) -> &vt100::Parser {
+        &self.term
+    }
+}
+
 impl Remote {
     fn new(cols: u16, rows: u16) -> Remote {
         Remote::with(options(LONG_MOTD, false), cols, rows)
@@ -66,16 +73,6 @@ impl Remote {
         self.clock += Duration::from_millis(50);
         let out = self.session.input(bytes, self.clock);
         self.apply(out);
-    }
-
-    fn screen(&self) -> String {
-        self.term.screen().contents()
-    }
-
-    /// Asserts that the screen shows `needle`.
-    fn shows(&self, needle: &str) {
-        let s = self.screen();
-        assert!(s.contains(needle), "{needle:?} not on screen:\n{s}");
     }
 
     /// The Esc key alone (a lone ESC, then the decoder's wait runs out).

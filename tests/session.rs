@@ -1,18 +1,28 @@
 //! The session state machine driven with raw bytes, its output read back
 //! through a terminal emulator: what a person would see.
 
+use crate::util::Emulated;
+use inarow::engine::Limits;
 use inarow::game::{Colour, Rules};
+use inarow::local::{Flow, LocalDriver};
 use inarow::session::setup::{Opponent, PlayOptions};
-use inarow::session::{Output, Request, Seating, Session};
+use inarow::session::{Output, Session};
 use inarow::table::Table;
 use inarow::term::board::Theme;
 
-/// A session wired to a local hot-seat table, like `inarow play` does.
+/// A session wired to the local driver, as `inarow play` is; the
+/// computer's searches run inline (easy, a few milliseconds each).
 struct Harness {
     session: Session,
-    table: Option<Table>,
+    driver: LocalDriver,
     term: vt100::Parser,
     last: Vec<u8>,
+}
+
+impl crate::util::Emulated for Harness {
+    fn term(&self) -> &vt100::Parser {
+        &self.term
+    }
 }
 
 impl Harness {
@@ -26,7 +36,7 @@ impl Harness {
         );
         let mut h = Harness {
             session,
-            table: None,
+            driver: LocalDriver::new(Some(1)),
             term: vt100::Parser::new(rows, cols, 0),
             last: Vec::new(),
         };
@@ -36,72 +46,27 @@ impl Harness {
     }
 
     fn apply(&mut self, out: Output) {
-        self.term.process(&out.bytes);
-        self.last = out.bytes;
-        for req in out.requests {
-            let next = match req {
-                Request::StartLocal(game) => {
-                    let t = Table::new(game.rules, game.seats.clone());
-                    let o = self
-                        .session
-                        .game_started(t.view().clone(), Seating::local(game.humans));
-                    self.table = Some(t);
-                    o
-                }
-                Request::Move(m) => {
-                    let t = self.table.as_mut().unwrap();
-                    let side = t.to_move().unwrap();
-                    match t.play(side, m) {
-                        Ok(_) => self
-                            .session
-                            .game_update(t.view().clone(), Seating::local([true, true])),
-                        Err(e) => self.session.move_rejected(&e.to_string()),
-                    }
-                }
-                Request::Rematch => {
-                    let t = self.table.as_mut().unwrap();
-                    t.restart_swapped();
-                    self.session
-                        .game_started(t.view().clone(), Seating::local([true, true]))
-                }
-                Request::ToMenu => self.session.to_local_menu(),
-                Request::Leave | Request::Quit => {
-                    let bytes = self.session.close();
-                    Output {
-                        bytes,
-                        requests: vec![],
-                    }
-                }
-                other => panic!("a local session asked for {other:?}"),
-            };
-            self.apply(next);
+        let (mut bytes, flow) = self.driver.drive(&mut self.session, out);
+        if flow == Flow::Quit {
+            bytes.extend(self.session.close());
         }
+        while let Some(job) = self.driver.think() {
+            let answer = job.run(&Limits::new(std::time::Duration::from_millis(20)));
+            let out = self.driver.answer(&mut self.session, answer);
+            let (more, _) = self.driver.drive(&mut self.session, out);
+            bytes.extend(more);
+        }
+        self.term.process(&bytes);
+        self.last = bytes;
+    }
+
+    fn table(&self) -> &Table {
+        self.driver.game().expect("a game is on").table()
     }
 
     fn send(&mut self, bytes: &[u8]) {
         let out = self.session.input(bytes, std::time::Instant::now());
         self.apply(out);
-    }
-
-    fn screen(&self) -> String {
-        self.term.screen().contents()
-    }
-
-    /// Asserts that the screen shows `needle`.
-    fn shows(&self, needle: &str) {
-        let s = self.screen();
-        assert!(s.contains(needle), "{needle:?} not on screen:\n{s}");
-    }
-
-    /// Terminal (col, row) where `needle` appears on screen.
-    fn find(&self, needle: &str) -> (u16, u16) {
-        for (row, line) in self.screen().lines().enumerate() {
-            if let Some(byte) = line.find(needle) {
-                let col = inarow::text::width(&line[..byte]);
-                return (col as u16, row as u16);
-            }
-        }
-        panic!("{needle:?} not on screen:\n{}", self.screen());
     }
 }
 
@@ -153,10 +118,10 @@ fn a_hot_seat_game_with_keys_typed_moves_and_errors() {
 fn connect_four_column_keys_replace_each_other_and_q_still_leaves() {
     let mut h = Harness::new(hot_seat(), 80, 24);
     h.send(b"4e\r");
-    let t = h.table.as_ref().unwrap();
+    let t = h.table();
     assert_eq!(t.position().history(), &[inarow::game::Point::new(4, 0)]);
     h.send(b"xc\r");
-    let t = h.table.as_ref().unwrap();
+    let t = h.table();
     assert_eq!(
         t.position().history(),
         &[
@@ -184,7 +149,7 @@ fn a_mouse_click_drops_in_the_clicked_column() {
     // The label E is two columns into the match.
     let click = format!("\x1b[<0;{};{}M", col + 2 + 1, row + 1);
     h.send(click.as_bytes());
-    let t = h.table.as_ref().unwrap();
+    let t = h.table();
     assert_eq!(t.position().history(), &[inarow::game::Point::new(4, 0)]);
     // A release or a right click does nothing.
     h.send(
@@ -197,7 +162,7 @@ fn a_mouse_click_drops_in_the_clicked_column() {
         )
         .as_bytes(),
     );
-    assert_eq!(h.table.as_ref().unwrap().position().stones(), 1);
+    assert_eq!(h.table().position().stones(), 1);
 }
 
 #[test]
@@ -277,4 +242,48 @@ fn quit_restores_the_terminal() {
     assert!(bytes.contains("\x1b[?25h"), "cursor shown again");
     assert!(bytes.contains("\x1b[?1049l"), "main screen restored");
     assert!(bytes.contains("\x1b[0m"), "attributes reset");
+}
+
+#[test]
+fn against_the_computer_it_answers_undo_takes_back_and_rematch_swaps() {
+    let mut h = Harness::new(
+        PlayOptions {
+            rules: Some(Rules::connect_four()),
+            opponent: Some(Opponent::Computer),
+            level: Some(inarow::engine::Level::Easy),
+            names: [Some("Ann".into()), None],
+            colours: [Some(Colour::Red), Some(Colour::Yellow)],
+            first: Some(1),
+        },
+        80,
+        24,
+    );
+    h.shows("Computer (easy)");
+    h.send(b"d\r");
+    assert_eq!(h.table().position().stones(), 2, "the computer answered");
+    h.shows("Ann (Red) to move");
+    h.send(b"u");
+    assert_eq!(h.table().position().stones(), 0, "both moves taken back");
+    // Play column by column until the game ends, then play again: the
+    // computer moves first in round 2 and has already answered.
+    for _ in 0..30 {
+        if h.table().is_over() {
+            break;
+        }
+        let m = h.table().position().legal_moves()[0];
+        let key = match m {
+            inarow::game::Move::Column(c) => b'a' + c,
+            inarow::game::Move::Point(_) => unreachable!(),
+        };
+        h.send(&[key, b'\r']);
+    }
+    assert!(h.table().is_over(), "{}", h.screen());
+    h.send(b"r");
+    assert_eq!(h.table().view().round, 2);
+    assert_eq!(
+        h.table().position().stones(),
+        1,
+        "the computer opened round 2"
+    );
+    h.shows("Ann (Red) to move");
 }

@@ -22,7 +22,7 @@ async fn wait_any(c: &mut Client, needles: &[&str]) -> usize {
 
 const MY_TURN: &str = "Move: ";
 
-use crate::util::board_stones;
+use crate::util::{TestClient, board_stones};
 
 /// Waits until the board shows more than `n` stones or `needle` shows.
 async fn wait_stones(c: &mut Client, n: usize, needles: &[&str]) {
@@ -833,28 +833,26 @@ async fn colour_wishes_are_granted_when_free() {
     // Alone against the computer: the wish is granted.
     let mut c = Client::connect(t.addr, "yan", Login::Guest).await;
     c.wait_for("Choose a game").await;
-    c.send(b"c").await;
-    c.wait_for("Which colour would you like?").await;
-    c.send(b"4").await; // Blue
-    c.wait_for("you are yan (Blue)").await;
-    c.send(b"1").await;
-    c.wait_for("Play the computer").await;
-    c.send(b"2").await;
-    c.wait_for("how strong").await;
-    c.send(b"1").await;
-    c.wait_for("(you)").await;
+    c.walk(&[
+        (b"c", "Which colour would you like?"),
+        (b"4", "you are yan (Blue)"),
+        (b"1", "Play the computer"),
+        (b"2", "how strong"),
+        (b"1", "(you)"),
+    ])
+    .await;
     c.wait_for("yan (Blue)").await;
     // Two people wishing for the same colour: one gets it, the other does not.
     let mut a = Client::connect(t.addr, "zed", Login::Guest).await;
     let mut b = Client::connect(t.addr, "amy", Login::Guest).await;
     for x in [&mut a, &mut b] {
         x.wait_for("Choose a game").await;
-        x.send(b"c").await;
-        x.wait_for("Which colour").await;
-        x.send(b"1").await; // Red
-        x.wait_for("(Red)").await;
-        x.send(b"1").await;
-        x.wait_for("Quick match").await;
+        x.walk(&[
+            (b"c", "Which colour"),
+            (b"1", "(Red)"),
+            (b"1", "Quick match"),
+        ])
+        .await;
         x.send(b"1").await;
     }
     a.wait_for("(you)").await;
@@ -912,12 +910,12 @@ async fn undo_against_the_computer_through_the_room() {
     let t = start_host().await;
     let mut c = Client::connect(t.addr, "uma", Login::Guest).await;
     c.wait_for("Choose a game").await;
-    c.send(b"1").await;
-    c.wait_for("Play the computer").await;
-    c.send(b"2").await;
-    c.wait_for("how strong").await;
-    c.send(b"f").await; // who moves first: you
-    c.wait_for("Who moves first  you").await;
+    c.walk(&[
+        (b"1", "Play the computer"),
+        (b"2", "how strong"),
+        (b"f", "Who moves first  you"),
+    ])
+    .await;
     c.send(b"1").await; // easy
     c.wait_for(MY_TURN).await;
     assert_eq!(board_stones(&c.screen()), 0, "{}", c.screen());
@@ -961,12 +959,12 @@ fn a_shutdown_is_logged_as_one_and_stops_games_without_a_winner() {
     let mut c = rt.block_on(async {
         let mut c = Client::connect(server.addr, "xia", Login::Guest).await;
         c.wait_for("Choose a game").await;
-        c.send(b"1").await;
-        c.wait_for("Play the computer").await;
-        c.send(b"2").await;
-        c.wait_for("how strong").await;
-        c.send(b"1").await;
-        c.wait_for("Computer (easy)").await;
+        c.walk(&[
+            (b"1", "Play the computer"),
+            (b"2", "how strong"),
+            (b"1", "Computer (easy)"),
+        ])
+        .await;
         c
     });
     server.signal("TERM");

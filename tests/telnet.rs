@@ -222,9 +222,7 @@ async fn a_whole_game_against_the_computer_with_the_terminals_theme() {
     let t = start_host().await;
     // A VT100 cannot show emoji: the stones are letters.
     let mut c = TelnetClient::connect(telnet_addr(&t), Some("VT100"), 100, 30).await;
-    c.wait_for("What should people call you?").await;
-    c.send(b"Tess\r\0").await;
-    c.wait_for("you are Tess").await;
+    c.log_in(b"Tess\r\0", "Tess").await;
     let s = play_computer_to_the_end(&mut c).await;
     assert!(s.contains("Tess ("), "{s}");
     assert!(s.is_ascii(), "emoji on a VT100:\n{s}");
@@ -234,9 +232,7 @@ async fn a_whole_game_against_the_computer_with_the_terminals_theme() {
 async fn a_telnet_player_is_matched_with_an_ssh_player() {
     let t = start_host().await;
     let mut tel = TelnetClient::connect(telnet_addr(&t), Some("xterm"), 100, 30).await;
-    tel.wait_for("What should people call you?").await;
-    tel.send(b"Tom\r\n").await;
-    tel.wait_for("you are Tom").await;
+    tel.log_in(b"Tom\r\n", "Tom").await;
     let mut ssh = Client::connect(t.addr, "sue", Login::Guest).await;
     ssh.wait_for("Choose a game").await;
     tel.send(b"1").await;
@@ -287,15 +283,13 @@ async fn a_plain_socket_without_telnet_gets_line_mode() {
     let t = start_host().await;
     // Like `nc host 2323`: no telnet commands, whole lines with LF.
     let mut c = TelnetClient::connect(telnet_addr(&t), None, 80, 24).await;
-    c.wait_for("What should people call you?").await;
-    c.send(b"Nina\n").await;
-    c.wait_for("you are Nina").await;
-    c.send(b"1\n").await;
-    c.wait_for("Play the computer").await;
-    c.send(b"2\n").await;
-    c.wait_for("how strong").await;
-    c.send(b"1\n").await;
-    c.wait_for("Computer (easy)").await;
+    c.log_in(b"Nina\n", "Nina").await;
+    c.walk(&[
+        (b"1\n", "Play the computer"),
+        (b"2\n", "how strong"),
+        (b"1\n", "Computer (easy)"),
+    ])
+    .await;
     c.wait_for("Move: ").await;
     c.send(b"zz\n").await;
     c.wait_for("unknown column").await;
@@ -328,14 +322,13 @@ fn a_telnet_client_that_never_reads_is_cut_off_with_memory_bounded() {
         let mut c = TelnetClient::connect(server.telnet, Some("XTERM"), 200, 60).await;
         c.wait_for("What should people call you?").await;
         // Into a Gomoku game: a big picture to repaint.
-        c.send(b"\r\0").await;
-        c.wait_for("Choose a game").await;
-        c.send(b"2").await;
-        c.wait_for("Play the computer").await;
-        c.send(b"2").await;
-        c.wait_for("how strong").await;
-        c.send(b"1").await;
-        c.wait_for("Gomoku 15x15").await;
+        c.walk(&[
+            (b"\r\0", "Choose a game"),
+            (b"2", "Play the computer"),
+            (b"2", "how strong"),
+            (b"1", "Gomoku 15x15"),
+        ])
+        .await;
         // From now on read nothing.
         crate::util::flood_a_stalled_client(&server, &mut c, rss_start).await;
     });
@@ -367,33 +360,9 @@ fn stock_telnet_client_under_tmux() {
     tmux.keys(&["l"]);
     tmux.wait_for("Quick match");
     // A window resize reaches the host (NAWS): the screen is drawn again.
-    let ok = std::process::Command::new("tmux")
-        .args([
-            "resize-window",
-            "-t",
-            &format!("inarow-telnet-test-{}", std::process::id()),
-            "-x",
-            "40",
-            "-y",
-            "12",
-        ])
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    tmux.resize(40, 12);
     tmux.wait_for("please enlarge to");
-    let ok = std::process::Command::new("tmux")
-        .args([
-            "resize-window",
-            "-t",
-            &format!("inarow-telnet-test-{}", std::process::id()),
-            "-x",
-            "100",
-            "-y",
-            "30",
-        ])
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    tmux.resize(100, 30);
     tmux.wait_for("Quick match");
     tmux.keys(&["C-c"]);
     tmux.wait_for("TELNET-EXIT-");

@@ -545,16 +545,8 @@ impl SeekScreen {
     pub fn handle(&mut self, key: Key, now: Instant) -> RemoteAction {
         if let Some(menu) = &mut self.offer {
             return match menu.handle(key) {
-                MenuEvent::Chosen(Choice::Level(l)) => {
-                    RemoteAction::PlayComputer(self.rules.kind(), l, None)
-                }
-                MenuEvent::Chosen(_) => {
-                    self.offer = None;
-                    self.since = now;
-                    RemoteAction::None
-                }
                 MenuEvent::Back => RemoteAction::Cancel,
-                MenuEvent::None => RemoteAction::None,
+                ev => self.offer_chosen(ev, now),
             };
         }
         match key {
@@ -571,6 +563,15 @@ impl SeekScreen {
             return RemoteAction::None;
         }
         match menu.click(line - MENU_TOP) {
+            MenuEvent::Back => RemoteAction::None,
+            ev => self.offer_chosen(ev, now),
+        }
+    }
+
+    /// A choice in the offer of the computer: a level plays it, "keep
+    /// waiting" hides the offer and starts the wait afresh.
+    fn offer_chosen(&mut self, ev: MenuEvent<Choice>, now: Instant) -> RemoteAction {
+        match ev {
             MenuEvent::Chosen(Choice::Level(l)) => {
                 RemoteAction::PlayComputer(self.rules.kind(), l, None)
             }
@@ -579,7 +580,7 @@ impl SeekScreen {
                 self.since = now;
                 RemoteAction::None
             }
-            _ => RemoteAction::None,
+            MenuEvent::Back | MenuEvent::None => RemoteAction::None,
         }
     }
 

@@ -106,6 +106,23 @@ impl Tmux {
         }
     }
 
+    /// Resizes the window, as a person dragging its corner.
+    pub fn resize(&self, cols: u16, rows: u16) {
+        let ok = Command::new("tmux")
+            .args([
+                "resize-window",
+                "-t",
+                &self.name,
+                "-x",
+                &cols.to_string(),
+                "-y",
+                &rows.to_string(),
+            ])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+
     pub fn kill(&self) {
         let _ = Command::new("tmux")
             .args(["kill-session", "-t", &self.name])
@@ -149,6 +166,40 @@ pub trait TestClient {
             );
             self.pump(std::time::Duration::from_millis(50)).await;
         }
+    }
+
+    /// Sends each step's keys, then waits for its text: a walk through menus.
+    async fn walk(&mut self, steps: &[(&[u8], &str)]) {
+        for (keys, needle) in steps {
+            self.send(keys).await;
+            self.wait_for(needle).await;
+        }
+    }
+}
+
+/// A session drawn into an emulated terminal: what a person would see.
+pub trait Emulated {
+    fn term(&self) -> &vt100::Parser;
+
+    fn screen(&self) -> String {
+        self.term().screen().contents()
+    }
+
+    /// Asserts that the screen shows `needle`.
+    fn shows(&self, needle: &str) {
+        let s = self.screen();
+        assert!(s.contains(needle), "{needle:?} not on screen:\n{s}");
+    }
+
+    /// Terminal (col, row) where `needle` appears on screen.
+    fn find(&self, needle: &str) -> (u16, u16) {
+        for (row, line) in self.screen().lines().enumerate() {
+            if let Some(byte) = line.find(needle) {
+                let col = inarow::text::width(&line[..byte]);
+                return (col as u16, row as u16);
+            }
+        }
+        panic!("{needle:?} not on screen:\n{}", self.screen());
     }
 }
 

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use super::TestClient;
 use inarow::server::telnet_codec::{Codec, IAC};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -95,6 +96,14 @@ impl TelnetClient {
         // The codec strips the host's telnet commands from the data.
         let d = self.codec.decode(bytes);
         self.term.process(&d.data);
+    }
+
+    /// Waits for the name prompt, answers `line` and waits until the host
+    /// greets `name`.
+    pub async fn log_in(&mut self, line: &[u8], name: &str) {
+        self.wait_for("What should people call you?").await;
+        self.send(line).await;
+        self.wait_for(&format!("you are {name}")).await;
     }
 
     pub fn raw_text(&self) -> String {

@@ -256,7 +256,7 @@ fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
 /// not lose at once), timing every move of the perfect level by the stone
 /// number it plays.
 fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCode> {
-    use crate::engine::connect4::{C4Level, C4Player, C4Position, CELLS, WIDTH};
+    use crate::engine::connect4::{C4Level, C4Player, C4Position, CELLS};
     use rand::{RngExt, SeedableRng};
     use std::sync::atomic::AtomicBool;
     let mut player = C4Player::new(args.tt_mb, bench_book(args)?);
@@ -299,9 +299,7 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
                 col
             } else {
                 let safe = pos.non_losing_moves();
-                let cols: Vec<u8> = (0..WIDTH as u8)
-                    .filter(|&c| pos.can_play(c as usize))
-                    .collect();
+                let cols = pos.playable_columns();
                 let good: Vec<u8> = cols
                     .iter()
                     .copied()

@@ -102,9 +102,7 @@ impl C4Player {
 
     /// The perfect level's choice.
     fn perfect(&mut self, pos: &C4Position, limits: Cutoff, rng: &mut impl rand::Rng) -> u8 {
-        let playable: Vec<u8> = (0..WIDTH as u8)
-            .filter(|&c| pos.can_play(c as usize))
-            .collect();
+        let playable = pos.playable_columns();
         // Immediate wins: all equally fast.
         let wins: Vec<u8> = playable
             .iter()

@@ -253,6 +253,13 @@ impl C4Position {
         col < WIDTH && self.mask & top_mask(col) == 0
     }
 
+    /// The columns with room, left to right.
+    pub fn playable_columns(&self) -> Vec<u8> {
+        (0..WIDTH as u8)
+            .filter(|&c| self.can_play(c as usize))
+            .collect()
+    }
+
     /// Whether playing `col` (a playable column) makes four in a line.
     #[inline]
     pub fn is_winning_move(&self, col: usize) -> bool {

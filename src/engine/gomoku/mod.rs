@@ -112,16 +112,6 @@ impl GomokuPlayer {
         }
     }
 
-    pub fn width(&self) -> usize {
-        self.width
-    }
-    pub fn height(&self) -> usize {
-        self.height
-    }
-    pub fn rule(&self) -> Rule {
-        self.rule
-    }
-
     /// Changes the rule (clears the tables, whose contents depend on it).
     pub fn set_rule(&mut self, rule: Rule) {
         if rule != self.rule {

@@ -121,6 +121,18 @@ pub struct SearchOutcome {
     pub source: Source,
 }
 
+impl SearchOutcome {
+    /// A move found before any depth of search (forced, or a threat win).
+    fn at_once(mv: Option<Pos>, score: i32, source: Source) -> SearchOutcome {
+        SearchOutcome {
+            mv,
+            score,
+            depth: 0,
+            source,
+        }
+    }
+}
+
 /// One search's working state, borrowing the tables that outlive it.
 pub struct Search<'a> {
     pub(super) b: Board,
@@ -197,12 +209,8 @@ impl<'a> Search<'a> {
         let start = Instant::now();
         let me = self.b.to_move();
         let op = other(me);
-        let forced = |mv: Option<Pos>, score: i32| SearchOutcome {
-            mv,
-            score,
-            depth: 0,
-            source: Source::Forced,
-        };
+        let forced =
+            |mv: Option<Pos>, score: i32| SearchOutcome::at_once(mv, score, Source::Forced);
         if self.b.is_full() {
             return forced(None, 0);
         }
@@ -225,12 +233,11 @@ impl<'a> Search<'a> {
             return forced(self.find_cat(me, C_FLEX4), WIN - 3);
         }
         let fallback = self.ordered_candidates(me, 0);
-        let fallback = SearchOutcome {
-            mv: fallback.first().copied().or_else(|| self.any_empty()),
-            score: 0,
-            depth: 0,
-            source: Source::Forced,
-        };
+        let fallback = SearchOutcome::at_once(
+            fallback.first().copied().or_else(|| self.any_empty()),
+            0,
+            Source::Forced,
+        );
 
         // Deepening one four at a time finds the shortest VCF, so a won
         // game is closed out without detours.
@@ -245,12 +252,7 @@ impl<'a> Search<'a> {
             }
         }
         if vcf_found && let Some(m) = self.threat_move {
-            return SearchOutcome {
-                mv: Some(m),
-                score: WIN - 10,
-                depth: 0,
-                source: Source::Vcf,
-            };
+            return SearchOutcome::at_once(Some(m), WIN - 10, Source::Vcf);
         }
         if self.aborted {
             return fallback;
@@ -259,14 +261,7 @@ impl<'a> Search<'a> {
         // The root moves.
         let mut roots: Vec<Pos> = Vec::new();
         if self.b.count(op, C_FLEX4) > 0 {
-            self.defence_moves(op, &mut roots);
-            let mut fours = Vec::new();
-            self.four_moves(me, &mut fours);
-            for f in fours {
-                if !roots.contains(&f) {
-                    roots.push(f);
-                }
-            }
+            self.answers_to_open_three(me, op, &mut roots);
         }
         if roots.is_empty() {
             roots = self.ordered_candidates(me, 0);
@@ -275,12 +270,7 @@ impl<'a> Search<'a> {
             return fallback;
         }
         if roots.len() == 1 {
-            return SearchOutcome {
-                mv: Some(roots[0]),
-                score: 0,
-                depth: 0,
-                source: Source::Forced,
-            };
+            return SearchOutcome::at_once(Some(roots[0]), 0, Source::Forced);
         }
 
         if self.opts.root_vct > 0 {
@@ -303,12 +293,7 @@ impl<'a> Search<'a> {
             self.hard = saved;
             self.node_limit = saved_limit;
             if won && let Some(m) = self.threat_move {
-                return SearchOutcome {
-                    mv: Some(m),
-                    score: WIN - 20,
-                    depth: 0,
-                    source: Source::Vct,
-                };
+                return SearchOutcome::at_once(Some(m), WIN - 20, Source::Vct);
             }
             let externally =
                 self.stop.load(Ordering::Relaxed) || hard.is_some_and(|h| Instant::now() >= h);
@@ -338,12 +323,7 @@ impl<'a> Search<'a> {
                 roots = safe;
             }
             if roots.len() == 1 {
-                return SearchOutcome {
-                    mv: Some(roots[0]),
-                    score: 0,
-                    depth: 0,
-                    source: Source::Forced,
-                };
+                return SearchOutcome::at_once(Some(roots[0]), 0, Source::Forced);
             }
         }
 
@@ -355,12 +335,7 @@ impl<'a> Search<'a> {
             hard.map_or(shifted, |h| shifted.min(h))
         });
         let mut scores = vec![-INF; roots.len()];
-        let mut best = SearchOutcome {
-            mv: Some(roots[0]),
-            score: 0,
-            depth: 0,
-            source: Source::Search,
-        };
+        let mut best = SearchOutcome::at_once(Some(roots[0]), 0, Source::Search);
         for depth in 1..=self.opts.max_depth {
             if depth > 1 && soft.is_some_and(|s| Instant::now() >= s) {
                 break;
@@ -499,14 +474,7 @@ impl<'a> Search<'a> {
             // An open three must be answered even at the horizon (a threat
             // extension): the answers are few and each removes the threat.
             moves = Vec::new();
-            self.defence_moves(op, &mut moves);
-            let mut fours = Vec::new();
-            self.four_moves(me, &mut fours);
-            for f in fours {
-                if !moves.contains(&f) {
-                    moves.push(f);
-                }
-            }
+            self.answers_to_open_three(me, op, &mut moves);
             if moves.is_empty() {
                 return -(WIN - ply - 4);
             }

@@ -48,6 +48,19 @@ impl Search<'_> {
         });
     }
 
+    /// `me`'s answers when `op` threatens an open four: the defences, then
+    /// `me`'s own fours (which gain a tempo) not already among them.
+    pub(super) fn answers_to_open_three(&mut self, me: Color, op: Color, out: &mut Vec<Pos>) {
+        self.defence_moves(op, out);
+        let mut fours = Vec::new();
+        self.four_moves(me, &mut fours);
+        for f in fours {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+
     /// The moves for the side to move that leave `attacker` (the opponent)
     /// without any point making an open four or double four. Empty if no
     /// single point does. Counter-fours are not included.
@@ -144,24 +157,49 @@ impl Search<'_> {
         }
     }
 
-    /// Whether the side to move wins by continuous fours within `depth` of its own moves.
-    /// At the top call (`root`), the first move of the win is left in `self.threat_move`.
-    pub(super) fn vcf(&mut self, depth: i32, root: bool) -> bool {
+    /// What both threat searches check first: out of time (not won), a
+    /// five to complete (won), two fives of the defender's to block (not
+    /// won). `Err` holds such a verdict; `Ok` the number of fives the
+    /// defender threatens (0 or 1).
+    fn threat_prelude(&mut self, root: bool) -> Result<u16, bool> {
         if self.tick() {
-            return false;
+            return Err(false);
         }
         let a = self.b.to_move();
-        let d = other(a);
         if self.b.count(a, C_FIVE) > 0 {
             if root {
                 self.threat_move = self.b.find_five(a);
             }
-            return true;
+            return Err(true);
         }
-        let dn = self.b.count(d, C_FIVE);
+        let dn = self.b.count(other(a), C_FIVE);
         if dn >= 2 {
+            return Err(false);
+        }
+        Ok(dn)
+    }
+
+    /// Whether `a` has an open four (a win next move); at the root its
+    /// point is left in `self.threat_move`.
+    fn open_four(&mut self, a: Color, root: bool) -> bool {
+        if self.b.count(a, C_FLEX4) == 0 {
             return false;
         }
+        if root {
+            self.threat_move = self.find_cat(a, C_FLEX4);
+        }
+        true
+    }
+
+    /// Whether the side to move wins by continuous fours within `depth` of its own moves.
+    /// At the top call (`root`), the first move of the win is left in `self.threat_move`.
+    pub(super) fn vcf(&mut self, depth: i32, root: bool) -> bool {
+        let dn = match self.threat_prelude(root) {
+            Ok(dn) => dn,
+            Err(decided) => return decided,
+        };
+        let a = self.b.to_move();
+        let d = other(a);
         let forced = if dn == 1 {
             let Some(f) = self.b.find_five(d) else {
                 return false;
@@ -171,10 +209,7 @@ impl Search<'_> {
             }
             Some(f)
         } else {
-            if self.b.count(a, C_FLEX4) > 0 {
-                if root {
-                    self.threat_move = self.find_cat(a, C_FLEX4);
-                }
+            if self.open_four(a, root) {
                 return true;
             }
             None
@@ -191,20 +226,36 @@ impl Search<'_> {
             Some(f) => moves.push(f),
             None => self.four_moves(a, &mut moves),
         }
-        for m in moves {
-            self.b.play(m);
-            let win = if self.b.count(a, C_FIVE) >= 2 {
+        self.attack(moves, key, depth, root, |s, m| {
+            s.b.play(m);
+            let win = if s.b.count(a, C_FIVE) >= 2 {
                 true
-            } else if let Some(g) = self.b.five_point_near(m, a) {
-                self.b.play(g);
-                let r = self.vcf(depth - 1, false);
-                self.b.undo();
+            } else if let Some(g) = s.b.five_point_near(m, a) {
+                s.b.play(g);
+                let r = s.vcf(depth - 1, false);
+                s.b.undo();
                 r
             } else {
                 false
             };
-            self.b.undo();
-            if win {
+            s.b.undo();
+            win
+        })
+    }
+
+    /// Tries the attacker's `moves` in order with `wins` (which plays and
+    /// takes back the move itself) until one wins; caches the verdict
+    /// under `key` unless time ran out.
+    fn attack(
+        &mut self,
+        moves: Vec<Pos>,
+        key: u64,
+        depth: i32,
+        root: bool,
+        mut wins: impl FnMut(&mut Self, Pos) -> bool,
+    ) -> bool {
+        for m in moves {
+            if wins(self, m) {
                 if root {
                     self.threat_move = Some(m);
                 }
@@ -223,21 +274,12 @@ impl Search<'_> {
     /// of its own moves. VCF is tried first at every attacker node, to
     /// `vcf_depth`. At the top call the first move is left in `self.threat_move`.
     pub(super) fn vct(&mut self, depth: i32, vcf_depth: i32, root: bool) -> bool {
-        if self.tick() {
-            return false;
-        }
+        let dn = match self.threat_prelude(root) {
+            Ok(dn) => dn,
+            Err(decided) => return decided,
+        };
         let a = self.b.to_move();
         let d = other(a);
-        if self.b.count(a, C_FIVE) > 0 {
-            if root {
-                self.threat_move = self.b.find_five(a);
-            }
-            return true;
-        }
-        let dn = self.b.count(d, C_FIVE);
-        if dn >= 2 {
-            return false;
-        }
         if dn == 1 {
             // Forced to block; the block must itself leave a threat.
             let Some(f) = self.b.find_five(d) else {
@@ -254,10 +296,7 @@ impl Search<'_> {
             }
             return r;
         }
-        if self.b.count(a, C_FLEX4) > 0 {
-            if root {
-                self.threat_move = self.find_cat(a, C_FLEX4);
-            }
+        if self.open_four(a, root) {
             return true;
         }
         if depth <= 0 {
@@ -289,23 +328,12 @@ impl Search<'_> {
                 )
             });
         }
-        for m in moves {
-            self.b.play(m);
-            let win = self.vct_defend(a, depth - 1, vcf_depth);
-            self.b.undo();
-            if win {
-                if root {
-                    self.threat_move = Some(m);
-                }
-                self.cache.store(key, depth, true);
-                return true;
-            }
-            if self.aborted {
-                return false;
-            }
-        }
-        self.cache.store(key, depth, false);
-        false
+        self.attack(moves, key, depth, root, |s, m| {
+            s.b.play(m);
+            let win = s.vct_defend(a, depth - 1, vcf_depth);
+            s.b.undo();
+            win
+        })
     }
 
     /// The defender's side of [`Self::vct`]: true if every defence loses.

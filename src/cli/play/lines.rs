@@ -1,0 +1,166 @@
+//! `inarow play` when stdin is not a terminal: one move per line in, the
+//! board as plain text after every move out, with the same messages; exit
+//! status 0 at the end of the game.
+
+use std::io::{self, BufRead, Read, Write};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use crate::engine::{Level, Limits};
+use crate::game::{Colour, Rules};
+use crate::local::LocalTable;
+use crate::session::setup::{Opponent, PlayOptions, Setup};
+use crate::table::GameView;
+use crate::term::board::{BoardView, Theme, draw_board};
+
+/// The longest line read as a move; the rest of a longer line is skipped.
+const MAX_LINE: u64 = 4096;
+
+fn print_board(out: &mut impl Write, view: &GameView, theme: Theme) -> io::Result<()> {
+    let bv = BoardView {
+        position: &view.position,
+        colours: view.colours(),
+        cursor: None,
+        theme,
+    };
+    let (lines, _) = draw_board(&bv);
+    for line in lines {
+        let text = line.text();
+        // The hover row above a Connect Four board is empty without a cursor.
+        if !text.trim().is_empty() {
+            writeln!(out, "{}", text.trim_end())?;
+        }
+    }
+    Ok(())
+}
+
+/// Scripts get working defaults for every question not answered by a flag.
+fn with_defaults(options: PlayOptions) -> PlayOptions {
+    let mut preset = options;
+    preset.rules.get_or_insert_with(Rules::connect_four);
+    preset.opponent.get_or_insert(Opponent::Human);
+    if preset.opponent == Some(Opponent::Computer) {
+        preset.level.get_or_insert(Level::Medium);
+    }
+    for (i, default) in ["Player 1", "Player 2"].into_iter().enumerate() {
+        preset.names[i].get_or_insert_with(|| default.to_string());
+    }
+    let c1 = *preset.colours[0].get_or_insert(Colour::Red);
+    if preset.opponent == Some(Opponent::Human) && preset.colours[1].is_none() {
+        let c2 = if c1 == Colour::Yellow {
+            Colour::Red
+        } else {
+            Colour::Yellow
+        };
+        preset.colours[1] = Some(c2);
+    }
+    preset.first.get_or_insert(1);
+    preset
+}
+
+/// What one line of input said.
+enum LineInput {
+    Ended,
+    Blank,
+    Quit,
+    Text(String),
+}
+
+fn read_line(lines: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<LineInput> {
+    buf.clear();
+    // Bounded read: a line longer than this is not a move.
+    let n = (&mut *lines).take(MAX_LINE).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(LineInput::Ended);
+    }
+    if !buf.ends_with(b"\n") && n as u64 == MAX_LINE {
+        let mut rest = Vec::new();
+        lines.read_until(b'\n', &mut rest)?;
+    }
+    let line = String::from_utf8_lossy(buf);
+    let line = line.trim();
+    Ok(if line.is_empty() {
+        LineInput::Blank
+    } else if line.eq_ignore_ascii_case("q") || line.eq_ignore_ascii_case("quit") {
+        LineInput::Quit
+    } else {
+        LineInput::Text(line.to_string())
+    })
+}
+
+pub(super) fn run_lines(
+    options: PlayOptions,
+    theme: Theme,
+    budget: Duration,
+    seed: Option<u64>,
+) -> anyhow::Result<ExitCode> {
+    let mut setup = Setup::new(with_defaults(options), crate::rng::make_rng(seed));
+    let game = setup
+        .completed()
+        .context("the game could not be set up from the flags")?;
+    let mut local = LocalTable::new(&game, seed);
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let rules = game.rules;
+    let v = local.table().view();
+    writeln!(
+        out,
+        "{}: {} vs {}",
+        rules.describe(),
+        v.seats[0].label(),
+        v.seats[1].label()
+    )?;
+    print_board(&mut out, local.table().view(), theme)?;
+
+    let stdin = io::stdin();
+    let mut lines = stdin.lock();
+    let stop = AtomicBool::new(false);
+    let mut buf = Vec::new();
+    loop {
+        let view = local.table().view();
+        if let Some(text) = view.ending_text() {
+            writeln!(out, "{text}")?;
+            out.flush()?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        let side = local.table().to_move().expect("the game is on");
+        let label = view.seat(side).label();
+        let m = if local.computer_to_move().is_some() {
+            let (_, m) = local
+                .computer_move(&Limits::new(budget), &stop)
+                .context("no legal move")?;
+            m
+        } else {
+            writeln!(out, "{label} to move")?;
+            out.flush()?;
+            match read_line(&mut lines, &mut buf)? {
+                LineInput::Ended => {
+                    eprintln!("inarow: input ended before the game was over");
+                    return Ok(ExitCode::from(1));
+                }
+                LineInput::Blank => continue,
+                LineInput::Quit => {
+                    writeln!(out, "{label} left the game")?;
+                    return Ok(ExitCode::SUCCESS);
+                }
+                LineInput::Text(line) => match rules.parse_move(&line) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        writeln!(out, "error: {e}")?;
+                        continue;
+                    }
+                },
+            }
+        };
+        match local.play(side, m) {
+            Ok(p) => {
+                writeln!(out, "{label} plays {}", rules.format_point(p))?;
+                print_board(&mut out, local.table().view(), theme)?;
+            }
+            Err(e) => writeln!(out, "error: {e}")?,
+        }
+    }
+}
