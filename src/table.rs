@@ -16,6 +16,9 @@ pub struct Seat {
     pub colour: Colour,
     /// `Some(level)` when the computer plays this seat.
     pub computer: Option<Level>,
+    /// The player's rating in this game, shown beside the name (players
+    /// with an account, in a rated game).
+    pub rating: Option<u32>,
 }
 
 impl Seat {
@@ -24,6 +27,7 @@ impl Seat {
             name: name.into(),
             colour,
             computer: None,
+            rating: None,
         }
     }
 
@@ -32,6 +36,7 @@ impl Seat {
             name: format!("Computer ({level})"),
             colour,
             computer: Some(level),
+            rating: None,
         }
     }
 
@@ -82,6 +87,25 @@ pub struct GameView {
     /// Wins of the player in each seat over the rounds, indexed like
     /// `seats` (the scores swap with the seats when a rematch swaps sides).
     pub score: [u32; 2],
+    /// Whether this game counts for the players' ratings.
+    pub rated: bool,
+    /// Each seat's rating before and after this game, once the store has
+    /// moved them (rated games).
+    pub rating_change: [Option<RatingChange>; 2],
+}
+
+/// A rating moved by a game: `1512 → 1527 (+15)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatingChange {
+    pub before: u32,
+    pub after: u32,
+}
+
+impl std::fmt::Display for RatingChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let d = i64::from(self.after) - i64::from(self.before);
+        write!(f, "{} \u{2192} {} ({d:+})", self.before, self.after)
+    }
 }
 
 impl GameView {
@@ -136,6 +160,8 @@ impl Table {
                 rematch: [false; 2],
                 round: 1,
                 score: [0; 2],
+                rated: false,
+                rating_change: [None; 2],
             },
         }
     }
@@ -155,6 +181,19 @@ impl Table {
     /// The side to move, if the game is on.
     pub fn to_move(&self) -> Option<Side> {
         self.view.to_move()
+    }
+
+    /// Marks the game rated (or not) and shows each seat's rating.
+    pub fn set_rated(&mut self, rated: bool, ratings: [Option<u32>; 2]) {
+        self.view.rated = rated;
+        for (seat, r) in self.view.seats.iter_mut().zip(ratings) {
+            seat.rating = r;
+        }
+    }
+
+    /// The ratings a finished rated game moved, by side.
+    pub fn set_rating_change(&mut self, change: [Option<RatingChange>; 2]) {
+        self.view.rating_change = change;
     }
 
     /// Plays `m` for `side`. Errors leave the table unchanged.
@@ -266,12 +305,19 @@ impl Table {
     /// A new game at once with the seats swapped (who moved second moves first).
     pub fn restart_swapped(&mut self) {
         let v = &mut self.view;
+        // A rated game's new ratings are the next game's.
+        for (seat, change) in v.seats.iter_mut().zip(v.rating_change) {
+            if let Some(c) = change {
+                seat.rating = Some(c.after);
+            }
+        }
         v.seats.swap(0, 1);
         v.score.swap(0, 1);
         v.position = Position::new(*v.position.rules());
         v.ending = None;
         v.rematch = [false; 2];
         v.round += 1;
+        v.rating_change = [None; 2];
     }
 }
 
@@ -391,5 +437,29 @@ mod tests {
         );
         t.forfeit(Side::First, "left");
         assert!(t.ask_rematch(Side::First));
+    }
+
+    #[test]
+    fn a_rating_change_prints_and_carries_into_the_rematch() {
+        let up = RatingChange {
+            before: 1512,
+            after: 1527,
+        };
+        let down = RatingChange {
+            before: 1500,
+            after: 1485,
+        };
+        assert_eq!(up.to_string(), "1512 \u{2192} 1527 (+15)");
+        assert_eq!(down.to_string(), "1500 \u{2192} 1485 (-15)");
+        let mut t = table();
+        t.set_rated(true, [Some(1512), Some(1500)]);
+        t.forfeit(Side::Second, "left");
+        t.set_rating_change([Some(up), Some(down)]);
+        t.restart_swapped();
+        // Seats swapped sides: Bob first now, both with their new ratings.
+        assert_eq!(t.view().seats[0].name, "Bob");
+        assert_eq!(t.view().seats[0].rating, Some(1485));
+        assert_eq!(t.view().seats[1].rating, Some(1527));
+        assert_eq!(t.view().rating_change, [None, None]);
     }
 }

@@ -493,3 +493,37 @@ fn quick_match_offers_the_computer_when_the_callers_clock_says_so() {
     r.apply(out);
     r.shows("Nobody has come yet. Play the computer meanwhile?");
 }
+
+#[test]
+fn a_rated_game_shows_ratings_and_how_mine_moved() {
+    let mut r = Remote::new(80, 24);
+    r.sit_against_person(Rules::connect_four());
+    let seating = r.seating();
+    let t = r.table.as_mut().unwrap();
+    t.set_rated(true, [Some(1512), Some(1488)]);
+    let out = r.session.game_update(t.view().clone(), seating);
+    r.apply(out);
+    r.shows("rated");
+    r.shows("Guest0042 1512");
+    r.shows("Bob 1488");
+    let t = r.table.as_mut().unwrap();
+    t.forfeit(Side::Second, "left");
+    t.set_rating_change([
+        Some(inarow::table::RatingChange {
+            before: 1512,
+            after: 1527,
+        }),
+        Some(inarow::table::RatingChange {
+            before: 1488,
+            after: 1473,
+        }),
+    ]);
+    let out = r.session.game_update(t.view().clone(), seating);
+    r.apply(out);
+    r.shows("You win!   rating 1512 \u{2192} 1527 (+15)");
+    assert!(
+        !r.screen().contains("1473"),
+        "only my own change:\n{}",
+        r.screen()
+    );
+}

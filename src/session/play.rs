@@ -415,6 +415,9 @@ impl PlayScreen {
         // Title: game, round and score.
         let mut title = Line::new();
         title.push(format!(" {}", rules.describe()), Style::PLAIN.bold());
+        if g.rated {
+            title.push("   rated", Style::PLAIN.dim());
+        }
         if g.round > 1 || g.score != [0, 0] {
             title.push(
                 // Scores in the order of the players line below.
@@ -441,6 +444,9 @@ impl PlayScreen {
                 format!("{} {}", theme.stone(seat.colour).trim_end(), seat.name),
                 st,
             );
+            if let Some(r) = seat.rating {
+                players.push(format!(" {r}"), Style::PLAIN.dim());
+            }
             if self.mine[side.index()] && self.mine != [true, true] {
                 players.push(" (you)", Style::PLAIN.dim());
             }
@@ -451,10 +457,15 @@ impl PlayScreen {
         f.push(players);
         // What the ending means for this person, above the board.
         match self.verdict() {
-            Some(v) => f.push(Line::styled(
-                format!(" {v} "),
-                Style::PLAIN.bold().reverse(),
-            )),
+            Some(v) => {
+                let mut l = Line::styled(format!(" {v} "), Style::PLAIN.bold().reverse());
+                // A rated game: how this person's rating moved.
+                let mine = Side::BOTH.into_iter().find(|s| self.mine[s.index()]);
+                if let Some(change) = mine.and_then(|s| g.rating_change[s.index()]) {
+                    l.push(format!("  rating {change}"), Style::PLAIN.bold());
+                }
+                f.push(l);
+            }
             None => f.blank(),
         }
 
