@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::room::{RoomHandle, RoomState};
-use super::state::{Command, SessionId};
+use super::state::{Command, Player, SessionId};
 
 /// What the lobby and rooms tell a session.
 #[derive(Debug)]
@@ -41,6 +41,8 @@ pub struct NewMember {
     pub name: Option<String>,
     /// SSH key fingerprint, for identified users.
     pub identity: Option<String>,
+    /// The player's account and ratings, for a player with one.
+    pub account: Option<Player>,
     pub inbox: mpsc::Sender<ToSession>,
 }
 

@@ -116,6 +116,9 @@ impl Lobby {
                     None => break,
                 },
                 _ = tick.tick() => {
+                    // Quick-match windows widen with the wait.
+                    let effects = self.state.tick(std::time::Instant::now());
+                    self.carry_out(effects);
                     if let Some(stats) = self.state.take_stats() {
                         self.stats_tx.send_replace(stats);
                     }
@@ -132,6 +135,7 @@ impl Lobby {
                     id: member.id,
                     name: member.name,
                     identity: member.identity,
+                    account: member.account,
                 });
                 self.carry_out(effects);
                 let _ = reply.send(name);
@@ -147,18 +151,37 @@ impl Lobby {
         for effect in effects {
             match effect {
                 Effect::Tell { to, notice } => self.tell(to, notice),
-                Effect::OpenRoom { room, rules, seats } => {
+                Effect::OpenRoom {
+                    room,
+                    rules,
+                    seats,
+                    rated,
+                } => {
                     let seats = seats.map(|seat| match seat {
-                        Seat::Human { id, name, colour } => SeatSpec::Human {
+                        Seat::Human {
                             id,
                             name,
                             colour,
+                            account,
+                            rating,
+                        } => SeatSpec::Human {
+                            id,
+                            name,
+                            colour,
+                            account,
+                            rating,
                             inbox: self.inboxes.get(&id).cloned(),
                         },
                         Seat::Computer { level, colour } => SeatSpec::Computer { level, colour },
                     });
-                    let opened =
-                        room::spawn(room, rules, seats, self.tx.clone(), self.computer.clone());
+                    let opened = room::spawn(
+                        room,
+                        rules,
+                        seats,
+                        rated,
+                        self.tx.clone(),
+                        self.computer.clone(),
+                    );
                     self.rooms.insert(room, opened);
                 }
                 Effect::Forget { id } => {

@@ -88,6 +88,10 @@ pub enum SeatSpec {
         id: SessionId,
         name: String,
         colour: Colour,
+        /// The player's account, if any.
+        account: Option<String>,
+        /// The rating shown at the table (a rated game).
+        rating: Option<u32>,
         /// Where refused moves are told (`None`: nowhere).
         inbox: Option<mpsc::Sender<ToSession>>,
     },
@@ -106,6 +110,7 @@ pub fn spawn(
     id: RoomId,
     rules: Rules,
     seats: [SeatSpec; 2],
+    rated: bool,
     lobby: mpsc::Sender<Cmd>,
     computer: Computer,
 ) -> (RoomHandle, watch::Receiver<Arc<RoomState>>) {
@@ -114,14 +119,20 @@ pub fn spawn(
             id,
             name,
             colour,
+            account,
+            rating,
             inbox,
         } => (
-            Seat::human(name, colour),
+            Seat {
+                rating,
+                ..Seat::human(name, colour)
+            },
             Sitter {
                 id: Some(id),
                 present: true,
                 inbox,
                 level: None,
+                account,
             },
         ),
         SeatSpec::Computer { level, colour } => (
@@ -131,10 +142,13 @@ pub fn spawn(
                 present: true,
                 inbox: None,
                 level: Some(level),
+                account: None,
             },
         ),
     });
-    let table = Table::new(rules, [a.0, b.0]);
+    let ratings = [a.0.rating, b.0.rating];
+    let mut table = Table::new(rules, [a.0, b.0]);
+    table.set_rated(rated, ratings);
     let sitters = [a.1, b.1];
     let state = Arc::new(RoomState {
         view: table.view().clone(),
@@ -183,6 +197,8 @@ struct Sitter {
     inbox: Option<mpsc::Sender<ToSession>>,
     /// The computer's level, for a computer seat.
     level: Option<Level>,
+    /// The player's account, if any.
+    account: Option<String>,
 }
 
 struct Room {

@@ -7,6 +7,7 @@
 //! comes from an rng it owns, seedable for tests.
 
 use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
 
 use rand::RngExt;
 use rand::rngs::SmallRng;
@@ -21,7 +22,7 @@ pub type SessionId = u64;
 pub type RoomId = u64;
 
 /// Someone arriving in the lobby.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Arrival {
     pub id: SessionId,
     /// Wanted display name, already sanitised; `None` for a guest name
@@ -29,6 +30,48 @@ pub struct Arrival {
     pub name: Option<String>,
     /// SSH key fingerprint, for identified users.
     pub identity: Option<String>,
+    /// The player's account (players with a key), and their ratings.
+    pub account: Option<Player>,
+}
+
+/// What the lobby knows of a player with an account.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Player {
+    /// The account's id in the store.
+    pub account: String,
+    /// Ratings by game ([`kind_index`]), rounded.
+    pub ratings: [Option<u32>; 2],
+}
+
+impl Player {
+    pub fn rating(&self, kind: GameKind) -> Option<u32> {
+        self.ratings[kind_index(kind)]
+    }
+}
+
+/// The index of a game in per-game arrays.
+pub fn kind_index(kind: GameKind) -> usize {
+    match kind {
+        GameKind::ConnectFour => 0,
+        GameKind::Gomoku => 1,
+    }
+}
+
+/// Whether games with these rules move ratings: the standard boards only
+/// (Connect Four 7x6, Gomoku 15x15 freestyle).
+pub fn rated_rules(rules: &Rules) -> bool {
+    *rules == Rules::standard(rules.kind())
+}
+
+/// The rating gap two rated seekers accept when the one who has waited
+/// longer has waited `waited`: 100 at once, 50 more every 5 seconds, and
+/// anyone after a minute.
+pub fn rating_window(waited: Duration) -> u32 {
+    if waited >= Duration::from_secs(60) {
+        u32::MAX
+    } else {
+        100 + 50 * (waited.as_secs() / 5) as u32
+    }
 }
 
 /// What sessions (and rooms, and the host) ask of the lobby.
@@ -49,6 +92,12 @@ pub enum Command {
     QuickMatch {
         id: SessionId,
         kind: GameKind,
+    },
+    /// From a room: a rated game moved this player's rating.
+    Rated {
+        id: SessionId,
+        kind: GameKind,
+        rating: u32,
     },
     /// Stop seeking or close one's own room.
     Cancel {
@@ -98,6 +147,7 @@ impl Command {
             | Command::CreateRoom { id, .. }
             | Command::JoinRoom { id, .. } => Some(id),
             Command::Leave { .. }
+            | Command::Rated { .. }
             | Command::LeftRoom { .. }
             | Command::RoomClosed { .. }
             | Command::Shutdown { .. } => None,
@@ -127,6 +177,10 @@ pub enum Seat {
         id: SessionId,
         name: String,
         colour: Colour,
+        /// The account, for a player who has one.
+        account: Option<String>,
+        /// The rating shown at the table (a rated game).
+        rating: Option<u32>,
     },
     Computer {
         level: Level,
@@ -163,6 +217,8 @@ pub enum Effect {
         room: RoomId,
         rules: Rules,
         seats: [Seat; 2],
+        /// Whether the game moves the players' ratings.
+        rated: bool,
     },
     /// The session has left the lobby: drop its inbox.
     Forget { id: SessionId },
@@ -186,7 +242,19 @@ struct Member {
     /// The colour this person would like.
     colour: Option<Colour>,
     identity: Option<String>,
+    account: Option<Player>,
     status: Status,
+}
+
+impl Member {
+    /// The rating that counts in a rated game of `rules`, if it would be one.
+    fn rated(&self, rules: &Rules) -> Option<u32> {
+        if !rated_rules(rules) {
+            return None;
+        }
+        let p = self.account.as_ref()?;
+        Some(p.rating(rules.kind()).unwrap_or(1500))
+    }
 }
 
 /// Everything the lobby knows. Every collection is bounded by the people
@@ -195,7 +263,10 @@ struct Member {
 pub struct LobbyState {
     games: Vec<Rules>,
     members: HashMap<SessionId, Member>,
-    queues: HashMap<GameKind, VecDeque<SessionId>>,
+    /// Seekers by game, longest waiting first, with when they started.
+    queues: HashMap<GameKind, VecDeque<(SessionId, Instant)>>,
+    /// The time, as last told by [`LobbyState::tick`].
+    now: Instant,
     /// Open rooms for a friend: code -> (host, game).
     hosted: HashMap<String, (SessionId, GameKind)>,
     /// Friend rooms whose game has started, while it lasts: code -> room.
@@ -217,6 +288,7 @@ impl LobbyState {
             games,
             members: HashMap::new(),
             queues: HashMap::new(),
+            now: Instant::now(),
             hosted: HashMap::new(),
             started: HashMap::new(),
             next_room: 1,
@@ -230,7 +302,12 @@ impl LobbyState {
 
     /// Someone arrives: returns the display name given (unique) and what to do.
     pub fn join(&mut self, arrival: Arrival) -> (String, Vec<Effect>) {
-        let Arrival { id, name, identity } = arrival;
+        let Arrival {
+            id,
+            name,
+            identity,
+            account,
+        } = arrival;
         // The same key connecting again: the old session goes, so the
         // person finds their name again rather than a copy.
         if let Some(identity) = &identity {
@@ -264,6 +341,7 @@ impl LobbyState {
                 name: name.clone(),
                 colour: None,
                 identity,
+                account,
                 status: Status::Idle,
             },
         );
@@ -293,6 +371,11 @@ impl LobbyState {
                 }
             }
             Command::QuickMatch { id, kind } => self.quick_match(id, kind),
+            Command::Rated { id, kind, rating } => {
+                if let Some(p) = self.members.get_mut(&id).and_then(|m| m.account.as_mut()) {
+                    p.ratings[kind_index(kind)] = Some(rating);
+                }
+            }
             Command::Cancel { id } => self.unqueue(id),
             Command::PlayComputer {
                 id,
@@ -423,7 +506,7 @@ impl LobbyState {
         match std::mem::replace(&mut m.status, Status::Idle) {
             Status::Seeking(kind) => {
                 if let Some(q) = self.queues.get_mut(&kind) {
-                    q.retain(|&x| x != id);
+                    q.retain(|&(x, _)| x != id);
                 }
             }
             Status::Hosting(code) => {
@@ -477,7 +560,7 @@ impl LobbyState {
             return;
         }
         let human_first = human_first.unwrap_or_else(|| self.rng.random_bool(0.5));
-        self.start_room(rules, id, None, Some(level), human_first);
+        self.start_room(rules, id, None, Some(level), human_first, false);
     }
 
     fn join_room(&mut self, id: SessionId, code: &str, from_login: bool) {
@@ -492,7 +575,9 @@ impl LobbyState {
                 self.unqueue(host);
                 if let Some(rules) = self.rules(kind) {
                     let host_first = self.rng.random_bool(0.5);
-                    if let Some(room) = self.start_room(rules, host, Some(id), None, host_first) {
+                    if let Some(room) =
+                        self.start_room(rules, host, Some(id), None, host_first, false)
+                    {
                         self.started.insert(code, room);
                     }
                 }
@@ -520,27 +605,99 @@ impl LobbyState {
         let Some(rules) = self.offered(id, kind) else {
             return;
         };
+        let now = self.now;
         let queue = self.queues.entry(kind).or_default();
-        // The longest-waiting person still here.
-        while let Some(other) = queue.pop_front() {
-            if other != id && self.members.contains_key(&other) {
-                if let Some(m) = self.members.get_mut(&other) {
-                    m.status = Status::Idle;
-                }
-                let first_is_waiting = self.rng.random_bool(0.5);
-                self.start_room(rules, other, Some(id), None, first_is_waiting);
-                return;
-            }
-        }
-        self.queues.entry(kind).or_default().push_back(id);
+        queue.retain(|(other, _)| *other != id);
+        queue.push_back((id, now));
         if let Some(m) = self.members.get_mut(&id) {
             m.status = Status::Seeking(kind);
         }
         self.dirty = true;
+        self.pair_seekers(rules, true);
+    }
+
+    /// Pairs the seekers of one game who may play each other, until no
+    /// pair is left: anyone with anyone, longest waiting first, except two
+    /// players who would play a rated game, whose ratings must be within
+    /// [`rating_window`] of the longer wait. A newcomer with a rating meets
+    /// the closest rating it may. `newest_only`: only the last seeker
+    /// looks (it just arrived; the others were paired before if they could).
+    fn pair_seekers(&mut self, rules: Rules, newest_only: bool) {
+        let kind = rules.kind();
+        loop {
+            let queue: Vec<(SessionId, Instant)> = self
+                .queues
+                .get(&kind)
+                .map(|q| q.iter().copied().collect())
+                .unwrap_or_default();
+            let rating = |id: SessionId| self.members.get(&id).and_then(|m| m.rated(&rules));
+            let mut best: Option<(u32, usize, usize)> = None;
+            // The newest seeker looks for a partner among those waiting.
+            let lowest = if newest_only {
+                queue.len().saturating_sub(1).max(1)
+            } else {
+                1
+            };
+            'outer: for j in (lowest..queue.len()).rev() {
+                for i in 0..j {
+                    let (a, since) = queue[i];
+                    let (b, _) = queue[j];
+                    let gap = match (rating(a), rating(b)) {
+                        (Some(ra), Some(rb)) => {
+                            let gap = ra.abs_diff(rb);
+                            if gap > rating_window(self.now.saturating_duration_since(since)) {
+                                continue;
+                            }
+                            gap
+                        }
+                        // Not rated: the longest waiting comes first.
+                        _ => u32::MAX,
+                    };
+                    if best.is_none_or(|(g, _, _)| gap < g) {
+                        best = Some((gap, i, j));
+                    }
+                    if gap == u32::MAX {
+                        // The first one acceptable, in waiting order.
+                        break;
+                    }
+                }
+                if best.is_some() {
+                    break 'outer;
+                }
+            }
+            let Some((_, i, j)) = best else {
+                return;
+            };
+            let (a, b) = (queue[i].0, queue[j].0);
+            if let Some(q) = self.queues.get_mut(&kind) {
+                q.retain(|&(x, _)| x != a && x != b);
+            }
+            for id in [a, b] {
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.status = Status::Idle;
+                }
+            }
+            let first_is_waiting = self.rng.random_bool(0.5);
+            self.start_room(rules, a, Some(b), None, first_is_waiting, true);
+        }
+    }
+
+    /// The time now: quick-match windows widen with it, and seekers whose
+    /// windows meet are paired.
+    pub fn tick(&mut self, now: Instant) -> Vec<Effect> {
+        self.now = now;
+        for rules in self.games.clone() {
+            if self.queues.get(&rules.kind()).is_some_and(|q| q.len() >= 2) {
+                self.pair_seekers(rules, false);
+            }
+        }
+        std::mem::take(&mut self.out)
     }
 
     /// Seats `a` and `b` (or the computer at `level`) at a new table;
-    /// `a_first` says who moves first. Returns the room, if it opened.
+    /// `a_first` says who moves first; `may_rate`: a quick match, rated
+    /// when both have accounts and the board is standard. Returns the
+    /// room, if it opened.
     fn start_room(
         &mut self,
         rules: Rules,
@@ -548,6 +705,7 @@ impl LobbyState {
         b: Option<SessionId>,
         level: Option<Level>,
         a_first: bool,
+        may_rate: bool,
     ) -> Option<RoomId> {
         let room = self.next_room;
         self.next_room += 1;
@@ -563,21 +721,33 @@ impl LobbyState {
                 colours.swap_remove(i)
             }
         };
+        let b_member = b.and_then(|b| self.members.get(&b));
+        // Rated: two players with accounts on a standard board, matched by
+        // the quick match (friend rooms and the computer are casual).
+        let rated = may_rate
+            && level.is_none()
+            && self.members.get(&a).and_then(|m| m.rated(&rules)).is_some()
+            && b_member.and_then(|m| m.rated(&rules)).is_some();
+        let human = |id: SessionId, m: &Member, colour: Colour| Seat::Human {
+            id,
+            name: m.name.clone(),
+            colour,
+            account: m.account.as_ref().map(|p| p.account.clone()),
+            rating: if rated { m.rated(&rules) } else { None },
+        };
         let seat_a = match self.members.get(&a) {
-            Some(m) => Seat::Human {
-                id: a,
-                name: m.name.clone(),
-                colour: take_colour(&mut self.rng, m.colour),
-            },
+            Some(m) => {
+                let colour = take_colour(&mut self.rng, m.colour);
+                human(a, m, colour)
+            }
             None => return None,
         };
         let seat_b = match b {
             Some(b) => match self.members.get(&b) {
-                Some(m) => Seat::Human {
-                    id: b,
-                    name: m.name.clone(),
-                    colour: take_colour(&mut self.rng, m.colour),
-                },
+                Some(m) => {
+                    let colour = take_colour(&mut self.rng, m.colour);
+                    human(b, m, colour)
+                }
                 None => return None,
             },
             None => Seat::Computer {
@@ -590,7 +760,12 @@ impl LobbyState {
         } else {
             [seat_b, seat_a]
         };
-        self.out.push(Effect::OpenRoom { room, rules, seats });
+        self.out.push(Effect::OpenRoom {
+            room,
+            rules,
+            seats,
+            rated,
+        });
         for id in [Some(a), b].into_iter().flatten() {
             if let Some(m) = self.members.get_mut(&id) {
                 m.status = Status::Playing(room);
@@ -621,6 +796,7 @@ mod tests {
         let (name, effects) = s.join(Arrival {
             id,
             name: name.map(str::to_string),
+            account: None,
             identity: key.map(str::to_string),
         });
         assert_eq!(effects, vec![], "nothing to tell a plain arrival");
@@ -644,7 +820,9 @@ mod tests {
         let rooms: Vec<_> = effects
             .iter()
             .filter_map(|e| match e {
-                Effect::OpenRoom { room, rules, seats } => Some((*room, *rules, seats.clone())),
+                Effect::OpenRoom {
+                    room, rules, seats, ..
+                } => Some((*room, *rules, seats.clone())),
                 _ => None,
             })
             .collect();
@@ -1004,6 +1182,7 @@ mod tests {
         let (name, effects) = s.join(Arrival {
             id: 2,
             name: Some("ann".into()),
+            account: None,
             identity: Some("key-a".into()),
         });
         assert_eq!(name, "ann", "the name is free again, not ann2");
@@ -1143,6 +1322,7 @@ mod tests {
         let (_, effects) = s.join(Arrival {
             id,
             name: None,
+            account: None,
             identity: Some(key.into()),
         });
         assert!(effects.contains(&Effect::Forget { id: 1 }), "{effects:?}");
@@ -1182,6 +1362,7 @@ mod tests {
         let (name, effects) = s.join(Arrival {
             id: 2,
             name: Some("bob".into()),
+            account: None,
             identity: None,
         });
         assert_eq!(name, "bob");
@@ -1217,5 +1398,143 @@ mod tests {
             (code, effects)
         };
         assert_eq!(run(42), run(42));
+    }
+
+    /// A player with an account and a Connect Four rating.
+    fn rated_player(s: &mut LobbyState, id: SessionId, name: &str, c4: u32) {
+        let (given, _) = s.join(Arrival {
+            id,
+            name: Some(name.into()),
+            identity: Some(format!("SHA256:{name}")),
+            account: Some(Player {
+                account: format!("acct-{name}"),
+                ratings: [Some(c4), None],
+            }),
+        });
+        assert_eq!(given, name);
+    }
+
+    fn rated_of(effects: &[Effect]) -> bool {
+        effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::OpenRoom { rated, .. } => Some(*rated),
+                _ => None,
+            })
+            .expect("a room opened")
+    }
+
+    #[test]
+    fn two_players_with_accounts_play_rated_and_see_their_ratings() {
+        let mut s = lobby(40);
+        rated_player(&mut s, 1, "ann", 1512);
+        rated_player(&mut s, 2, "bob", 1490);
+        quick(&mut s, 1, C4);
+        let effects = quick(&mut s, 2, C4);
+        assert!(rated_of(&effects));
+        let (_, _, seats) = opened(&effects);
+        let mut shown: Vec<(Option<String>, Option<u32>)> = seats
+            .iter()
+            .map(|seat| match seat {
+                Seat::Human {
+                    account, rating, ..
+                } => (account.clone(), *rating),
+                Seat::Computer { .. } => panic!("two people"),
+            })
+            .collect();
+        shown.sort();
+        assert_eq!(
+            shown,
+            vec![
+                (Some("acct-ann".into()), Some(1512)),
+                (Some("acct-bob".into()), Some(1490))
+            ]
+        );
+        // A rating moved by the room is the next match's.
+        s.handle(Command::Rated {
+            id: 1,
+            kind: C4,
+            rating: 1527,
+        });
+        assert_eq!(
+            s.members[&1].account.as_ref().unwrap().rating(C4),
+            Some(1527)
+        );
+    }
+
+    #[test]
+    fn guests_friend_rooms_the_computer_and_other_boards_are_casual() {
+        let mut s = lobby(41);
+        rated_player(&mut s, 1, "ann", 1500);
+        named(&mut s, 2, "guest");
+        quick(&mut s, 1, C4);
+        assert!(!rated_of(&quick(&mut s, 2, C4)), "a guest: casual");
+        let mut s = lobby(42);
+        rated_player(&mut s, 1, "ann", 1500);
+        rated_player(&mut s, 2, "bob", 1500);
+        s.handle(Command::CreateRoom { id: 1, kind: C4 });
+        let code = s.hosted.keys().next().unwrap().clone();
+        let effects = s.handle(Command::JoinRoom {
+            id: 2,
+            code,
+            from_login: false,
+        });
+        assert!(!rated_of(&effects), "a friend room: casual");
+        let effects = s.handle(Command::PlayComputer {
+            id: 1,
+            kind: C4,
+            level: Level::Easy,
+            human_first: Some(true),
+        });
+        assert!(!rated_of(&effects), "the computer: casual");
+        let mut s = LobbyState::new(
+            vec![Rules::new(C4, 8, 7, 4, false).unwrap()],
+            make_rng(Some(43)),
+        );
+        rated_player(&mut s, 1, "ann", 1500);
+        rated_player(&mut s, 2, "bob", 1500);
+        quick(&mut s, 1, C4);
+        assert!(!rated_of(&quick(&mut s, 2, C4)), "8x7: casual");
+    }
+
+    #[test]
+    fn quick_match_pairs_the_closest_rating_within_the_window() {
+        let mut s = lobby(44);
+        let t0 = Instant::now();
+        s.tick(t0);
+        rated_player(&mut s, 1, "ann", 1500);
+        rated_player(&mut s, 2, "bob", 1900);
+        rated_player(&mut s, 3, "cy", 1880);
+        assert_eq!(quick(&mut s, 1, C4), vec![]);
+        assert_eq!(quick(&mut s, 2, C4), vec![], "400 apart: both wait");
+        // Cy meets Bob (20 apart), not Ann who waited longest.
+        let (_, _, seats) = opened(&quick(&mut s, 3, C4));
+        assert_eq!(seated(&seats), vec![Some(2), Some(3)]);
+        assert_eq!(s.stats().waiting_for(C4), 1);
+        // A guest meets whoever waits longest, rated or not.
+        named(&mut s, 4, "dee");
+        let (_, _, seats) = opened(&quick(&mut s, 4, C4));
+        assert_eq!(seated(&seats), vec![Some(1), Some(4)]);
+    }
+
+    #[test]
+    fn the_rating_window_widens_with_the_wait() {
+        assert_eq!(rating_window(Duration::ZERO), 100);
+        assert_eq!(rating_window(Duration::from_secs(10)), 200);
+        assert_eq!(rating_window(Duration::from_secs(60)), u32::MAX);
+        let mut s = lobby(45);
+        let t0 = Instant::now();
+        s.tick(t0);
+        rated_player(&mut s, 1, "ann", 1500);
+        rated_player(&mut s, 2, "bob", 1750);
+        quick(&mut s, 1, C4);
+        assert_eq!(quick(&mut s, 2, C4), vec![]);
+        assert_eq!(s.tick(t0 + Duration::from_secs(4)), vec![], "250 apart");
+        assert_eq!(s.stats().waiting_for(C4), 2);
+        let effects = s.tick(t0 + Duration::from_secs(15));
+        let (_, _, seats) = opened(&effects);
+        assert_eq!(seated(&seats), vec![Some(1), Some(2)]);
+        assert!(rated_of(&effects));
+        assert_eq!(s.stats().waiting_for(C4), 0);
     }
 }

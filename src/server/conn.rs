@@ -153,6 +153,7 @@ pub async fn run(
             id: p.id,
             name: suggested_name(&p.user),
             identity: p.identity.clone(),
+            account: None,
             inbox: inbox_tx,
         })
         .await
