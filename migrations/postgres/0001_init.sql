@@ -70,14 +70,9 @@ CREATE TABLE games (
     p1_rating_after DOUBLE PRECISION
 );
 CREATE INDEX games_started ON games (started_ms, id);
-
--- One row per account seated in a game: an account's history in one index scan.
-CREATE TABLE game_players (
-    account TEXT NOT NULL,
-    ended_ms BIGINT NOT NULL,
-    game_id TEXT NOT NULL,
-    PRIMARY KEY (account, ended_ms, game_id)
-);
+-- An account's history: one index per seat, newest first by scanning backwards.
+CREATE INDEX games_p0 ON games (p0_account, ended_ms, id) WHERE p0_account IS NOT NULL;
+CREATE INDEX games_p1 ON games (p1_account, ended_ms, id) WHERE p1_account IS NOT NULL;
 
 CREATE TABLE bans (
     target TEXT PRIMARY KEY NOT NULL,

@@ -95,21 +95,64 @@ const GAME_COLUMNS: &str = "g.id, g.game, g.width, g.height, g.k, g.rule, g.rate
      g.p0_name, g.p0_account, g.p0_computer, g.p0_colour, g.p0_rating_before, g.p0_rating_after, \
      g.p1_name, g.p1_account, g.p1_computer, g.p1_colour, g.p1_rating_before, g.p1_rating_after";
 
-/// `rating, deviation, volatility, games, updated_ms`, all NULL before a first rated game.
+/// `account, rating, deviation, volatility, games, wins, losses, draws,
+/// updated_ms`; all but the account NULL before a first rated game.
 type CurrentRow = (
+    String,
     Option<f64>,
     Option<f64>,
     Option<f64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
     Option<i64>,
     Option<i64>,
 );
 
-/// A player's rating row (or the defaults for a first game), read in the
-/// writing transaction: `games` is the version the update checks.
+/// A player's rating row (or a new player's, before a first rated game),
+/// read in the writing transaction: `games` is the version the update checks.
 struct Current {
     rating: Rating,
-    games: Option<i64>,
+    games: i64,
+    wins: i64,
+    losses: i64,
+    draws: i64,
     updated_ms: i64,
+}
+
+fn current(row: &CurrentRow, now: i64) -> Current {
+    match *row {
+        (
+            _,
+            Some(rating),
+            Some(deviation),
+            Some(volatility),
+            Some(games),
+            Some(wins),
+            Some(losses),
+            Some(draws),
+            Some(updated_ms),
+        ) => Current {
+            rating: Rating {
+                rating,
+                deviation,
+                volatility,
+            },
+            games,
+            wins,
+            losses,
+            draws,
+            updated_ms,
+        },
+        _ => Current {
+            rating: Rating::default(),
+            games: 0,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+            updated_ms: now,
+        },
+    }
 }
 
 /// The board query's qualification, with the deviation decayed to `$2`
@@ -223,6 +266,8 @@ impl Store {
     }
 
     /// One attempt; `Ok(None)` when a rating row's version did not match.
+    /// Per game: read both ratings (rated games only), insert the game with
+    /// the ratings before and after, and both rating rows in one upsert that checks each row's version.
     async fn try_record_games(
         &self,
         games: &[GameRecord],
@@ -232,17 +277,45 @@ impl Store {
             let mut out = Vec::with_capacity(games.len());
             for g in games {
                 let mut g = g.clone();
-                let rates = g.moves_ratings();
-                // Ratings columns are the store's to fill.
                 for pl in &mut g.players {
                     pl.rating_before = None;
                     pl.rating_after = None;
                 }
-                if !rates {
-                    g.rated = false;
+                // Rated: both accounts' current ratings, decayed to the game's end.
+                let mut rating = None;
+                if let (true, Some(a), Some(b), Some(score)) = (
+                    g.moves_ratings(),
+                    g.players[0].account.clone(),
+                    g.players[1].account.clone(),
+                    g.score(),
+                ) {
+                    let rows: Vec<CurrentRow> = sqlx::query_as(
+                        "SELECT a.id, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms \
+                         FROM accounts a LEFT JOIN ratings r ON r.account = a.id AND r.game = $3 \
+                         WHERE a.id IN ($1, $2)",
+                    )
+                    .bind(&a)
+                    .bind(&b)
+                    .bind(g.game.id())
+                    .fetch_all(&mut *tx)
+                    .await?;
+                    let find = |id: &str| rows.iter().find(|r| r.0 == id).map(|r| current(r, g.ended_ms));
+                    // An unknown account: the game is stored unrated.
+                    if let (Some(ca), Some(cb)) = (find(&a), find(&b)) {
+                        let before = [
+                            ca.rating.decayed(ca.updated_ms, g.ended_ms),
+                            cb.rating.decayed(cb.updated_ms, g.ended_ms),
+                        ];
+                        let (na, nb) = rate_game(before[0], before[1], score);
+                        let after = [na, nb];
+                        for i in 0..2 {
+                            g.players[i].rating_before = Some(before[i].rating);
+                            g.players[i].rating_after = Some(after[i].rating);
+                        }
+                        rating = Some((RatingChange { game: g.game, accounts: [a, b], before, after }, [ca, cb], score));
+                    }
                 }
-                let line = g.line_text();
-                let moves = g.moves_text();
+                g.rated = rating.is_some();
                 let mut q = sqlx::query(INSERT_GAME)
                     .bind(&g.id)
                     .bind(g.game.id())
@@ -257,126 +330,56 @@ impl Store {
                     .bind(g.result.as_str())
                     .bind(g.winner.map(i64::from))
                     .bind(g.reason.as_str())
-                    .bind(line)
-                    .bind(moves);
+                    .bind(g.line_text())
+                    .bind(g.moves_text());
                 for pl in &g.players {
                     q = q
                         .bind(&pl.name)
                         .bind(&pl.account)
                         .bind(&pl.computer)
                         .bind(&pl.colour)
-                        .bind(None::<f64>)
-                        .bind(None::<f64>);
+                        .bind(pl.rating_before)
+                        .bind(pl.rating_after);
                 }
                 if q.fetch_optional(&mut *tx).await?.is_none() {
                     out.push(Stored::Duplicate);
                     continue;
                 }
-                for pl in &g.players {
-                    if let Some(account) = &pl.account {
-                        sqlx::query(
-                            "INSERT INTO game_players (account, ended_ms, game_id) VALUES ($1, $2, $3) \
-                             ON CONFLICT DO NOTHING",
-                        )
-                        .bind(account)
-                        .bind(g.ended_ms)
-                        .bind(&g.id)
-                        .execute(&mut *tx)
-                        .await?;
-                    }
-                }
-                let (Some(a), Some(b), Some(score), true) = (
-                    g.players[0].account.clone(),
-                    g.players[1].account.clone(),
-                    g.score(),
-                    rates,
-                ) else {
+                let Some((change, cur, score)) = rating else {
                     out.push(Stored::New(None));
                     continue;
                 };
-                let game = g.game.id();
-                let mut current = Vec::with_capacity(2);
-                for account in [&a, &b] {
-                    let row: Option<CurrentRow> =
-                        sqlx::query_as(
-                            "SELECT r.rating, r.deviation, r.volatility, r.games, r.updated_ms \
-                             FROM accounts a LEFT JOIN ratings r ON r.account = a.id AND r.game = $2 \
-                             WHERE a.id = $1",
-                        )
-                        .bind(account)
-                        .bind(game)
-                        .fetch_optional(&mut *tx)
-                        .await?;
-                    current.push(match row {
-                        None => None, // no such account: the game stays unrated
-                        Some((Some(rating), Some(deviation), Some(volatility), Some(games), Some(updated_ms))) => {
-                            Some(Current { rating: Rating { rating, deviation, volatility }, games: Some(games), updated_ms })
-                        }
-                        Some(_) => Some(Current { rating: Rating::default(), games: None, updated_ms: g.ended_ms }),
-                    });
-                }
-                let (Some(ca), Some(cb)) = (current.remove(0), current.remove(0)) else {
-                    sqlx::query("UPDATE games SET rated = 0 WHERE id = $1").bind(&g.id).execute(&mut *tx).await?;
-                    out.push(Stored::New(None));
-                    continue;
-                };
-                let before = [
-                    ca.rating.decayed(ca.updated_ms, g.ended_ms),
-                    cb.rating.decayed(cb.updated_ms, g.ended_ms),
-                ];
-                let (na, nb) = rate_game(before[0], before[1], score);
-                let after = [na, nb];
-                let results = [score, 1.0 - score];
-                for (i, (account, cur)) in [(&a, &ca), (&b, &cb)].into_iter().enumerate() {
-                    let (w, l, d) = match results[i] {
-                        s if s > 0.75 => (1i64, 0i64, 0i64),
-                        s if s < 0.25 => (0, 1, 0),
-                        _ => (0, 0, 1),
-                    };
-                    let done = sqlx::query(
-                        "INSERT INTO ratings (account, game, rating, deviation, volatility, games, wins, losses, draws, updated_ms) \
-                         VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8, $9) \
-                         ON CONFLICT (account, game) DO UPDATE SET rating = excluded.rating, \
-                         deviation = excluded.deviation, volatility = excluded.volatility, \
-                         games = ratings.games + 1, wins = ratings.wins + excluded.wins, \
-                         losses = ratings.losses + excluded.losses, draws = ratings.draws + excluded.draws, \
-                         updated_ms = excluded.updated_ms \
-                         WHERE ratings.games = $10",
-                    )
-                    .bind(account)
-                    .bind(game)
-                    .bind(after[i].rating)
-                    .bind(after[i].deviation)
-                    .bind(after[i].volatility)
-                    .bind(w)
-                    .bind(l)
-                    .bind(d)
-                    .bind(g.ended_ms.max(cur.updated_ms))
-                    .bind(cur.games.unwrap_or(-1))
-                    .execute(&mut *tx)
-                    .await?;
-                    if done.rows_affected() != 1 {
-                        // Someone else moved this rating since we read it.
-                        return Ok(None);
+                let mut q = sqlx::query(
+                    "INSERT INTO ratings (account, game, rating, deviation, volatility, games, wins, losses, draws, updated_ms) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10), ($11, $2, $12, $13, $14, $15, $16, $17, $18, $19) \
+                     ON CONFLICT (account, game) DO UPDATE SET rating = excluded.rating, \
+                     deviation = excluded.deviation, volatility = excluded.volatility, \
+                     games = excluded.games, wins = excluded.wins, losses = excluded.losses, \
+                     draws = excluded.draws, updated_ms = excluded.updated_ms \
+                     WHERE ratings.games = excluded.games - 1",
+                );
+                for i in 0..2 {
+                    let s = if i == 0 { score } else { 1.0 - score };
+                    let c = &cur[i];
+                    q = q.bind(&change.accounts[i]);
+                    if i == 0 {
+                        q = q.bind(g.game.id());
                     }
+                    q = q
+                        .bind(change.after[i].rating)
+                        .bind(change.after[i].deviation)
+                        .bind(change.after[i].volatility)
+                        .bind(c.games + 1)
+                        .bind(c.wins + i64::from(s > 0.75))
+                        .bind(c.losses + i64::from(s < 0.25))
+                        .bind(c.draws + i64::from((0.25..=0.75).contains(&s)))
+                        .bind(g.ended_ms.max(c.updated_ms));
                 }
-                sqlx::query(
-                    "UPDATE games SET p0_rating_before = $2, p0_rating_after = $3, \
-                     p1_rating_before = $4, p1_rating_after = $5 WHERE id = $1",
-                )
-                .bind(&g.id)
-                .bind(before[0].rating)
-                .bind(after[0].rating)
-                .bind(before[1].rating)
-                .bind(after[1].rating)
-                .execute(&mut *tx)
-                .await?;
-                out.push(Stored::New(Some(RatingChange {
-                    game: g.game,
-                    accounts: [a, b],
-                    before,
-                    after,
-                })));
+                if q.execute(&mut *tx).await?.rows_affected() != 2 {
+                    // Someone else moved one of these ratings since we read it.
+                    return Ok(None);
+                }
+                out.push(Stored::New(Some(change)));
             }
             tx.commit().await?;
             Ok(Some(out))
@@ -434,9 +437,15 @@ impl Store {
 
     /// An account's games, most recent first, at most `limit` (capped at [`MAX_PAGE`]).
     pub async fn history(&self, account: &str, limit: i64) -> Result<Vec<GameRecord>, StoreError> {
+        // One index scan per seat, merged (an account may sit on either side).
         let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM game_players gp JOIN games g ON g.id = gp.game_id \
-             WHERE gp.account = $1 ORDER BY gp.ended_ms DESC, gp.game_id DESC LIMIT $2"
+            "SELECT * FROM (SELECT {GAME_COLUMNS} FROM games g WHERE g.p0_account = $1 \
+             ORDER BY g.ended_ms DESC, g.id DESC LIMIT $2) AS s0 \
+             UNION ALL \
+             SELECT * FROM (SELECT {GAME_COLUMNS} FROM games g WHERE g.p1_account = $1 \
+             AND (g.p0_account IS NULL OR g.p0_account <> $1) \
+             ORDER BY g.ended_ms DESC, g.id DESC LIMIT $2) AS s1 \
+             ORDER BY ended_ms DESC, id DESC LIMIT $2"
         );
         with_pool!(&self.read, p => {
             let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
