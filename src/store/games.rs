@@ -358,9 +358,8 @@ impl Store {
                      draws = excluded.draws, updated_ms = excluded.updated_ms \
                      WHERE ratings.games = excluded.games - 1",
                 );
-                for i in 0..2 {
+                for (i, c) in cur.iter().enumerate() {
                     let s = if i == 0 { score } else { 1.0 - score };
-                    let c = &cur[i];
                     q = q.bind(&change.accounts[i]);
                     if i == 0 {
                         q = q.bind(g.game.id());
