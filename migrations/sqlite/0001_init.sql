@@ -38,7 +38,7 @@ CREATE TABLE ratings (
     PRIMARY KEY (account, game)
 ) WITHOUT ROWID;
 -- The leaderboard and rank queries read only this index.
-CREATE INDEX ratings_board ON ratings (game, rating DESC, games, deviation, volatility, updated_ms);
+CREATE INDEX ratings_board ON ratings (game, rating DESC, account, games, deviation, volatility, updated_ms);
 
 CREATE TABLE games (
     id TEXT PRIMARY KEY NOT NULL,

@@ -250,6 +250,8 @@ async fn run(
         recorder.shutdown().await;
     }
     let _ = std::fs::remove_dir_all(&dir);
+    // What autovacuum would have done by now on a live host.
+    store.analyze().await?;
 
     // Queries, one at a time, for random accounts.
     let mut rng = crate::rng::make_rng(Some(7));

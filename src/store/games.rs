@@ -3,6 +3,8 @@
 //! and reading them back: one game, an account's history, its profile, the
 //! leaderboard with one's own rank, and the export.
 
+use std::collections::{HashMap, HashSet};
+
 use sqlx::Row;
 
 use super::rating::rate_game;
@@ -22,7 +24,7 @@ pub const LEADERBOARD_SIZE: i64 = 20;
 pub const PROFILE_GAMES: i64 = 20;
 /// Most rows one history or export call returns.
 pub const MAX_PAGE: i64 = 1000;
-/// Attempts at a batch whose rating rows another host changed meanwhile.
+/// Attempts at a batch that another writer got in the way of.
 const VERSION_RETRIES: usize = 5;
 /// Glicko-2's scale factor (rating points per internal unit).
 const SCALE: f64 = 173.7178;
@@ -82,23 +84,37 @@ pub struct ExportFilter {
     pub limit: i64,
 }
 
-const INSERT_GAME: &str = "INSERT INTO games (id, game, width, height, k, rule, rated, started_ms, ended_ms, \
+/// The games insert up to its VALUES rows (`GAME_FIELDS` values each).
+const INSERT_GAMES: &str = "INSERT INTO games (id, game, width, height, k, rule, rated, started_ms, ended_ms, \
      first, result, winner, reason, line, moves, \
      p0_name, p0_account, p0_computer, p0_colour, p0_rating_before, p0_rating_after, \
-     p1_name, p1_account, p1_computer, p1_colour, p1_rating_before, p1_rating_after) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, \
-     $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27) \
-     ON CONFLICT (id) DO NOTHING RETURNING id";
+     p1_name, p1_account, p1_computer, p1_colour, p1_rating_before, p1_rating_after) VALUES";
+const GAME_FIELDS: usize = 27;
+const RATING_FIELDS: usize = 10;
+/// Rows per multi-row insert (27 x 200 parameters stay far below both
+/// drivers' limits).
+const INSERT_CHUNK: usize = 200;
+/// Values per `IN (...)` list.
+const IN_CHUNK: usize = 500;
+
+/// `$first, $first+1, ...`: `n` numbered parameters.
+fn placeholders(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 const GAME_COLUMNS: &str = "g.id, g.game, g.width, g.height, g.k, g.rule, g.rated, g.started_ms, g.ended_ms, \
      g.first, g.result, g.winner, g.reason, g.line, g.moves, \
      g.p0_name, g.p0_account, g.p0_computer, g.p0_colour, g.p0_rating_before, g.p0_rating_after, \
      g.p1_name, g.p1_account, g.p1_computer, g.p1_colour, g.p1_rating_before, g.p1_rating_after";
 
-/// `account, rating, deviation, volatility, games, wins, losses, draws,
-/// updated_ms`; all but the account NULL before a first rated game.
+/// `account, game, rating, deviation, volatility, games, wins, losses,
+/// draws, updated_ms`; all but the account NULL when it has no ratings.
 type CurrentRow = (
     String,
+    Option<String>,
     Option<f64>,
     Option<f64>,
     Option<f64>,
@@ -109,8 +125,8 @@ type CurrentRow = (
     Option<i64>,
 );
 
-/// A player's rating row (or a new player's, before a first rated game),
-/// read in the writing transaction: `games` is the version the update checks.
+/// A player's rating row in one game, as read and then as updated in memory.
+#[derive(Debug, Clone)]
 struct Current {
     rating: Rating,
     games: i64,
@@ -120,10 +136,25 @@ struct Current {
     updated_ms: i64,
 }
 
-fn current(row: &CurrentRow, now: i64) -> Current {
+impl Current {
+    /// A player before a first rated game.
+    fn new(now: i64) -> Current {
+        Current {
+            rating: Rating::default(),
+            games: 0,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+            updated_ms: now,
+        }
+    }
+}
+
+fn current_of(row: &CurrentRow) -> Option<Current> {
     match *row {
         (
             _,
+            Some(_),
             Some(rating),
             Some(deviation),
             Some(volatility),
@@ -132,7 +163,7 @@ fn current(row: &CurrentRow, now: i64) -> Current {
             Some(losses),
             Some(draws),
             Some(updated_ms),
-        ) => Current {
+        ) => Some(Current {
             rating: Rating {
                 rating,
                 deviation,
@@ -143,15 +174,8 @@ fn current(row: &CurrentRow, now: i64) -> Current {
             losses,
             draws,
             updated_ms,
-        },
-        _ => Current {
-            rating: Rating::default(),
-            games: 0,
-            wins: 0,
-            losses: 0,
-            draws: 0,
-            updated_ms: now,
-        },
+        }),
+        _ => None,
     }
 }
 
@@ -265,123 +289,202 @@ impl Store {
         }
     }
 
-    /// One attempt; `Ok(None)` when a rating row's version did not match.
-    /// Per game: read both ratings (rated games only), insert the game with
-    /// the ratings before and after, and both rating rows in one upsert that checks each row's version.
+    /// One attempt at a batch, in one transaction and a handful of
+    /// statements whatever its size: which ids are stored already; the
+    /// current ratings of every account in a new rated game (on PostgreSQL
+    /// with those accounts' rows locked, so hosts sharing the database rate
+    /// one at a time; SQLite has a single writer, and a stale snapshot cannot
+    /// write); the new ratings computed in order in memory; the games inserted
+    /// with their ratings before and after; the rating rows upserted.
+    /// `Ok(None)`: another writer got in between (a game id stored meanwhile,
+    /// a rating row changed); the caller tries again.
     async fn try_record_games(
         &self,
         games: &[GameRecord],
     ) -> Result<Option<Vec<Stored>>, StoreError> {
+        let pg = self.is_postgres();
         with_pool!(&self.write, p => {
             let mut tx = p.begin().await?;
+
+            // 1. Ids stored before (and repeats within the batch).
+            let mut existing: HashSet<String> = HashSet::new();
+            for chunk in games.chunks(IN_CHUNK) {
+                let sql = format!("SELECT id FROM games WHERE id IN ({})", placeholders(1, chunk.len()));
+                let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+                for g in chunk {
+                    q = q.bind(&g.id);
+                }
+                existing.extend(q.fetch_all(&mut *tx).await?);
+            }
+            let mut fresh: Vec<GameRecord> = Vec::new();
             let mut out = Vec::with_capacity(games.len());
             for g in games {
-                let mut g = g.clone();
-                for pl in &mut g.players {
-                    pl.rating_before = None;
-                    pl.rating_after = None;
+                if existing.insert(g.id.clone()) {
+                    let mut g = g.clone();
+                    for pl in &mut g.players {
+                        pl.rating_before = None;
+                        pl.rating_after = None;
+                    }
+                    fresh.push(g);
+                    out.push(None);
+                } else {
+                    out.push(Some(Stored::Duplicate));
                 }
-                // Rated: both accounts' current ratings, decayed to the game's end.
-                let mut rating = None;
+            }
+
+            // 2. Current ratings of the accounts in new rated games.
+            let mut accounts: Vec<&str> = fresh
+                .iter()
+                .filter(|g| g.moves_ratings())
+                .flat_map(|g| g.players.iter().filter_map(|p| p.account.as_deref()))
+                .collect();
+            accounts.sort_unstable();
+            accounts.dedup();
+            let mut known: HashSet<String> = HashSet::new();
+            let mut current: HashMap<(String, String), Current> = HashMap::new();
+            for chunk in accounts.chunks(IN_CHUNK) {
+                let sql = format!(
+                    "SELECT a.id, r.game, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms \
+                     FROM accounts a LEFT JOIN ratings r ON r.account = a.id WHERE a.id IN ({}) ORDER BY a.id{}",
+                    placeholders(1, chunk.len()),
+                    if pg { " FOR UPDATE OF a" } else { "" }
+                );
+                let mut q = sqlx::query_as::<_, CurrentRow>(sqlx::AssertSqlSafe(sql));
+                for a in chunk {
+                    q = q.bind(*a);
+                }
+                for row in q.fetch_all(&mut *tx).await? {
+                    known.insert(row.0.clone());
+                    if let Some(c) = current_of(&row) {
+                        current.insert((row.0.clone(), row.1.clone().unwrap_or_default()), c);
+                    }
+                }
+            }
+
+            // 3. Ratings, game after game.
+            let mut changed: Vec<(String, String)> = Vec::new();
+            let mut changes: Vec<Option<RatingChange>> = Vec::with_capacity(fresh.len());
+            for g in &mut fresh {
+                let mut change = None;
                 if let (true, Some(a), Some(b), Some(score)) = (
                     g.moves_ratings(),
                     g.players[0].account.clone(),
                     g.players[1].account.clone(),
                     g.score(),
-                ) {
-                    let rows: Vec<CurrentRow> = sqlx::query_as(
-                        "SELECT a.id, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms \
-                         FROM accounts a LEFT JOIN ratings r ON r.account = a.id AND r.game = $3 \
-                         WHERE a.id IN ($1, $2)",
-                    )
-                    .bind(&a)
-                    .bind(&b)
-                    .bind(g.game.id())
-                    .fetch_all(&mut *tx)
-                    .await?;
-                    let find = |id: &str| rows.iter().find(|r| r.0 == id).map(|r| current(r, g.ended_ms));
-                    // An unknown account: the game is stored unrated.
-                    if let (Some(ca), Some(cb)) = (find(&a), find(&b)) {
-                        let before = [
-                            ca.rating.decayed(ca.updated_ms, g.ended_ms),
-                            cb.rating.decayed(cb.updated_ms, g.ended_ms),
-                        ];
-                        let (na, nb) = rate_game(before[0], before[1], score);
-                        let after = [na, nb];
-                        for i in 0..2 {
-                            g.players[i].rating_before = Some(before[i].rating);
-                            g.players[i].rating_after = Some(after[i].rating);
+                ) && known.contains(&a)
+                    && known.contains(&b)
+                {
+                    let kind = g.game.id().to_string();
+                    let keys = [(a.clone(), kind.clone()), (b.clone(), kind)];
+                    let start = |k: &(String, String)| current.get(k).cloned().unwrap_or_else(|| Current::new(g.ended_ms));
+                    let cur = [start(&keys[0]), start(&keys[1])];
+                    let before = [
+                        cur[0].rating.decayed(cur[0].updated_ms, g.ended_ms),
+                        cur[1].rating.decayed(cur[1].updated_ms, g.ended_ms),
+                    ];
+                    let (na, nb) = rate_game(before[0], before[1], score);
+                    let after = [na, nb];
+                    for (i, (key, c)) in keys.into_iter().zip(cur).enumerate() {
+                        let s = if i == 0 { score } else { 1.0 - score };
+                        g.players[i].rating_before = Some(before[i].rating);
+                        g.players[i].rating_after = Some(after[i].rating);
+                        let next = Current {
+                            rating: after[i],
+                            games: c.games + 1,
+                            wins: c.wins + i64::from(s > 0.75),
+                            losses: c.losses + i64::from(s < 0.25),
+                            draws: c.draws + i64::from((0.25..=0.75).contains(&s)),
+                            updated_ms: g.ended_ms.max(c.updated_ms),
+                        };
+                        if !changed.contains(&key) {
+                            changed.push(key.clone());
                         }
-                        rating = Some((RatingChange { game: g.game, accounts: [a, b], before, after }, [ca, cb], score));
+                        current.insert(key, next);
+                    }
+                    change = Some(RatingChange { game: g.game, accounts: [a, b], before, after });
+                }
+                g.rated = change.is_some();
+                changes.push(change);
+            }
+
+            // 4. The games.
+            for chunk in fresh.chunks(INSERT_CHUNK) {
+                let rows: Vec<String> = (0..chunk.len())
+                    .map(|i| format!("({})", placeholders(i * GAME_FIELDS + 1, GAME_FIELDS)))
+                    .collect();
+                let sql = format!("{INSERT_GAMES} {} ON CONFLICT (id) DO NOTHING RETURNING id", rows.join(", "));
+                let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+                for g in chunk {
+                    q = q
+                        .bind(&g.id)
+                        .bind(g.game.id())
+                        .bind(i64::from(g.width))
+                        .bind(i64::from(g.height))
+                        .bind(i64::from(g.k))
+                        .bind(&g.rule)
+                        .bind(i64::from(g.rated))
+                        .bind(g.started_ms)
+                        .bind(g.ended_ms)
+                        .bind(i64::from(g.first))
+                        .bind(g.result.as_str())
+                        .bind(g.winner.map(i64::from))
+                        .bind(g.reason.as_str())
+                        .bind(g.line_text())
+                        .bind(g.moves_text());
+                    for pl in &g.players {
+                        q = q
+                            .bind(&pl.name)
+                            .bind(&pl.account)
+                            .bind(&pl.computer)
+                            .bind(&pl.colour)
+                            .bind(pl.rating_before)
+                            .bind(pl.rating_after);
                     }
                 }
-                g.rated = rating.is_some();
-                let mut q = sqlx::query(INSERT_GAME)
-                    .bind(&g.id)
-                    .bind(g.game.id())
-                    .bind(i64::from(g.width))
-                    .bind(i64::from(g.height))
-                    .bind(i64::from(g.k))
-                    .bind(&g.rule)
-                    .bind(i64::from(g.rated))
-                    .bind(g.started_ms)
-                    .bind(g.ended_ms)
-                    .bind(i64::from(g.first))
-                    .bind(g.result.as_str())
-                    .bind(g.winner.map(i64::from))
-                    .bind(g.reason.as_str())
-                    .bind(g.line_text())
-                    .bind(g.moves_text());
-                for pl in &g.players {
-                    q = q
-                        .bind(&pl.name)
-                        .bind(&pl.account)
-                        .bind(&pl.computer)
-                        .bind(&pl.colour)
-                        .bind(pl.rating_before)
-                        .bind(pl.rating_after);
+                if q.fetch_all(&mut *tx).await?.len() != chunk.len() {
+                    return Ok(None); // stored meanwhile by another writer
                 }
-                if q.fetch_optional(&mut *tx).await?.is_none() {
-                    out.push(Stored::Duplicate);
-                    continue;
-                }
-                let Some((change, cur, score)) = rating else {
-                    out.push(Stored::New(None));
-                    continue;
-                };
-                let mut q = sqlx::query(
+            }
+
+            // 5. The rating rows.
+            for chunk in changed.chunks(INSERT_CHUNK) {
+                let rows: Vec<String> = (0..chunk.len())
+                    .map(|i| format!("({})", placeholders(i * RATING_FIELDS + 1, RATING_FIELDS)))
+                    .collect();
+                let sql = format!(
                     "INSERT INTO ratings (account, game, rating, deviation, volatility, games, wins, losses, draws, updated_ms) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10), ($11, $2, $12, $13, $14, $15, $16, $17, $18, $19) \
-                     ON CONFLICT (account, game) DO UPDATE SET rating = excluded.rating, \
+                     VALUES {} ON CONFLICT (account, game) DO UPDATE SET rating = excluded.rating, \
                      deviation = excluded.deviation, volatility = excluded.volatility, \
                      games = excluded.games, wins = excluded.wins, losses = excluded.losses, \
-                     draws = excluded.draws, updated_ms = excluded.updated_ms \
-                     WHERE ratings.games = excluded.games - 1",
+                     draws = excluded.draws, updated_ms = excluded.updated_ms",
+                    rows.join(", ")
                 );
-                for (i, c) in cur.iter().enumerate() {
-                    let s = if i == 0 { score } else { 1.0 - score };
-                    q = q.bind(&change.accounts[i]);
-                    if i == 0 {
-                        q = q.bind(g.game.id());
-                    }
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+                for key in chunk {
+                    let Some(c) = current.get(key) else { continue };
                     q = q
-                        .bind(change.after[i].rating)
-                        .bind(change.after[i].deviation)
-                        .bind(change.after[i].volatility)
-                        .bind(c.games + 1)
-                        .bind(c.wins + i64::from(s > 0.75))
-                        .bind(c.losses + i64::from(s < 0.25))
-                        .bind(c.draws + i64::from((0.25..=0.75).contains(&s)))
-                        .bind(g.ended_ms.max(c.updated_ms));
+                        .bind(&key.0)
+                        .bind(&key.1)
+                        .bind(c.rating.rating)
+                        .bind(c.rating.deviation)
+                        .bind(c.rating.volatility)
+                        .bind(c.games)
+                        .bind(c.wins)
+                        .bind(c.losses)
+                        .bind(c.draws)
+                        .bind(c.updated_ms);
                 }
-                if q.execute(&mut *tx).await?.rows_affected() != 2 {
-                    // Someone else moved one of these ratings since we read it.
+                if q.execute(&mut *tx).await?.rows_affected() != chunk.len() as u64 {
                     return Ok(None);
                 }
-                out.push(Stored::New(Some(change)));
             }
             tx.commit().await?;
-            Ok(Some(out))
+            let mut changes = changes.into_iter();
+            Ok(Some(
+                out.into_iter()
+                    .map(|o| o.unwrap_or_else(|| Stored::New(changes.next().flatten())))
+                    .collect(),
+            ))
         })
     }
 

@@ -275,6 +275,23 @@ impl Store {
         }
     }
 
+    /// Refreshes the planner's statistics (and, on PostgreSQL, the
+    /// visibility map that index-only scans need) after a bulk load.
+    /// PostgreSQL's autovacuum does the same in time on its own.
+    pub async fn analyze(&self) -> Result<(), StoreError> {
+        match &self.write {
+            Db::Sqlite(p) => {
+                sqlx::query("ANALYZE").execute(p).await?;
+            }
+            Db::Pg(p) => {
+                sqlx::query("VACUUM (ANALYZE) accounts, keys, ratings, games")
+                    .execute(p)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
     async fn migrate(&self) -> Result<(), StoreError> {
         migrate::run(&self.write, &self.url).await
     }
