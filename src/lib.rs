@@ -23,6 +23,8 @@
 //!   room, the computer's blocking pool).
 //! * [`server`]: listeners, admission, the SSH and telnet transports, one
 //!   task per connection with its bounded outbox.
+//! * [`store`]: accounts, ratings and game records in SQLite or PostgreSQL,
+//!   with the writer task and its journal.
 //! * [`config`]: the TOML file, read once and validated.
 //! * [`cli`]: the subcommands (`play`, `serve`, `keygen`, `solve`, `bench`,
 //!   `book`, `pbrain`).
@@ -39,6 +41,7 @@ pub(crate) mod rng;
 pub(crate) mod room_code;
 pub mod server;
 pub mod session;
+pub mod store;
 pub mod table;
 pub mod term;
 pub mod text;

@@ -10,5 +10,6 @@ mod rules;
 mod screens;
 mod session;
 mod ssh;
+mod store;
 mod telnet;
 mod util;

@@ -7,6 +7,7 @@ use clap::Subcommand;
 pub mod connect4;
 pub mod gomoku;
 pub mod server;
+pub mod store;
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
@@ -16,6 +17,8 @@ pub enum BenchCommand {
     Gomoku(gomoku::BenchGomokuArgs),
     /// Open many real SSH sessions against a host and report throughput, memory and latency.
     Server(server::BenchServerArgs),
+    /// Write game records and time leaderboard and profile queries on a store.
+    Store(store::BenchStoreArgs),
 }
 
 pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
@@ -23,5 +26,6 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Connect4(args) => connect4::run(args),
         BenchCommand::Gomoku(args) => gomoku::run(args),
         BenchCommand::Server(args) => server::run(args),
+        BenchCommand::Store(args) => store::run(args),
     }
 }

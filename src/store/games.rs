@@ -1,0 +1,683 @@
+//! Game records and ratings: storing a finished game (idempotently, by id;
+//! a new rated game moves both Glicko-2 ratings in the same transaction),
+//! and reading them back: one game, an account's history, its profile, the
+//! leaderboard with one's own rank, and the export.
+
+use std::collections::{HashMap, HashSet};
+
+use sqlx::Row;
+
+use super::rating::rate_game;
+use super::{
+    GameRecord, PlayerRecord, RATING_PERIOD_MS, Rating, RatingChange, RatingInfo, Store,
+    StoreError, with_pool,
+};
+use crate::game::GameKind;
+
+/// Rated games before a player appears on the leaderboard.
+pub const LEADERBOARD_MIN_GAMES: i64 = 5;
+/// Deviation (after inactivity decay) a player must be under to appear.
+pub const LEADERBOARD_MAX_DEVIATION: f64 = 110.0;
+/// Rows on the leaderboard.
+pub const LEADERBOARD_SIZE: i64 = 20;
+/// Games a profile lists.
+pub const PROFILE_GAMES: i64 = 20;
+/// Most rows one history or export call returns.
+pub const MAX_PAGE: i64 = 1000;
+/// Attempts at a batch that another writer got in the way of.
+const VERSION_RETRIES: usize = 5;
+/// Glicko-2's scale factor (rating points per internal unit).
+const SCALE: f64 = 173.7178;
+
+/// What storing one record did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stored {
+    /// Stored now; with the rating change when it was rated.
+    New(Option<RatingChange>),
+    /// A game with this id was stored before: nothing changed.
+    Duplicate,
+}
+
+/// One leaderboard row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderEntry {
+    pub rank: i64,
+    pub account: String,
+    pub name: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: i64,
+}
+
+/// The top players of one game and where the asking player stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaderboard {
+    pub game: GameKind,
+    pub top: Vec<LeaderEntry>,
+    /// The asking player's row: `rank` is 0 when they do not qualify (yet);
+    /// `None` when they have no rating in this game.
+    pub me: Option<LeaderEntry>,
+}
+
+/// An account's page: name, ratings, recent games.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profile {
+    pub account: String,
+    pub name: String,
+    pub created_ms: i64,
+    pub ratings: Vec<RatingInfo>,
+    /// Most recent first.
+    pub recent: Vec<GameRecord>,
+}
+
+/// Which games `export` returns (all conditions together), oldest first.
+#[derive(Debug, Clone, Default)]
+pub struct ExportFilter {
+    /// A player's name (as shown at the table), any case.
+    pub player: Option<String>,
+    pub game: Option<GameKind>,
+    /// Games started at or after this time (ms).
+    pub since_ms: Option<i64>,
+    /// Resume after this game (its `started_ms` and `id`), for paging.
+    pub after: Option<(i64, String)>,
+    /// At most this many (capped at [`MAX_PAGE`]).
+    pub limit: i64,
+}
+
+/// The games insert up to its VALUES rows (`GAME_FIELDS` values each).
+const INSERT_GAMES: &str = "INSERT INTO games (id, game, width, height, k, rule, rated, started_ms, ended_ms, \
+     first, result, winner, reason, line, moves, \
+     p0_name, p0_account, p0_computer, p0_colour, p0_rating_before, p0_rating_after, \
+     p1_name, p1_account, p1_computer, p1_colour, p1_rating_before, p1_rating_after) VALUES";
+const GAME_FIELDS: usize = 27;
+const RATING_FIELDS: usize = 10;
+/// Rows per multi-row insert (27 x 200 parameters stay far below both
+/// drivers' limits).
+const INSERT_CHUNK: usize = 200;
+/// Values per `IN (...)` list.
+const IN_CHUNK: usize = 500;
+
+/// `$first, $first+1, ...`: `n` numbered parameters.
+fn placeholders(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+const GAME_COLUMNS: &str = "g.id, g.game, g.width, g.height, g.k, g.rule, g.rated, g.started_ms, g.ended_ms, \
+     g.first, g.result, g.winner, g.reason, g.line, g.moves, \
+     g.p0_name, g.p0_account, g.p0_computer, g.p0_colour, g.p0_rating_before, g.p0_rating_after, \
+     g.p1_name, g.p1_account, g.p1_computer, g.p1_colour, g.p1_rating_before, g.p1_rating_after";
+
+/// `account, game, rating, deviation, volatility, games, wins, losses,
+/// draws, updated_ms`; all but the account NULL when it has no ratings.
+type CurrentRow = (
+    String,
+    Option<String>,
+    Option<f64>,
+    Option<f64>,
+    Option<f64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+);
+
+/// A player's rating row in one game, as read and then as updated in memory.
+#[derive(Debug, Clone)]
+struct Current {
+    rating: Rating,
+    games: i64,
+    wins: i64,
+    losses: i64,
+    draws: i64,
+    updated_ms: i64,
+}
+
+impl Current {
+    /// A player before a first rated game.
+    fn new(now: i64) -> Current {
+        Current {
+            rating: Rating::default(),
+            games: 0,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+            updated_ms: now,
+        }
+    }
+}
+
+fn current_of(row: &CurrentRow) -> Option<Current> {
+    match *row {
+        (
+            _,
+            Some(_),
+            Some(rating),
+            Some(deviation),
+            Some(volatility),
+            Some(games),
+            Some(wins),
+            Some(losses),
+            Some(draws),
+            Some(updated_ms),
+        ) => Some(Current {
+            rating: Rating {
+                rating,
+                deviation,
+                volatility,
+            },
+            games,
+            wins,
+            losses,
+            draws,
+            updated_ms,
+        }),
+        _ => None,
+    }
+}
+
+/// The board query's qualification, with the deviation decayed to `$2`
+/// (closed form of one `decay_deviation` step per idle period:
+/// dev² + periods · (volatility · scale)²).
+fn qualifies_sql(prefix: &str) -> String {
+    format!(
+        "{p}games >= {min} AND {p}deviation * {p}deviation + \
+         CAST((($2 - {p}updated_ms) / {period}) AS DOUBLE PRECISION) * ({p}volatility * {scale}) * ({p}volatility * {scale}) \
+         < {max} * {max}",
+        p = prefix,
+        min = LEADERBOARD_MIN_GAMES,
+        period = RATING_PERIOD_MS,
+        scale = SCALE,
+        max = LEADERBOARD_MAX_DEVIATION,
+    )
+}
+
+fn data(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Data(e.to_string())
+}
+
+/// Reads a game record from a row of [`GAME_COLUMNS`].
+fn game_from<R>(r: &R) -> Result<GameRecord, StoreError>
+where
+    R: Row,
+    usize: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<i64>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<f64>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    let small = |v: i64| u8::try_from(v).map_err(data);
+    let player = |base: usize| -> Result<PlayerRecord, StoreError> {
+        Ok(PlayerRecord {
+            name: r.try_get(base)?,
+            account: r.try_get(base + 1)?,
+            computer: r.try_get(base + 2)?,
+            colour: r.try_get(base + 3)?,
+            rating_before: r.try_get(base + 4)?,
+            rating_after: r.try_get(base + 5)?,
+        })
+    };
+    let game: String = r.try_get(1)?;
+    let result: String = r.try_get(10)?;
+    let reason: String = r.try_get(12)?;
+    let line: Option<String> = r.try_get(13)?;
+    let moves: String = r.try_get(14)?;
+    let winner: Option<i64> = r.try_get(11)?;
+    Ok(GameRecord {
+        id: r.try_get(0)?,
+        game: game.parse().map_err(data)?,
+        width: small(r.try_get(2)?)?,
+        height: small(r.try_get(3)?)?,
+        k: small(r.try_get(4)?)?,
+        rule: r.try_get(5)?,
+        rated: r.try_get::<i64, _>(6)? != 0,
+        started_ms: r.try_get(7)?,
+        ended_ms: r.try_get(8)?,
+        first: small(r.try_get(9)?)?,
+        result: result.parse().map_err(data)?,
+        winner: winner.map(small).transpose()?,
+        reason: reason.parse().map_err(data)?,
+        line: GameRecord::parse_line(line.as_deref()).map_err(data)?,
+        moves: GameRecord::parse_moves(&moves).map_err(data)?,
+        players: [player(15)?, player(21)?],
+    })
+}
+
+impl Store {
+    /// Stores one finished game; see [`Store::record_games`]. Returns the
+    /// rating change when this call stored a new rated game.
+    pub async fn record_game(&self, game: &GameRecord) -> Result<Option<RatingChange>, StoreError> {
+        let stored = self.record_games(std::slice::from_ref(game)).await?;
+        Ok(match stored.into_iter().next() {
+            Some(Stored::New(change)) => change,
+            _ => None,
+        })
+    }
+
+    /// Stores finished games, in order, in one transaction. A game whose id
+    /// is already stored changes nothing (so a replay never counts a game
+    /// twice); a new one that [moves ratings](GameRecord::moves_ratings)
+    /// updates both players' Glicko-2 ratings and records them before and
+    /// after. A game marked rated that does not qualify is stored unrated.
+    pub async fn record_games(&self, games: &[GameRecord]) -> Result<Vec<Stored>, StoreError> {
+        for g in games {
+            g.validate().map_err(|e| {
+                StoreError::Invalid(format!(
+                    "game {}: {e}",
+                    crate::text::sanitize_quote(&g.id, 40)
+                ))
+            })?;
+        }
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match self.try_record_games(games).await {
+                Ok(Some(stored)) => return Ok(stored),
+                // A rating row changed under us (another host): again.
+                Ok(None) if attempt < VERSION_RETRIES => continue,
+                Ok(None) => {
+                    return Err(StoreError::Data(
+                        "ratings kept changing during the update; try again".into(),
+                    ));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// One attempt at a batch, in one transaction and a handful of
+    /// statements whatever its size: which ids are stored already; the
+    /// current ratings of every account in a new rated game (on PostgreSQL
+    /// with those accounts' rows locked, so hosts sharing the database rate
+    /// one at a time; SQLite has a single writer, and a stale snapshot cannot
+    /// write); the new ratings computed in order in memory; the games inserted
+    /// with their ratings before and after; the rating rows upserted.
+    /// `Ok(None)`: another writer got in between (a game id stored meanwhile,
+    /// a rating row changed); the caller tries again.
+    async fn try_record_games(
+        &self,
+        games: &[GameRecord],
+    ) -> Result<Option<Vec<Stored>>, StoreError> {
+        let pg = self.is_postgres();
+        with_pool!(&self.write, p => {
+            let mut tx = p.begin().await?;
+
+            // 1. Ids stored before (and repeats within the batch).
+            let mut existing: HashSet<String> = HashSet::new();
+            for chunk in games.chunks(IN_CHUNK) {
+                let sql = format!("SELECT id FROM games WHERE id IN ({})", placeholders(1, chunk.len()));
+                let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+                for g in chunk {
+                    q = q.bind(&g.id);
+                }
+                existing.extend(q.fetch_all(&mut *tx).await?);
+            }
+            let mut fresh: Vec<GameRecord> = Vec::new();
+            let mut out = Vec::with_capacity(games.len());
+            for g in games {
+                if existing.insert(g.id.clone()) {
+                    let mut g = g.clone();
+                    for pl in &mut g.players {
+                        pl.rating_before = None;
+                        pl.rating_after = None;
+                    }
+                    fresh.push(g);
+                    out.push(None);
+                } else {
+                    out.push(Some(Stored::Duplicate));
+                }
+            }
+
+            // 2. Current ratings of the accounts in new rated games.
+            let mut accounts: Vec<&str> = fresh
+                .iter()
+                .filter(|g| g.moves_ratings())
+                .flat_map(|g| g.players.iter().filter_map(|p| p.account.as_deref()))
+                .collect();
+            accounts.sort_unstable();
+            accounts.dedup();
+            let mut known: HashSet<String> = HashSet::new();
+            let mut current: HashMap<(String, String), Current> = HashMap::new();
+            for chunk in accounts.chunks(IN_CHUNK) {
+                let sql = format!(
+                    "SELECT a.id, r.game, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms \
+                     FROM accounts a LEFT JOIN ratings r ON r.account = a.id WHERE a.id IN ({}) ORDER BY a.id{}",
+                    placeholders(1, chunk.len()),
+                    if pg { " FOR UPDATE OF a" } else { "" }
+                );
+                let mut q = sqlx::query_as::<_, CurrentRow>(sqlx::AssertSqlSafe(sql));
+                for a in chunk {
+                    q = q.bind(*a);
+                }
+                for row in q.fetch_all(&mut *tx).await? {
+                    known.insert(row.0.clone());
+                    if let Some(c) = current_of(&row) {
+                        current.insert((row.0.clone(), row.1.clone().unwrap_or_default()), c);
+                    }
+                }
+            }
+
+            // 3. Ratings, game after game.
+            let mut changed: Vec<(String, String)> = Vec::new();
+            let mut changes: Vec<Option<RatingChange>> = Vec::with_capacity(fresh.len());
+            for g in &mut fresh {
+                let mut change = None;
+                if let (true, Some(a), Some(b), Some(score)) = (
+                    g.moves_ratings(),
+                    g.players[0].account.clone(),
+                    g.players[1].account.clone(),
+                    g.score(),
+                ) && known.contains(&a)
+                    && known.contains(&b)
+                {
+                    let kind = g.game.id().to_string();
+                    let keys = [(a.clone(), kind.clone()), (b.clone(), kind)];
+                    let start = |k: &(String, String)| current.get(k).cloned().unwrap_or_else(|| Current::new(g.ended_ms));
+                    let cur = [start(&keys[0]), start(&keys[1])];
+                    let before = [
+                        cur[0].rating.decayed(cur[0].updated_ms, g.ended_ms),
+                        cur[1].rating.decayed(cur[1].updated_ms, g.ended_ms),
+                    ];
+                    let (na, nb) = rate_game(before[0], before[1], score);
+                    let after = [na, nb];
+                    for (i, (key, c)) in keys.into_iter().zip(cur).enumerate() {
+                        let s = if i == 0 { score } else { 1.0 - score };
+                        g.players[i].rating_before = Some(before[i].rating);
+                        g.players[i].rating_after = Some(after[i].rating);
+                        let next = Current {
+                            rating: after[i],
+                            games: c.games + 1,
+                            wins: c.wins + i64::from(s > 0.75),
+                            losses: c.losses + i64::from(s < 0.25),
+                            draws: c.draws + i64::from((0.25..=0.75).contains(&s)),
+                            updated_ms: g.ended_ms.max(c.updated_ms),
+                        };
+                        if !changed.contains(&key) {
+                            changed.push(key.clone());
+                        }
+                        current.insert(key, next);
+                    }
+                    change = Some(RatingChange { game: g.game, accounts: [a, b], before, after });
+                }
+                g.rated = change.is_some();
+                changes.push(change);
+            }
+
+            // 4. The games.
+            for chunk in fresh.chunks(INSERT_CHUNK) {
+                let rows: Vec<String> = (0..chunk.len())
+                    .map(|i| format!("({})", placeholders(i * GAME_FIELDS + 1, GAME_FIELDS)))
+                    .collect();
+                let sql = format!("{INSERT_GAMES} {} ON CONFLICT (id) DO NOTHING RETURNING id", rows.join(", "));
+                let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+                for g in chunk {
+                    q = q
+                        .bind(&g.id)
+                        .bind(g.game.id())
+                        .bind(i64::from(g.width))
+                        .bind(i64::from(g.height))
+                        .bind(i64::from(g.k))
+                        .bind(&g.rule)
+                        .bind(i64::from(g.rated))
+                        .bind(g.started_ms)
+                        .bind(g.ended_ms)
+                        .bind(i64::from(g.first))
+                        .bind(g.result.as_str())
+                        .bind(g.winner.map(i64::from))
+                        .bind(g.reason.as_str())
+                        .bind(g.line_text())
+                        .bind(g.moves_text());
+                    for pl in &g.players {
+                        q = q
+                            .bind(&pl.name)
+                            .bind(&pl.account)
+                            .bind(&pl.computer)
+                            .bind(&pl.colour)
+                            .bind(pl.rating_before)
+                            .bind(pl.rating_after);
+                    }
+                }
+                if q.fetch_all(&mut *tx).await?.len() != chunk.len() {
+                    return Ok(None); // stored meanwhile by another writer
+                }
+            }
+
+            // 5. The rating rows.
+            for chunk in changed.chunks(INSERT_CHUNK) {
+                let rows: Vec<String> = (0..chunk.len())
+                    .map(|i| format!("({})", placeholders(i * RATING_FIELDS + 1, RATING_FIELDS)))
+                    .collect();
+                let sql = format!(
+                    "INSERT INTO ratings (account, game, rating, deviation, volatility, games, wins, losses, draws, updated_ms) \
+                     VALUES {} ON CONFLICT (account, game) DO UPDATE SET rating = excluded.rating, \
+                     deviation = excluded.deviation, volatility = excluded.volatility, \
+                     games = excluded.games, wins = excluded.wins, losses = excluded.losses, \
+                     draws = excluded.draws, updated_ms = excluded.updated_ms",
+                    rows.join(", ")
+                );
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+                for key in chunk {
+                    let Some(c) = current.get(key) else { continue };
+                    q = q
+                        .bind(&key.0)
+                        .bind(&key.1)
+                        .bind(c.rating.rating)
+                        .bind(c.rating.deviation)
+                        .bind(c.rating.volatility)
+                        .bind(c.games)
+                        .bind(c.wins)
+                        .bind(c.losses)
+                        .bind(c.draws)
+                        .bind(c.updated_ms);
+                }
+                if q.execute(&mut *tx).await?.rows_affected() != chunk.len() as u64 {
+                    return Ok(None);
+                }
+            }
+            tx.commit().await?;
+            let mut changes = changes.into_iter();
+            Ok(Some(
+                out.into_iter()
+                    .map(|o| o.unwrap_or_else(|| Stored::New(changes.next().flatten())))
+                    .collect(),
+            ))
+        })
+    }
+
+    /// An account's ratings, one per game played rated, the deviation
+    /// decayed to `now`.
+    pub async fn ratings(&self, account: &str, now: i64) -> Result<Vec<RatingInfo>, StoreError> {
+        type RatingRow = (String, f64, f64, f64, i64, i64, i64, i64, i64);
+        let rows: Vec<RatingRow> = with_pool!(&self.read, p => {
+            sqlx::query_as(
+                "SELECT game, rating, deviation, volatility, games, wins, losses, draws, updated_ms \
+                 FROM ratings WHERE account = $1 ORDER BY game",
+            )
+            .bind(account)
+            .fetch_all(p)
+            .await?
+        });
+        rows.into_iter()
+            .map(
+                |(game, rating, deviation, volatility, games, wins, losses, draws, updated_ms)| {
+                    Ok(RatingInfo {
+                        game: game.parse().map_err(data)?,
+                        rating: Rating {
+                            rating,
+                            deviation,
+                            volatility,
+                        }
+                        .decayed(updated_ms, now),
+                        games,
+                        wins,
+                        losses,
+                        draws,
+                        updated_ms,
+                    })
+                },
+            )
+            .collect()
+    }
+
+    /// One game by id.
+    pub async fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        if id.len() > 64 {
+            return Ok(None);
+        }
+        with_pool!(&self.read, p => {
+            let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = $1")))
+                .bind(id)
+                .fetch_optional(p)
+                .await?;
+            row.as_ref().map(game_from).transpose()
+        })
+    }
+
+    /// An account's games, most recent first, at most `limit` (capped at [`MAX_PAGE`]).
+    pub async fn history(&self, account: &str, limit: i64) -> Result<Vec<GameRecord>, StoreError> {
+        // One index scan per seat, merged (an account may sit on either side).
+        let sql = format!(
+            "SELECT * FROM (SELECT {GAME_COLUMNS} FROM games g WHERE g.p0_account = $1 \
+             ORDER BY g.ended_ms DESC, g.id DESC LIMIT $2) AS s0 \
+             UNION ALL \
+             SELECT * FROM (SELECT {GAME_COLUMNS} FROM games g WHERE g.p1_account = $1 \
+             AND (g.p0_account IS NULL OR g.p0_account <> $1) \
+             ORDER BY g.ended_ms DESC, g.id DESC LIMIT $2) AS s1 \
+             ORDER BY ended_ms DESC, id DESC LIMIT $2"
+        );
+        with_pool!(&self.read, p => {
+            let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(account)
+                .bind(limit.clamp(0, MAX_PAGE))
+                .fetch_all(p)
+                .await?;
+            rows.iter().map(game_from).collect()
+        })
+    }
+
+    /// An account's profile: name, ratings, last 20 games. `None` when there is no such account.
+    pub async fn profile(&self, account: &str, now: i64) -> Result<Option<Profile>, StoreError> {
+        let Some(acc) = self.account(account).await? else {
+            return Ok(None);
+        };
+        let ratings = self.ratings(account, now).await?;
+        let recent = self.history(account, PROFILE_GAMES).await?;
+        Ok(Some(Profile {
+            account: acc.id,
+            name: acc.name,
+            created_ms: acc.created_ms,
+            ratings,
+            recent,
+        }))
+    }
+
+    /// The top 20 of a game among qualified players (at least 5 rated games,
+    /// deviation under 110 after inactivity decay to `now`) and the asking
+    /// account's own row, wherever it ranks.
+    pub async fn leaderboard(
+        &self,
+        game: GameKind,
+        me: Option<&str>,
+        now: i64,
+    ) -> Result<Leaderboard, StoreError> {
+        let top_sql = format!(
+            "SELECT r.account, a.name, r.rating, r.deviation, r.volatility, r.games, r.updated_ms \
+             FROM ratings r JOIN accounts a ON a.id = r.account \
+             WHERE r.game = $1 AND {} ORDER BY r.rating DESC, r.account LIMIT {LEADERBOARD_SIZE}",
+            qualifies_sql("r.")
+        );
+        let rank_sql = format!(
+            "SELECT COUNT(*) FROM ratings WHERE game = $1 AND {} AND rating > $3",
+            qualifies_sql("")
+        );
+        type Top = (String, String, f64, f64, f64, i64, i64);
+        let entry =
+            |rank: i64, (account, name, rating, deviation, volatility, games, updated): Top| {
+                LeaderEntry {
+                    rank,
+                    account,
+                    name,
+                    rating,
+                    deviation: Rating {
+                        rating,
+                        deviation,
+                        volatility,
+                    }
+                    .decayed(updated, now)
+                    .deviation,
+                    games,
+                }
+            };
+        let game_id = game.id();
+        with_pool!(&self.read, p => {
+            let rows: Vec<Top> = sqlx::query_as(sqlx::AssertSqlSafe(top_sql))
+                .bind(game_id)
+                .bind(now)
+                .fetch_all(p)
+                .await?;
+            let top: Vec<LeaderEntry> = rows.into_iter().enumerate().map(|(i, r)| entry(i as i64 + 1, r)).collect();
+            let mut mine = None;
+            if let Some(me) = me {
+                let row: Option<Top> = sqlx::query_as(
+                    "SELECT r.account, a.name, r.rating, r.deviation, r.volatility, r.games, r.updated_ms \
+                     FROM ratings r JOIN accounts a ON a.id = r.account WHERE r.account = $1 AND r.game = $2",
+                )
+                .bind(me)
+                .bind(game_id)
+                .fetch_optional(p)
+                .await?;
+                if let Some(row) = row {
+                    let e = entry(0, row);
+                    let qualified = e.games >= LEADERBOARD_MIN_GAMES && e.deviation < LEADERBOARD_MAX_DEVIATION;
+                    let rank = if let Some(t) = top.iter().find(|t| t.account == e.account) {
+                        t.rank
+                    } else if qualified {
+                        let above: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(rank_sql))
+                            .bind(game_id)
+                            .bind(now)
+                            .bind(e.rating)
+                            .fetch_one(p)
+                            .await?;
+                        above + 1
+                    } else {
+                        0
+                    };
+                    mine = Some(LeaderEntry { rank, ..e });
+                }
+            }
+            Ok(Leaderboard { game, top, me: mine })
+        })
+    }
+
+    /// Games for `inarow games export`, oldest first (by start, then id).
+    pub async fn export(&self, filter: &ExportFilter) -> Result<Vec<GameRecord>, StoreError> {
+        let player = filter
+            .player
+            .as_ref()
+            .map(|p| crate::text::sanitize(p, crate::text::MAX_NAME_WIDTH * 4).to_lowercase());
+        let (after_ms, after_id) = filter.after.clone().unwrap_or((i64::MIN, String::new()));
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games g \
+             WHERE g.started_ms >= $1 AND (g.started_ms > $2 OR (g.started_ms = $2 AND g.id > $3)) \
+             AND ($4 = '' OR g.game = $4) \
+             AND ($5 = '' OR LOWER(g.p0_name) = $5 OR LOWER(g.p1_name) = $5) \
+             ORDER BY g.started_ms, g.id LIMIT $6"
+        );
+        with_pool!(&self.read, p => {
+            let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(filter.since_ms.unwrap_or(i64::MIN))
+                .bind(after_ms)
+                .bind(after_id)
+                .bind(filter.game.map(|g| g.id()).unwrap_or(""))
+                .bind(player.unwrap_or_default())
+                .bind(filter.limit.clamp(0, MAX_PAGE))
+                .fetch_all(p)
+                .await?;
+            rows.iter().map(game_from).collect()
+        })
+    }
+}

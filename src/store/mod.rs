@@ -1,0 +1,400 @@
+//! The persistent store: accounts (keys, names, link codes), Glicko-2
+//! ratings, every finished game, bans. SQLite (embedded, the default) or
+//! PostgreSQL (shared by several hosts) through sqlx, with one body per
+//! query: [`Db`] holds the native pool and [`with_pool!`] writes the same
+//! code into both match arms, so every query compiles (and is tested)
+//! against both drivers. Queries are built at run time (`sqlx::query`), so
+//! building needs no database.
+//!
+//! * [`Store::open`]: connects, applies the embedded migrations, refuses a
+//!   database newer than this binary.
+//! * `accounts`, `games`, `admin`: the queries.
+//! * [`Recorder`]: the writer task in front of the store, with its
+//!   [`Journal`] for the times the store cannot be reached.
+//! * [`bench`]: the store benchmark's core.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use thiserror::Error;
+
+mod accounts;
+mod admin;
+pub mod bench;
+mod games;
+mod journal;
+mod migrate;
+mod rating;
+mod record;
+mod recorder;
+
+pub use accounts::{Account, AccountError, KeyError, KeyInfo, LinkError, RenameError};
+pub use admin::{Ban, UserInfo};
+pub use games::{ExportFilter, LeaderEntry, Leaderboard, Profile, Stored};
+pub use journal::{Journal, JournalRead};
+pub use migrate::SCHEMA_VERSION;
+pub use rating::{RATING_PERIOD_MS, Rating, RatingChange, RatingInfo};
+pub use record::{GameRecord, GameResult, MoveRecord, PlayerRecord, Reason};
+pub use recorder::{Recorded, Recorder, RecorderOptions};
+
+/// Something the store could not do.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The URL is neither `sqlite://...` nor `postgres://...`, or malformed.
+    #[error("store URL {url}: {message}")]
+    Url { url: String, message: String },
+    /// Connecting or preparing the database failed.
+    #[error("cannot open the store at {url}: {message}")]
+    Open { url: String, message: String },
+    /// The database was migrated by a newer inarow.
+    #[error(
+        "store at {url}: database schema version {database} is newer than this binary ({binary})"
+    )]
+    SchemaTooNew {
+        url: String,
+        database: i64,
+        binary: i64,
+    },
+    /// A query failed.
+    #[error("store: {0}")]
+    Db(#[from] sqlx::Error),
+    /// A stored value does not read back (corrupt or hand-edited row).
+    #[error("store: bad stored data: {0}")]
+    Data(String),
+    /// The request itself is invalid (too long, malformed).
+    #[error("store: {0}")]
+    Invalid(String),
+}
+
+impl StoreError {
+    /// Whether retrying later may succeed: the database is unreachable, timed
+    /// out or busy, as opposed to a request it will always refuse.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            StoreError::Db(e) => match e {
+                sqlx::Error::Database(d) => matches!(d.kind(), sqlx::error::ErrorKind::Other),
+                sqlx::Error::ColumnDecode { .. }
+                | sqlx::Error::ColumnNotFound(_)
+                | sqlx::Error::ColumnIndexOutOfBounds { .. }
+                | sqlx::Error::Decode(_)
+                | sqlx::Error::TypeNotFound { .. }
+                | sqlx::Error::RowNotFound => false,
+                _ => true,
+            },
+            StoreError::Data(_) | StoreError::Invalid(_) | StoreError::Url { .. } => false,
+            StoreError::Open { .. } | StoreError::SchemaTooNew { .. } => true,
+        }
+    }
+}
+
+/// The native pool of one backend.
+#[derive(Clone, Debug)]
+pub(crate) enum Db {
+    Sqlite(SqlitePool),
+    Pg(PgPool),
+}
+
+/// Runs the same body against whichever pool `$db` holds: `$p` is bound to
+/// the `SqlitePool` in one arm and to the `PgPool` in the other.
+macro_rules! with_pool {
+    ($db:expr, $p:ident => $body:expr) => {
+        match $db {
+            $crate::store::Db::Sqlite($p) => $body,
+            $crate::store::Db::Pg($p) => $body,
+        }
+    };
+}
+pub(crate) use with_pool;
+
+/// How [`Store::open_with`] connects.
+#[derive(Debug, Clone)]
+pub struct StoreOptions {
+    /// PostgreSQL: the schema every pooled connection works in
+    /// (`search_path`); `None` leaves the server's default. Letters, digits
+    /// and `_` only.
+    pub pg_schema: Option<String>,
+    /// PostgreSQL: connections in the pool.
+    pub pg_connections: u32,
+    /// SQLite: read-only connections beside the one writer.
+    pub sqlite_readers: u32,
+    /// How long a query waits for a free (or new) connection before the
+    /// store counts as unreachable.
+    pub acquire_timeout: Duration,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            pg_schema: None,
+            pg_connections: 4,
+            sqlite_readers: 3,
+            acquire_timeout: Duration::from_secs(3),
+        }
+    }
+}
+
+/// An open store: cheap to clone (the pools are shared).
+#[derive(Clone, Debug)]
+pub struct Store {
+    /// Writes (and reads that must see them in the same transaction).
+    pub(crate) write: Db,
+    /// Reads. The same pool as `write` on PostgreSQL.
+    pub(crate) read: Db,
+    /// The URL without its password, for messages.
+    url: String,
+    /// The SQLite file, if that is the backend.
+    sqlite_path: Option<PathBuf>,
+}
+
+/// Longest URL accepted (they come from the config file or a flag).
+const MAX_URL_LEN: usize = 4096;
+
+impl Store {
+    /// Opens the store a URL names with the default options:
+    /// `sqlite://PATH` (created with its folder when missing) or
+    /// `postgres://USER@HOST:PORT/DB`.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_with(url, &StoreOptions::default()).await
+    }
+
+    /// [`Store::open`] on a PostgreSQL schema of its own (tests, benchmarks):
+    /// every pooled connection's `search_path` is `schema`.
+    pub async fn open_pg_schema(url: &str, schema: &str) -> Result<Store, StoreError> {
+        let options = StoreOptions {
+            pg_schema: Some(schema.to_string()),
+            ..StoreOptions::default()
+        };
+        Store::open_with(url, &options).await
+    }
+
+    /// Opens the store with explicit options, then migrates it.
+    pub async fn open_with(url: &str, options: &StoreOptions) -> Result<Store, StoreError> {
+        let shown = redact_url(url);
+        let url_error = |message: &str| StoreError::Url {
+            url: shown.clone(),
+            message: message.to_string(),
+        };
+        if url.len() > MAX_URL_LEN {
+            return Err(url_error("too long"));
+        }
+        let open_error = |e: &dyn std::fmt::Display| StoreError::Open {
+            url: shown.clone(),
+            message: redact_message(&e.to_string(), url),
+        };
+        let store = if let Some(path) = url.strip_prefix("sqlite://") {
+            let path = PathBuf::from(path.split('?').next().unwrap_or(path));
+            if path.as_os_str().is_empty() {
+                return Err(url_error("no file name (expected sqlite://PATH)"));
+            }
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| open_error(&e))?;
+            }
+            let base = SqliteConnectOptions::new()
+                .filename(&path)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(5))
+                .journal_mode(SqliteJournalMode::Wal);
+            let writer = SqlitePoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(options.acquire_timeout)
+                .connect_with(
+                    base.clone()
+                        .create_if_missing(true)
+                        .synchronous(SqliteSynchronous::Full),
+                )
+                .await
+                .map_err(|e| open_error(&e))?;
+            let reader = SqlitePoolOptions::new()
+                .max_connections(options.sqlite_readers.max(1))
+                .acquire_timeout(options.acquire_timeout)
+                .connect_with(base.read_only(true))
+                .await
+                .map_err(|e| open_error(&e))?;
+            Store {
+                write: Db::Sqlite(writer),
+                read: Db::Sqlite(reader),
+                url: shown.clone(),
+                sqlite_path: Some(path),
+            }
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let mut connect = PgConnectOptions::from_str(url).map_err(|e| open_error(&e))?;
+            if let Some(schema) = &options.pg_schema {
+                if schema.is_empty()
+                    || schema.len() > 63
+                    || !schema
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    return Err(url_error("schema name must be letters, digits and _"));
+                }
+                connect = connect.options([("search_path", schema.as_str())]);
+            }
+            let pool = PgPoolOptions::new()
+                .max_connections(options.pg_connections.max(1))
+                .acquire_timeout(options.acquire_timeout)
+                .connect_with(connect)
+                .await
+                .map_err(|e| open_error(&e))?;
+            Store {
+                write: Db::Pg(pool.clone()),
+                read: Db::Pg(pool),
+                url: shown.clone(),
+                sqlite_path: None,
+            }
+        } else {
+            return Err(url_error("expected sqlite://PATH or postgres://..."));
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// The store's URL without any password.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The SQLite database file, when the store is SQLite.
+    pub fn sqlite_path(&self) -> Option<&Path> {
+        self.sqlite_path.as_deref()
+    }
+
+    /// Whether this is the PostgreSQL backend.
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.write, Db::Pg(_))
+    }
+
+    /// Closes every pooled connection (waits for those in use).
+    pub async fn close(&self) {
+        for db in [&self.write, &self.read] {
+            with_pool!(db, p => p.close().await);
+        }
+    }
+
+    /// Refreshes the planner's statistics (and, on PostgreSQL, the
+    /// visibility map that index-only scans need) after a bulk load.
+    /// PostgreSQL's autovacuum does the same in time on its own.
+    pub async fn analyze(&self) -> Result<(), StoreError> {
+        match &self.write {
+            Db::Sqlite(p) => {
+                sqlx::query("ANALYZE").execute(p).await?;
+            }
+            Db::Pg(p) => {
+                sqlx::query("VACUUM (ANALYZE) accounts, keys, ratings, games")
+                    .execute(p)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        migrate::run(&self.write, &self.url).await
+    }
+}
+
+/// The URL with any password replaced by `***`, for messages and logs.
+pub fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    // The authority ends at the first '/', '?' or '#'; credentials end at its last '@'.
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let mut out = format!("{scheme}://");
+    if let Some((userinfo, host)) = authority.rsplit_once('@') {
+        match userinfo.split_once(':') {
+            Some((user, _password)) => out.push_str(&format!("{user}:***@{host}")),
+            None => out.push_str(&format!("{userinfo}@{host}")),
+        }
+    } else {
+        out.push_str(authority);
+    }
+    // A password may also come as a query parameter.
+    match tail.split_once('?') {
+        Some((path, query)) => {
+            out.push_str(path);
+            out.push('?');
+            let params: Vec<String> = query
+                .split('&')
+                .map(|kv| match kv.split_once('=') {
+                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                    _ => kv.to_string(),
+                })
+                .collect();
+            out.push_str(&params.join("&"));
+        }
+        None => out.push_str(tail),
+    }
+    out
+}
+
+/// A driver message with the URL's password (if it appears) blanked.
+fn redact_message(message: &str, url: &str) -> String {
+    let password = url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split(['/', '?', '#']).next())
+        .and_then(|auth| auth.rsplit_once('@'))
+        .and_then(|(userinfo, _)| userinfo.split_once(':'))
+        .map(|(_, p)| p)
+        .filter(|p| !p.is_empty());
+    match password {
+        Some(p) => message.replace(p, "***"),
+        None => message.to_string(),
+    }
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_show() {
+        assert_eq!(
+            redact_url("postgres://alice:s3cr%40t@db.example:5432/inarow"),
+            "postgres://alice:***@db.example:5432/inarow"
+        );
+        assert_eq!(
+            redact_url("postgres://root@127.0.0.1:5432/test"),
+            "postgres://root@127.0.0.1:5432/test"
+        );
+        assert_eq!(
+            redact_url("postgres://u@h/db?sslmode=require&password=hunter2"),
+            "postgres://u@h/db?sslmode=require&password=***"
+        );
+        assert_eq!(
+            redact_url("sqlite://var/inarow.db"),
+            "sqlite://var/inarow.db"
+        );
+        assert_eq!(redact_url("not a url"), "not a url");
+        // An '@' in the password: the host is after the last one.
+        assert_eq!(redact_url("postgres://u:p@ss@h/d"), "postgres://u:***@h/d");
+        assert_eq!(
+            redact_message(
+                "password authentication failed: hunter2",
+                "postgres://u:hunter2@h/d"
+            ),
+            "password authentication failed: ***"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_bad_url_is_refused_by_name() {
+        let e = Store::open("mysql://u:pw@h/d").await.unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains("mysql://u:***@h/d"), "{text}");
+        assert!(!text.contains("pw"), "{text}");
+    }
+}

@@ -1,0 +1,372 @@
+//! One finished game as the store keeps it: rules, both players, who
+//! started, every move with its time, the result and why, the winning line
+//! and the ratings before and after. The same struct is a journal line
+//! (JSON), so it is checked ([`GameRecord::validate`]) before it is
+//! written anywhere.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{GameKind, Rules};
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameResult {
+    Win,
+    Draw,
+    Aborted,
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// A line of the winning length.
+    Line,
+    /// The board filled up.
+    Draw,
+    /// The loser left the table.
+    ForfeitLeft,
+    /// The loser stopped moving.
+    ForfeitIdle,
+    /// The loser's clock ran out.
+    Flag,
+    /// The loser resigned.
+    Resign,
+    /// Cut short (shutdown, both gone).
+    Aborted,
+}
+
+macro_rules! names {
+    ($t:ty, $what:literal, $($v:ident = $s:literal),+) => {
+        impl $t {
+            /// The stored and exported name.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Self::$v => $s),+ }
+            }
+        }
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+        impl FromStr for $t {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s {
+                    $($s => Ok(Self::$v),)+
+                    _ => Err(format!(
+                        "unknown {} '{}'",
+                        $what,
+                        crate::text::sanitize_quote(s, 20)
+                    )),
+                }
+            }
+        }
+    };
+}
+names!(
+    GameResult,
+    "result",
+    Win = "win",
+    Draw = "draw",
+    Aborted = "aborted"
+);
+names!(
+    Reason,
+    "reason",
+    Line = "line",
+    Draw = "draw",
+    ForfeitLeft = "forfeit_left",
+    ForfeitIdle = "forfeit_idle",
+    Flag = "flag",
+    Resign = "resign",
+    Aborted = "aborted"
+);
+
+/// One seat of a game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// The name shown at the table (an account's name, a guest's, the computer's).
+    pub name: String,
+    /// The account id; `None` for guests and the computer.
+    pub account: Option<String>,
+    /// The computer's level; `None` for people.
+    pub computer: Option<String>,
+    /// The stone colour's name.
+    pub colour: String,
+    /// Rating before and after the game; `None` when the game was not rated.
+    /// The store fills these in for rated games.
+    pub rating_before: Option<f64>,
+    pub rating_after: Option<f64>,
+}
+
+/// One move: the point played and when, in milliseconds since the game started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    pub x: u8,
+    pub y: u8,
+    pub ms: u64,
+}
+
+/// A finished game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Unique id, a UUIDv7 made when the game starts ([`GameRecord::new_id`]).
+    pub id: String,
+    #[serde(with = "kind_serde")]
+    pub game: GameKind,
+    pub width: u8,
+    pub height: u8,
+    /// Stones in a line that win.
+    pub k: u8,
+    /// `freestyle` (longer lines win too) or `exact`.
+    pub rule: String,
+    /// Whether the game moves ratings (both players with accounts, standard board).
+    pub rated: bool,
+    pub started_ms: i64,
+    pub ended_ms: i64,
+    /// The seat (0 or 1) that moved first.
+    pub first: u8,
+    pub players: [PlayerRecord; 2],
+    pub result: GameResult,
+    /// The winning seat (0 or 1) when `result` is `win`.
+    pub winner: Option<u8>,
+    pub reason: Reason,
+    /// The winning line's points (x, y), empty when there is none.
+    pub line: Vec<(u8, u8)>,
+    pub moves: Vec<MoveRecord>,
+}
+
+/// Longest name, colour, level or id text a record may carry (bytes).
+const MAX_TEXT: usize = 128;
+
+/// The game kind's serde form: its id (`connect4`, `gomoku`).
+mod kind_serde {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(k: &GameKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(k.id())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<GameKind, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl GameRecord {
+    /// A fresh game id: a UUIDv7 (time-ordered), as text.
+    pub fn new_id() -> String {
+        uuid::Uuid::now_v7().to_string()
+    }
+
+    /// The rule name for a set of rules: `exact` or `freestyle`.
+    pub fn rule_name(rules: &Rules) -> &'static str {
+        if rules.is_exact() {
+            "exact"
+        } else {
+            "freestyle"
+        }
+    }
+
+    /// The rules this record was played under, when they are valid.
+    pub fn rules(&self) -> Option<Rules> {
+        let exact = match self.rule.as_str() {
+            "exact" => true,
+            "freestyle" => false,
+            _ => return None,
+        };
+        Rules::new(self.game, self.width, self.height, self.k, exact).ok()
+    }
+
+    /// Whether the board and rules are ones that count for ratings:
+    /// Connect Four 7x6 and Gomoku 15x15 freestyle.
+    pub fn rateable_rules(&self) -> bool {
+        self.rules()
+            .is_some_and(|r| r == Rules::standard(self.game))
+    }
+
+    /// Whether storing this record moves ratings: marked rated, standard
+    /// rules, two different accounts, and not aborted.
+    pub fn moves_ratings(&self) -> bool {
+        self.rated
+            && self.rateable_rules()
+            && self.result != GameResult::Aborted
+            && match (&self.players[0].account, &self.players[1].account) {
+                (Some(a), Some(b)) => a != b,
+                _ => false,
+            }
+    }
+
+    /// The first seat's score: 1 won, 0.5 draw, 0 lost; `None` when aborted.
+    pub fn score(&self) -> Option<f64> {
+        match (self.result, self.winner) {
+            (GameResult::Win, Some(0)) => Some(1.0),
+            (GameResult::Win, Some(_)) => Some(0.0),
+            (GameResult::Draw, _) => Some(0.5),
+            _ => None,
+        }
+    }
+
+    /// Checks every field is within bounds and consistent, so a hostile or
+    /// corrupt record (a journal line) never reaches the database.
+    pub fn validate(&self) -> Result<(), String> {
+        if uuid::Uuid::parse_str(&self.id).is_err() || self.id.len() != 36 {
+            return Err("id is not a UUID".into());
+        }
+        let rules = self.rules().ok_or("invalid rules")?;
+        if self.first > 1 {
+            return Err("first must be 0 or 1".into());
+        }
+        if self.ended_ms < self.started_ms || self.started_ms < 0 {
+            return Err("ended before it started".into());
+        }
+        match (self.result, self.winner) {
+            (GameResult::Win, Some(0 | 1)) => {}
+            (GameResult::Win, _) => return Err("a win needs a winner 0 or 1".into()),
+            (_, None) => {}
+            (_, Some(_)) => return Err("only a win has a winner".into()),
+        }
+        for p in &self.players {
+            let texts = [
+                Some(&p.name),
+                p.account.as_ref(),
+                p.computer.as_ref(),
+                Some(&p.colour),
+            ];
+            if texts.iter().flatten().any(|t| t.len() > MAX_TEXT) {
+                return Err("a player's text is too long".into());
+            }
+            for r in [p.rating_before, p.rating_after].into_iter().flatten() {
+                if !r.is_finite() {
+                    return Err("rating is not a number".into());
+                }
+            }
+        }
+        if self.moves.len() > rules.cells()
+            || self.line.len() > usize::from(rules.width().max(rules.height()))
+        {
+            return Err("more moves or line points than the board has".into());
+        }
+        let on_board = |x: u8, y: u8| x < rules.width() && y < rules.height();
+        if !self.moves.iter().all(|m| on_board(m.x, m.y))
+            || !self.line.iter().all(|&(x, y)| on_board(x, y))
+        {
+            return Err("a point is off the board".into());
+        }
+        Ok(())
+    }
+
+    /// The moves as stored: a JSON array of `[x, y, ms]`.
+    pub(crate) fn moves_text(&self) -> String {
+        let v: Vec<(u8, u8, u64)> = self.moves.iter().map(|m| (m.x, m.y, m.ms)).collect();
+        serde_json::to_string(&v).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// The winning line as stored: a JSON array of `[x, y]`, or `None`.
+    pub(crate) fn line_text(&self) -> Option<String> {
+        (!self.line.is_empty()).then(|| serde_json::to_string(&self.line).unwrap_or_default())
+    }
+
+    pub(crate) fn parse_moves(text: &str) -> Result<Vec<MoveRecord>, String> {
+        let v: Vec<(u8, u8, u64)> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        Ok(v.into_iter()
+            .map(|(x, y, ms)| MoveRecord { x, y, ms })
+            .collect())
+    }
+
+    pub(crate) fn parse_line(text: Option<&str>) -> Result<Vec<(u8, u8)>, String> {
+        match text {
+            None => Ok(Vec::new()),
+            Some(t) => serde_json::from_str(t).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn sample() -> GameRecord {
+        let player = |name: &str, colour: &str| PlayerRecord {
+            name: name.into(),
+            account: None,
+            computer: None,
+            colour: colour.into(),
+            rating_before: None,
+            rating_after: None,
+        };
+        GameRecord {
+            id: GameRecord::new_id(),
+            game: GameKind::ConnectFour,
+            width: 7,
+            height: 6,
+            k: 4,
+            rule: "freestyle".into(),
+            rated: false,
+            started_ms: 1_000,
+            ended_ms: 9_000,
+            first: 0,
+            players: [player("ann", "red"), player("bob", "yellow")],
+            result: GameResult::Win,
+            winner: Some(0),
+            reason: Reason::Line,
+            line: vec![(0, 0), (1, 1), (2, 2), (3, 3)],
+            moves: vec![MoveRecord {
+                x: 3,
+                y: 0,
+                ms: 400,
+            }],
+        }
+    }
+
+    #[test]
+    fn records_round_trip_as_json_and_are_checked() {
+        let g = sample();
+        assert_eq!(g.validate(), Ok(()));
+        let json = serde_json::to_string(&g).unwrap();
+        assert!(json.contains("\"game\":\"connect4\""), "{json}");
+        assert!(json.contains("\"reason\":\"line\""), "{json}");
+        assert_eq!(serde_json::from_str::<GameRecord>(&json).unwrap(), g);
+        assert!(g.rateable_rules() && !g.moves_ratings());
+
+        let mut bad = g.clone();
+        bad.moves.push(MoveRecord { x: 7, y: 0, ms: 1 });
+        assert!(bad.validate().is_err());
+        let mut bad = g.clone();
+        bad.players[1].name = "x".repeat(1000);
+        assert!(bad.validate().is_err());
+        let mut bad = g.clone();
+        bad.winner = None;
+        assert!(bad.validate().is_err());
+        let mut bad = g.clone();
+        bad.id = "'; DROP TABLE games; --".into();
+        assert!(bad.validate().is_err());
+        let mut bad = g;
+        bad.width = 200;
+        assert!(bad.validate().is_err());
+    }
+
+    #[test]
+    fn result_and_reason_names_round_trip() {
+        for r in [GameResult::Win, GameResult::Draw, GameResult::Aborted] {
+            assert_eq!(r.as_str().parse::<GameResult>(), Ok(r));
+        }
+        for r in [
+            Reason::Line,
+            Reason::Draw,
+            Reason::ForfeitLeft,
+            Reason::ForfeitIdle,
+            Reason::Flag,
+            Reason::Resign,
+            Reason::Aborted,
+        ] {
+            assert_eq!(r.as_str().parse::<Reason>(), Ok(r));
+        }
+        assert!("nonsense".parse::<Reason>().is_err());
+    }
+}

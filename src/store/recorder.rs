@@ -1,0 +1,291 @@
+//! The writer in front of the store: games are submitted to a bounded
+//! queue (never waiting), one task takes them in batches and stores each
+//! batch in one transaction. While the store cannot be reached the batches
+//! go to the [`Journal`] instead, and the journal is replayed — in order,
+//! before anything newer — when the store answers again (and at start).
+//! A full queue also spills to the journal, so a game never waits.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use super::{GameRecord, Journal, Store, StoreError, Stored};
+
+/// What became of one submitted game.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recorded {
+    /// In the store (new, with its rating change if rated; or stored before).
+    Stored(Stored),
+    /// Safe in the journal; it reaches the store later (ratings move then).
+    Journaled,
+    /// Neither: the record is invalid, or the journal could not be written.
+    Failed(String),
+}
+
+/// Settings of a [`Recorder`].
+#[derive(Debug, Clone)]
+pub struct RecorderOptions {
+    /// Games the queue holds before submissions spill to the journal.
+    pub queue: usize,
+    /// Most games stored in one transaction.
+    pub batch: usize,
+    /// How often to try the store again while the journal is not empty.
+    pub retry: Duration,
+}
+
+impl Default for RecorderOptions {
+    fn default() -> Self {
+        RecorderOptions {
+            queue: 4096,
+            batch: 256,
+            retry: Duration::from_secs(2),
+        }
+    }
+}
+
+struct Job {
+    record: GameRecord,
+    reply: Option<oneshot::Sender<Recorded>>,
+}
+
+/// Handle to the writer task.
+pub struct Recorder {
+    tx: mpsc::Sender<Job>,
+    journal: Arc<Journal>,
+    /// Set when `submit` spilled to the journal: the writer replays it first.
+    spilled: Arc<AtomicBool>,
+    task: JoinHandle<()>,
+}
+
+impl Recorder {
+    /// Starts the writer task for `store`, journaling to `journal`. The
+    /// journal's leftovers from an earlier run are replayed first.
+    pub fn start(store: Store, journal: Journal, options: RecorderOptions) -> Recorder {
+        let (tx, rx) = mpsc::channel(options.queue.max(1));
+        let journal = Arc::new(journal);
+        let spilled = Arc::new(AtomicBool::new(false));
+        let task = tokio::spawn(writer(store, journal.clone(), spilled.clone(), rx, options));
+        Recorder {
+            tx,
+            journal,
+            spilled,
+            task,
+        }
+    }
+
+    /// The default journal path for a store URL: beside a SQLite file
+    /// (`inarow.db` → `inarow.journal.jsonl`), else `var/journal.jsonl`.
+    pub fn default_journal_path(url: &str) -> std::path::PathBuf {
+        match url.strip_prefix("sqlite://") {
+            Some(path) if !path.is_empty() => {
+                std::path::Path::new(path.split('?').next().unwrap_or(path))
+                    .with_extension("journal.jsonl")
+            }
+            _ => std::path::PathBuf::from("var/journal.jsonl"),
+        }
+    }
+
+    /// Hands a finished game to the writer without waiting. The answer
+    /// comes on the returned receiver (drop it if nobody needs it).
+    pub fn submit(&self, record: GameRecord) -> oneshot::Receiver<Recorded> {
+        let (reply, answer) = oneshot::channel();
+        if let Err(e) = record.validate() {
+            let _ = reply.send(Recorded::Failed(e));
+            return answer;
+        }
+        let job = Job {
+            record,
+            reply: Some(reply),
+        };
+        if let Err(e) = self.tx.try_send(job) {
+            // Queue full or writer gone: the journal keeps it (a small
+            // synchronous append; the writer replays it in order later).
+            let job = match e {
+                mpsc::error::TrySendError::Full(j) | mpsc::error::TrySendError::Closed(j) => j,
+            };
+            let outcome = match self.journal.append(std::slice::from_ref(&job.record)) {
+                Ok(()) => {
+                    self.spilled.store(true, Ordering::Release);
+                    Recorded::Journaled
+                }
+                Err(e) => {
+                    tracing::error!(game = %job.record.id, error = %e, "game lost: queue full and journal not writable");
+                    Recorded::Failed(format!("journal: {e}"))
+                }
+            };
+            if let Some(reply) = job.reply {
+                let _ = reply.send(outcome);
+            }
+        }
+        answer
+    }
+
+    /// Stops taking games, stores (or journals) everything queued, and waits
+    /// for the writer to finish.
+    pub async fn shutdown(self) {
+        drop(self.tx);
+        let _ = self.task.await;
+    }
+}
+
+/// Appends on the blocking pool.
+async fn journal_append(journal: &Arc<Journal>, records: Vec<GameRecord>) -> std::io::Result<()> {
+    let j = journal.clone();
+    tokio::task::spawn_blocking(move || j.append(&records))
+        .await
+        .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())))
+}
+
+/// Replays the journal into the store. `Ok(true)`: it is empty now.
+/// `Ok(false)`: the store failed (transiently); nothing lost.
+async fn replay(store: &Store, journal: &Arc<Journal>, batch: usize) -> bool {
+    loop {
+        let j = journal.clone();
+        let read = match tokio::task::spawn_blocking(move || j.read()).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => {
+                tracing::error!(error = %e, "cannot read the journal");
+                return false;
+            }
+            Err(_) => return false,
+        };
+        if read.len == 0 {
+            return true;
+        }
+        if read.skipped > 0 {
+            tracing::warn!(
+                skipped = read.skipped,
+                "journal lines skipped (torn or invalid)"
+            );
+        }
+        for chunk in read.records.chunks(batch.max(1)) {
+            match store.record_games(chunk).await {
+                Ok(_) => {}
+                Err(e) if e.is_transient() => {
+                    tracing::warn!(error = %e, "store unreachable; journal kept");
+                    return false;
+                }
+                Err(e) => {
+                    // Refused for good (should not happen: records were
+                    // validated). Store the rest one by one; drop the bad one.
+                    tracing::error!(error = %e, "journal batch refused; storing one by one");
+                    for r in chunk {
+                        match store.record_games(std::slice::from_ref(r)).await {
+                            Ok(_) => {}
+                            Err(e) if e.is_transient() => return false,
+                            Err(e) => {
+                                tracing::error!(game = %r.id, error = %e, "journaled game refused by the store; dropped")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let j = journal.clone();
+        let len = read.len;
+        if let Err(e) = tokio::task::spawn_blocking(move || j.consume(len))
+            .await
+            .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())))
+        {
+            // Replayed again later: idempotent.
+            tracing::error!(error = %e, "cannot truncate the journal");
+            return false;
+        }
+    }
+}
+
+async fn writer(
+    store: Store,
+    journal: Arc<Journal>,
+    spilled: Arc<AtomicBool>,
+    mut rx: mpsc::Receiver<Job>,
+    options: RecorderOptions,
+) {
+    let batch = options.batch.max(1);
+    let mut pending = !replay(&store, &journal, batch).await;
+    let mut jobs = Vec::with_capacity(batch);
+    loop {
+        jobs.clear();
+        let n = if pending {
+            tokio::select! {
+                n = rx.recv_many(&mut jobs, batch) => n,
+                _ = tokio::time::sleep(options.retry) => {
+                    pending = !replay(&store, &journal, batch).await;
+                    continue;
+                }
+            }
+        } else {
+            rx.recv_many(&mut jobs, batch).await
+        };
+        if n == 0 {
+            break; // every sender gone and the queue drained
+        }
+        if spilled.swap(false, Ordering::AcqRel) {
+            pending = true;
+        }
+        if pending {
+            pending = !replay(&store, &journal, batch).await;
+        }
+        let records: Vec<GameRecord> = jobs.iter().map(|j| j.record.clone()).collect();
+        let outcome: Result<Vec<Stored>, StoreError> = if pending {
+            Err(StoreError::Invalid("journal not yet replayed".into()))
+        } else {
+            store.record_games(&records).await
+        };
+        match outcome {
+            Ok(stored) => {
+                for (job, s) in jobs.drain(..).zip(stored) {
+                    if let Some(reply) = job.reply {
+                        let _ = reply.send(Recorded::Stored(s));
+                    }
+                }
+            }
+            Err(e) if pending || e.is_transient() => {
+                if !pending {
+                    tracing::warn!(error = %e, games = n, "store unreachable; journaling");
+                }
+                let answer = match journal_append(&journal, records).await {
+                    Ok(()) => Recorded::Journaled,
+                    Err(e) => {
+                        tracing::error!(error = %e, games = n, "games lost: store and journal both failed");
+                        Recorded::Failed(format!("journal: {e}"))
+                    }
+                };
+                pending = true;
+                for job in jobs.drain(..) {
+                    if let Some(reply) = job.reply {
+                        let _ = reply.send(answer.clone());
+                    }
+                }
+            }
+            Err(_) => {
+                // One bad record refused the batch: one by one.
+                for job in jobs.drain(..) {
+                    let answer = match store.record_games(std::slice::from_ref(&job.record)).await {
+                        Ok(mut s) => Recorded::Stored(s.pop().unwrap_or(Stored::Duplicate)),
+                        Err(e) if e.is_transient() => {
+                            match journal_append(&journal, vec![job.record.clone()]).await {
+                                Ok(()) => {
+                                    pending = true;
+                                    Recorded::Journaled
+                                }
+                                Err(e) => Recorded::Failed(format!("journal: {e}")),
+                            }
+                        }
+                        Err(e) => Recorded::Failed(e.to_string()),
+                    };
+                    if let Some(reply) = job.reply {
+                        let _ = reply.send(answer);
+                    }
+                }
+            }
+        }
+    }
+    if pending || spilled.load(Ordering::Acquire) {
+        // Last chance before exit; what stays is replayed at the next start.
+        replay(&store, &journal, batch).await;
+    }
+}

@@ -1,0 +1,1234 @@
+//! The store's test suite, run against both backends: SQLite in a temporary
+//! file always, and PostgreSQL (`INAROW_TEST_PG`, default
+//! `postgres://root@127.0.0.1:5432/test`) in a scratch schema of its own,
+//! dropped afterwards. When PostgreSQL cannot be reached the PostgreSQL half
+//! prints "skipped", unless `CI` is set: then it fails.
+
+use std::future::Future;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use inarow::game::GameKind;
+use inarow::store::{
+    AccountError, GameRecord, GameResult, Journal, KeyError, LinkError, MoveRecord, PlayerRecord,
+    Reason, Recorded, Recorder, RecorderOptions, RenameError, SCHEMA_VERSION, Store, StoreError,
+    StoreOptions, Stored,
+};
+use skillratings::Outcomes;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{AssertSqlSafe, Executor};
+
+const NOW: i64 = 1_800_000_000_000;
+
+fn pg_url() -> String {
+    std::env::var("INAROW_TEST_PG").unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into())
+}
+
+/// Where one run of a test body keeps its database.
+#[derive(Clone, Debug)]
+struct Backend {
+    name: &'static str,
+    url: String,
+    /// PostgreSQL: the scratch schema.
+    schema: Option<String>,
+}
+
+impl Backend {
+    fn options(&self) -> StoreOptions {
+        StoreOptions {
+            pg_schema: self.schema.clone(),
+            ..StoreOptions::default()
+        }
+    }
+
+    async fn open(&self) -> Result<Store, StoreError> {
+        Store::open_with(&self.url, &self.options()).await
+    }
+
+    /// Runs one statement outside the store (to fake what the store would not do).
+    async fn raw(&self, sqlite_sql: &str, pg_sql: &str) {
+        match &self.schema {
+            None => {
+                let path = self.url.strip_prefix("sqlite://").unwrap();
+                let pool = sqlx::sqlite::SqlitePoolOptions::new()
+                    .max_connections(1)
+                    .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(path))
+                    .await
+                    .unwrap();
+                pool.execute(AssertSqlSafe(sqlite_sql.to_string()))
+                    .await
+                    .unwrap();
+                pool.close().await;
+            }
+            Some(schema) => {
+                let opts = PgConnectOptions::from_str(&self.url)
+                    .unwrap()
+                    .options([("search_path", schema.as_str())]);
+                let pool = PgPoolOptions::new()
+                    .max_connections(1)
+                    .connect_with(opts)
+                    .await
+                    .unwrap();
+                pool.execute(AssertSqlSafe(pg_sql.to_string()))
+                    .await
+                    .unwrap();
+                pool.close().await;
+            }
+        }
+    }
+}
+
+/// A scratch schema's name: `store_test_` + a UUIDv7 (its first 48 bits
+/// are the creation time, which lets a later run drop leftovers).
+fn scratch_schema_name() -> String {
+    format!("store_test_{}", uuid::Uuid::now_v7().simple())
+}
+
+/// Drops scratch schemas older than an hour (left by a test that crashed).
+async fn drop_stale_schemas(admin: &sqlx::PgPool) {
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT nspname::TEXT FROM pg_namespace WHERE nspname LIKE 'store\\_test\\_%'",
+    )
+    .fetch_all(admin)
+    .await
+    .unwrap_or_default();
+    let now = inarow::store::now_ms();
+    for name in names {
+        let hex = &name["store_test_".len()..];
+        let born = hex
+            .get(..12)
+            .and_then(|h| i64::from_str_radix(h, 16).ok())
+            .unwrap_or(now);
+        if now - born > 3_600_000 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            let _ = admin
+                .execute(AssertSqlSafe(format!(
+                    "DROP SCHEMA IF EXISTS {name} CASCADE"
+                )))
+                .await;
+        }
+    }
+}
+
+/// Runs `body` on SQLite, then on PostgreSQL (see the file's doc). The body
+/// gets the backend and a freshly migrated store; the database is dropped
+/// afterwards even when the body panics (the panic is then passed on).
+async fn on_both<F, Fut>(body: F)
+where
+    F: Fn(Backend, Store) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    // SQLite.
+    let dir = tempfile::tempdir().unwrap();
+    let backend = Backend {
+        name: "sqlite",
+        url: format!("sqlite://{}", dir.path().join("var/inarow.db").display()),
+        schema: None,
+    };
+    let store = backend.open().await.expect("open SQLite store");
+    let result = tokio::spawn(body(backend.clone(), store.clone())).await;
+    store.close().await;
+    if let Err(e) = result {
+        std::panic::resume_unwind(e.into_panic());
+    }
+
+    // PostgreSQL.
+    let url = pg_url();
+    let admin = match PgPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(Duration::from_secs(3))
+        .connect(&url)
+        .await
+    {
+        Ok(p) => p,
+        Err(e) if std::env::var_os("CI").is_some() => {
+            panic!("CI is set and PostgreSQL at {url} is unreachable: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: no PostgreSQL at {url} ({e})");
+            return;
+        }
+    };
+    drop_stale_schemas(&admin).await;
+    let schema = scratch_schema_name();
+    admin
+        .execute(AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+        .await
+        .unwrap();
+    let backend = Backend {
+        name: "postgres",
+        url,
+        schema: Some(schema.clone()),
+    };
+    let store = backend.open().await.expect("open PostgreSQL store");
+    let result = tokio::spawn(body(backend, store.clone())).await;
+    store.close().await;
+    admin
+        .execute(AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
+        .await
+        .unwrap();
+    if let Err(e) = result {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+fn person(name: &str, account: Option<&str>, colour: &str) -> PlayerRecord {
+    PlayerRecord {
+        name: name.into(),
+        account: account.map(str::to_string),
+        computer: None,
+        colour: colour.into(),
+        rating_before: None,
+        rating_after: None,
+    }
+}
+
+/// A Connect Four game between two seats, won by `winner` (None: draw).
+fn game(players: [PlayerRecord; 2], winner: Option<u8>, rated: bool, ended_ms: i64) -> GameRecord {
+    GameRecord {
+        id: GameRecord::new_id(),
+        game: GameKind::ConnectFour,
+        width: 7,
+        height: 6,
+        k: 4,
+        rule: "freestyle".into(),
+        rated,
+        started_ms: ended_ms - 60_000,
+        ended_ms,
+        first: 0,
+        players,
+        result: if winner.is_some() {
+            GameResult::Win
+        } else {
+            GameResult::Draw
+        },
+        winner,
+        reason: if winner.is_some() {
+            Reason::Line
+        } else {
+            Reason::Draw
+        },
+        line: if winner.is_some() {
+            vec![(3, 0), (3, 1), (3, 2), (3, 3)]
+        } else {
+            vec![]
+        },
+        moves: vec![
+            MoveRecord {
+                x: 3,
+                y: 0,
+                ms: 1_000,
+            },
+            MoveRecord {
+                x: 4,
+                y: 0,
+                ms: 2_500,
+            },
+        ],
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}
+
+#[tokio::test]
+async fn store_names_are_unique_by_case_and_look_alikes() {
+    on_both(|b, store| async move {
+        let alice = store
+            .create_account("SHA256:alice", "Alice", NOW)
+            .await
+            .unwrap();
+        assert_eq!(alice.name, "Alice");
+        let found = store.account_by_key("SHA256:alice").await.unwrap().unwrap();
+        assert_eq!(found, alice, "{}", b.name);
+        assert_eq!(store.account(&alice.id).await.unwrap(), Some(alice.clone()));
+        assert_eq!(store.account_by_key("SHA256:nobody").await.unwrap(), None);
+        for taken in [
+            "alice",
+            "ALICE",
+            "A1ice",
+            "Al1ce",
+            "\u{410}lice",
+            "a.l.i.c.e",
+        ] {
+            assert!(
+                matches!(
+                    store.create_account("SHA256:other", taken, NOW).await,
+                    Err(AccountError::NameTaken)
+                ),
+                "{} {taken}",
+                b.name
+            );
+            assert_eq!(
+                store.name_taken(taken).await.unwrap().as_deref(),
+                Some(alice.id.as_str())
+            );
+        }
+        assert_eq!(store.name_taken("Bob").await.unwrap(), None);
+        assert!(matches!(
+            store.create_account("SHA256:alice", "Alison", NOW).await,
+            Err(AccountError::KeyTaken)
+        ));
+        // The failed attempt left no account behind.
+        assert_eq!(store.name_taken("Alison").await.unwrap(), None);
+        for bad in [
+            "Computer",
+            "c0mputer",
+            "",
+            "   ",
+            "\x1b[31mred",
+            &"x".repeat(500),
+        ] {
+            assert!(
+                matches!(
+                    store.create_account("SHA256:bad", bad, NOW).await,
+                    Err(AccountError::NameInvalid)
+                ),
+                "{bad:?}"
+            );
+        }
+        assert!(
+            store
+                .create_account(&"k".repeat(10_000), "Kay", NOW)
+                .await
+                .is_err()
+        );
+        let bob = store
+            .create_account("SHA256:bob", "Bob", NOW)
+            .await
+            .unwrap();
+        assert_ne!(bob.id, alice.id);
+        let users = store.users("").await.unwrap();
+        assert_eq!(
+            users.iter().map(|u| u.name.as_str()).collect::<Vec<_>>(),
+            ["Alice", "Bob"]
+        );
+        assert_eq!(users[0].keys, 1);
+        let users = store.users("ALI").await.unwrap();
+        assert_eq!(users.len(), 1);
+        assert_eq!(users[0].id, alice.id);
+        // '%' is no wildcard: "A%e" would match "Alice" if it were.
+        assert!(store.users("A%e").await.unwrap().is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn store_renames_at_most_once_a_minute_and_never_onto_a_taken_name() {
+    on_both(|_, store| async move {
+        let a = store
+            .create_account("SHA256:a", "Alice", NOW)
+            .await
+            .unwrap();
+        store.create_account("SHA256:b", "Bob", NOW).await.unwrap();
+        store.rename(&a.id, "Alicia", NOW).await.unwrap();
+        assert_eq!(store.account(&a.id).await.unwrap().unwrap().name, "Alicia");
+        assert_eq!(
+            store.account(&a.id).await.unwrap().unwrap().renamed_ms,
+            Some(NOW)
+        );
+        match store.rename(&a.id, "Alba", NOW + 30_000).await {
+            Err(RenameError::TooSoon { wait_secs }) => assert_eq!(wait_secs, 30),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            store.rename(&a.id, "B0b", NOW + 61_000).await,
+            Err(RenameError::Taken)
+        ));
+        assert!(matches!(
+            store.rename(&a.id, "computer", NOW + 61_000).await,
+            Err(RenameError::Invalid)
+        ));
+        // Its own name in another case is still its own.
+        store.rename(&a.id, "ALICIA", NOW + 61_000).await.unwrap();
+        // The old name is free again.
+        assert_eq!(store.name_taken("Alice").await.unwrap(), None);
+        store
+            .create_account("SHA256:c", "Alice", NOW)
+            .await
+            .unwrap();
+        // Administrators are not rate limited.
+        store.admin_rename("alicia", "Zed").await.unwrap();
+        store.admin_rename("Zed", "Zoe").await.unwrap();
+        assert_eq!(store.account(&a.id).await.unwrap().unwrap().name, "Zoe");
+        assert!(matches!(
+            store.admin_rename("nobody", "X").await,
+            Err(RenameError::NoAccount)
+        ));
+        assert!(matches!(
+            store.rename("no-such-id", "Free", NOW).await,
+            Err(RenameError::NoAccount)
+        ));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn store_link_codes_are_one_time_and_expire_and_keys_can_be_removed() {
+    on_both(|_, store| async move {
+        let a = store
+            .create_account("SHA256:one", "Alice", NOW)
+            .await
+            .unwrap();
+        let b = store
+            .create_account("SHA256:bob", "Bob", NOW)
+            .await
+            .unwrap();
+        let code = store.create_link_code(&a.id, NOW).await.unwrap();
+        assert_eq!(code.len(), 9);
+        let typed = code.to_lowercase().replace('-', "");
+        let linked = store
+            .redeem_link_code(&typed, "SHA256:two", NOW + 1_000)
+            .await
+            .unwrap();
+        assert_eq!(linked.id, a.id);
+        assert_eq!(
+            store
+                .account_by_key("SHA256:two")
+                .await
+                .unwrap()
+                .unwrap()
+                .id,
+            a.id
+        );
+        assert!(matches!(
+            store
+                .redeem_link_code(&code, "SHA256:three", NOW + 2_000)
+                .await,
+            Err(LinkError::Unknown)
+        ));
+        let late = store.create_link_code(&a.id, NOW).await.unwrap();
+        assert!(matches!(
+            store
+                .redeem_link_code(&late, "SHA256:three", NOW + 10 * 60_000)
+                .await,
+            Err(LinkError::Expired)
+        ));
+        // Another account's key cannot be taken over, and the code stays usable.
+        let code = store.create_link_code(&a.id, NOW).await.unwrap();
+        assert!(matches!(
+            store.redeem_link_code(&code, "SHA256:bob", NOW).await,
+            Err(LinkError::KeyTaken)
+        ));
+        assert_eq!(
+            store
+                .account_by_key("SHA256:bob")
+                .await
+                .unwrap()
+                .unwrap()
+                .id,
+            b.id
+        );
+        store
+            .redeem_link_code(&code, "SHA256:three", NOW)
+            .await
+            .unwrap();
+        // A newer code replaces the older one.
+        let first = store.create_link_code(&b.id, NOW).await.unwrap();
+        let second = store.create_link_code(&b.id, NOW).await.unwrap();
+        assert!(matches!(
+            store.redeem_link_code(&first, "SHA256:x", NOW).await,
+            Err(LinkError::Unknown)
+        ));
+        assert!(matches!(
+            store.redeem_link_code("junk\x1b", "SHA256:x", NOW).await,
+            Err(LinkError::Unknown)
+        ));
+        store
+            .redeem_link_code(&second, "SHA256:bob2", NOW)
+            .await
+            .unwrap();
+
+        let keys: Vec<String> = store
+            .keys(&a.id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|k| k.fingerprint)
+            .collect();
+        assert_eq!(keys.len(), 3);
+        for k in ["SHA256:one", "SHA256:two", "SHA256:three"] {
+            assert!(keys.contains(&k.to_string()), "{keys:?}");
+        }
+        assert!(matches!(
+            store.remove_key(&a.id, "SHA256:bob").await,
+            Err(KeyError::NotFound)
+        ));
+        store.remove_key(&a.id, "SHA256:one").await.unwrap();
+        store.remove_key(&a.id, "SHA256:two").await.unwrap();
+        assert!(matches!(
+            store.remove_key(&a.id, "SHA256:three").await,
+            Err(KeyError::LastKey)
+        ));
+        assert_eq!(store.account_by_key("SHA256:one").await.unwrap(), None);
+        assert_eq!(store.keys(&a.id).await.unwrap().len(), 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn store_a_rated_game_moves_both_ratings_once() {
+    on_both(|b, store| async move {
+        let a = store
+            .create_account("SHA256:a", "Alice", NOW)
+            .await
+            .unwrap();
+        let c = store
+            .create_account("SHA256:c", "Carol", NOW)
+            .await
+            .unwrap();
+        let g = game(
+            [
+                person("Alice", Some(&a.id), "red"),
+                person("Carol", Some(&c.id), "yellow"),
+            ],
+            Some(0),
+            true,
+            NOW,
+        );
+        let change = store.record_game(&g).await.unwrap().expect("rated");
+        let cfg = Glicko2Config::new();
+        let (wa, wc) = glicko2(
+            &Glicko2Rating::new(),
+            &Glicko2Rating::new(),
+            &Outcomes::WIN,
+            &cfg,
+        );
+        assert!(
+            close(change.after[0].rating, wa.rating) && close(change.after[1].rating, wc.rating)
+        );
+        assert!(
+            (change.after[0].rating - 1662.31).abs() < 0.01,
+            "{change:?}"
+        );
+        assert!((change.after[0].deviation - 290.32).abs() < 0.01);
+        assert_eq!(change.before[0].rating, 1500.0);
+        assert_eq!(change.accounts, [a.id.clone(), c.id.clone()]);
+
+        // Stored with the ratings before and after.
+        let stored = store.game(&g.id).await.unwrap().unwrap();
+        assert_eq!(stored.players[0].rating_before, Some(1500.0));
+        assert!(close(stored.players[0].rating_after.unwrap(), wa.rating));
+        assert!(close(stored.players[1].rating_after.unwrap(), wc.rating));
+        assert_eq!(stored.moves, g.moves);
+        assert_eq!(stored.line, g.line);
+        assert!(stored.rated);
+        assert_eq!(
+            (stored.result, stored.winner, stored.reason),
+            (GameResult::Win, Some(0), Reason::Line)
+        );
+
+        // The same game again changes nothing.
+        assert_eq!(
+            store.record_games(std::slice::from_ref(&g)).await.unwrap(),
+            vec![Stored::Duplicate]
+        );
+        let ra = store.ratings(&a.id, NOW).await.unwrap();
+        assert_eq!(ra.len(), 1);
+        assert_eq!(
+            (
+                ra[0].game,
+                ra[0].games,
+                ra[0].wins,
+                ra[0].losses,
+                ra[0].draws
+            ),
+            (GameKind::ConnectFour, 1, 1, 0, 0)
+        );
+        assert!(close(ra[0].rating.rating, wa.rating));
+        let rc = store.ratings(&c.id, NOW).await.unwrap();
+        assert_eq!((rc[0].games, rc[0].wins, rc[0].losses), (1, 0, 1));
+
+        // A second game (a draw) starts from the stored ratings.
+        let g2 = game(
+            [
+                person("Carol", Some(&c.id), "red"),
+                person("Alice", Some(&a.id), "yellow"),
+            ],
+            None,
+            true,
+            NOW + 1_000,
+        );
+        let change2 = store.record_game(&g2).await.unwrap().unwrap();
+        let (dc, da) = glicko2(&wc, &wa, &Outcomes::DRAW, &cfg);
+        assert!(
+            close(change2.after[0].rating, dc.rating) && close(change2.after[1].rating, da.rating)
+        );
+        assert!(close(change2.before[1].rating, wa.rating));
+
+        // Unrated: against the computer, a guest, odd boards. Stored, no rating moves.
+        let mut cpu = person("Computer (hard)", None, "yellow");
+        cpu.computer = Some("hard".into());
+        let vs_cpu = game(
+            [person("Alice", Some(&a.id), "red"), cpu],
+            Some(1),
+            true,
+            NOW + 2_000,
+        );
+        assert_eq!(store.record_game(&vs_cpu).await.unwrap(), None);
+        let vs_guest = game(
+            [
+                person("guest42", None, "red"),
+                person("Carol", Some(&c.id), "yellow"),
+            ],
+            Some(0),
+            true,
+            NOW + 3_000,
+        );
+        assert_eq!(store.record_game(&vs_guest).await.unwrap(), None);
+        let mut big = game(
+            [
+                person("Alice", Some(&a.id), "red"),
+                person("Carol", Some(&c.id), "yellow"),
+            ],
+            Some(0),
+            true,
+            NOW + 4_000,
+        );
+        big.width = 9;
+        big.height = 7;
+        assert_eq!(store.record_game(&big).await.unwrap(), None);
+        assert!(
+            !store.game(&big.id).await.unwrap().unwrap().rated,
+            "stored as unrated"
+        );
+        assert_eq!(
+            store.ratings(&a.id, NOW).await.unwrap()[0].games,
+            2,
+            "{}",
+            b.name
+        );
+
+        // History and profile: newest first.
+        let h = store.history(&a.id, 10).await.unwrap();
+        assert_eq!(
+            h.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(),
+            [&big.id, &vs_cpu.id, &g2.id, &g.id]
+        );
+        assert_eq!(h[1].players[1].computer.as_deref(), Some("hard"));
+        let p = store.profile(&c.id, NOW).await.unwrap().unwrap();
+        assert_eq!(p.name, "Carol");
+        assert_eq!(p.recent.len(), 4);
+        assert_eq!(p.ratings[0].draws, 1);
+        assert_eq!(store.profile("no-such-account", NOW).await.unwrap(), None);
+
+        // Export: by player (any case), by game, since.
+        let all = store
+            .export(&inarow::store::ExportFilter {
+                limit: 100,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(all.len(), 5);
+        let guest = store
+            .export(&inarow::store::ExportFilter {
+                player: Some("GUEST42".into()),
+                limit: 100,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(guest.len(), 1);
+        assert_eq!(guest[0].id, vs_guest.id);
+        let since = store
+            .export(&inarow::store::ExportFilter {
+                since_ms: Some(NOW + 2_000 - 60_000),
+                limit: 100,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(since.len(), 3);
+        let gomoku = store
+            .export(&inarow::store::ExportFilter {
+                game: Some(GameKind::Gomoku),
+                limit: 100,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert!(gomoku.is_empty());
+        let page = store
+            .export(&inarow::store::ExportFilter {
+                limit: 2,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        let next = store
+            .export(&inarow::store::ExportFilter {
+                after: Some((page[1].started_ms, page[1].id.clone())),
+                limit: 100,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(page.len() + next.len(), 5);
+
+        // A hostile record is refused before it reaches the database.
+        let mut bad = game(
+            [person("x", None, "red"), person("y", None, "blue")],
+            Some(0),
+            false,
+            NOW,
+        );
+        bad.moves.push(MoveRecord {
+            x: 200,
+            y: 0,
+            ms: 0,
+        });
+        assert!(matches!(
+            store.record_game(&bad).await,
+            Err(StoreError::Invalid(_))
+        ));
+    })
+    .await;
+}
+
+/// Names without look-alike letters, so each is its own skeleton.
+fn player_name(i: usize) -> String {
+    const LETTERS: &[u8] = b"abcdefghjkmnpqrsuvwxyz";
+    format!(
+        "pl{}{}",
+        LETTERS[i / LETTERS.len()] as char,
+        LETTERS[i % LETTERS.len()] as char
+    )
+}
+
+#[tokio::test]
+async fn store_leaderboard_counts_only_settled_players_and_ranks_me_anywhere() {
+    on_both(|_, store| async move {
+        let mut ids = Vec::new();
+        for i in 0..26 {
+            let a = store
+                .create_account(&format!("SHA256:{i}"), &player_name(i), NOW)
+                .await
+                .unwrap();
+            ids.push(a.id);
+        }
+        // Round robin, 24 rounds: the higher number mostly wins.
+        let mut games = Vec::new();
+        let mut t = NOW;
+        for round in 0..24 {
+            for i in 0..26 {
+                let j = (i + round + 1) % 26;
+                if i == j {
+                    continue;
+                }
+                t += 1_000;
+                let upset = (i + j + round) % 4 == 0;
+                let winner = if (i > j) != upset { 0 } else { 1 };
+                games.push(game(
+                    [
+                        person(&player_name(i), Some(&ids[i]), "red"),
+                        person(&player_name(j), Some(&ids[j]), "yellow"),
+                    ],
+                    Some(winner),
+                    true,
+                    t,
+                ));
+            }
+        }
+        for chunk in games.chunks(50) {
+            store.record_games(chunk).await.unwrap();
+        }
+        // A newcomer with a few games does not qualify.
+        let newbie = store
+            .create_account("SHA256:new", "Newbie", NOW)
+            .await
+            .unwrap();
+        for _ in 0..2 {
+            t += 1_000;
+            store
+                .record_game(&game(
+                    [
+                        person("Newbie", Some(&newbie.id), "red"),
+                        person(&player_name(0), Some(&ids[0]), "yellow"),
+                    ],
+                    Some(0),
+                    true,
+                    t,
+                ))
+                .await
+                .unwrap();
+        }
+        // What the board should be, from each player's own ratings.
+        let mut expected: Vec<(f64, String)> = Vec::new();
+        for id in ids.iter().chain([&newbie.id]) {
+            let r = &store.ratings(id, t).await.unwrap()[0];
+            if r.games >= 5 && r.rating.deviation < 110.0 {
+                expected.push((r.rating.rating, id.clone()));
+            }
+        }
+        expected.sort_by(|a, b| b.0.total_cmp(&a.0));
+        assert!(expected.len() > 21, "{} qualified", expected.len());
+        let best = expected[0].1.clone();
+        let board = store
+            .leaderboard(GameKind::ConnectFour, Some(&best), t)
+            .await
+            .unwrap();
+        assert_eq!(
+            board
+                .top
+                .iter()
+                .map(|r| r.account.clone())
+                .collect::<Vec<_>>(),
+            expected[..20]
+                .iter()
+                .map(|e| e.1.clone())
+                .collect::<Vec<_>>()
+        );
+        for (n, row) in board.top.iter().enumerate() {
+            assert_eq!(row.rank, n as i64 + 1);
+            assert!(row.games >= 5 && row.deviation < 110.0, "{row:?}");
+        }
+        assert_eq!(board.me.as_ref().unwrap().rank, 1);
+        // The weakest settled player ranks outside the top 20, and is told where.
+        let weakest = &expected[expected.len() - 1].1;
+        assert!(!board.top.iter().any(|r| &r.account == weakest));
+        let me = store
+            .leaderboard(GameKind::ConnectFour, Some(weakest), t)
+            .await
+            .unwrap()
+            .me
+            .unwrap();
+        assert_eq!(me.rank, expected.len() as i64);
+        assert_eq!(me.account, *weakest);
+        // Those who did not settle (too few games, or too extreme) rank 0.
+        for id in &ids {
+            if !expected.iter().any(|e| &e.1 == id) {
+                assert_eq!(board_rank(&store, id, t).await, 0);
+            }
+        }
+        // Unqualified: rank 0; no rating at all: no row.
+        let nb = store
+            .leaderboard(GameKind::ConnectFour, Some(&newbie.id), t)
+            .await
+            .unwrap()
+            .me
+            .unwrap();
+        assert_eq!((nb.rank, nb.games), (0, 2));
+        assert_eq!(
+            store
+                .leaderboard(GameKind::Gomoku, Some(&newbie.id), t)
+                .await
+                .unwrap()
+                .me,
+            None
+        );
+        assert!(
+            store
+                .leaderboard(GameKind::Gomoku, None, t)
+                .await
+                .unwrap()
+                .top
+                .is_empty()
+        );
+        // Years without a game: every deviation has grown past 110.
+        let later = t + 400 * 7 * 24 * 3_600_000;
+        let stale = store
+            .leaderboard(GameKind::ConnectFour, Some(&best), later)
+            .await
+            .unwrap();
+        assert!(stale.top.is_empty(), "{:?}", stale.top.first());
+        assert_eq!(stale.me.unwrap().rank, 0);
+    })
+    .await;
+}
+
+async fn board_rank(store: &Store, id: &str, now: i64) -> i64 {
+    store
+        .leaderboard(GameKind::ConnectFour, Some(id), now)
+        .await
+        .unwrap()
+        .me
+        .unwrap()
+        .rank
+}
+
+#[tokio::test]
+async fn store_bans_expire_and_lift() {
+    on_both(|_, store| async move {
+        store
+            .ban("SHA256:troll", "spam\x1b[2J in chat", Some(1), NOW)
+            .await
+            .unwrap();
+        let ban = store
+            .ban_for("SHA256:troll", NOW + 1_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(ban.until_ms, Some(NOW + 3_600_000));
+        assert!(!ban.reason.contains('\x1b'), "{:?}", ban.reason);
+        assert!(ban.reason.contains("spam"));
+        assert_eq!(
+            store
+                .ban_for("SHA256:troll", NOW + 3_600_000)
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(store.ban_for("SHA256:other", NOW).await.unwrap(), None);
+        store.ban("203.0.113.7", "", None, NOW).await.unwrap();
+        assert!(
+            store
+                .ban_for("203.0.113.7", NOW + 1_000_000_000)
+                .await
+                .unwrap()
+                .is_some()
+        );
+        assert_eq!(store.bans().await.unwrap().len(), 2);
+        assert!(store.unban("203.0.113.7").await.unwrap());
+        assert!(!store.unban("203.0.113.7").await.unwrap());
+        assert_eq!(store.ban_for("203.0.113.7", NOW).await.unwrap(), None);
+        assert!(store.ban("", "x", None, NOW).await.is_err());
+        assert!(store.ban(&"x".repeat(1000), "x", None, NOW).await.is_err());
+        assert_eq!(store.ban_for(&"x".repeat(1000), NOW).await.unwrap(), None);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn store_refuses_a_database_newer_than_the_binary() {
+    on_both(|b, store| async move {
+        store.create_account("SHA256:a", "Alice", NOW).await.unwrap();
+        // Reopening an up-to-date database is fine and keeps the data.
+        let again = b.open().await.unwrap();
+        assert!(again.account_by_key("SHA256:a").await.unwrap().is_some());
+        again.close().await;
+        b.raw(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES (999, 'future', TRUE, X'00', 0)",
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES (999, 'future', TRUE, '\\x00'::bytea, 0)",
+        )
+        .await;
+        match b.open().await {
+            Err(e @ StoreError::SchemaTooNew { .. }) => {
+                let text = e.to_string();
+                let expected = format!("database schema version 999 is newer than this binary ({SCHEMA_VERSION})");
+                assert!(text.contains(&expected), "{}: {text}", b.name);
+            }
+            other => panic!("{}: {other:?}", b.name),
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn store_sqlite_creates_its_folder_and_names_the_url_in_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("a/b/inarow.db").display());
+    let store = Store::open(&url).await.unwrap();
+    assert!(dir.path().join("a/b/inarow.db").exists());
+    assert!(store.sqlite_path().is_some());
+    store.close().await;
+    // A file where the folder should be: the error names the URL.
+    std::fs::write(dir.path().join("file"), b"x").unwrap();
+    let bad = format!("sqlite://{}", dir.path().join("file/inarow.db").display());
+    let e = Store::open(&bad).await.unwrap_err().to_string();
+    assert!(e.contains(&bad), "{e}");
+    // A password never shows (nothing listens on port 1).
+    let options = StoreOptions {
+        acquire_timeout: Duration::from_millis(500),
+        ..StoreOptions::default()
+    };
+    let e = Store::open_with("postgres://user:hunter2@127.0.0.1:1/db", &options)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("postgres://user:***@127.0.0.1:1/db"), "{e}");
+    assert!(!e.contains("hunter2"), "{e}");
+}
+
+/// Games journaled by an earlier run (one of them also stored already, and
+/// a torn last line) are replayed at start, each stored exactly once.
+#[tokio::test]
+async fn store_journal_is_replayed_at_start_exactly_once() {
+    on_both(|b, store| async move {
+        let a = store
+            .create_account("SHA256:a", "Alice", NOW)
+            .await
+            .unwrap();
+        let c = store
+            .create_account("SHA256:c", "Carol", NOW)
+            .await
+            .unwrap();
+        let games: Vec<GameRecord> = (0..5)
+            .map(|i| {
+                game(
+                    [
+                        person("Alice", Some(&a.id), "red"),
+                        person("Carol", Some(&c.id), "yellow"),
+                    ],
+                    Some(0),
+                    true,
+                    NOW + i * 1_000,
+                )
+            })
+            .collect();
+        store.record_game(&games[0]).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let journal = Journal::new(&path);
+        journal.append(&games).unwrap();
+        {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap();
+            f.write_all(b"{\"id\":\"0192").unwrap();
+        }
+        let recorder = Recorder::start(
+            store.clone(),
+            Journal::new(&path),
+            RecorderOptions::default(),
+        );
+        // A game submitted now is stored after the replayed ones.
+        let last = game(
+            [
+                person("Carol", Some(&c.id), "red"),
+                person("Alice", Some(&a.id), "yellow"),
+            ],
+            Some(0),
+            true,
+            NOW + 10_000,
+        );
+        let answer = recorder.submit(last.clone()).await.unwrap();
+        assert!(
+            matches!(answer, Recorded::Stored(Stored::New(Some(_)))),
+            "{}: {answer:?}",
+            b.name
+        );
+        recorder.shutdown().await;
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len(),
+            0,
+            "journal emptied"
+        );
+        let r = store.ratings(&a.id, NOW).await.unwrap();
+        assert_eq!(
+            (r[0].games, r[0].wins, r[0].losses),
+            (6, 5, 1),
+            "{}",
+            b.name
+        );
+        assert_eq!(store.history(&a.id, 100).await.unwrap().len(), 6);
+        // The replay went in journal order: each stored game's rating_before
+        // is the previous game's rating_after.
+        let mut prev = 1500.0;
+        for g in games.iter().chain([&last]) {
+            let s = store.game(&g.id).await.unwrap().unwrap();
+            let seat = s
+                .players
+                .iter()
+                .position(|p| p.account.as_deref() == Some(a.id.as_str()))
+                .unwrap();
+            assert!(
+                close(s.players[seat].rating_before.unwrap(), prev),
+                "{}",
+                b.name
+            );
+            prev = s.players[seat].rating_after.unwrap();
+        }
+        // Replaying the same journal lines again stores nothing new.
+        let journal = Journal::new(&path);
+        journal.append(&games).unwrap();
+        let recorder = Recorder::start(
+            store.clone(),
+            Journal::new(&path),
+            RecorderOptions::default(),
+        );
+        recorder.shutdown().await;
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+        assert_eq!(store.ratings(&a.id, NOW).await.unwrap()[0].games, 6);
+    })
+    .await;
+}
+
+/// A TCP proxy in front of PostgreSQL that can be cut (every connection
+/// dropped, new ones refused at once) and restored.
+struct Proxy {
+    port: u16,
+    up: Arc<AtomicBool>,
+    live: Arc<Mutex<Vec<tokio::task::AbortHandle>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Proxy {
+    async fn start(target: String) -> Proxy {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let up = Arc::new(AtomicBool::new(true));
+        let live: Arc<Mutex<Vec<tokio::task::AbortHandle>>> = Arc::default();
+        let (up2, live2) = (up.clone(), live.clone());
+        let task = tokio::spawn(async move {
+            loop {
+                let Ok((mut inbound, _)) = listener.accept().await else {
+                    continue;
+                };
+                if !up2.load(Ordering::SeqCst) {
+                    drop(inbound);
+                    continue;
+                }
+                let target = target.clone();
+                let h = tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                live2.lock().unwrap().push(h.abort_handle());
+            }
+        });
+        Proxy {
+            port,
+            up,
+            live,
+            task,
+        }
+    }
+
+    fn cut(&self) {
+        self.up.store(false, Ordering::SeqCst);
+        for h in self.live.lock().unwrap().drain(..) {
+            h.abort();
+        }
+    }
+
+    fn restore(&self) {
+        self.up.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.cut();
+        self.task.abort();
+    }
+}
+
+/// PostgreSQL cut off under a running writer: finished games go to the
+/// journal, and reach the store once it is back, each exactly once.
+#[tokio::test]
+async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
+    on_both(|b, store| async move {
+        let Some(schema) = b.schema.clone() else {
+            return; // PostgreSQL only: SQLite is a local file.
+        };
+        let opts = PgConnectOptions::from_str(&b.url).unwrap();
+        let target = format!("{}:{}", opts.get_host(), opts.get_port());
+        let proxy = Proxy::start(target).await;
+        let (head, tail) = b.url.split_once("://").unwrap();
+        let (auth, rest) = tail.split_once('/').unwrap_or((tail, ""));
+        let user = auth
+            .rsplit_once('@')
+            .map(|(u, _)| format!("{u}@"))
+            .unwrap_or_default();
+        let proxied = format!("{head}://{user}127.0.0.1:{}/{rest}", proxy.port);
+        let options = StoreOptions {
+            pg_schema: Some(schema),
+            acquire_timeout: Duration::from_millis(800),
+            ..StoreOptions::default()
+        };
+        let via = Store::open_with(&proxied, &options).await.unwrap();
+        let a = store
+            .create_account("SHA256:a", "Alice", NOW)
+            .await
+            .unwrap();
+        let c = store
+            .create_account("SHA256:c", "Carol", NOW)
+            .await
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let recorder = Recorder::start(
+            via.clone(),
+            Journal::new(&path),
+            RecorderOptions {
+                retry: Duration::from_millis(200),
+                ..RecorderOptions::default()
+            },
+        );
+        let mk = |i: i64| {
+            game(
+                [
+                    person("Alice", Some(&a.id), "red"),
+                    person("Carol", Some(&c.id), "yellow"),
+                ],
+                Some((i % 2) as u8),
+                true,
+                NOW + i * 1_000,
+            )
+        };
+        let games: Vec<GameRecord> = (0..8).map(mk).collect();
+        let first = recorder.submit(games[0].clone()).await.unwrap();
+        assert!(
+            matches!(first, Recorded::Stored(Stored::New(Some(_)))),
+            "{first:?}"
+        );
+
+        proxy.cut();
+        for g in &games[1..5] {
+            let answer = recorder.submit(g.clone()).await.unwrap();
+            assert_eq!(answer, Recorded::Journaled);
+        }
+        assert!(std::fs::metadata(&path).unwrap().len() > 0);
+        assert_eq!(
+            store.history(&a.id, 100).await.unwrap().len(),
+            1,
+            "nothing reached the store"
+        );
+
+        proxy.restore();
+        // Replayed on the writer's next retry, before the newer games.
+        let mut answers = Vec::new();
+        for g in &games[5..] {
+            answers.push(recorder.submit(g.clone()));
+        }
+        for answer in answers {
+            let answer = tokio::time::timeout(Duration::from_secs(30), answer)
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(
+                matches!(
+                    answer,
+                    Recorded::Stored(Stored::New(Some(_))) | Recorded::Journaled
+                ),
+                "{answer:?}"
+            );
+        }
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        while std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) > 0 {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "journal never replayed"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        recorder.shutdown().await;
+        via.close().await;
+
+        let history = store.history(&a.id, 100).await.unwrap();
+        assert_eq!(history.len(), 8, "every game once");
+        let r = store.ratings(&a.id, NOW).await.unwrap();
+        assert_eq!((r[0].games, r[0].wins, r[0].losses), (8, 4, 4));
+        // In order: ratings chain from one game to the next.
+        let mut prev = 1500.0;
+        for g in &games {
+            let s = store.game(&g.id).await.unwrap().unwrap();
+            assert!(
+                close(s.players[0].rating_before.unwrap(), prev),
+                "game {}",
+                g.ended_ms
+            );
+            prev = s.players[0].rating_after.unwrap();
+        }
+    })
+    .await;
+}
