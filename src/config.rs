@@ -49,6 +49,7 @@ struct RawConfig {
     lobby: RawLobby,
     computer: RawComputer,
     games: RawGames,
+    store: RawStore,
     log: RawLog,
 }
 
@@ -108,6 +109,25 @@ struct RawGames {
     gomoku_size: u64,
     gomoku_exact: bool,
 }
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawStore {
+    url: String,
+    journal: String,
+}
+
+impl Default for RawStore {
+    fn default() -> Self {
+        RawStore {
+            url: DEFAULT_STORE_URL.into(),
+            journal: String::new(),
+        }
+    }
+}
+
+/// The store a fresh machine gets: SQLite in `var/`, created on first start.
+pub const DEFAULT_STORE_URL: &str = "sqlite://var/inarow.db";
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -263,6 +283,16 @@ impl GamesConfig {
     }
 }
 
+/// Where accounts, ratings and games are kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreConfig {
+    /// `sqlite://PATH` or `postgres://USER@HOST:PORT/DB`.
+    pub url: String,
+    /// The journal finished games wait in while the store is unreachable;
+    /// `None`: beside the SQLite file, else `var/journal.jsonl`.
+    pub journal: Option<PathBuf>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub ssh: SshConfig,
@@ -271,6 +301,7 @@ pub struct Config {
     pub lobby: LobbyConfig,
     pub computer: ComputerConfig,
     pub games: GamesConfig,
+    pub store: StoreConfig,
     /// A tracing filter directive such as `info` or `inarow=debug`.
     pub log_level: String,
 }
@@ -486,6 +517,27 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             ),
         ));
     }
+    let url = raw.store.url.trim().to_string();
+    if !(url.starts_with("sqlite://")
+        || url.starts_with("postgres://")
+        || url.starts_with("postgresql://"))
+        || url.len() > 4096
+    {
+        return Err(invalid(
+            "store.url",
+            format!(
+                "'{}' is not sqlite://PATH or postgres://USER@HOST:PORT/DB",
+                crate::store::redact_url(&crate::text::sanitize_quote(&url, 80))
+            ),
+        ));
+    }
+    let store = StoreConfig {
+        url,
+        journal: match raw.store.journal.trim() {
+            "" => None,
+            j => Some(PathBuf::from(j)),
+        },
+    };
     Ok(Config {
         ssh,
         telnet,
@@ -493,6 +545,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         lobby,
         computer,
         games: GamesConfig { enabled },
+        store,
         log_level: level,
     })
 }

@@ -65,6 +65,8 @@ impl LobbyHandle {
 pub struct LobbySettings {
     pub games: Vec<Rules>,
     pub computer: Computer,
+    /// Where finished games go (`None`: nowhere).
+    pub recorder: Option<Arc<crate::store::Recorder>>,
 }
 
 /// How many commands may wait for the lobby; senders wait beyond that
@@ -82,6 +84,7 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
         inboxes: HashMap::new(),
         rooms: HashMap::new(),
         computer: settings.computer,
+        recorder: settings.recorder,
         stats_tx,
         tx: tx.clone(),
     };
@@ -100,6 +103,7 @@ struct Lobby {
     /// The rooms in play: the handle and its state, for those seated.
     rooms: HashMap<RoomId, (RoomHandle, watch::Receiver<Arc<RoomState>>)>,
     computer: Computer,
+    recorder: Option<Arc<crate::store::Recorder>>,
     stats_tx: watch::Sender<Stats>,
     /// For the rooms, to report back.
     tx: mpsc::Sender<Cmd>,
@@ -181,6 +185,7 @@ impl Lobby {
                         rated,
                         self.tx.clone(),
                         self.computer.clone(),
+                        self.recorder.clone(),
                     );
                     self.rooms.insert(room, opened);
                 }

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -14,7 +15,10 @@ use super::compute::Computer;
 use super::{Cmd, Command, SessionId, ToSession};
 use crate::engine::Level;
 use crate::game::{Colour, Move, Rules, Side};
-use crate::table::{Seat, Table};
+use crate::store::{
+    self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
+};
+use crate::table::{Ending, RatingChange, Seat, Table};
 
 pub use super::state::RoomId;
 
@@ -60,6 +64,11 @@ pub enum RoomCmd {
     /// Stop the game without a result (the host shuts down).
     Abort {
         reason: String,
+    },
+    /// The store moved the ratings of the game with this id.
+    Rated {
+        game: String,
+        change: store::RatingChange,
     },
 }
 
@@ -113,6 +122,7 @@ pub fn spawn(
     rated: bool,
     lobby: mpsc::Sender<Cmd>,
     computer: Computer,
+    recorder: Option<Arc<Recorder>>,
 ) -> (RoomHandle, watch::Receiver<Arc<RoomState>>) {
     let [a, b] = seats.map(|spec| match spec {
         SeatSpec::Human {
@@ -162,6 +172,9 @@ pub fn spawn(
         id,
         table,
         sitters,
+        record: Round::new(),
+        recorder,
+        tx: tx.clone(),
         state_tx,
         rx,
         lobby,
@@ -201,9 +214,47 @@ struct Sitter {
     account: Option<String>,
 }
 
+/// The game being played this round, for its record.
+struct Round {
+    id: String,
+    started: Instant,
+    started_ms: i64,
+    /// Milliseconds since the start of each move on the board.
+    move_ms: Vec<u64>,
+    /// Sent to the recorder already.
+    recorded: bool,
+}
+
+impl Round {
+    fn new() -> Round {
+        Round {
+            id: GameRecord::new_id(),
+            started: Instant::now(),
+            started_ms: store::now_ms(),
+            move_ms: Vec::new(),
+            recorded: false,
+        }
+    }
+}
+
+/// What the forfeit reasons given by sessions mean for the record.
+fn forfeit_reason(reason: &str) -> Reason {
+    if reason.contains("idle") {
+        Reason::ForfeitIdle
+    } else {
+        Reason::ForfeitLeft
+    }
+}
+
 struct Room {
     id: RoomId,
     table: Table,
+    /// This round's record so far.
+    record: Round,
+    /// Where finished games go (`None`: not kept, e.g. benchmarks).
+    recorder: Option<Arc<Recorder>>,
+    /// To this room itself (the recorder's answers come back this way).
+    tx: mpsc::Sender<RoomCmd>,
     /// By side this round, like the table's seats.
     sitters: [Sitter; 2],
     state_tx: watch::Sender<Arc<RoomState>>,
@@ -310,9 +361,138 @@ impl Room {
     }
 
     fn after_move(&mut self) {
+        let ms = self.record.started.elapsed().as_millis() as u64;
+        let stones = self.table.position().stones();
+        self.record.move_ms.resize(stones, ms);
         if let Some(text) = self.table.view().ending_text() {
             tracing::info!(room = self.id, result = %text, "game over");
         }
+        self.record_if_over();
+        self.publish();
+    }
+
+    /// The finished game as the store keeps it.
+    fn game_record(&self) -> Option<GameRecord> {
+        let view = self.table.view();
+        let rules = view.position.rules();
+        let (result, winner, reason, line) = match view.ending.as_ref()? {
+            Ending::Line { winner, line } => (
+                GameResult::Win,
+                Some(winner.index() as u8),
+                Reason::Line,
+                line.iter().map(|p| (p.x, p.y)).collect(),
+            ),
+            Ending::Draw => (GameResult::Draw, None, Reason::Draw, Vec::new()),
+            Ending::Forfeit { leaver, reason } => (
+                GameResult::Win,
+                Some(leaver.other().index() as u8),
+                forfeit_reason(reason),
+                Vec::new(),
+            ),
+            Ending::Aborted { .. } => (GameResult::Aborted, None, Reason::Aborted, Vec::new()),
+        };
+        let players = [0, 1].map(|i| {
+            let seat = &view.seats[i];
+            PlayerRecord {
+                name: seat.name.clone(),
+                account: self.sitters[i].account.clone(),
+                computer: seat.computer.map(|l| l.to_string()),
+                colour: seat.colour.to_string(),
+                rating_before: None,
+                rating_after: None,
+            }
+        });
+        let moves = view
+            .position
+            .history()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| MoveRecord {
+                x: p.x,
+                y: p.y,
+                ms: self.record.move_ms.get(i).copied().unwrap_or(0),
+            })
+            .collect();
+        Some(GameRecord {
+            id: self.record.id.clone(),
+            game: rules.kind(),
+            width: rules.width(),
+            height: rules.height(),
+            k: rules.line(),
+            rule: GameRecord::rule_name(rules).to_string(),
+            rated: view.rated,
+            started_ms: self.record.started_ms,
+            ended_ms: store::now_ms().max(self.record.started_ms),
+            first: 0,
+            players,
+            result,
+            winner,
+            reason,
+            line,
+            moves,
+        })
+    }
+
+    /// Sends a game that just ended to the recorder, once; a rated game's
+    /// new ratings come back as [`RoomCmd::Rated`].
+    fn record_if_over(&mut self) {
+        if self.record.recorded || !self.table.is_over() {
+            return;
+        }
+        self.record.recorded = true;
+        let (Some(recorder), Some(record)) = (&self.recorder, self.game_record()) else {
+            return;
+        };
+        let game = record.id.clone();
+        let answer = recorder.submit(record);
+        let tx = self.tx.clone();
+        let room = self.id;
+        tokio::spawn(async move {
+            match answer.await {
+                Ok(Recorded::Stored(Stored::New(Some(change)))) => {
+                    let _ = tx.send(RoomCmd::Rated { game, change }).await;
+                }
+                Ok(Recorded::Failed(e)) => {
+                    tracing::error!(room, game = %game, error = %e, "game not recorded");
+                }
+                Ok(Recorded::Journaled) => {
+                    tracing::warn!(room, game = %game, "store unreachable: game journaled");
+                }
+                _ => {}
+            }
+        });
+    }
+
+    /// The store moved the ratings of this round's game: show the change
+    /// and tell the lobby (the next quick match uses the new ratings).
+    fn rated(&mut self, game: &str, change: store::RatingChange) {
+        if game != self.record.id {
+            return; // a round that is gone
+        }
+        let mut shown = [None; 2];
+        for side in Side::BOTH {
+            let i = side.index();
+            let Some(account) = &self.sitters[i].account else {
+                continue;
+            };
+            let Some(k) = change.accounts.iter().position(|a| a == account) else {
+                continue;
+            };
+            let before = change.before[k].rating.round().max(0.0) as u32;
+            let after = change.after[k].rating.round().max(0.0) as u32;
+            shown[i] = Some(RatingChange { before, after });
+            if let Some(id) = self.sitters[i].id {
+                let _ = self.lobby.try_send(
+                    Command::Rated {
+                        id,
+                        kind: change.game,
+                        rating: after,
+                    }
+                    .into(),
+                );
+            }
+        }
+        self.table.set_rating_change(shown);
         self.publish();
     }
 
@@ -347,6 +527,7 @@ impl Room {
                     if let Some(text) = self.table.view().ending_text() {
                         tracing::info!(room = self.id, result = %text, "game over");
                     }
+                    self.record_if_over();
                 }
                 let _ = self.lobby.try_send(Command::LeftRoom { id: who }.into());
                 self.publish();
@@ -359,6 +540,7 @@ impl Room {
                     self.stop_thinking();
                     // Seats swap sides: the one who moved second moves first.
                     self.sitters.swap(0, 1);
+                    self.record = Round::new();
                     tracing::info!(room = self.id, round = self.table.view().round, "rematch");
                 }
                 self.publish();
@@ -369,7 +551,17 @@ impl Room {
                 };
                 self.stop_thinking();
                 match self.table.undo(side) {
-                    Ok(()) => self.publish(),
+                    Ok(()) => {
+                        let stones = self.table.position().stones();
+                        self.record.move_ms.truncate(stones);
+                        if self.record.recorded {
+                            // A finished game taken back goes on: what
+                            // follows is recorded as a game of its own.
+                            self.record.id = GameRecord::new_id();
+                            self.record.recorded = false;
+                        }
+                        self.publish();
+                    }
                     Err(e) => {
                         if let Some(inbox) = &self.sitters[side.index()].inbox {
                             let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
@@ -383,8 +575,10 @@ impl Room {
                 }
                 self.stop_thinking();
                 self.table.abort(&reason);
+                self.record_if_over();
                 self.publish();
             }
+            RoomCmd::Rated { game, change } => self.rated(&game, change),
         }
     }
 }

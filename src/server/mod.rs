@@ -24,6 +24,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::lobby::compute::Computer;
 use crate::lobby::{self, LobbyHandle, LobbySettings, SessionId};
+use crate::store::{Journal, Recorder, RecorderOptions, Store};
 use net::Admission;
 
 /// Why games in progress stop when the host shuts down.
@@ -44,6 +45,10 @@ pub struct Ctx {
     pub ssh_config: Arc<russh::server::Config>,
     /// How a friend joins a room from outside (`CODE` stands for the code).
     pub join_hint: String,
+    /// Accounts, ratings, games, bans.
+    pub store: Store,
+    /// Where finished games go.
+    pub recorder: Arc<Recorder>,
     next_id: AtomicU64,
 }
 
@@ -73,6 +78,21 @@ enum Transport {
 impl Host {
     /// Binds the listeners and starts serving.
     pub async fn start(config: Config) -> anyhow::Result<Host> {
+        // The store first: a host that cannot keep games does not start.
+        let store = Store::open(&config.store.url).await?;
+        tracing::info!(store = %store.url(), "store open");
+        let journal = Journal::new(
+            config
+                .store
+                .journal
+                .clone()
+                .unwrap_or_else(|| Recorder::default_journal_path(&config.store.url)),
+        );
+        let recorder = Arc::new(Recorder::start(
+            store.clone(),
+            journal,
+            RecorderOptions::default(),
+        ));
         let (key, created) = hostkey::load_or_create(&config.ssh.host_key)?;
         let fingerprint = hostkey::fingerprint(&key);
         if created {
@@ -120,6 +140,7 @@ impl Host {
         let lobby = lobby::spawn(LobbySettings {
             games: config.games.enabled.clone(),
             computer,
+            recorder: Some(Arc::clone(&recorder)),
         });
         let join_hint = join_hint(config.lobby.public_address.as_deref(), ssh_addr.port());
         let ctx = Arc::new(Ctx {
@@ -131,6 +152,8 @@ impl Host {
             shutdown: CancellationToken::new(),
             tracker: TaskTracker::new(),
             join_hint,
+            store,
+            recorder,
             next_id: AtomicU64::new(1),
         });
         tracing::info!(addr = %ssh_addr, "listening for ssh");
@@ -177,6 +200,10 @@ impl Host {
         }
         self.ctx.tracker.close();
         let _ = tokio::time::timeout(SHUTDOWN_GRACE * 2, self.ctx.tracker.wait()).await;
+        // Games stopped by the shutdown reach the store (or the journal).
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        self.ctx.recorder.close().await;
+        self.ctx.store.close().await;
     }
 }
 

@@ -53,11 +53,12 @@ struct Job {
 
 /// Handle to the writer task.
 pub struct Recorder {
-    tx: mpsc::Sender<Job>,
+    /// `None` once closed: later games go straight to the journal.
+    tx: std::sync::Mutex<Option<mpsc::Sender<Job>>>,
     journal: Arc<Journal>,
     /// Set when `submit` spilled to the journal: the writer replays it first.
     spilled: Arc<AtomicBool>,
-    task: JoinHandle<()>,
+    task: tokio::sync::Mutex<Option<JoinHandle<()>>>,
 }
 
 impl Recorder {
@@ -69,10 +70,10 @@ impl Recorder {
         let spilled = Arc::new(AtomicBool::new(false));
         let task = tokio::spawn(writer(store, journal.clone(), spilled.clone(), rx, options));
         Recorder {
-            tx,
+            tx: std::sync::Mutex::new(Some(tx)),
             journal,
             spilled,
-            task,
+            task: tokio::sync::Mutex::new(Some(task)),
         }
     }
 
@@ -100,7 +101,14 @@ impl Recorder {
             record,
             reply: Some(reply),
         };
-        if let Err(e) = self.tx.try_send(job) {
+        let sent = match self.tx.lock() {
+            Ok(tx) => match tx.as_ref() {
+                Some(tx) => tx.try_send(job),
+                None => Err(mpsc::error::TrySendError::Closed(job)),
+            },
+            Err(_) => Err(mpsc::error::TrySendError::Closed(job)),
+        };
+        if let Err(e) = sent {
             // Queue full or writer gone: the journal keeps it (a small
             // synchronous append; the writer replays it in order later).
             let job = match e {
@@ -126,8 +134,18 @@ impl Recorder {
     /// Stops taking games, stores (or journals) everything queued, and waits
     /// for the writer to finish.
     pub async fn shutdown(self) {
-        drop(self.tx);
-        let _ = self.task.await;
+        self.close().await;
+    }
+
+    /// [`Recorder::shutdown`] through a shared handle: games submitted
+    /// after it go straight to the journal.
+    pub async fn close(&self) {
+        if let Ok(mut tx) = self.tx.lock() {
+            tx.take();
+        }
+        if let Some(task) = self.task.lock().await.take() {
+            let _ = task.await;
+        }
     }
 }
 

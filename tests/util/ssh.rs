@@ -18,12 +18,15 @@ pub struct TestHost {
     pub dir: tempfile::TempDir,
 }
 
-/// Config for tests: loopback, a key in a temp dir, short waits.
+/// Config for tests: loopback, a key and a SQLite store in a temp dir,
+/// short waits.
 pub fn test_config_text(dir: &std::path::Path, extra: &str) -> String {
     let key = dir.join("host_key");
+    let db = dir.join("var/inarow.db");
     format!(
-        "[ssh]\nlisten = \"127.0.0.1:0\"\nhost_key = \"{}\"\n\n[telnet]\nlisten = \"127.0.0.1:0\"\n\n[lobby]\nmatch_wait_secs = 1\n\n[computer]\nthink_ms = 100\n\n[log]\nlevel = \"warn\"\n{extra}",
-        key.display()
+        "[ssh]\nlisten = \"127.0.0.1:0\"\nhost_key = \"{}\"\n\n[telnet]\nlisten = \"127.0.0.1:0\"\n\n[lobby]\nmatch_wait_secs = 1\n\n[computer]\nthink_ms = 100\n\n[store]\nurl = \"sqlite://{}\"\n\n[log]\nlevel = \"warn\"\n{extra}",
+        key.display(),
+        db.display()
     )
 }
 

@@ -137,10 +137,11 @@ fn start_host(sessions: usize) -> anyhow::Result<Child> {
         .local_addr()?
         .port();
     let config = format!(
-        "[ssh]\nlisten = \"127.0.0.1:{port}\"\nhost_key = \"{}\"\n\n[telnet]\nenabled = false\n\n[limits]\nmax_sessions = {}\nmax_per_ip = {}\nidle_timeout_secs = 3600\n\n[lobby]\nmatch_wait_secs = 3600\n\n[log]\nlevel = \"warn\"\n",
+        "[ssh]\nlisten = \"127.0.0.1:{port}\"\nhost_key = \"{}\"\n\n[telnet]\nenabled = false\n\n[limits]\nmax_sessions = {}\nmax_per_ip = {}\nidle_timeout_secs = 3600\n\n[lobby]\nmatch_wait_secs = 3600\n\n[store]\nurl = \"sqlite://{}\"\n\n[log]\nlevel = \"warn\"\n",
         dir.0.join("host_key").display(),
         sessions + 64,
         sessions + 64,
+        dir.0.join("inarow.db").display(),
     );
     let path: PathBuf = dir.0.join("inarow.toml");
     std::fs::write(&path, config)?;
