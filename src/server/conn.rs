@@ -18,8 +18,8 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::Ctx;
+use super::accounts::{self, Login};
 use super::outbox::{Outbox, Resync, Sink};
-use crate::lobby::naming::suggested_name;
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
 use crate::lobby::{Command, NewMember, SessionId, ToSession};
 use crate::session::remote::RemoteOptions;
@@ -82,6 +82,8 @@ struct Conn {
     /// The idle warning on screen, if any.
     warning: Option<String>,
     rate_noted: bool,
+    /// The person's account, if they have one.
+    account: Option<String>,
 }
 
 /// Why the session ended.
@@ -137,6 +139,21 @@ pub fn idle_goodbye(idle: Duration) -> String {
     )
 }
 
+/// Tells a refused person why, and closes.
+async fn refuse(ctx: &Ctx, sink: Sink, text: &str, kill: &CancellationToken) {
+    let (resync_tx, _resync) = mpsc::channel::<Resync>(1);
+    let outbox = Outbox::start(sink, ctx.config.limits.output_buffer, resync_tx);
+    let bytes = format!("\r\n{}\r\n", crate::text::sanitize(text, 300)).into_bytes();
+    outbox.finish(&bytes, 1);
+    if !outbox.wait_done(CLOSE_GRACE).await {
+        kill.cancel();
+    }
+    tokio::select! {
+        _ = kill.cancelled() => {}
+        _ = tokio::time::sleep(CLOSE_GRACE) => kill.cancel(),
+    }
+}
+
 /// Runs a session until it ends. `events` come from the transport;
 /// `kill` cuts the connection.
 pub async fn run(
@@ -146,14 +163,24 @@ pub async fn run(
     sink: Sink,
     kill: CancellationToken,
 ) {
+    let ip = p.peer.ip().to_string();
+    let welcome = match accounts::log_in(&ctx.store, &ip, &p.user, p.identity.as_deref()).await {
+        Login::Banned(text) => {
+            tracing::info!(session = p.id, peer = %p.peer, "banned: refused");
+            refuse(&ctx, sink, &text, &kill).await;
+            return;
+        }
+        Login::Welcome(w) => w,
+    };
+    let account = welcome.player.as_ref().map(|pl| pl.account.clone());
     let (inbox_tx, mut inbox) = mpsc::channel::<ToSession>(INBOX);
     let Some(name) = ctx
         .lobby
         .join(NewMember {
             id: p.id,
-            name: suggested_name(&p.user),
+            name: welcome.name,
             identity: p.identity.clone(),
-            account: None,
+            account: welcome.player,
             inbox: inbox_tx,
         })
         .await
@@ -183,9 +210,14 @@ pub async fn run(
         idle_from: Some(Instant::now()),
         warning: None,
         rate_noted: false,
+        account,
     };
     let out = conn.session.open();
     conn.emit(out).await;
+    if let Some(notice) = welcome.notice {
+        let out = conn.session.lobby_error(&notice);
+        conn.emit(out).await;
+    }
     if let Some(code) = &p.join_code {
         conn.ctx
             .lobby
@@ -442,7 +474,15 @@ impl Conn {
                     .await;
                 }
             }
-            Request::SetName(name) => lobby.send(Command::SetName { id, name }).await,
+            Request::SetName(name) => {
+                match accounts::check_name(&self.ctx.store, self.account.as_deref(), &name).await {
+                    Some(why) => {
+                        let out = self.session.lobby_error(&why);
+                        return Box::pin(self.emit(out)).await;
+                    }
+                    None => self.ctx.lobby.send(Command::SetName { id, name }).await,
+                }
+            }
             Request::SetColour(colour) => lobby.send(Command::SetColour { id, colour }).await,
             Request::QuickMatch(kind) => lobby.send(Command::QuickMatch { id, kind }).await,
             Request::PlayComputer(kind, level, human_first) => {

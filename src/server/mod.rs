@@ -3,6 +3,7 @@
 //! feed bytes into a session task ([`conn`]): [`ssh`] on russh, [`telnet`]
 //! with our own codec ([`telnet_codec`]).
 
+pub mod accounts;
 pub mod conn;
 pub mod hostkey;
 pub mod net;

@@ -33,7 +33,9 @@ mod rating;
 mod record;
 mod recorder;
 
-pub use accounts::{Account, AccountError, KeyError, KeyInfo, LinkError, RenameError};
+pub use accounts::{
+    Account, AccountError, KeyError, KeyInfo, LinkError, RenameError, normalize_link_code,
+};
 pub use admin::{Ban, UserInfo};
 pub use games::{ExportFilter, LeaderEntry, Leaderboard, Profile, Stored};
 pub use journal::{Journal, JournalRead};

@@ -1,0 +1,201 @@
+//! Who a connection is, as the store knows it: bans at login, an account
+//! for every SSH key (made on the first visit, found again on the next),
+//! a second key linked with `ssh LINK-CODE@host`, guests kept off account
+//! names, and renames through the store. A store that cannot be reached
+//! does not stop anyone playing: the person plays as a guest meanwhile.
+
+use crate::lobby::naming::{guest_name, suggested_name};
+use crate::lobby::state::{Player, kind_index};
+use crate::store::{AccountError, LinkError, RenameError, Store, normalize_link_code, now_ms};
+
+/// How a login went.
+pub enum Login {
+    /// Refused: the key or the address is banned (the reason, for the person).
+    Banned(String),
+    Welcome(Welcome),
+}
+
+/// Someone let in.
+#[derive(Default)]
+pub struct Welcome {
+    /// The display name to ask the lobby for (`None`: a guest name).
+    pub name: Option<String>,
+    /// The account and its ratings, for a player with a key.
+    pub player: Option<Player>,
+    /// Something to tell the person in the lobby (a link code that did
+    /// not work, the store being away).
+    pub notice: Option<String>,
+}
+
+/// What a banned person reads.
+fn banned_text(reason: &str, until_ms: Option<i64>) -> String {
+    let until = match until_ms {
+        Some(ms) => {
+            let hours = ((ms - now_ms()).max(0) + 3_599_999) / 3_600_000;
+            format!(
+                " for about {hours} more hour{}",
+                if hours == 1 { "" } else { "s" }
+            )
+        }
+        None => String::new(),
+    };
+    let reason = crate::text::sanitize(reason, 200);
+    if reason.is_empty() {
+        format!("You are banned from this host{until}.")
+    } else {
+        format!("You are banned from this host{until}: {reason}")
+    }
+}
+
+/// Looks the person up: bans first (address, then key), then the account.
+pub async fn log_in(store: &Store, ip: &str, user: &str, key: Option<&str>) -> Login {
+    let now = now_ms();
+    for target in std::iter::once(ip).chain(key) {
+        match store.ban_for(target, now).await {
+            Ok(Some(ban)) => return Login::Banned(banned_text(&ban.reason, ban.until_ms)),
+            Ok(None) => {}
+            Err(e) => tracing::warn!(error = %e, "store unreachable: ban not checked"),
+        }
+    }
+    let Some(fp) = key else {
+        return Login::Welcome(guest(store, user).await);
+    };
+    match with_account(store, user, fp, now).await {
+        Ok(w) => Login::Welcome(w),
+        Err(e) => {
+            tracing::warn!(error = %e, "store unreachable: playing as a guest");
+            Login::Welcome(Welcome {
+                name: suggested_name(user),
+                player: None,
+                notice: Some(
+                    "Your account cannot be reached just now: you play as a guest.".into(),
+                ),
+            })
+        }
+    }
+}
+
+/// A guest: the name the login suggests, unless an account holds it.
+async fn guest(store: &Store, user: &str) -> Welcome {
+    let name = match suggested_name(user) {
+        Some(n) => match store.name_taken(&n).await {
+            Ok(None) => Some(n),
+            Ok(Some(_)) => None,
+            Err(e) => {
+                tracing::warn!(error = %e, "store unreachable: name not checked");
+                None
+            }
+        },
+        None => None,
+    };
+    Welcome {
+        name,
+        ..Welcome::default()
+    }
+}
+
+/// The account of key `fp`: linked by a code given as the user name,
+/// found, or made now.
+async fn with_account(
+    store: &Store,
+    user: &str,
+    fp: &str,
+    now: i64,
+) -> Result<Welcome, crate::store::StoreError> {
+    let mut notice = None;
+    let mut account = store.account_by_key(fp).await?;
+    if let Some(code) = normalize_link_code(user) {
+        match store.redeem_link_code(&code, fp, now).await {
+            Ok(a) => {
+                notice = Some(format!("This key is now linked to {}.", a.name));
+                account = Some(a);
+            }
+            Err(LinkError::Store(e)) => return Err(e),
+            Err(e) => notice = Some(format!("Link code {code}: {e}.")),
+        }
+    }
+    let account = match account {
+        Some(a) => a,
+        None => create(store, user, fp, now).await?,
+    };
+    let mut ratings = [None; 2];
+    for info in store.ratings(&account.id, now).await? {
+        ratings[kind_index(info.game)] = Some(info.rating.rating.round().max(0.0) as u32);
+    }
+    Ok(Welcome {
+        name: Some(account.name),
+        player: Some(Player {
+            account: account.id,
+            ratings,
+        }),
+        notice,
+    })
+}
+
+/// A first visit: an account under the name the login suggests (or a
+/// guest-style name), numbered when another account has it.
+async fn create(
+    store: &Store,
+    user: &str,
+    fp: &str,
+    now: i64,
+) -> Result<crate::store::Account, crate::store::StoreError> {
+    let base = suggested_name(user)
+        .unwrap_or_else(|| guest_name(Some(fp), &mut crate::rng::make_rng(None)));
+    let mut last = None;
+    for n in 1..=20u32 {
+        let name = if n == 1 {
+            base.clone()
+        } else {
+            let suffix = n.to_string();
+            let keep = crate::text::MAX_NAME_WIDTH.saturating_sub(suffix.len());
+            format!("{}{suffix}", crate::text::sanitize(&base, keep))
+        };
+        match store.create_account(fp, &name, now).await {
+            Ok(a) => {
+                tracing::info!(account = %a.id, name = %a.name, "account created");
+                return Ok(a);
+            }
+            Err(AccountError::Store(e)) => return Err(e),
+            Err(AccountError::KeyTaken) => {
+                // Made by another connection of the same key just now.
+                if let Some(a) = store.account_by_key(fp).await? {
+                    return Ok(a);
+                }
+            }
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(crate::store::StoreError::Invalid(format!(
+        "no free name for a new account: {}",
+        last.map_or_else(String::new, |e| e.to_string())
+    )))
+}
+
+/// Why a name cannot be had, for the person; `None`: it can.
+pub async fn check_name(store: &Store, account: Option<&str>, name: &str) -> Option<String> {
+    match account {
+        Some(account) => match store.rename(account, name, now_ms()).await {
+            Ok(()) => None,
+            Err(RenameError::Taken) => Some(format!("{name} belongs to another player")),
+            Err(RenameError::TooSoon { wait_secs }) => Some(format!(
+                "you can change your name once a minute: try again in {wait_secs} s"
+            )),
+            Err(RenameError::Invalid) => Some("that name is not allowed".into()),
+            Err(e) => {
+                tracing::warn!(error = %e, "rename failed");
+                Some("your name cannot be changed just now".into())
+            }
+        },
+        None => match store.name_taken(name).await {
+            Ok(Some(_)) => Some(format!(
+                "{name} belongs to a registered player: choose another"
+            )),
+            Ok(None) => None,
+            Err(e) => {
+                tracing::warn!(error = %e, "store unreachable: name not checked");
+                None
+            }
+        },
+    }
+}
