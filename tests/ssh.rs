@@ -2,25 +2,10 @@
 
 use std::time::Duration;
 
-use crate::util::ssh::{Client, Login, TestHost, new_key, start_host, start_host_with};
-
-/// Waits until the screen shows one of `needles`; returns its index.
-async fn wait_any(c: &mut Client, needles: &[&str]) -> usize {
-    let deadline = tokio::time::Instant::now() + crate::util::ssh::WAIT;
-    loop {
-        let s = c.screen();
-        if let Some(i) = needles.iter().position(|n| s.contains(n)) {
-            return i;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "none of {needles:?} showed:\n{s}"
-        );
-        c.pump(Duration::from_millis(50)).await;
-    }
-}
-
-const MY_TURN: &str = "Move: ";
+use crate::util::ssh::{
+    Client, Login, MY_TURN, THEIR_TURN, TestHost, new_key, play, start_host, start_host_with,
+    wait_any,
+};
 
 use crate::util::{TestClient, board_stones};
 
@@ -36,16 +21,6 @@ async fn wait_stones(c: &mut Client, n: usize, needles: &[&str]) {
         c.pump(Duration::from_millis(50)).await;
     }
 }
-const THEIR_TURN: [&str; 2] = ["Waiting for", "is thinking"];
-
-/// Plays one move when it is this client's turn; returns once the move is
-/// on its way and the turn has passed (or the game ended).
-async fn play(c: &mut Client, mv: &str) {
-    c.wait_for(MY_TURN).await;
-    c.send(format!("{mv}\r").as_bytes()).await;
-    wait_any(c, &[THEIR_TURN[0], THEIR_TURN[1], "wins with", "Draw:"]).await;
-}
-
 /// Two clients matched by quick match: returns (first to move, second).
 async fn quick_match_pair(t: &TestHost, names: [&str; 2], game_key: &[u8]) -> (Client, Client) {
     let mut a = Client::connect(t.addr, names[0], Login::Key(new_key())).await;

@@ -1,5 +1,6 @@
 //! The single integration-test binary; each area has its own module.
 
+mod accounts;
 mod architecture;
 mod cli_play;
 mod computer;

@@ -6,8 +6,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod admin;
 pub mod bench;
 pub mod book;
+pub mod games;
 pub mod keygen;
 pub mod pbrain;
 pub mod play;
@@ -40,6 +42,12 @@ pub enum Command {
     Book(book::BookCommand),
     /// The Gomoku engine on stdin/stdout, speaking the Gomocup (pbrain) protocol.
     Pbrain(pbrain::PbrainArgs),
+    /// The recorded games: export them, show one.
+    #[command(subcommand)]
+    Games(games::GamesCommand),
+    /// Bans, accounts and renames, on the store the configuration names.
+    #[command(subcommand)]
+    Admin(admin::AdminCommand),
 }
 
 /// Parses the command line, runs it, prints any error chain and returns the exit code.
@@ -64,5 +72,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(cmd) => bench::run(cmd),
         Command::Book(cmd) => book::run(cmd),
         Command::Pbrain(args) => pbrain::run(args),
+        Command::Games(cmd) => games::run(cmd),
+        Command::Admin(cmd) => admin::run(cmd),
     }
 }

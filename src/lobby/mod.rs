@@ -67,6 +67,8 @@ pub struct LobbySettings {
     pub computer: Computer,
     /// Where finished games go (`None`: nowhere).
     pub recorder: Option<Arc<crate::store::Recorder>>,
+    /// How long quick match waits before the computer is offered.
+    pub match_wait: Duration,
 }
 
 /// How many commands may wait for the lobby; senders wait beyond that
@@ -80,7 +82,8 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
     let (tx, rx) = mpsc::channel(LOBBY_QUEUE);
     let (stats_tx, stats_rx) = watch::channel(Stats::default());
     let lobby = Lobby {
-        state: LobbyState::new(settings.games, crate::rng::make_rng(None)),
+        state: LobbyState::new(settings.games, crate::rng::make_rng(None))
+            .with_match_wait(settings.match_wait),
         inboxes: HashMap::new(),
         rooms: HashMap::new(),
         computer: settings.computer,

@@ -64,13 +64,14 @@ pub fn rated_rules(rules: &Rules) -> bool {
 }
 
 /// The rating gap two rated seekers accept when the one who has waited
-/// longer has waited `waited`: 100 at once, 50 more every 5 seconds, and
-/// anyone after a minute.
-pub fn rating_window(waited: Duration) -> u32 {
-    if waited >= Duration::from_secs(60) {
+/// longer has waited `waited`: 100 at once, widening evenly to 500 over
+/// `full` (the quick-match wait, when the computer is offered), and anyone
+/// after that: a small host never keeps its only two seekers apart.
+pub fn rating_window(waited: Duration, full: Duration) -> u32 {
+    if waited >= full {
         u32::MAX
     } else {
-        100 + 50 * (waited.as_secs() / 5) as u32
+        100 + (400.0 * waited.as_secs_f64() / full.as_secs_f64().max(0.001)) as u32
     }
 }
 
@@ -267,6 +268,9 @@ pub struct LobbyState {
     queues: HashMap<GameKind, VecDeque<(SessionId, Instant)>>,
     /// The time, as last told by [`LobbyState::tick`].
     now: Instant,
+    /// How long a seeker waits before the computer is offered: by then
+    /// any two seekers are paired, whatever their ratings.
+    match_wait: Duration,
     /// Open rooms for a friend: code -> (host, game).
     hosted: HashMap<String, (SessionId, GameKind)>,
     /// Friend rooms whose game has started, while it lasts: code -> room.
@@ -289,6 +293,7 @@ impl LobbyState {
             members: HashMap::new(),
             queues: HashMap::new(),
             now: Instant::now(),
+            match_wait: Duration::from_secs(30),
             hosted: HashMap::new(),
             started: HashMap::new(),
             next_room: 1,
@@ -298,6 +303,12 @@ impl LobbyState {
             remembered: Remembered::default(),
             out: Vec::new(),
         }
+    }
+
+    /// Sets the quick-match wait (see [`rating_window`]).
+    pub fn with_match_wait(mut self, wait: Duration) -> LobbyState {
+        self.match_wait = wait;
+        self
     }
 
     /// Someone arrives: returns the display name given (unique) and what to do.
@@ -645,7 +656,8 @@ impl LobbyState {
                     let gap = match (rating(a), rating(b)) {
                         (Some(ra), Some(rb)) => {
                             let gap = ra.abs_diff(rb);
-                            if gap > rating_window(self.now.saturating_duration_since(since)) {
+                            let waited = self.now.saturating_duration_since(since);
+                            if gap > rating_window(waited, self.match_wait) {
                                 continue;
                             }
                             gap
@@ -1519,17 +1531,18 @@ mod tests {
 
     #[test]
     fn the_rating_window_widens_with_the_wait() {
-        assert_eq!(rating_window(Duration::ZERO), 100);
-        assert_eq!(rating_window(Duration::from_secs(10)), 200);
-        assert_eq!(rating_window(Duration::from_secs(60)), u32::MAX);
-        let mut s = lobby(45);
+        let full = Duration::from_secs(40);
+        assert_eq!(rating_window(Duration::ZERO, full), 100);
+        assert_eq!(rating_window(Duration::from_secs(10), full), 200);
+        assert_eq!(rating_window(Duration::from_secs(40), full), u32::MAX);
+        let mut s = lobby(45).with_match_wait(full);
         let t0 = Instant::now();
         s.tick(t0);
         rated_player(&mut s, 1, "ann", 1500);
         rated_player(&mut s, 2, "bob", 1750);
         quick(&mut s, 1, C4);
         assert_eq!(quick(&mut s, 2, C4), vec![]);
-        assert_eq!(s.tick(t0 + Duration::from_secs(4)), vec![], "250 apart");
+        assert_eq!(s.tick(t0 + Duration::from_secs(10)), vec![], "250 apart");
         assert_eq!(s.stats().waiting_for(C4), 2);
         let effects = s.tick(t0 + Duration::from_secs(15));
         let (_, _, seats) = opened(&effects);

@@ -142,6 +142,7 @@ impl Host {
             games: config.games.enabled.clone(),
             computer,
             recorder: Some(Arc::clone(&recorder)),
+            match_wait: config.lobby.match_wait,
         });
         let join_hint = join_hint(config.lobby.public_address.as_deref(), ssh_addr.port());
         let ctx = Arc::new(Ctx {

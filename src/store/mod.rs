@@ -37,7 +37,7 @@ pub use accounts::{
     Account, AccountError, KeyError, KeyInfo, LinkError, RenameError, normalize_link_code,
 };
 pub use admin::{Ban, UserInfo};
-pub use games::{ExportFilter, LeaderEntry, Leaderboard, Profile, Stored};
+pub use games::{ExportFilter, LeaderEntry, Leaderboard, MAX_PAGE, Profile, Stored};
 pub use journal::{Journal, JournalRead};
 pub use migrate::SCHEMA_VERSION;
 pub use rating::{RATING_PERIOD_MS, Rating, RatingChange, RatingInfo};

@@ -299,6 +299,11 @@ impl ServerProcess {
         }
     }
 
+    /// The configuration file the host runs with (its store included).
+    pub fn config(&self) -> std::path::PathBuf {
+        self._dir.path().join("inarow.toml")
+    }
+
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
@@ -397,4 +402,33 @@ impl super::TestClient for Client {
     fn is_closed(&self) -> bool {
         self.closed
     }
+}
+
+/// What the status line says on this player's turn.
+pub const MY_TURN: &str = "Move: ";
+
+/// Waits until the screen shows one of `needles`; returns its index.
+pub async fn wait_any(c: &mut Client, needles: &[&str]) -> usize {
+    let deadline = tokio::time::Instant::now() + crate::util::ssh::WAIT;
+    loop {
+        let s = c.screen();
+        if let Some(i) = needles.iter().position(|n| s.contains(n)) {
+            return i;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "none of {needles:?} showed:\n{s}"
+        );
+        c.pump(Duration::from_millis(50)).await;
+    }
+}
+
+pub const THEIR_TURN: [&str; 2] = ["Waiting for", "is thinking"];
+
+/// Plays one move when it is this client's turn; returns once the move is
+/// on its way and the turn has passed (or the game ended).
+pub async fn play(c: &mut Client, mv: &str) {
+    c.wait_for(MY_TURN).await;
+    c.send(format!("{mv}\r").as_bytes()).await;
+    wait_any(c, &[THEIR_TURN[0], THEIR_TURN[1], "wins with", "Draw:"]).await;
 }

@@ -1,0 +1,418 @@
+//! `inarow games`: the recorded games, for people and scripts.
+//!
+//! * `inarow games export [--config FILE] [--format json|text]
+//!   [--player NAME] [--game connect4|gomoku] [--since YYYY-MM-DD]`: one
+//!   game per line, oldest first.
+//! * `inarow games show ID`: one record and its final board as text.
+//!
+//! Both read the store the configuration names, also while the host runs.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+
+use crate::config::Config;
+use crate::game::{GameKind, Point, Position};
+use crate::store::{ExportFilter, GameRecord, GameResult, MAX_PAGE, Store};
+use crate::term::board::{BoardView, Theme, draw_board};
+
+#[derive(Debug, clap::Subcommand)]
+pub enum GamesCommand {
+    /// Every recorded game matching the filters, one per line, oldest first.
+    Export(ExportArgs),
+    /// One game: its record and the final board.
+    Show(ShowArgs),
+}
+
+/// How the export prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Json,
+    Text,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The configuration file naming the store (default: the built-in
+    /// defaults, sqlite://var/inarow.db).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: Format,
+    /// Only games this player (by display name, any case) took part in.
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// Only games of this kind.
+    #[arg(long)]
+    pub game: Option<GameKind>,
+    /// Only games started on or after this day (UTC).
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub since: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The game's id (as the export prints it).
+    pub id: String,
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+pub fn run(cmd: GamesCommand) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        match cmd {
+            GamesCommand::Export(args) => export(args).await,
+            GamesCommand::Show(args) => show(args).await,
+        }
+    })
+}
+
+/// Opens the store a configuration file (or the defaults) names.
+pub async fn open_store(config: Option<&PathBuf>) -> anyhow::Result<Store> {
+    let config = match config {
+        Some(path) => Config::load(path)?,
+        None => Config::default(),
+    };
+    Ok(Store::open(&config.store.url).await?)
+}
+
+async fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
+    let since_ms = match &args.since {
+        Some(day) => Some(parse_day(day).with_context(|| {
+            format!(
+                "--since {}: expected a day as YYYY-MM-DD",
+                crate::text::sanitize_quote(day, 20)
+            )
+        })?),
+        None => None,
+    };
+    let store = open_store(args.config.as_ref()).await?;
+    let mut filter = ExportFilter {
+        player: args.player.clone(),
+        game: args.game,
+        since_ms,
+        after: None,
+        limit: MAX_PAGE,
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    loop {
+        let page = store.export(&filter).await?;
+        for g in &page {
+            let line = match args.format {
+                Format::Json => export_json(g).to_string(),
+                Format::Text => export_text(g),
+            };
+            if writeln!(out, "{line}").is_err() {
+                // A closed pipe (`| head`): stop quietly.
+                return Ok(ExitCode::SUCCESS);
+            }
+        }
+        match page.last() {
+            Some(last) if page.len() as i64 >= MAX_PAGE => {
+                filter.after = Some((last.started_ms, last.id.clone()));
+            }
+            _ => break,
+        }
+    }
+    store.close().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
+    if args.id.len() > 64 {
+        bail!("not a game id");
+    }
+    let store = open_store(args.config.as_ref()).await?;
+    let Some(g) = store.game(args.id.trim()).await? else {
+        bail!(
+            "no game has the id {}",
+            crate::text::sanitize_quote(&args.id, 40)
+        );
+    };
+    store.close().await;
+    print!("{}", show_text(&g));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A move as the export writes it: a Connect Four column `"1"`-`"7"`, a
+/// Gomoku point `"h8"`.
+fn move_text(game: GameKind, x: u8, y: u8) -> String {
+    match game {
+        GameKind::ConnectFour => (u16::from(x) + 1).to_string(),
+        GameKind::Gomoku => format!("{}{}", char::from(b'a' + x), u16::from(y) + 1),
+    }
+}
+
+/// A point of the winning line: `(x|y)` for Connect Four, `h8` for Gomoku.
+fn point_text(g: &GameRecord, x: u8, y: u8) -> String {
+    match g.rules() {
+        Some(r) => r.format_point(Point::new(x, y)),
+        None => format!("({x}|{y})"),
+    }
+}
+
+/// One game as a JSON object with the documented keys.
+pub fn export_json(g: &GameRecord) -> Value {
+    let players: Vec<Value> = g
+        .players
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "account": p.account,
+                "computer": p.computer,
+                "colour": p.colour,
+                "rating_before": p.rating_before.map(f64::round),
+                "rating_after": p.rating_after.map(f64::round),
+            })
+        })
+        .collect();
+    json!({
+        "id": g.id,
+        "game": g.game.id(),
+        "size": format!("{}x{}", g.width, g.height),
+        "rule": g.rule,
+        "rated": g.rated,
+        "started": rfc3339(g.started_ms),
+        "ended": rfc3339(g.ended_ms),
+        "players": players,
+        "first": g.first,
+        "moves": g.moves.iter().map(|m| move_text(g.game, m.x, m.y)).collect::<Vec<_>>(),
+        "result": g.result.as_str(),
+        "winner": g.winner,
+        "reason": g.reason.as_str(),
+        "line": g.line.iter().map(|&(x, y)| point_text(g, x, y)).collect::<Vec<_>>(),
+    })
+}
+
+/// A player as the text lines show them: `Ann (Red, 1500 → 1516)`.
+fn player_text(g: &GameRecord, i: usize) -> String {
+    let p = &g.players[i];
+    let mut extra = vec![p.colour.clone()];
+    if let Some(level) = &p.computer {
+        extra.push(format!("computer {level}"));
+    }
+    match (p.rating_before, p.rating_after) {
+        (Some(b), Some(a)) => extra.push(format!("{:.0} \u{2192} {:.0}", b, a)),
+        (Some(b), None) => extra.push(format!("{b:.0}")),
+        _ => {}
+    }
+    format!(
+        "{} ({})",
+        crate::text::sanitize(&p.name, 40),
+        extra.join(", ")
+    )
+}
+
+/// The outcome in words: `Ann won (line)`, `draw`, `aborted`.
+fn outcome_text(g: &GameRecord) -> String {
+    match (g.result, g.winner) {
+        (GameResult::Win, Some(w)) => format!(
+            "{} won ({})",
+            crate::text::sanitize(&g.players[usize::from(w.min(1))].name, 40),
+            g.reason
+        ),
+        (GameResult::Draw, _) => format!("draw ({})", g.reason),
+        _ => format!("aborted ({})", g.reason),
+    }
+}
+
+/// One game as one readable line.
+pub fn export_text(g: &GameRecord) -> String {
+    let rules = g
+        .rules()
+        .map_or_else(|| g.game.name().to_string(), |r| r.describe());
+    let moves: Vec<String> = g
+        .moves
+        .iter()
+        .map(|m| move_text(g.game, m.x, m.y))
+        .collect();
+    let moves = match g.game {
+        // The move string `inarow solve` reads.
+        GameKind::ConnectFour => moves.concat(),
+        GameKind::Gomoku => moves.join(" "),
+    };
+    format!(
+        "{}  {}  {}{}  {} vs {}  {}  {} moves: {}",
+        g.id,
+        rfc3339(g.started_ms),
+        rules,
+        if g.rated { ", rated" } else { "" },
+        player_text(g, usize::from(g.first.min(1))),
+        player_text(g, usize::from(1 - g.first.min(1))),
+        outcome_text(g),
+        g.moves.len(),
+        moves
+    )
+}
+
+/// The record and its final board, as `inarow games show` prints them.
+pub fn show_text(g: &GameRecord) -> String {
+    let mut s = String::new();
+    let rules = g.rules();
+    s.push_str(&format!("game     {}\n", g.id));
+    s.push_str(&format!(
+        "rules    {}{}\n",
+        rules.map_or_else(|| g.game.name().to_string(), |r| r.describe()),
+        if g.rated { ", rated" } else { ", casual" }
+    ));
+    s.push_str(&format!(
+        "played   {} to {}\n",
+        rfc3339(g.started_ms),
+        rfc3339(g.ended_ms)
+    ));
+    s.push_str(&format!(
+        "first    {}\n",
+        player_text(g, usize::from(g.first.min(1)))
+    ));
+    s.push_str(&format!(
+        "second   {}\n",
+        player_text(g, usize::from(1 - g.first.min(1)))
+    ));
+    s.push_str(&format!("result   {}\n", outcome_text(g)));
+    if !g.line.is_empty() {
+        let line: Vec<String> = g.line.iter().map(|&(x, y)| point_text(g, x, y)).collect();
+        s.push_str(&format!("line     {}\n", line.join(" ")));
+    }
+    let moves: Vec<String> = g
+        .moves
+        .iter()
+        .map(|m| move_text(g.game, m.x, m.y))
+        .collect();
+    s.push_str(&format!("moves    {}\n", moves.join(" ")));
+    if let Some(rules) = rules {
+        let mut pos = Position::new(rules);
+        for m in &g.moves {
+            let mv = match g.game {
+                GameKind::ConnectFour => crate::game::Move::Column(m.x),
+                GameKind::Gomoku => crate::game::Move::Point(Point::new(m.x, m.y)),
+            };
+            if pos.play(mv).is_err() {
+                break;
+            }
+        }
+        let colours = [0, 1].map(|i| {
+            let seat = if i == 0 { g.first } else { 1 - g.first.min(1) };
+            g.players[usize::from(seat.min(1))]
+                .colour
+                .parse()
+                .unwrap_or(crate::game::Colour::ALL[i])
+        });
+        let view = BoardView {
+            position: &pos,
+            colours,
+            cursor: None,
+            theme: Theme::Ascii,
+        };
+        let (lines, _) = draw_board(&view);
+        for line in lines {
+            let text = line.text();
+            if !text.trim().is_empty() {
+                s.push_str(text.trim_end());
+                s.push('\n');
+            }
+        }
+    }
+    s
+}
+
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The civil date of a day number (inverse of [`days_from_civil`]).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// `YYYY-MM-DD` as milliseconds since the epoch at 00:00 UTC.
+pub fn parse_day(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let mut parts = s.splitn(3, '-');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let (y, m, d): (i64, i64, i64) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    let days_in = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if !(1..=days_in).contains(&d) {
+        return None;
+    }
+    Some(days_from_civil(y, m, d) * 86_400_000)
+}
+
+/// Milliseconds since the epoch as RFC 3339 in UTC: `2026-11-23T21:58:29.123Z`.
+pub fn rfc3339(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rest = ms.rem_euclid(86_400_000);
+    let (y, m, d) = civil_from_days(days);
+    let secs = rest / 1000;
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60,
+        rest % 1000
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_and_times_convert_both_ways() {
+        assert_eq!(parse_day("1970-01-01"), Some(0));
+        assert_eq!(parse_day("2000-03-01"), Some(951_868_800_000));
+        assert_eq!(rfc3339(951_868_800_000), "2000-03-01T00:00:00.000Z");
+        assert_eq!(rfc3339(1_795_471_109_123), "2026-11-23T21:58:29.123Z");
+        assert_eq!(
+            parse_day("2024-02-29").map(rfc3339).unwrap(),
+            "2024-02-29T00:00:00.000Z"
+        );
+        for bad in [
+            "2023-02-29",
+            "2026-13-01",
+            "2026-1-01",
+            "yesterday",
+            "",
+            "2026-11-31",
+        ] {
+            assert_eq!(parse_day(bad), None, "{bad}");
+        }
+        for day in (-800_000..800_000).step_by(997) {
+            let (y, m, d) = civil_from_days(day);
+            assert_eq!(days_from_civil(y, m, d), day);
+        }
+    }
+}

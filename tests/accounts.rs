@@ -1,0 +1,315 @@
+//! Accounts, ratings and records over real SSH: the host with its SQLite
+//! store in a temp dir, russh clients with keys, and the `inarow games` and
+//! `inarow admin` commands on the same store.
+
+use std::time::Duration;
+
+use inarow::store::Store;
+use russh::keys::HashAlg;
+use serde_json::Value;
+
+use crate::util::TestClient;
+use crate::util::ssh::{
+    Client, Login, MY_TURN, THEIR_TURN, TestHost, new_key, play, start_host, test_config_text,
+    wait_any,
+};
+
+/// The test host's configuration, written to a file the commands can read.
+fn config_file(t: &TestHost) -> std::path::PathBuf {
+    let path = t.dir.path().join("inarow.toml");
+    std::fs::write(&path, test_config_text(t.dir.path(), "")).unwrap();
+    path
+}
+
+/// `inarow ARGS --config FILE`: stdout, or a panic with stderr.
+fn inarow_with(config: &std::path::Path, args: &[&str]) -> String {
+    let out = crate::util::inarow()
+        .args(args)
+        .arg("--config")
+        .arg(config)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "inarow {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The exported games, as JSON.
+fn exported(config: &std::path::Path) -> Vec<Value> {
+    inarow_with(config, &["games", "export"])
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn fingerprint(key: &russh::keys::PrivateKey) -> String {
+    key.public_key().fingerprint(HashAlg::Sha256).to_string()
+}
+
+/// Two players with these keys quick-match at Connect Four; returns
+/// (first to move, second).
+async fn rated_pair(
+    t: &TestHost,
+    a: (&str, &russh::keys::PrivateKey),
+    b: (&str, &russh::keys::PrivateKey),
+) -> (Client, Client) {
+    let mut ca = Client::connect(t.addr, a.0, Login::Key(Box::new(a.1.clone()))).await;
+    let mut cb = Client::connect(t.addr, b.0, Login::Key(Box::new(b.1.clone()))).await;
+    for c in [&mut ca, &mut cb] {
+        c.walk(&[(b"1", "Quick match")]).await;
+        c.send(b"1").await;
+    }
+    for c in [&mut ca, &mut cb] {
+        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
+    }
+    if ca.screen().contains(MY_TURN) {
+        (ca, cb)
+    } else {
+        (cb, ca)
+    }
+}
+
+/// The first player wins in column a.
+async fn first_wins(first: &mut Client, second: &mut Client) {
+    for _ in 0..3 {
+        play(first, "a").await;
+        play(second, "b").await;
+    }
+    play(first, "a").await;
+    for c in [first, second] {
+        c.wait_for("wins with").await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_quick_match_moves_both_ratings_and_is_exported_and_kept_over_a_restart() {
+    let mut t = start_host().await;
+    let (ann, bob) = (new_key(), new_key());
+    let (mut first, mut second) = rated_pair(&t, ("ann", &ann), ("bob", &bob)).await;
+    for c in [&mut first, &mut second] {
+        let s = c.screen();
+        assert!(s.contains("rated"), "{s}");
+        assert!(s.contains("ann 1500") && s.contains("bob 1500"), "{s}");
+    }
+    first_wins(&mut first, &mut second).await;
+    // Glicko-2, two new players (1500 ± 350, volatility 0.06): the winner
+    // 1662.31, the loser 1337.69.
+    first.wait_for("rating 1500 \u{2192} 1662 (+162)").await;
+    second.wait_for("rating 1500 \u{2192} 1338 (-162)").await;
+    let winner = if first.screen().contains("ann 1500 (you)") {
+        "ann"
+    } else {
+        "bob"
+    };
+
+    let config = config_file(&t);
+    let games = exported(&config);
+    assert_eq!(games.len(), 1, "{games:?}");
+    let g = &games[0];
+    assert_eq!(g["game"], "connect4");
+    assert_eq!(g["size"], "7x6");
+    assert_eq!(g["rule"], "freestyle");
+    assert_eq!(g["rated"], true);
+    assert_eq!(g["result"], "win");
+    assert_eq!(g["reason"], "line");
+    assert_eq!(g["first"], 0);
+    assert_eq!(g["winner"], 0);
+    assert_eq!(
+        g["moves"],
+        serde_json::json!(["1", "2", "1", "2", "1", "2", "1"])
+    );
+    assert_eq!(
+        g["line"],
+        serde_json::json!(["(0|0)", "(0|1)", "(0|2)", "(0|3)"])
+    );
+    let p = &g["players"];
+    assert_eq!(p[0]["name"], winner);
+    assert!(p[0]["account"].is_string() && p[1]["account"].is_string());
+    assert_eq!(p[0]["computer"], Value::Null);
+    assert_eq!(p[0]["rating_before"], 1500.0);
+    assert_eq!(p[0]["rating_after"], 1662.0);
+    assert_eq!(p[1]["rating_after"], 1338.0);
+    for key in ["started", "ended"] {
+        let s = g[key].as_str().unwrap();
+        assert!(
+            s.len() == 24 && s.ends_with('Z') && s.as_bytes()[10] == b'T',
+            "{s}"
+        );
+    }
+    // The text form: one line, the move string `inarow solve` reads.
+    let text = inarow_with(&config, &["games", "export", "--format", "text"]);
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.contains("1212121"), "{text}");
+    assert!(text.contains("won (line)"), "{text}");
+    // Filters.
+    assert_eq!(
+        inarow_with(&config, &["games", "export", "--game", "gomoku"]),
+        ""
+    );
+    assert_eq!(
+        inarow_with(&config, &["games", "export", "--player", "ANN"])
+            .lines()
+            .count(),
+        1
+    );
+    assert_eq!(
+        inarow_with(&config, &["games", "export", "--since", "2999-01-01"]),
+        ""
+    );
+    let shown = inarow_with(&config, &["games", "show", g["id"].as_str().unwrap()]);
+    assert!(shown.contains("result   "), "{shown}");
+    assert!(shown.contains("+--+--+"), "the final board: {shown}");
+
+    // After a restart the same keys are the same players, ratings kept.
+    drop((first, second));
+    t.shutdown().await;
+    let text = test_config_text(t.dir.path(), "");
+    let host = inarow::server::Host::start(inarow::config::Config::parse(&text, "t").unwrap())
+        .await
+        .unwrap();
+    let t2 = TestHost {
+        addr: host.ssh_addr,
+        host: Some(host),
+        dir: t.dir,
+    };
+    // Logged in as "play", a generic name: the account's name comes back.
+    let (mut a, mut b) = rated_pair(&t2, ("play", &ann), ("play", &bob)).await;
+    for c in [&mut a, &mut b] {
+        let s = c.screen();
+        let (w, l) = if winner == "ann" {
+            ("ann 1662", "bob 1338")
+        } else {
+            ("bob 1662", "ann 1338")
+        };
+        assert!(s.contains(w) && s.contains(l), "{s}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_cannot_take_an_accounts_name_nor_a_look_alike() {
+    let t = start_host().await;
+    let key = new_key();
+    let mut owner = Client::connect(t.addr, "Vera", Login::Key(key)).await;
+    owner.wait_for("you are Vera").await;
+    // The login name of a guest: a guest name instead.
+    let mut g = Client::connect(t.addr, "vera", Login::Guest).await;
+    g.wait_for("Choose a game").await;
+    assert!(g.screen().contains("you are Guest"), "{}", g.screen());
+    // Typed in the lobby, in another case or with look-alike letters.
+    for attempt in ["VERA", "V\u{0435}ra", "v\u{0435}r\u{0430}"] {
+        g.send(b"n").await;
+        g.wait_for("What should people call you?").await;
+        g.send(format!("{attempt}\r").as_bytes()).await;
+        g.wait_for("belongs to a registered player").await;
+        assert!(g.screen().contains("you are Guest"), "{}", g.screen());
+    }
+    // A free name is fine.
+    g.send(b"n").await;
+    g.wait_for("What should people call you?").await;
+    g.send(b"Wanda\r").await;
+    g.wait_for("you are Wanda").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_key_linked_by_code_reaches_the_same_account() {
+    let t = start_host().await;
+    let (first, second) = (new_key(), new_key());
+    let mut c = Client::connect(t.addr, "Xena", Login::Key(first.clone())).await;
+    c.wait_for("you are Xena").await;
+    // The one-time code, as the lobby's account screen gives it.
+    let config = config_file(&t);
+    let url = inarow::config::Config::load(&config).unwrap().store.url;
+    let store = Store::open(&url).await.unwrap();
+    let account = store
+        .account_by_key(&fingerprint(&first))
+        .await
+        .unwrap()
+        .unwrap();
+    let code = store
+        .create_link_code(&account.id, inarow::store::now_ms())
+        .await
+        .unwrap();
+    let mut d = Client::connect(t.addr, &code, Login::Key(second.clone())).await;
+    d.wait_for("linked to Xena").await;
+    // The old session gave way (same account, another terminal)? No: a
+    // second key is a second terminal of the same person; its name is the
+    // account's.
+    assert!(d.screen().contains("you are Xena"), "{}", d.screen());
+    let linked = store
+        .account_by_key(&fingerprint(&second))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(linked.id, account.id);
+    // The code was for one use.
+    let third = new_key();
+    let mut e = Client::connect(t.addr, &code, Login::Key(third)).await;
+    e.wait_for("unknown or already used").await;
+    assert!(!e.screen().contains("you are Xena"), "{}", e.screen());
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_banned_key_is_refused_with_the_reason_and_unbanned_it_plays() {
+    let t = start_host().await;
+    let key = new_key();
+    let fp = fingerprint(&key);
+    let config = config_file(&t);
+    let out = inarow_with(
+        &config,
+        &[
+            "admin",
+            "ban",
+            &fp,
+            "--reason",
+            "flooding the lobby",
+            "--hours",
+            "2",
+        ],
+    );
+    assert!(out.contains("banned"), "{out}");
+    let mut c = Client::connect(t.addr, "yuri", Login::Key(key.clone())).await;
+    c.wait_for("You are banned from this host for about 2 more hours: flooding the lobby")
+        .await;
+    c.wait_closed().await;
+    // Another key plays; lifting the ban lets the first in again.
+    let mut other = Client::connect(t.addr, "zed", Login::Key(new_key())).await;
+    other.wait_for("Choose a game").await;
+    inarow_with(&config, &["admin", "unban", &fp]);
+    let mut c = Client::connect(t.addr, "yuri", Login::Key(key)).await;
+    c.wait_for("Choose a game").await;
+    let users = inarow_with(&config, &["admin", "users", "--name", "yu"]);
+    assert_eq!(users.lines().count(), 1, "{users}");
+    assert!(users.contains("yuri"), "{users}");
+}
+
+#[test]
+fn a_game_that_ended_survives_kill_9() {
+    let server = crate::util::ssh::ServerProcess::start("");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let mut c = Client::connect(server.addr, "kim", Login::Key(new_key())).await;
+        c.walk(&[(b"1", "Play the computer"), (b"2", "how strong")])
+            .await;
+        c.send(b"1").await;
+        wait_any(&mut c, &[MY_TURN, THEIR_TURN[1]]).await;
+        // Leaving ends the game (a forfeit): recorded at once.
+        c.send(b"q").await;
+        c.wait_for("Leave the game?").await;
+        c.send(b"y").await;
+        c.wait_for("wins by forfeit").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    });
+    server.signal("KILL");
+    let games = exported(&server.config());
+    assert_eq!(games.len(), 1, "{games:?}");
+    let g = &games[0];
+    assert_eq!(g["reason"], "forfeit_left");
+    assert_eq!(g["rated"], false);
+    let players = g["players"].as_array().unwrap();
+    assert!(players.iter().any(|p| p["computer"] == "easy"), "{g}");
+    assert!(players.iter().any(|p| p["name"] == "kim"), "{g}");
+}
