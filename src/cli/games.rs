@@ -196,10 +196,8 @@ pub fn export_json(g: &GameRecord) -> Value {
 /// A player as the text lines show them: `Ann (Red, 1500 → 1516)`.
 fn player_text(g: &GameRecord, i: usize) -> String {
     let p = &g.players[i];
+    // The computer's name says its level already.
     let mut extra = vec![p.colour.clone()];
-    if let Some(level) = &p.computer {
-        extra.push(format!("computer {level}"));
-    }
     match (p.rating_before, p.rating_after) {
         (Some(b), Some(a)) => extra.push(format!("{:.0} \u{2192} {:.0}", b, a)),
         (Some(b), None) => extra.push(format!("{b:.0}")),
