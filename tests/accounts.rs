@@ -279,11 +279,24 @@ async fn a_banned_key_is_refused_with_the_reason_and_unbanned_it_plays() {
     let mut other = Client::connect(t.addr, "zed", Login::Key(new_key())).await;
     other.wait_for("Choose a game").await;
     inarow_with(&config, &["admin", "unban", &fp]);
-    let mut c = Client::connect(t.addr, "yuri", Login::Key(key)).await;
+    let mut c = Client::connect(t.addr, "yuri", Login::Key(key.clone())).await;
     c.wait_for("Choose a game").await;
     let users = inarow_with(&config, &["admin", "users", "--name", "yu"]);
     assert_eq!(users.lines().count(), 1, "{users}");
     assert!(users.contains("yuri"), "{users}");
+    // Renamed by the admin: the next login has the new name; a taken
+    // name is refused.
+    drop(c);
+    inarow_with(&config, &["admin", "rename", "yuri", "Yusuf"]);
+    let mut c = Client::connect(t.addr, "play", Login::Key(key)).await;
+    c.wait_for("you are Yusuf").await;
+    let out = crate::util::inarow()
+        .args(["admin", "rename", "Yusuf", "zed", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("taken"));
 }
 
 #[test]
