@@ -114,6 +114,9 @@ pub enum Command {
     CreateRoom {
         id: SessionId,
         kind: GameKind,
+        /// The host chose a rated game (it is, when both players have
+        /// accounts and the board is standard).
+        rated: bool,
     },
     JoinRoom {
         id: SessionId,
@@ -271,8 +274,8 @@ pub struct LobbyState {
     /// How long a seeker waits before the computer is offered: by then
     /// any two seekers are paired, whatever their ratings.
     match_wait: Duration,
-    /// Open rooms for a friend: code -> (host, game).
-    hosted: HashMap<String, (SessionId, GameKind)>,
+    /// Open rooms for a friend: code -> (host, game, rated wanted).
+    hosted: HashMap<String, (SessionId, GameKind, bool)>,
     /// Friend rooms whose game has started, while it lasts: code -> room.
     started: HashMap<String, RoomId>,
     next_room: RoomId,
@@ -394,11 +397,11 @@ impl LobbyState {
                 level,
                 human_first,
             } => self.play_computer(id, kind, level, human_first),
-            Command::CreateRoom { id, kind } => {
+            Command::CreateRoom { id, kind, rated } => {
                 self.unqueue(id);
                 if self.offered(id, kind).is_some() {
                     let code = new_code(&mut self.rng, |c| self.hosted.contains_key(c));
-                    self.hosted.insert(code.clone(), (id, kind));
+                    self.hosted.insert(code.clone(), (id, kind, rated));
                     if let Some(m) = self.members.get_mut(&id) {
                         m.status = Status::Hosting(code.clone());
                     }
@@ -577,17 +580,17 @@ impl LobbyState {
     fn join_room(&mut self, id: SessionId, code: &str, from_login: bool) {
         let code = normalise_code(code);
         match self.hosted.get(&code).copied() {
-            Some((host, _)) if host == id => self.tell(
+            Some((host, _, _)) if host == id => self.tell(
                 id,
                 Notice::LobbyError("that is your own room: give the code to a friend".into()),
             ),
-            Some((host, kind)) => {
+            Some((host, kind, rated)) => {
                 self.unqueue(id);
                 self.unqueue(host);
                 if let Some(rules) = self.rules(kind) {
                     let host_first = self.rng.random_bool(0.5);
                     if let Some(room) =
-                        self.start_room(rules, host, Some(id), None, host_first, false)
+                        self.start_room(rules, host, Some(id), None, host_first, rated)
                     {
                         self.started.insert(code, room);
                     }
@@ -942,7 +945,8 @@ mod tests {
         assert_eq!(
             s.handle(Command::CreateRoom {
                 id: 1,
-                kind: GOMOKU
+                kind: GOMOKU,
+                rated: false,
             }),
             no
         );
@@ -1079,7 +1083,14 @@ mod tests {
     }
 
     fn create(s: &mut LobbyState, id: SessionId) -> String {
-        match s.handle(Command::CreateRoom { id, kind: C4 }).as_slice() {
+        match s
+            .handle(Command::CreateRoom {
+                id,
+                kind: C4,
+                rated: false,
+            })
+            .as_slice()
+        {
             [
                 Effect::Tell {
                     to,
@@ -1301,7 +1312,11 @@ mod tests {
                 name: "computer".into(),
             },
             Command::QuickMatch { id: 1, kind: C4 },
-            Command::CreateRoom { id: 1, kind: C4 },
+            Command::CreateRoom {
+                id: 1,
+                kind: C4,
+                rated: false,
+            },
             Command::PlayComputer {
                 id: 1,
                 kind: C4,
@@ -1484,7 +1499,11 @@ mod tests {
         let mut s = lobby(42);
         rated_player(&mut s, 1, "ann", 1500);
         rated_player(&mut s, 2, "bob", 1500);
-        s.handle(Command::CreateRoom { id: 1, kind: C4 });
+        s.handle(Command::CreateRoom {
+            id: 1,
+            kind: C4,
+            rated: false,
+        });
         let code = s.hosted.keys().next().unwrap().clone();
         let effects = s.handle(Command::JoinRoom {
             id: 2,
@@ -1492,6 +1511,38 @@ mod tests {
             from_login: false,
         });
         assert!(!rated_of(&effects), "a friend room: casual");
+        // Unless its host chose rated.
+        let mut s2 = lobby(46);
+        rated_player(&mut s2, 1, "ann", 1500);
+        rated_player(&mut s2, 2, "bob", 1500);
+        named(&mut s2, 3, "guest");
+        s2.handle(Command::CreateRoom {
+            id: 1,
+            kind: C4,
+            rated: true,
+        });
+        let code = s2.hosted.keys().next().unwrap().clone();
+        let effects = s2.handle(Command::JoinRoom {
+            id: 2,
+            code,
+            from_login: false,
+        });
+        assert!(rated_of(&effects), "a rated friend room");
+        s2.handle(Command::CreateRoom {
+            id: 1,
+            kind: C4,
+            rated: true,
+        });
+        let code = s2.hosted.keys().next().unwrap().clone();
+        let effects = s2.handle(Command::JoinRoom {
+            id: 3,
+            code,
+            from_login: false,
+        });
+        assert!(
+            !rated_of(&effects),
+            "rated wanted, but a guest came: casual"
+        );
         let effects = s.handle(Command::PlayComputer {
             id: 1,
             kind: C4,

@@ -500,7 +500,15 @@ impl Conn {
                     room.send(RoomCmd::Undo { who: id }).await;
                 }
             }
-            Request::CreateRoom(kind) => lobby.send(Command::CreateRoom { id, kind }).await,
+            Request::CreateRoom(kind) => {
+                lobby
+                    .send(Command::CreateRoom {
+                        id,
+                        kind,
+                        rated: false,
+                    })
+                    .await
+            }
             Request::JoinRoom(code) => {
                 lobby
                     .send(Command::JoinRoom {
