@@ -254,7 +254,7 @@ impl LocalDriver {
             | Request::SetColour(_)
             | Request::QuickMatch(_)
             | Request::PlayComputer(..)
-            | Request::CreateRoom(_)
+            | Request::CreateRoom(..)
             | Request::JoinRoom(_)
             | Request::Cancel => Output::default(),
         };

@@ -326,3 +326,25 @@ fn a_game_that_ended_survives_kill_9() {
     assert!(players.iter().any(|p| p["computer"] == "easy"), "{g}");
     assert!(players.iter().any(|p| p["name"] == "kim"), "{g}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_room_is_rated_when_its_host_chooses_so() {
+    let t = start_host().await;
+    let mut host = Client::connect(t.addr, "ida", Login::Key(new_key())).await;
+    host.walk(&[(b"1", "Rated invite"), (b"4", "Room code:")])
+        .await;
+    let s = host.screen();
+    let code = s
+        .lines()
+        .find_map(|l| l.split("Room code:").nth(1))
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut friend = Client::connect(t.addr, &code, Login::Key(new_key())).await;
+    for c in [&mut host, &mut friend] {
+        c.wait_for("(you)").await;
+        let s = c.screen();
+        assert!(s.contains("rated"), "{s}");
+        assert!(s.contains("ida 1500"), "{s}");
+    }
+}

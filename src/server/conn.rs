@@ -500,14 +500,8 @@ impl Conn {
                     room.send(RoomCmd::Undo { who: id }).await;
                 }
             }
-            Request::CreateRoom(kind) => {
-                lobby
-                    .send(Command::CreateRoom {
-                        id,
-                        kind,
-                        rated: false,
-                    })
-                    .await
+            Request::CreateRoom(kind, rated) => {
+                lobby.send(Command::CreateRoom { id, kind, rated }).await
             }
             Request::JoinRoom(code) => {
                 lobby

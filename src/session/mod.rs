@@ -64,8 +64,9 @@ pub enum Request {
     PlayComputer(GameKind, Level, Option<bool>),
     /// Take back my last move (a casual game against the computer).
     Undo,
-    /// Remote: open a room for a friend.
-    CreateRoom(GameKind),
+    /// Remote: open a room for a friend (`true`: a rated game, when both
+    /// players have accounts and the board is standard).
+    CreateRoom(GameKind, bool),
     /// Remote: join a friend's room.
     JoinRoom(String),
     /// Remote: stop waiting for a match or a friend.
@@ -609,10 +610,10 @@ impl Session {
                     out.requests.push(Request::QuickMatch(kind));
                 }
             }
-            RemoteAction::CreateRoom(kind) => {
+            RemoteAction::CreateRoom(kind, rated) => {
                 if let Some(rules) = self.remote.as_ref().and_then(|r| rules_of(r, kind)) {
                     self.state = State::Hosting(Box::new(HostScreen::new(rules)));
-                    out.requests.push(Request::CreateRoom(kind));
+                    out.requests.push(Request::CreateRoom(kind, rated));
                 }
             }
             RemoteAction::PlayComputer(kind, level, first) => {

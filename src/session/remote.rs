@@ -40,7 +40,7 @@ pub enum RemoteAction {
     QuickMatch(GameKind),
     /// Against the computer; who moves first (`Some(true)`: the person).
     PlayComputer(GameKind, Level, Option<bool>),
-    CreateRoom(GameKind),
+    CreateRoom(GameKind, bool),
     JoinRoom(String),
     /// The colour this person would like (granted when free at the table).
     SetColour(Option<Colour>),
@@ -57,6 +57,7 @@ enum Choice {
     QuickMatch,
     Computer,
     Invite,
+    InviteRated,
     Join,
     Name,
     ColourMenu,
@@ -232,7 +233,7 @@ impl LobbyScreen {
 
     fn show_actions(&mut self, rules: Rules) {
         self.current = Some(rules);
-        let m = Menu::new()
+        let mut m = Menu::new()
             .entry(
                 '1',
                 "Quick match",
@@ -246,6 +247,14 @@ impl LobbyScreen {
                 "get a room code to give them",
                 Choice::Invite,
             );
+        if rules == Rules::standard(rules.kind()) {
+            m = m.entry(
+                '4',
+                "Rated invite",
+                "for two players with keys",
+                Choice::InviteRated,
+            );
+        }
         let m = with_common_entries(m)
             .entry('b', "Back", "other games", Choice::Back)
             .entry('q', "Quit", "", Choice::Quit);
@@ -288,7 +297,12 @@ impl LobbyScreen {
                 return RemoteAction::SetColour(c);
             }
             (Choice::QuickMatch, Step::Actions(r, _)) => return RemoteAction::QuickMatch(r.kind()),
-            (Choice::Invite, Step::Actions(r, _)) => return RemoteAction::CreateRoom(r.kind()),
+            (Choice::Invite, Step::Actions(r, _)) => {
+                return RemoteAction::CreateRoom(r.kind(), false);
+            }
+            (Choice::InviteRated, Step::Actions(r, _)) => {
+                return RemoteAction::CreateRoom(r.kind(), true);
+            }
             (Choice::Computer, Step::Actions(r, _)) => {
                 let m = levels_with_first(r.kind(), self.first)
                     .select_where(|c| *c == Choice::Level(Level::Medium));
