@@ -348,3 +348,26 @@ async fn a_friend_room_is_rated_when_its_host_chooses_so() {
         assert!(s.contains("ida 1500"), "{s}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_changes_its_name_once_a_minute_and_keeps_it() {
+    let t = start_host().await;
+    let key = new_key();
+    let mut c = Client::connect(t.addr, "Olga", Login::Key(key.clone())).await;
+    c.wait_for("you are Olga").await;
+    c.walk(&[
+        (b"n", "What should people call you?"),
+        (b"Oksana\r", "you are Oksana"),
+    ])
+    .await;
+    c.walk(&[
+        (b"n", "What should people call you?"),
+        (b"Olivia\r", "once a minute"),
+    ])
+    .await;
+    assert!(c.screen().contains("you are Oksana"), "{}", c.screen());
+    drop(c);
+    // The new name is the account's: the next login has it.
+    let mut c = Client::connect(t.addr, "play", Login::Key(key)).await;
+    c.wait_for("you are Oksana").await;
+}
