@@ -198,7 +198,10 @@ impl Store {
                 .filename(&path)
                 .foreign_keys(true)
                 .busy_timeout(Duration::from_secs(5))
-                .journal_mode(SqliteJournalMode::Wal);
+                .journal_mode(SqliteJournalMode::Wal)
+                // 64 MiB of page cache per connection (SQLite's default is
+                // 2 MiB): the history and board indexes take writes all over.
+                .pragma("cache_size", "-65536");
             let writer = SqlitePoolOptions::new()
                 .max_connections(1)
                 .acquire_timeout(options.acquire_timeout)
