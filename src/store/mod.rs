@@ -13,8 +13,10 @@
 //!   [`Journal`] for the times the store cannot be reached.
 //! * [`bench`]: the store benchmark's core.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
@@ -149,6 +151,8 @@ pub struct Store {
     url: String,
     /// The SQLite file, if that is the backend.
     sqlite_path: Option<PathBuf>,
+    /// Recent copies of each game's qualified ratings, for ranks.
+    rank_cache: Arc<Mutex<HashMap<&'static str, games::RankCache>>>,
 }
 
 /// Longest URL accepted (they come from the config file or a flag).
@@ -226,6 +230,7 @@ impl Store {
                 read: Db::Sqlite(reader),
                 url: shown.clone(),
                 sqlite_path: Some(path),
+                rank_cache: Arc::default(),
             }
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let mut connect = PgConnectOptions::from_str(url).map_err(|e| open_error(&e))?;
@@ -251,6 +256,7 @@ impl Store {
                 read: Db::Pg(pool),
                 url: shown.clone(),
                 sqlite_path: None,
+                rank_cache: Arc::default(),
             }
         } else {
             return Err(url_error("expected sqlite://PATH or postgres://..."));
