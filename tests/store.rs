@@ -1232,3 +1232,77 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
     })
     .await;
 }
+
+/// A full queue never makes a game wait: the submission goes to the journal
+/// at once; shutdown drains the queue, and every game is stored once.
+#[tokio::test]
+async fn store_full_queue_spills_to_the_journal_and_shutdown_drains() {
+    on_both(|b, store| async move {
+        let a = store
+            .create_account("SHA256:a", "Alice", NOW)
+            .await
+            .unwrap();
+        let c = store
+            .create_account("SHA256:c", "Carol", NOW)
+            .await
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let recorder = Recorder::start(
+            store.clone(),
+            Journal::new(&path),
+            RecorderOptions {
+                queue: 1,
+                batch: 1,
+                retry: Duration::from_millis(50),
+            },
+        );
+        let games: Vec<GameRecord> = (0..40)
+            .map(|i| {
+                game(
+                    [
+                        person("Alice", Some(&a.id), "red"),
+                        person("Carol", Some(&c.id), "yellow"),
+                    ],
+                    Some(0),
+                    true,
+                    NOW + i * 1_000,
+                )
+            })
+            .collect();
+        // All submitted without awaiting anything in between.
+        let answers: Vec<_> = games.iter().map(|g| recorder.submit(g.clone())).collect();
+        // An invalid record is refused at once, not queued.
+        let mut bad = games[0].clone();
+        bad.id = "not-a-uuid".into();
+        assert!(matches!(
+            recorder.submit(bad).await.unwrap(),
+            Recorded::Failed(_)
+        ));
+        recorder.shutdown().await;
+        let mut journaled = 0;
+        for answer in answers {
+            match answer.await.unwrap() {
+                Recorded::Journaled => journaled += 1,
+                Recorded::Stored(Stored::New(Some(_))) => {}
+                other => panic!("{}: {other:?}", b.name),
+            }
+        }
+        assert!(
+            journaled > 0,
+            "{}: a queue of one must have spilled",
+            b.name
+        );
+        // The writer replayed the spilled games before it stopped.
+        assert_eq!(
+            std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+            0,
+            "{}",
+            b.name
+        );
+        let r = store.ratings(&a.id, NOW).await.unwrap();
+        assert_eq!((r[0].games, r[0].wins), (40, 40), "{}", b.name);
+        assert_eq!(store.history(&c.id, 100).await.unwrap().len(), 40);
+    })
+    .await;
+}

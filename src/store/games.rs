@@ -4,6 +4,8 @@
 //! leaderboard with one's own rank, and the export.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use sqlx::Row;
 
@@ -13,6 +15,17 @@ use super::{
     StoreError, with_pool,
 };
 use crate::game::GameKind;
+
+/// How long a copy of the qualified ratings serves rank lookups.
+pub const RANK_CACHE_TTL: Duration = Duration::from_secs(30);
+
+/// One game's qualified ratings, highest first, as read at `read` for `now`.
+#[derive(Debug)]
+pub(crate) struct RankCache {
+    read: Instant,
+    now: i64,
+    ratings: Arc<Vec<f64>>,
+}
 
 /// Rated games before a player appears on the leaderboard.
 pub const LEADERBOARD_MIN_GAMES: i64 = 5;
@@ -55,6 +68,8 @@ pub struct Leaderboard {
     pub game: GameKind,
     pub top: Vec<LeaderEntry>,
     /// The asking player's row: `rank` is 0 when they do not qualify (yet);
+    /// outside the top 20 it is counted against the qualified ratings as of
+    /// at most 30 s ago;
     /// `None` when they have no rating in this game.
     pub me: Option<LeaderEntry>,
 }
@@ -91,11 +106,13 @@ const INSERT_GAMES: &str = "INSERT INTO games (id, game, width, height, k, rule,
      p1_name, p1_account, p1_computer, p1_colour, p1_rating_before, p1_rating_after) VALUES";
 const GAME_FIELDS: usize = 27;
 const RATING_FIELDS: usize = 10;
-/// Rows per multi-row insert (27 x 200 parameters stay far below both
-/// drivers' limits).
-const INSERT_CHUNK: usize = 200;
+/// Rows per multi-row insert. Small: sqlx finds each SQLite parameter by
+/// name, and SQLite looks names up by a linear scan, so binding costs grow
+/// with the square of the parameters in one statement (at 200 rows, 5,400
+/// parameters, that lookup was a fifth of the bench's CPU time).
+const INSERT_CHUNK: usize = 16;
 /// Values per `IN (...)` list.
-const IN_CHUNK: usize = 500;
+const IN_CHUNK: usize = 100;
 
 /// `$first, $first+1, ...`: `n` numbered parameters.
 fn placeholders(first: usize, n: usize) -> String {
@@ -590,10 +607,7 @@ impl Store {
              WHERE r.game = $1 AND {} ORDER BY r.rating DESC, r.account LIMIT {LEADERBOARD_SIZE}",
             qualifies_sql("r.")
         );
-        let rank_sql = format!(
-            "SELECT COUNT(*) FROM ratings WHERE game = $1 AND {} AND rating > $3",
-            qualifies_sql("")
-        );
+
         type Top = (String, String, f64, f64, f64, i64, i64);
         let entry =
             |rank: i64, (account, name, rating, deviation, volatility, games, updated): Top| {
@@ -636,21 +650,58 @@ impl Store {
                     let rank = if let Some(t) = top.iter().find(|t| t.account == e.account) {
                         t.rank
                     } else if qualified {
-                        let above: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(rank_sql))
-                            .bind(game_id)
-                            .bind(now)
-                            .bind(e.rating)
-                            .fetch_one(p)
-                            .await?;
-                        above + 1
+                        -1 // counted below, from the cached board
                     } else {
                         0
                     };
                     mine = Some(LeaderEntry { rank, ..e });
                 }
             }
-            Ok(Leaderboard { game, top, me: mine })
+            let mut board = Leaderboard { game, top, me: mine };
+            if let Some(me) = board.me.as_mut().filter(|m| m.rank < 0) {
+                let ratings = self.qualified_ratings(game, now).await?;
+                me.rank = ratings.partition_point(|r| *r > me.rating) as i64 + 1;
+            }
+            Ok(board)
         })
+    }
+
+    /// Every qualified player's rating in one game, highest first, as of a
+    /// recent read (at most [`RANK_CACHE_TTL`] old, and for a `now` within a
+    /// minute of this one): counting everyone above a player grows with the
+    /// players, so a rank outside the top 20 is looked up in this copy.
+    async fn qualified_ratings(
+        &self,
+        game: GameKind,
+        now: i64,
+    ) -> Result<Arc<Vec<f64>>, StoreError> {
+        {
+            let cache = self.rank_cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(c) = cache.get(game.id())
+                && c.read.elapsed() < RANK_CACHE_TTL
+                && (c.now - now).abs() < 60_000
+            {
+                return Ok(c.ratings.clone());
+            }
+        }
+        let sql = format!(
+            "SELECT rating FROM ratings WHERE game = $1 AND {} ORDER BY rating DESC",
+            qualifies_sql("")
+        );
+        let ratings: Vec<f64> = with_pool!(&self.read, p => {
+            sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(game.id()).bind(now).fetch_all(p).await?
+        });
+        let ratings = Arc::new(ratings);
+        let mut cache = self.rank_cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.insert(
+            game.id(),
+            RankCache {
+                read: Instant::now(),
+                now,
+                ratings: ratings.clone(),
+            },
+        );
+        Ok(ratings)
     }
 
     /// Games for `inarow games export`, oldest first (by start, then id).

@@ -13,8 +13,10 @@
 //!   [`Journal`] for the times the store cannot be reached.
 //! * [`bench`]: the store benchmark's core.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
@@ -151,6 +153,8 @@ pub struct Store {
     url: String,
     /// The SQLite file, if that is the backend.
     sqlite_path: Option<PathBuf>,
+    /// Recent copies of each game's qualified ratings, for ranks.
+    rank_cache: Arc<Mutex<HashMap<&'static str, games::RankCache>>>,
 }
 
 /// Longest URL accepted (they come from the config file or a flag).
@@ -200,7 +204,13 @@ impl Store {
                 .filename(&path)
                 .foreign_keys(true)
                 .busy_timeout(Duration::from_secs(5))
-                .journal_mode(SqliteJournalMode::Wal);
+                .journal_mode(SqliteJournalMode::Wal)
+                // 64 MiB of page cache per connection (SQLite's default is
+                // 2 MiB): the history and board indexes take writes all over.
+                .pragma("cache_size", "-65536")
+                // Checkpoint every 10,000 WAL pages (40 MiB) instead of
+                // 1,000: checkpoints cost more than the commits in between.
+                .pragma("wal_autocheckpoint", "10000");
             let writer = SqlitePoolOptions::new()
                 .max_connections(1)
                 .acquire_timeout(options.acquire_timeout)
@@ -222,6 +232,7 @@ impl Store {
                 read: Db::Sqlite(reader),
                 url: shown.clone(),
                 sqlite_path: Some(path),
+                rank_cache: Arc::default(),
             }
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let mut connect = PgConnectOptions::from_str(url).map_err(|e| open_error(&e))?;
@@ -247,6 +258,7 @@ impl Store {
                 read: Db::Pg(pool),
                 url: shown.clone(),
                 sqlite_path: None,
+                rank_cache: Arc::default(),
             }
         } else {
             return Err(url_error("expected sqlite://PATH or postgres://..."));
