@@ -230,6 +230,11 @@ fn game(players: [PlayerRecord; 2], winner: Option<u8>, rated: bool, ended_ms: i
     }
 }
 
+/// A new account for a key, at `NOW`.
+async fn account(store: &Store, fp: &str, name: &str) -> inarow::store::Account {
+    store.create_account(fp, name, NOW).await.unwrap()
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-6
 }
@@ -237,10 +242,7 @@ fn close(a: f64, b: f64) -> bool {
 #[tokio::test]
 async fn store_names_are_unique_by_case_and_look_alikes() {
     on_both(|b, store| async move {
-        let alice = store
-            .create_account("SHA256:alice", "Alice", NOW)
-            .await
-            .unwrap();
+        let alice = account(&store, "SHA256:alice", "Alice").await;
         assert_eq!(alice.name, "Alice");
         let found = store.account_by_key("SHA256:alice").await.unwrap().unwrap();
         assert_eq!(found, alice, "{}", b.name);
@@ -296,10 +298,7 @@ async fn store_names_are_unique_by_case_and_look_alikes() {
                 .await
                 .is_err()
         );
-        let bob = store
-            .create_account("SHA256:bob", "Bob", NOW)
-            .await
-            .unwrap();
+        let bob = account(&store, "SHA256:bob", "Bob").await;
         assert_ne!(bob.id, alice.id);
         let users = store.users("").await.unwrap();
         assert_eq!(
@@ -319,10 +318,7 @@ async fn store_names_are_unique_by_case_and_look_alikes() {
 #[tokio::test]
 async fn store_renames_at_most_once_a_minute_and_never_onto_a_taken_name() {
     on_both(|_, store| async move {
-        let a = store
-            .create_account("SHA256:a", "Alice", NOW)
-            .await
-            .unwrap();
+        let a = account(&store, "SHA256:a", "Alice").await;
         store.create_account("SHA256:b", "Bob", NOW).await.unwrap();
         store.rename(&a.id, "Alicia", NOW).await.unwrap();
         assert_eq!(store.account(&a.id).await.unwrap().unwrap().name, "Alicia");
@@ -346,10 +342,7 @@ async fn store_renames_at_most_once_a_minute_and_never_onto_a_taken_name() {
         store.rename(&a.id, "ALICIA", NOW + 61_000).await.unwrap();
         // The old name is free again.
         assert_eq!(store.name_taken("Alice").await.unwrap(), None);
-        store
-            .create_account("SHA256:c", "Alice", NOW)
-            .await
-            .unwrap();
+        account(&store, "SHA256:c", "Alice").await;
         // Administrators are not rate limited.
         store.admin_rename("alicia", "Zed").await.unwrap();
         store.admin_rename("Zed", "Zoe").await.unwrap();
@@ -369,14 +362,8 @@ async fn store_renames_at_most_once_a_minute_and_never_onto_a_taken_name() {
 #[tokio::test]
 async fn store_link_codes_are_one_time_and_expire_and_keys_can_be_removed() {
     on_both(|_, store| async move {
-        let a = store
-            .create_account("SHA256:one", "Alice", NOW)
-            .await
-            .unwrap();
-        let b = store
-            .create_account("SHA256:bob", "Bob", NOW)
-            .await
-            .unwrap();
+        let a = account(&store, "SHA256:one", "Alice").await;
+        let b = account(&store, "SHA256:bob", "Bob").await;
         let code = store.create_link_code(&a.id, NOW).await.unwrap();
         assert_eq!(code.len(), 9);
         let typed = code.to_lowercase().replace('-', "");
@@ -472,14 +459,8 @@ async fn store_link_codes_are_one_time_and_expire_and_keys_can_be_removed() {
 #[tokio::test]
 async fn store_a_rated_game_moves_both_ratings_once() {
     on_both(|b, store| async move {
-        let a = store
-            .create_account("SHA256:a", "Alice", NOW)
-            .await
-            .unwrap();
-        let c = store
-            .create_account("SHA256:c", "Carol", NOW)
-            .await
-            .unwrap();
+        let a = account(&store, "SHA256:a", "Alice").await;
+        let c = account(&store, "SHA256:c", "Carol").await;
         let g = game(
             [
                 person("Alice", Some(&a.id), "red"),
@@ -737,10 +718,7 @@ async fn store_leaderboard_counts_only_settled_players_and_ranks_me_anywhere() {
             store.record_games(chunk).await.unwrap();
         }
         // A newcomer with a few games does not qualify.
-        let newbie = store
-            .create_account("SHA256:new", "Newbie", NOW)
-            .await
-            .unwrap();
+        let newbie = account(&store, "SHA256:new", "Newbie").await;
         for _ in 0..2 {
             t += 1_000;
             store
@@ -950,14 +928,8 @@ async fn store_sqlite_creates_its_folder_and_names_the_url_in_errors() {
 #[tokio::test]
 async fn store_journal_is_replayed_at_start_exactly_once() {
     on_both(|b, store| async move {
-        let a = store
-            .create_account("SHA256:a", "Alice", NOW)
-            .await
-            .unwrap();
-        let c = store
-            .create_account("SHA256:c", "Carol", NOW)
-            .await
-            .unwrap();
+        let a = account(&store, "SHA256:a", "Alice").await;
+        let c = account(&store, "SHA256:c", "Carol").await;
         let games: Vec<GameRecord> = (0..5)
             .map(|i| {
                 game(
@@ -1136,14 +1108,8 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
             ..StoreOptions::default()
         };
         let via = Store::open_with(&proxied, &options).await.unwrap();
-        let a = store
-            .create_account("SHA256:a", "Alice", NOW)
-            .await
-            .unwrap();
-        let c = store
-            .create_account("SHA256:c", "Carol", NOW)
-            .await
-            .unwrap();
+        let a = account(&store, "SHA256:a", "Alice").await;
+        let c = account(&store, "SHA256:c", "Carol").await;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");
         let recorder = Recorder::start(
@@ -1238,14 +1204,8 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
 #[tokio::test]
 async fn store_full_queue_spills_to_the_journal_and_shutdown_drains() {
     on_both(|b, store| async move {
-        let a = store
-            .create_account("SHA256:a", "Alice", NOW)
-            .await
-            .unwrap();
-        let c = store
-            .create_account("SHA256:c", "Carol", NOW)
-            .await
-            .unwrap();
+        let a = account(&store, "SHA256:a", "Alice").await;
+        let c = account(&store, "SHA256:c", "Carol").await;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");
         let recorder = Recorder::start(

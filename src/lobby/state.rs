@@ -1489,6 +1489,22 @@ mod tests {
         );
     }
 
+    /// `host` opens a friend room (rated or not), `guest` joins it: whether
+    /// the game is rated.
+    fn friend_room(s: &mut LobbyState, host: SessionId, guest: SessionId, rated: bool) -> bool {
+        s.handle(Command::CreateRoom {
+            id: host,
+            kind: C4,
+            rated,
+        });
+        let code = s.hosted.keys().next().unwrap().clone();
+        rated_of(&s.handle(Command::JoinRoom {
+            id: guest,
+            code,
+            from_login: false,
+        }))
+    }
+
     #[test]
     fn guests_friend_rooms_the_computer_and_other_boards_are_casual() {
         let mut s = lobby(41);
@@ -1499,48 +1515,15 @@ mod tests {
         let mut s = lobby(42);
         rated_player(&mut s, 1, "ann", 1500);
         rated_player(&mut s, 2, "bob", 1500);
-        s.handle(Command::CreateRoom {
-            id: 1,
-            kind: C4,
-            rated: false,
-        });
-        let code = s.hosted.keys().next().unwrap().clone();
-        let effects = s.handle(Command::JoinRoom {
-            id: 2,
-            code,
-            from_login: false,
-        });
-        assert!(!rated_of(&effects), "a friend room: casual");
+        assert!(!friend_room(&mut s, 1, 2, false), "a friend room: casual");
         // Unless its host chose rated.
         let mut s2 = lobby(46);
         rated_player(&mut s2, 1, "ann", 1500);
         rated_player(&mut s2, 2, "bob", 1500);
         named(&mut s2, 3, "guest");
-        s2.handle(Command::CreateRoom {
-            id: 1,
-            kind: C4,
-            rated: true,
-        });
-        let code = s2.hosted.keys().next().unwrap().clone();
-        let effects = s2.handle(Command::JoinRoom {
-            id: 2,
-            code,
-            from_login: false,
-        });
-        assert!(rated_of(&effects), "a rated friend room");
-        s2.handle(Command::CreateRoom {
-            id: 1,
-            kind: C4,
-            rated: true,
-        });
-        let code = s2.hosted.keys().next().unwrap().clone();
-        let effects = s2.handle(Command::JoinRoom {
-            id: 3,
-            code,
-            from_login: false,
-        });
+        assert!(friend_room(&mut s2, 1, 2, true), "a rated friend room");
         assert!(
-            !rated_of(&effects),
+            !friend_room(&mut s2, 1, 3, true),
             "rated wanted, but a guest came: casual"
         );
         let effects = s.handle(Command::PlayComputer {
