@@ -175,14 +175,24 @@ where
 }
 
 fn person(name: &str, account: Option<&str>, colour: &str) -> PlayerRecord {
-    PlayerRecord {
-        name: name.into(),
-        account: account.map(str::to_string),
-        computer: None,
-        colour: colour.into(),
-        rating_before: None,
-        rating_after: None,
-    }
+    PlayerRecord::person(name, account, colour)
+}
+
+/// `n` rated games Alice (`a`) won against Carol (`c`), a second apart.
+fn alice_wins(a: &str, c: &str, n: i64) -> Vec<GameRecord> {
+    (0..n)
+        .map(|i| {
+            game(
+                [
+                    person("Alice", Some(a), "red"),
+                    person("Carol", Some(c), "yellow"),
+                ],
+                Some(0),
+                true,
+                NOW + i * 1_000,
+            )
+        })
+        .collect()
 }
 
 /// A Connect Four game between two seats, won by `winner` (None: draw).
@@ -930,19 +940,7 @@ async fn store_journal_is_replayed_at_start_exactly_once() {
     on_both(|b, store| async move {
         let a = account(&store, "SHA256:a", "Alice").await;
         let c = account(&store, "SHA256:c", "Carol").await;
-        let games: Vec<GameRecord> = (0..5)
-            .map(|i| {
-                game(
-                    [
-                        person("Alice", Some(&a.id), "red"),
-                        person("Carol", Some(&c.id), "yellow"),
-                    ],
-                    Some(0),
-                    true,
-                    NOW + i * 1_000,
-                )
-            })
-            .collect();
+        let games = alice_wins(&a.id, &c.id, 5);
         store.record_game(&games[0]).await.unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");
@@ -1217,19 +1215,7 @@ async fn store_full_queue_spills_to_the_journal_and_shutdown_drains() {
                 retry: Duration::from_millis(50),
             },
         );
-        let games: Vec<GameRecord> = (0..40)
-            .map(|i| {
-                game(
-                    [
-                        person("Alice", Some(&a.id), "red"),
-                        person("Carol", Some(&c.id), "yellow"),
-                    ],
-                    Some(0),
-                    true,
-                    NOW + i * 1_000,
-                )
-            })
-            .collect();
+        let games = alice_wins(&a.id, &c.id, 40);
         // All submitted without awaiting anything in between.
         let answers: Vec<_> = games.iter().map(|g| recorder.submit(g.clone())).collect();
         // An invalid record is refused at once, not queued.

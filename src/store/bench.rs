@@ -91,14 +91,8 @@ fn random_game(rng: &mut impl RngExt, ids: &[(String, String)], t: i64) -> GameR
         1..=9 => (GameResult::Win, Some(0), Reason::Line),
         _ => (GameResult::Win, Some(1), Reason::Line),
     };
-    let seat = |(id, name): &(String, String), colour: &str| PlayerRecord {
-        name: name.clone(),
-        account: Some(id.clone()),
-        computer: None,
-        colour: colour.into(),
-        rating_before: None,
-        rating_after: None,
-    };
+    let seat =
+        |(id, name): &(String, String), colour: &str| PlayerRecord::person(name, Some(id), colour);
     GameRecord {
         id: GameRecord::new_id(),
         game: kind,

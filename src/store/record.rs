@@ -104,6 +104,20 @@ pub struct PlayerRecord {
     pub rating_after: Option<f64>,
 }
 
+impl PlayerRecord {
+    /// A person (with an account or a guest), not yet rated.
+    pub fn person(name: &str, account: Option<&str>, colour: &str) -> PlayerRecord {
+        PlayerRecord {
+            name: name.into(),
+            account: account.map(str::to_string),
+            computer: None,
+            colour: colour.into(),
+            rating_before: None,
+            rating_after: None,
+        }
+    }
+}
+
 /// One move: the point played and when, in milliseconds since the game started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
@@ -292,14 +306,7 @@ pub(crate) mod tests {
     use super::*;
 
     pub(crate) fn sample() -> GameRecord {
-        let player = |name: &str, colour: &str| PlayerRecord {
-            name: name.into(),
-            account: None,
-            computer: None,
-            colour: colour.into(),
-            rating_before: None,
-            rating_after: None,
-        };
+        let player = |name: &str, colour: &str| PlayerRecord::person(name, None, colour);
         GameRecord {
             id: GameRecord::new_id(),
             game: GameKind::ConnectFour,
