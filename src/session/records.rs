@@ -518,7 +518,7 @@ impl RecordsScreen {
                 .unwrap_or_default();
             let text = format!(
                 "{}  {:<12} {:<16} {:<7}{}",
-                g.date,
+                text::sanitize(&g.date, 10),
                 g.game.name(),
                 clean(&g.opponent),
                 g.outcome.word(),
@@ -589,7 +589,7 @@ impl RecordsScreen {
                 ));
             }
             None => f.push(Line::styled(
-                " [g] gives a one-time code to add a key from another machine.",
+                " [g] gives a code to add a key from another machine.",
                 Style::PLAIN.dim(),
             )),
         }
@@ -667,27 +667,24 @@ impl RecordsScreen {
             ));
         }
         let in_top = v.top.iter().any(|r| r.me);
-        match &v.me {
-            _ if in_top => {}
-            Some(me) if me.rank > 0 => f.push(
-                Line::styled(" > ", Style::PLAIN.bold())
-                    .with(row(me), Style::PLAIN.bold().reverse()),
-            ),
-            Some(me) => f.push(Line::styled(
-                format!(
-                    " You ({} rated): on the list after {}.",
-                    me.rating,
-                    text::sanitize(&v.requirement, 36)
-                ),
-                Style::PLAIN.dim(),
+        let requirement = text::sanitize(&v.requirement, 80);
+        let explain = match &v.me {
+            _ if in_top => None,
+            Some(me) if me.rank > 0 => {
+                f.push(
+                    Line::styled(" > ", Style::PLAIN.bold())
+                        .with(row(me), Style::PLAIN.bold().reverse()),
+                );
+                None
+            }
+            Some(me) => Some(format!(
+                "You ({}) are not on the list yet: it takes {requirement}.",
+                me.rating
             )),
-            None => f.push(Line::styled(
-                format!(
-                    " To appear: {} (with an SSH key).",
-                    text::sanitize(&v.requirement, 36)
-                ),
-                Style::PLAIN.dim(),
-            )),
+            None => Some(format!("To appear here: {requirement}, with an SSH key.")),
+        };
+        for l in explain.iter().flat_map(|e| text::wrap(e, 56)).take(3) {
+            f.push(Line::styled(format!(" {l}"), Style::PLAIN.dim()));
         }
     }
 }
