@@ -742,9 +742,10 @@ fn replay_lines(f: &mut Frame, v: &ReplayView, shown: usize, theme: Theme) {
         indented.spans.extend(line.spans);
         f.push(indented);
     }
-    let last = pos
-        .last_move()
-        .map(|p| format!("   last: {}", v.rules.format_point(p)))
+    let last = shown
+        .checked_sub(1)
+        .and_then(|i| v.moves.get(i))
+        .map(|m| format!("   last: {}", v.rules.format_move(*m)))
         .unwrap_or_default();
     f.push(Line::styled(
         format!(" Move {shown} of {}{last}", v.moves.len()),
