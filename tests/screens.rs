@@ -1012,3 +1012,19 @@ fn oversized_input_on_these_screens_does_nothing_bad() {
     r.send(&flood);
     r.no_enlarge();
 }
+
+#[test]
+fn help_on_the_records_screens_names_their_keys() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"?");
+    r.shows("your profile: ratings, games, replays, keys");
+    r.send(b" ");
+    r.send(b"p");
+    let out = r.session.show_profile(Some(profile(2)));
+    r.apply(out);
+    r.send(b"?");
+    r.no_enlarge();
+    r.shows("replay: first and last move");
+    r.send(b" ");
+    r.shows("Profile of Alice");
+}

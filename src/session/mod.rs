@@ -559,7 +559,7 @@ impl Session {
             State::Setup(_) | State::Closed => HelpTopic::Setup,
             State::Lobby(_) => HelpTopic::Lobby,
             State::Seeking(_) | State::Hosting(_) => HelpTopic::Waiting,
-            State::Records(..) => HelpTopic::Lobby,
+            State::Records(..) => HelpTopic::Records,
             State::Play(p) => HelpTopic::Game {
                 rules: *p.game.position.rules(),
                 remote: self.remote.is_some(),
