@@ -803,6 +803,16 @@ fn the_leaderboard_highlights_my_row_even_outside_the_top_20() {
     }
     r.shows("Top20");
     r.shows("  57  Guest0042");
+    // Wide names keep the columns (and the 60 columns).
+    let out = r.session.show_leaderboard(LeaderboardView {
+        top: vec![leader(1, "\u{5c71}\u{7530}".repeat(10).as_str(), false)],
+        ..view.clone()
+    });
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("\u{5c71}\u{7530}\u{5c71}\u{7530}");
+    let out = r.session.show_leaderboard(view.clone());
+    r.apply(out);
     // My row inside the top 20 is highlighted there.
     let mut inside = view.clone();
     inside.top[1].me = true;

@@ -185,6 +185,15 @@ fn clean(s: &str) -> String {
     text::sanitize(s, NAME_WIDTH)
 }
 
+/// A name sanitised and padded to [`NAME_WIDTH`] terminal columns (wide
+/// characters count twice), so the columns after it line up.
+fn column(s: &str) -> String {
+    let mut name = clean(s);
+    let pad = NAME_WIDTH.saturating_sub(text::width(&name));
+    name.extend(std::iter::repeat_n(' ', pad));
+    name
+}
+
 fn signed(n: i64) -> String {
     if n > 0 {
         format!("+{n}")
@@ -517,10 +526,10 @@ impl RecordsScreen {
                 .map(|c| format!(" {}", signed(c)))
                 .unwrap_or_default();
             let text = format!(
-                "{}  {:<12} {:<16} {:<7}{}",
+                "{}  {:<12} {} {:<7}{}",
                 text::sanitize(&g.date, 10),
                 g.game.name(),
-                clean(&g.opponent),
+                column(&g.opponent),
                 g.outcome.word(),
                 change
             );
@@ -628,8 +637,8 @@ impl RecordsScreen {
                 "-".into()
             };
             format!(
-                "{rank:>4}  {:<16} {:>6} {:>6}",
-                clean(&r.name),
+                "{rank:>4}  {} {:>6} {:>6}",
+                column(&r.name),
                 r.rating,
                 r.games
             )
