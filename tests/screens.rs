@@ -738,6 +738,11 @@ fn the_replay_steps_through_the_moves_and_marks_the_line_at_the_end() {
     r.send(b"\x1b[H");
     r.send(b"\x1b[D");
     r.shows("Move 0 of 7");
+    // , and . step as well (a client in line mode has no arrows).
+    r.send(b".");
+    r.shows("Move 1 of 7");
+    r.send(b",");
+    r.shows("Move 0 of 7");
     // End: the line again.
     r.send(b"\x1b[F");
     r.shows("Move 7 of 7");

@@ -415,8 +415,11 @@ impl RecordsScreen {
             Page::Replay { view, shown } => {
                 let n = view.moves.len();
                 match key {
-                    Key::Left | Key::Up => *shown = shown.saturating_sub(1),
-                    Key::Right | Key::Down | Key::Char(' ') => *shown = (*shown + 1).min(n),
+                    // , and . step too: a client in line mode has no arrows.
+                    Key::Left | Key::Up | Key::Char(',') => *shown = shown.saturating_sub(1),
+                    Key::Right | Key::Down | Key::Char(' ') | Key::Char('.') => {
+                        *shown = (*shown + 1).min(n)
+                    }
                     Key::Home => *shown = 0,
                     Key::End => *shown = n,
                     _ => {}
