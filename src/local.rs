@@ -256,7 +256,13 @@ impl LocalDriver {
             | Request::PlayComputer(..)
             | Request::CreateRoom(..)
             | Request::JoinRoom(_)
-            | Request::Cancel => Output::default(),
+            | Request::Cancel
+            | Request::Profile
+            | Request::Leaderboard(_)
+            | Request::Replay(_)
+            | Request::Keys
+            | Request::LinkCode
+            | Request::RemoveKey(_) => Output::default(),
         };
         Some(out)
     }

@@ -527,3 +527,519 @@ fn a_rated_game_shows_ratings_and_how_mine_moved() {
         r.screen()
     );
 }
+
+// The profile, keys, leaderboard and replay screens, fed plain views as the
+// server would after asking its store.
+
+use inarow::session::records::{
+    GameOutcome, GameRow, KeyRow, LeaderRow, LeaderboardView, ProfileView, RatingRow, ReplayPlayer,
+    ReplayView,
+};
+
+const HOSTILE: &str = "\x1b[2J\x1b]0;pwned\x07Evil\u{202e}\r\nName";
+
+fn game_row(i: usize, opponent: &str) -> GameRow {
+    GameRow {
+        id: format!("game-{i}"),
+        date: format!("2026-11-{:02}", 23 - i % 20),
+        game: if i.is_multiple_of(2) {
+            GameKind::ConnectFour
+        } else {
+            GameKind::Gomoku
+        },
+        opponent: opponent.into(),
+        outcome: [GameOutcome::Won, GameOutcome::Lost, GameOutcome::Draw][i % 3],
+        rating_change: i
+            .is_multiple_of(2)
+            .then_some(if i.is_multiple_of(3) { 12 } else { -9 }),
+    }
+}
+
+fn profile(games: usize) -> ProfileView {
+    ProfileView {
+        name: "Alice".into(),
+        ratings: vec![RatingRow {
+            game: GameKind::ConnectFour,
+            rating: 1523,
+            deviation: 61,
+            wins: 7,
+            losses: 3,
+            draws: 1,
+        }],
+        games: (0..games)
+            .map(|i| game_row(i, &format!("Bob{i}")))
+            .collect(),
+    }
+}
+
+/// Connect Four: the first player drops four in column d, the second plays e.
+fn c4_replay() -> ReplayView {
+    ReplayView {
+        rules: Rules::connect_four(),
+        players: [
+            ReplayPlayer {
+                name: "Alice".into(),
+                colour: Colour::Red,
+            },
+            ReplayPlayer {
+                name: "Computer".into(),
+                colour: Colour::Yellow,
+            },
+        ],
+        moves: [3, 4, 3, 4, 3, 4, 3].map(Move::Column).to_vec(),
+        winner: Some(Side::First),
+        reason: "four in a line".into(),
+        date: "2026-11-23".into(),
+    }
+}
+
+fn leader(rank: i64, name: &str, me: bool) -> LeaderRow {
+    LeaderRow {
+        rank,
+        name: name.into(),
+        rating: 2000 - rank * 10,
+        games: 30 + rank,
+        me,
+    }
+}
+
+impl Remote {
+    /// Lines of the screen whose text contains `needle`, with whether the
+    /// cell where it starts is drawn in reverse video.
+    fn reversed_at(&self, needle: &str) -> bool {
+        let (col, row) = self.find(needle);
+        self.term
+            .screen()
+            .cell(row, col)
+            .is_some_and(|c| c.inverse())
+    }
+
+    fn no_enlarge(&self) {
+        let s = self.screen();
+        assert!(!s.contains("please enlarge"), "{s}");
+    }
+}
+
+#[test]
+fn the_lobby_offers_the_profile_and_the_leaderboard_and_still_fits_60x24() {
+    let mut r = Remote::new(60, 24);
+    r.shows("[p] Your profile");
+    r.shows("[l] Leaderboard");
+    r.send(b"1"); // Connect Four's menu: its own keys and these too.
+    r.shows("[p] Your profile");
+    r.shows("[l] Leaderboard");
+    r.shows("[b] Back");
+    r.no_enlarge();
+    r.send(b"l");
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::Leaderboard(GameKind::ConnectFour)]
+    );
+    r.shows("Leaderboard");
+    r.esc();
+    r.shows("Quick match"); // back at Connect Four's menu
+    r.send(b"p");
+    assert_eq!(r.take_requests(), vec![Request::Profile]);
+    r.shows("Loading your profile");
+    r.no_enlarge();
+}
+
+#[test]
+fn the_profile_lists_games_and_enter_asks_for_a_replay() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"p");
+    r.take_requests();
+    let out = r.session.show_profile(Some(profile(20)));
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("Profile of Alice");
+    r.shows("Connect Four  1523 \u{b1} 61   7 won, 3 lost, 1 drawn");
+    r.shows("Gomoku        no rated games yet");
+    r.shows("Last 20 games:");
+    r.shows("2026-11-23  Connect Four Bob0             won     +12");
+    r.shows("Gomoku       Bob1             lost");
+    assert!(r.reversed_at("2026-11-23  Connect Four Bob0"));
+    // Down twice, then Enter: the third game's replay is asked for.
+    r.send(b"\x1b[B");
+    r.send(b"\x1b[B");
+    assert!(r.reversed_at("Bob2"));
+    r.send(b"\r");
+    assert_eq!(r.take_requests(), vec![Request::Replay("game-2".into())]);
+    r.shows("Loading the game");
+    // The list scrolls to the last game.
+    r.esc(); // the game did not come: back to the profile
+    r.shows("Profile of Alice");
+    for _ in 0..30 {
+        r.send(b"\x1b[B");
+    }
+    r.shows("Bob19");
+    assert!(r.reversed_at("Bob19"));
+    r.no_enlarge();
+    // [k] opens the keys screen and asks for the keys.
+    r.send(b"k");
+    assert_eq!(r.take_requests(), vec![Request::Keys]);
+    r.esc();
+    r.shows("Profile of Alice");
+    r.esc();
+    r.shows("Choose a game");
+}
+
+#[test]
+fn a_guest_reads_what_an_ssh_key_would_keep() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"p");
+    let out = r.session.show_profile(None);
+    r.apply(out);
+    r.shows("playing as a guest");
+    r.shows("ssh -p 2222 YOURNAME@play.example.org");
+    r.send(b"k\r");
+    assert_eq!(r.take_requests(), vec![Request::Profile]);
+    r.no_enlarge();
+    r.send(b"q");
+    r.shows("Choose a game");
+}
+
+#[test]
+fn the_replay_steps_through_the_moves_and_marks_the_line_at_the_end() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"p");
+    let out = r.session.show_profile(Some(profile(3)));
+    r.apply(out);
+    r.take_requests();
+    r.send(b"\r");
+    assert_eq!(r.take_requests(), vec![Request::Replay("game-0".into())]);
+    let out = r.session.show_replay(c4_replay());
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("Alice");
+    r.shows("Computer");
+    r.shows("Alice won: four in a line");
+    // It opens at the end: the winning line marked.
+    r.shows("Move 7 of 7");
+    let board = |r: &Remote| r.screen();
+    assert!(board(&r).contains('*'), "{}", board(&r));
+    // One back: the line is not there yet, the last move is marked.
+    r.send(b"\x1b[D");
+    r.shows("Move 6 of 7");
+    assert!(!board(&r).contains('*'), "{}", board(&r));
+    assert!(board(&r).contains('('), "{}", board(&r));
+    // Home: an empty board; Right: one stone.
+    r.send(b"\x1b[H");
+    r.shows("Move 0 of 7");
+    r.send(b"\x1b[C");
+    r.shows("Move 1 of 7");
+    r.send(b"\x1b[C\x1b[C");
+    r.shows("Move 3 of 7");
+    // Past the ends nothing breaks.
+    for _ in 0..20 {
+        r.send(b"\x1b[C");
+    }
+    r.shows("Move 7 of 7");
+    r.send(b"\x1b[H");
+    r.send(b"\x1b[D");
+    r.shows("Move 0 of 7");
+    // , and . step as well (a client in line mode has no arrows).
+    r.send(b".");
+    r.shows("Move 1 of 7");
+    r.send(b",");
+    r.shows("Move 0 of 7");
+    // End: the line again.
+    r.send(b"\x1b[F");
+    r.shows("Move 7 of 7");
+    assert!(board(&r).contains('*'));
+    // Esc: back to the profile.
+    r.esc();
+    r.shows("Profile of Alice");
+}
+
+#[test]
+fn a_gomoku_replay_fits_80x24() {
+    let mut r = Remote::new(80, 24);
+    r.send(b"p");
+    let out = r.session.show_profile(Some(profile(1)));
+    r.apply(out);
+    let moves = (0..9u8)
+        .map(|i| {
+            let (x, y) = if i % 2 == 0 {
+                (3 + i / 2, 7)
+            } else {
+                (3 + i / 2, 9)
+            };
+            Move::Point(inarow::game::Point::new(x, y))
+        })
+        .collect();
+    let out = r.session.show_replay(ReplayView {
+        rules: Rules::gomoku(),
+        moves,
+        ..c4_replay()
+    });
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("Move 9 of 9");
+    assert!(r.screen().contains('*'), "{}", r.screen());
+}
+
+#[test]
+fn the_leaderboard_highlights_my_row_even_outside_the_top_20() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"l");
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::Leaderboard(GameKind::ConnectFour)]
+    );
+    let view = LeaderboardView {
+        game: GameKind::ConnectFour,
+        top: (1..=20)
+            .map(|i| leader(i, &format!("Top{i}"), false))
+            .collect(),
+        me: Some(leader(57, "Guest0042", true)),
+        requirement: "5 rated games and a deviation under 110".into(),
+    };
+    let out = r.session.show_leaderboard(view.clone());
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("Top1 ");
+    r.shows("  57  Guest0042");
+    assert!(r.reversed_at("57  Guest0042"));
+    assert!(!r.reversed_at("Top1 "));
+    // Scrolling down shows the rest of the top 20.
+    for _ in 0..10 {
+        r.send(b"\x1b[B");
+    }
+    r.shows("Top20");
+    r.shows("  57  Guest0042");
+    // Wide names keep the columns (and the 60 columns).
+    let out = r.session.show_leaderboard(LeaderboardView {
+        top: vec![leader(1, "\u{5c71}\u{7530}".repeat(10).as_str(), false)],
+        ..view.clone()
+    });
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("\u{5c71}\u{7530}\u{5c71}\u{7530}");
+    let out = r.session.show_leaderboard(view.clone());
+    r.apply(out);
+    // My row inside the top 20 is highlighted there.
+    let mut inside = view.clone();
+    inside.top[1].me = true;
+    inside.me = Some(LeaderRow {
+        me: true,
+        ..inside.top[1].clone()
+    });
+    let out = r.session.show_leaderboard(inside);
+    r.apply(out);
+    r.send(b"\x1b[H");
+    for _ in 0..10 {
+        r.send(b"\x1b[A");
+    }
+    assert!(r.reversed_at("Top2 "));
+    // Other game: asked for, and a player who does not qualify yet reads
+    // what it takes.
+    r.send(b"\x1b[C");
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::Leaderboard(GameKind::Gomoku)]
+    );
+    r.shows("Loading");
+    let out = r.session.show_leaderboard(LeaderboardView {
+        game: GameKind::Gomoku,
+        top: vec![leader(1, "Solo", false)],
+        me: Some(LeaderRow {
+            rank: 0,
+            ..leader(0, "Guest0042", true)
+        }),
+        requirement: "5 rated games and a deviation under 110".into(),
+    });
+    r.apply(out);
+    r.shows("Solo");
+    r.shows("not on the list yet: it takes 5 rated");
+    r.shows("games and a deviation under 110.");
+    // A stale answer for the other game changes nothing.
+    let out = r.session.show_leaderboard(view);
+    r.apply(out);
+    assert!(!r.screen().contains("Top1 "), "{}", r.screen());
+    r.send(b"g");
+    assert!(r.take_requests().is_empty(), "already Gomoku");
+    r.send(b"c");
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::Leaderboard(GameKind::ConnectFour)]
+    );
+    r.send(b"q");
+    r.shows("Choose a game");
+}
+
+#[test]
+fn the_keys_screen_removes_the_selected_key_and_shows_a_link_code() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"p");
+    let out = r.session.show_profile(Some(profile(0)));
+    r.apply(out);
+    r.take_requests();
+    r.shows("No games yet");
+    r.send(b"k");
+    assert_eq!(r.take_requests(), vec![Request::Keys]);
+    let keys: Vec<KeyRow> = (0..2)
+        .map(|i| KeyRow {
+            fingerprint: format!("SHA256:{i}bcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ"),
+            added: "2026-11-2".to_string() + &i.to_string(),
+        })
+        .collect();
+    let out = r.session.show_keys(keys.clone());
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("2026-11-20  0bcdefghij");
+    r.shows("2026-11-21  1bcdefghij");
+    r.send(b"\x1b[B");
+    r.send(b"d");
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::RemoveKey(keys[1].fingerprint.clone())]
+    );
+    let out = r
+        .session
+        .records_message("the last key of an account cannot be removed");
+    r.apply(out);
+    r.shows("! the last key of an account cannot be removed");
+    r.send(b"g");
+    assert_eq!(r.take_requests(), vec![Request::LinkCode]);
+    let out = r.session.show_link_code("WXYZ-KLMN");
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("Link code: WXYZ-KLMN");
+    r.shows("ssh -p 2222 WXYZ-KLMN@play.example.org");
+    r.shows("within 10 minutes");
+    r.esc();
+    r.shows("No games yet");
+}
+
+#[test]
+fn hostile_names_in_the_views_never_reach_the_terminal_raw() {
+    let mut r = Remote::new(80, 24);
+    let mut bytes = Vec::new();
+    let mut apply = |r: &mut Remote, out: Output| {
+        bytes.extend_from_slice(&out.bytes);
+        r.apply(out);
+    };
+    r.send(b"p");
+    let mut p = profile(3);
+    p.name = HOSTILE.into();
+    p.games[1].opponent = HOSTILE.into();
+    p.games[1].date = HOSTILE.into();
+    let out = r.session.show_profile(Some(p));
+    apply(&mut r, out);
+    r.shows("Evil");
+    let mut replay = c4_replay();
+    replay.players[0].name = HOSTILE.into();
+    replay.reason = HOSTILE.into();
+    replay.date = HOSTILE.into();
+    let out = r.session.show_replay(replay);
+    apply(&mut r, out);
+    r.shows("Evil");
+    r.esc();
+    r.send(b"k");
+    let out = r.session.show_keys(vec![KeyRow {
+        fingerprint: HOSTILE.into(),
+        added: HOSTILE.into(),
+    }]);
+    apply(&mut r, out);
+    let out = r.session.show_link_code(HOSTILE);
+    apply(&mut r, out);
+    let out = r.session.records_message(HOSTILE);
+    apply(&mut r, out);
+    r.esc();
+    r.esc();
+    r.send(b"l");
+    let out = r.session.show_leaderboard(LeaderboardView {
+        game: GameKind::ConnectFour,
+        top: vec![leader(1, HOSTILE, false)],
+        me: Some(leader(2, HOSTILE, true)),
+        requirement: HOSTILE.into(),
+    });
+    apply(&mut r, out);
+    r.shows("Evil");
+    let text = String::from_utf8_lossy(&bytes);
+    // (The session sets the window title itself: only the name's own
+    // sequences are looked for.)
+    for raw in [
+        "\x1b]0;pwned",
+        "\x1b[2J\x1b]",
+        "pwned\x07",
+        "\u{202e}",
+        "\r\nName",
+    ] {
+        assert!(!text.contains(raw), "{raw:?} reached the terminal");
+    }
+    assert!(!r.screen().contains("pwned\n"));
+}
+
+#[test]
+fn oversized_input_on_these_screens_does_nothing_bad() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"p");
+    let out = r.session.show_profile(Some(profile(20)));
+    r.apply(out);
+    r.take_requests();
+    // A flood of keys: pasted (a burst), never commands.
+    let flood: Vec<u8> = b"dgkq\r\x1b[B"
+        .iter()
+        .copied()
+        .cycle()
+        .take(64 * 1024)
+        .collect();
+    r.send(&flood);
+    r.shows("Profile of Alice");
+    assert!(r.take_requests().is_empty());
+    // Ten thousand arrows one by one stay in the list.
+    for _ in 0..2000 {
+        r.send(b"\x1b[B\x1b[A\x1b[B");
+    }
+    r.shows("Bob19");
+    r.send(b"k");
+    r.take_requests();
+    let out = r.session.show_keys(
+        (0..100)
+            .map(|i| KeyRow {
+                fingerprint: format!("SHA256:{}", "x".repeat(5000) + &i.to_string()),
+                added: "9".repeat(5000),
+            })
+            .collect(),
+    );
+    r.apply(out);
+    r.no_enlarge();
+    r.send(&flood);
+    assert!(r.take_requests().is_empty());
+    let out = r.session.show_link_code(&"A".repeat(100_000));
+    r.apply(out);
+    r.no_enlarge();
+    r.esc();
+    r.esc();
+    r.send(b"l");
+    let out = r.session.show_leaderboard(LeaderboardView {
+        game: GameKind::ConnectFour,
+        top: (1..5000)
+            .map(|i| leader(i, &"N".repeat(1000), false))
+            .collect(),
+        me: None,
+        requirement: "x".repeat(100_000),
+    });
+    r.apply(out);
+    r.no_enlarge();
+    r.send(&flood);
+    r.no_enlarge();
+}
+
+#[test]
+fn help_on_the_records_screens_names_their_keys() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"?");
+    r.shows("your profile: ratings, games, replays, keys");
+    r.send(b" ");
+    r.send(b"p");
+    let out = r.session.show_profile(Some(profile(2)));
+    r.apply(out);
+    r.send(b"?");
+    r.no_enlarge();
+    r.shows("replay: first and last move");
+    r.send(b" ");
+    r.shows("Profile of Alice");
+}

@@ -9,6 +9,7 @@ mod gomoku_engine;
 mod properties;
 mod rules;
 mod screens;
+mod screens_ssh;
 mod session;
 mod ssh;
 mod store;

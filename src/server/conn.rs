@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 use super::Ctx;
 use super::accounts::{self, Login};
 use super::outbox::{Outbox, Resync, Sink};
+use super::records;
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
 use crate::lobby::{Command, NewMember, SessionId, ToSession};
 use crate::session::remote::RemoteOptions;
@@ -51,6 +52,29 @@ pub const EVENT_QUEUE: usize = 64;
 const INBOX: usize = 32;
 /// Time the last bytes get to reach a client before the connection is cut.
 const CLOSE_GRACE: Duration = Duration::from_secs(3);
+/// Longest a session waits for the store to show a profile, a leaderboard,
+/// a game or keys; past it the person reads that the records are away.
+const STORE_WAIT: Duration = Duration::from_secs(5);
+/// What a person reads when the store failed or did not answer in time.
+const STORE_AWAY: &str = "the host's records are not available right now: try again later";
+
+/// A store call, bounded in time; an error is logged and becomes [`STORE_AWAY`].
+async fn within<T, E: std::fmt::Display>(
+    what: &str,
+    fut: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<T, String> {
+    match tokio::time::timeout(STORE_WAIT, fut).await {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, what, "store error");
+            Err(STORE_AWAY.into())
+        }
+        Err(_) => {
+            tracing::warn!(what, "store did not answer in time");
+            Err(STORE_AWAY.into())
+        }
+    }
+}
 
 /// Who connected, and how.
 pub struct ConnParams {
@@ -514,8 +538,83 @@ impl Conn {
             }
             Request::Cancel => lobby.send(Command::Cancel { id }).await,
             Request::StartLocal(_) => {}
+            Request::Profile
+            | Request::Leaderboard(_)
+            | Request::Replay(_)
+            | Request::Keys
+            | Request::LinkCode
+            | Request::RemoveKey(_) => {
+                let out = self.records(req).await;
+                return Box::pin(self.emit(out)).await;
+            }
         }
         None
+    }
+
+    /// Asks the store for what the profile, keys, leaderboard or replay
+    /// screen wants, and shows it (or why it cannot be shown).
+    async fn records(&mut self, req: Request) -> Output {
+        let store = &self.ctx.store;
+        let account = self.account.clone();
+        let now = crate::store::now_ms();
+        let no_account = "guests have no account: connect with an SSH key to keep one";
+        match (req, account.as_deref()) {
+            (Request::Profile, None) => self.session.show_profile(None),
+            (Request::Profile, Some(a)) => match within("profile", store.profile(a, now)).await {
+                Ok(Some(p)) => self.session.show_profile(Some(records::profile_view(&p))),
+                Ok(None) => self.session.show_profile(None),
+                Err(e) => self.session.records_message(&e),
+            },
+            (Request::Leaderboard(kind), me) => {
+                match within("leaderboard", store.leaderboard(kind, me, now)).await {
+                    Ok(b) => self
+                        .session
+                        .show_leaderboard(records::leaderboard_view(&b, me)),
+                    Err(e) => self.session.records_message(&e),
+                }
+            }
+            (Request::Replay(game), Some(a)) => match within("game", store.game(&game)).await {
+                Ok(Some(g)) if records::played_in(&g, a) => match records::replay_view(&g) {
+                    Some(v) => self.session.show_replay(v),
+                    None => self.session.records_message("this game cannot be shown"),
+                },
+                Ok(_) => self.session.records_message("no such game among yours"),
+                Err(e) => self.session.records_message(&e),
+            },
+            (Request::Keys, Some(a)) => match within("keys", store.keys(a)).await {
+                Ok(keys) => self.session.show_keys(records::key_rows(&keys)),
+                Err(e) => self.session.records_message(&e),
+            },
+            (Request::LinkCode, Some(a)) => {
+                match within("link code", store.create_link_code(a, now)).await {
+                    Ok(code) => self.session.show_link_code(&code),
+                    Err(e) => self.session.records_message(&e),
+                }
+            }
+            (Request::RemoveKey(fp), Some(a)) => {
+                let removed = tokio::time::timeout(STORE_WAIT, store.remove_key(a, &fp)).await;
+                let message = match removed {
+                    Ok(Ok(())) => {
+                        tracing::info!(session = self.id, account = a, "key removed");
+                        "key removed".to_string()
+                    }
+                    Ok(Err(crate::store::KeyError::Store(e))) => {
+                        tracing::warn!(error = %e, "store error: key not removed");
+                        STORE_AWAY.to_string()
+                    }
+                    Ok(Err(e)) => e.to_string(),
+                    Err(_) => STORE_AWAY.to_string(),
+                };
+                let mut out = match within("keys", store.keys(a)).await {
+                    Ok(keys) => self.session.show_keys(records::key_rows(&keys)),
+                    Err(_) => Output::default(),
+                };
+                let more = self.session.records_message(&message);
+                out.bytes.extend(more.bytes);
+                out
+            }
+            (_, _) => self.session.records_message(no_account),
+        }
     }
 
     /// A message from the lobby or a room.

@@ -8,6 +8,7 @@ pub mod conn;
 pub mod hostkey;
 pub mod net;
 pub mod outbox;
+pub mod records;
 pub mod ssh;
 pub mod telnet;
 pub mod telnet_codec;

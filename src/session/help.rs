@@ -13,6 +13,8 @@ pub enum HelpTopic {
     Lobby,
     /// Waiting for a quick match or for a friend.
     Waiting,
+    /// The profile, keys, leaderboard or a replay.
+    Records,
     /// A game; `computer`: against the computer (undo works).
     Game {
         rules: Rules,
@@ -62,11 +64,25 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
             if topic == HelpTopic::Lobby {
                 add("j", "join a friend: type their room code".into());
                 add("t", "stones as emoji or as letters".into());
+                add("p", "your profile: ratings, games, replays, keys".into());
+                add("l", "the leaderboard of each game".into());
             }
             add("click", "choose an entry with the mouse".into());
         }
         HelpTopic::Waiting => {
             add("Esc or q", "stop waiting, back to the lobby".into());
+        }
+        HelpTopic::Records => {
+            add("up, down", "choose a game or a key; scroll".into());
+            add("Enter", "replay the chosen game".into());
+            add(
+                "left, right",
+                "replay: one move; leaderboard: other game".into(),
+            );
+            add("Home, End", "replay: first and last move".into());
+            add("k", "profile: your keys and link codes".into());
+            add("d, g", "keys: remove the chosen key; a link code".into());
+            add("Esc or q", "back".into());
         }
         HelpTopic::Game {
             rules,
@@ -151,6 +167,7 @@ mod tests {
             HelpTopic::Lobby,
             HelpTopic::Setup,
             HelpTopic::Waiting,
+            HelpTopic::Records,
             HelpTopic::Game {
                 rules: Rules::gomoku(),
                 remote: false,

@@ -11,6 +11,7 @@
 
 pub mod help;
 pub mod play;
+pub mod records;
 pub mod remote;
 pub mod setup;
 pub mod widgets;
@@ -26,6 +27,7 @@ use crate::term::screen::{ENTER_SEQUENCE, Frame, Screen, leave_bytes};
 
 use help::HelpTopic;
 use play::{PlayAction, PlayScreen};
+use records::{KeyRow, LeaderboardView, ProfileView, RecordsAction, RecordsScreen, ReplayView};
 use remote::{HostScreen, LobbyScreen, RemoteAction, RemoteOptions, SeekScreen, Stats};
 use setup::{LocalGame, PlayOptions, Setup, SetupEvent};
 
@@ -71,6 +73,18 @@ pub enum Request {
     JoinRoom(String),
     /// Remote: stop waiting for a match or a friend.
     Cancel,
+    /// Remote: my profile (answered with [`Session::show_profile`]).
+    Profile,
+    /// Remote: the leaderboard of a game ([`Session::show_leaderboard`]).
+    Leaderboard(GameKind),
+    /// Remote: a recorded game by id ([`Session::show_replay`]).
+    Replay(String),
+    /// Remote: my account's keys ([`Session::show_keys`]).
+    Keys,
+    /// Remote: a new one-time link code ([`Session::show_link_code`]).
+    LinkCode,
+    /// Remote: remove this key (by fingerprint) from my account.
+    RemoveKey(String),
 }
 
 /// What one call produced.
@@ -104,6 +118,8 @@ enum State {
     Lobby(Box<LobbyScreen>),
     Seeking(Box<SeekScreen>),
     Hosting(Box<HostScreen>),
+    /// The profile, keys, leaderboard and replays.
+    Records(Box<RecordsScreen>, Option<crate::game::Rules>),
     Closed,
 }
 
@@ -430,6 +446,59 @@ impl Session {
         self.rendered()
     }
 
+    /// Remote: the profile asked for came (`None`: a guest, who has none).
+    pub fn show_profile(&mut self, view: Option<ProfileView>) -> Output {
+        if let State::Records(r, _) = &mut self.state
+            && r.wants_profile()
+        {
+            r.set_profile(view);
+        }
+        self.rendered()
+    }
+
+    /// Remote: the leaderboard asked for came.
+    pub fn show_leaderboard(&mut self, view: LeaderboardView) -> Output {
+        if let State::Records(r, _) = &mut self.state {
+            r.set_leaderboard(view);
+        }
+        self.rendered()
+    }
+
+    /// Remote: the recorded game asked for came.
+    pub fn show_replay(&mut self, view: ReplayView) -> Output {
+        if let State::Records(r, _) = &mut self.state
+            && r.wants_profile()
+        {
+            r.set_replay(view);
+        }
+        self.rendered()
+    }
+
+    /// Remote: my account's keys.
+    pub fn show_keys(&mut self, keys: Vec<KeyRow>) -> Output {
+        if let State::Records(r, _) = &mut self.state {
+            r.set_keys(keys);
+        }
+        self.rendered()
+    }
+
+    /// Remote: a new link code for my account.
+    pub fn show_link_code(&mut self, code: &str) -> Output {
+        if let State::Records(r, _) = &mut self.state {
+            r.set_link_code(code);
+        }
+        self.rendered()
+    }
+
+    /// Remote: a message on the profile, keys or leaderboard screen (what
+    /// was asked for failed, or a key was removed).
+    pub fn records_message(&mut self, text: &str) -> Output {
+        if let State::Records(r, _) = &mut self.state {
+            r.set_message(crate::text::sanitize(text, 120));
+        }
+        self.rendered()
+    }
+
     /// Back to the local new-game screens (after "menu"): everything is
     /// asked again, except a non-standard board size given by flag (there
     /// is no menu entry for other sizes).
@@ -456,7 +525,16 @@ impl Session {
             State::Play(p) => Some(*p.game.position.rules()),
             State::Seeking(s) => Some(s.rules()),
             State::Hosting(h) => Some(h.rules()),
+            State::Records(_, back) => *back,
             _ => None,
+        }
+    }
+
+    /// The game whose lobby menu is showing, to come back to.
+    fn lobby_game(&self) -> Option<crate::game::Rules> {
+        match &self.state {
+            State::Lobby(l) => l.current(),
+            _ => self.current_rules(),
         }
     }
 
@@ -482,6 +560,7 @@ impl Session {
             State::Setup(_) | State::Closed => HelpTopic::Setup,
             State::Lobby(_) => HelpTopic::Lobby,
             State::Seeking(_) | State::Hosting(_) => HelpTopic::Waiting,
+            State::Records(..) => HelpTopic::Records,
             State::Play(p) => HelpTopic::Game {
                 rules: *p.game.position.rules(),
                 remote: self.remote.is_some(),
@@ -535,6 +614,7 @@ impl Session {
             (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats, self.theme),
             (State::Seeking(s), Some(r)) => s.frame(label, &r.stats, now.unwrap_or(s.since())),
             (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
+            (State::Records(r, _), _) => r.frame(self.theme),
             _ => Frame::new(),
         }
     }
@@ -635,6 +715,33 @@ impl Session {
                 self.show_lobby();
                 out.requests.push(Request::Cancel);
             }
+            RemoteAction::Profile => {
+                let Some(r) = &self.remote else { return };
+                let screen = RecordsScreen::profile(game_kinds(&r.opts), &r.opts.join_hint);
+                let back = self.lobby_game();
+                self.state = State::Records(Box::new(screen), back);
+                out.requests.push(Request::Profile);
+            }
+            RemoteAction::Leaderboard(kind) => {
+                let Some(r) = &self.remote else { return };
+                let screen =
+                    RecordsScreen::leaderboard(kind, game_kinds(&r.opts), &r.opts.join_hint);
+                let back = self.lobby_game();
+                self.state = State::Records(Box::new(screen), back);
+                out.requests.push(Request::Leaderboard(kind));
+            }
+        }
+    }
+
+    fn records_action(&mut self, action: RecordsAction, out: &mut Output) {
+        match action {
+            RecordsAction::None => {}
+            RecordsAction::Lobby => self.show_lobby(),
+            RecordsAction::Replay(id) => out.requests.push(Request::Replay(id)),
+            RecordsAction::Keys => out.requests.push(Request::Keys),
+            RecordsAction::LinkCode => out.requests.push(Request::LinkCode),
+            RecordsAction::RemoveKey(fp) => out.requests.push(Request::RemoveKey(fp)),
+            RecordsAction::Leaderboard(kind) => out.requests.push(Request::Leaderboard(kind)),
         }
     }
 
@@ -717,7 +824,22 @@ impl Session {
                 let action = host.handle(key);
                 self.remote_action(action, out, now);
             }
+            State::Records(records, _) => {
+                let action = records.handle(key);
+                self.records_action(action, out);
+            }
             State::Closed => {}
         }
     }
+}
+
+/// The kinds of game on offer, in menu order, each once.
+fn game_kinds(opts: &RemoteOptions) -> Vec<GameKind> {
+    let mut kinds = Vec::new();
+    for r in &opts.games {
+        if !kinds.contains(&r.kind()) {
+            kinds.push(r.kind());
+        }
+    }
+    kinds
 }

@@ -48,6 +48,10 @@ pub enum RemoteAction {
     Cancel,
     /// Stones as emoji or as letters.
     ToggleTheme,
+    /// My profile (ratings, games, keys).
+    Profile,
+    /// The leaderboard of this game.
+    Leaderboard(GameKind),
     Quit,
 }
 
@@ -66,6 +70,8 @@ enum Choice {
     /// Change who moves first against the computer.
     First,
     Theme,
+    Profile,
+    Leaderboard,
     Back,
     KeepWaiting,
     Quit,
@@ -143,6 +149,13 @@ fn with_common_entries(m: Menu<Choice>) -> Menu<Choice> {
     )
     .entry('n', "Change your name", "", Choice::Name)
     .entry('c', "Your colour", "", Choice::ColourMenu)
+    .entry(
+        'p',
+        "Your profile",
+        "ratings, games, replays",
+        Choice::Profile,
+    )
+    .entry('l', "Leaderboard", "", Choice::Leaderboard)
     .entry('t', "Stones", "emoji or letters", Choice::Theme)
 }
 
@@ -185,6 +198,11 @@ impl LobbyScreen {
     /// Whether a text field (a name, a room code) is being asked for.
     pub fn is_text_step(&self) -> bool {
         matches!(self.step, Step::Name(_) | Step::JoinCode(_))
+    }
+
+    /// The game whose menu the lobby shows (or showed last).
+    pub fn current(&self) -> Option<Rules> {
+        self.current
     }
 
     /// Whether the name is being asked for.
@@ -278,6 +296,14 @@ impl LobbyScreen {
             }
             (Choice::Join, _) => self.step = Step::JoinCode(TextField::new("", 8)),
             (Choice::Theme, _) => return RemoteAction::ToggleTheme,
+            (Choice::Profile, _) => return RemoteAction::Profile,
+            (Choice::Leaderboard, _) => {
+                let kind = self
+                    .current
+                    .or_else(|| opts.games.first().copied())
+                    .map_or(GameKind::ConnectFour, |r| r.kind());
+                return RemoteAction::Leaderboard(kind);
+            }
             (Choice::ColourMenu, _) => {
                 let mut m = Menu::numbered(
                     Colour::ALL

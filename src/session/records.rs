@@ -1,0 +1,766 @@
+//! The screens of what the host keeps about a player: the profile (ratings
+//! and recent games), the keys and link codes of an account, the
+//! leaderboard, and a recorded game replayed move by move.
+//!
+//! What they show comes in as the plain view types below, filled in by the
+//! server from its store: the session never reads the store itself. Every
+//! text from a view is sanitised here before it is drawn, and every list is
+//! bounded.
+
+use crate::game::{Colour, GameKind, Move, Position, Rules, Side};
+use crate::term::board::{BoardView, Theme, draw_board};
+use crate::term::input::Key;
+use crate::term::screen::{Frame, Line, Style};
+use crate::text;
+
+/// Most games a profile lists.
+pub const MAX_GAMES: usize = 20;
+/// Most leaderboard rows shown.
+pub const MAX_ROWS: usize = 20;
+/// Most keys listed.
+pub const MAX_KEYS: usize = 32;
+/// Widest name shown in a list.
+const NAME_WIDTH: usize = 16;
+/// Rows of a list on screen at once (longer lists scroll with the selection).
+const WINDOW: usize = 10;
+/// Leaderboard rows on screen at once.
+const BOARD_WINDOW: usize = 14;
+
+/// How a game ended for the player whose profile it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameOutcome {
+    Won,
+    Lost,
+    Draw,
+    Aborted,
+}
+
+impl GameOutcome {
+    fn word(self) -> &'static str {
+        match self {
+            GameOutcome::Won => "won",
+            GameOutcome::Lost => "lost",
+            GameOutcome::Draw => "draw",
+            GameOutcome::Aborted => "aborted",
+        }
+    }
+}
+
+/// A player's standing in one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RatingRow {
+    pub game: GameKind,
+    pub rating: i64,
+    pub deviation: i64,
+    pub wins: i64,
+    pub losses: i64,
+    pub draws: i64,
+}
+
+/// One recent game in a profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// The game's id, asked for with [`super::Request::Replay`].
+    pub id: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    pub game: GameKind,
+    pub opponent: String,
+    pub outcome: GameOutcome,
+    /// How my rating moved, when the game was rated.
+    pub rating_change: Option<i64>,
+}
+
+/// A player's profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileView {
+    pub name: String,
+    pub ratings: Vec<RatingRow>,
+    /// Most recent first.
+    pub games: Vec<GameRow>,
+}
+
+/// One leaderboard row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaderRow {
+    /// 0: not (yet) on the leaderboard.
+    pub rank: i64,
+    pub name: String,
+    pub rating: i64,
+    pub games: i64,
+    /// The row of the person looking.
+    pub me: bool,
+}
+
+/// The leaderboard of one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaderboardView {
+    pub game: GameKind,
+    pub top: Vec<LeaderRow>,
+    /// My own row (rank 0 when I do not qualify yet); `None` without a rating.
+    pub me: Option<LeaderRow>,
+    /// What it takes to appear, e.g. "5 rated games and a deviation under 110".
+    pub requirement: String,
+}
+
+/// One SSH key of an account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRow {
+    pub fingerprint: String,
+    /// `YYYY-MM-DD`.
+    pub added: String,
+}
+
+/// One player of a recorded game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayPlayer {
+    pub name: String,
+    pub colour: Colour,
+}
+
+/// A recorded game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayView {
+    pub rules: Rules,
+    /// The side that moved first, then the other.
+    pub players: [ReplayPlayer; 2],
+    pub moves: Vec<Move>,
+    /// The winning side, if one won.
+    pub winner: Option<Side>,
+    /// Why the game ended, in words ("four in a line", "left the game").
+    pub reason: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+}
+
+/// What a key on these screens asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordsAction {
+    None,
+    /// Back to the lobby.
+    Lobby,
+    Replay(String),
+    Keys,
+    LinkCode,
+    RemoveKey(String),
+    Leaderboard(GameKind),
+}
+
+#[derive(Debug, Clone)]
+enum Page {
+    /// Waiting for the host's answer.
+    Loading(String),
+    Profile,
+    Keys {
+        keys: Option<Vec<KeyRow>>,
+        selected: usize,
+        code: Option<String>,
+    },
+    Leaderboard {
+        game: GameKind,
+        view: Option<LeaderboardView>,
+        scroll: usize,
+    },
+    Replay {
+        view: Box<ReplayView>,
+        shown: usize,
+    },
+}
+
+/// The profile and the screens reached from it, and the leaderboard.
+#[derive(Debug, Clone)]
+pub struct RecordsScreen {
+    page: Page,
+    /// The profile, once it came (`Some(None)`: a guest).
+    profile: Option<Option<ProfileView>>,
+    selected: usize,
+    message: Option<String>,
+    /// Games the leaderboard switches between.
+    games: Vec<GameKind>,
+    /// How to reach the host (`ssh CODE@host`), for the link code.
+    join_hint: String,
+}
+
+fn clean(s: &str) -> String {
+    text::sanitize(s, NAME_WIDTH)
+}
+
+/// A name sanitised and padded to [`NAME_WIDTH`] terminal columns (wide
+/// characters count twice), so the columns after it line up.
+fn column(s: &str) -> String {
+    let mut name = clean(s);
+    let pad = NAME_WIDTH.saturating_sub(text::width(&name));
+    name.extend(std::iter::repeat_n(' ', pad));
+    name
+}
+
+fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+impl RecordsScreen {
+    fn new(page: Page, games: Vec<GameKind>, join_hint: &str) -> RecordsScreen {
+        RecordsScreen {
+            page,
+            profile: None,
+            selected: 0,
+            message: None,
+            games,
+            join_hint: join_hint.to_string(),
+        }
+    }
+
+    /// The profile, waiting for the host.
+    pub fn profile(games: Vec<GameKind>, join_hint: &str) -> RecordsScreen {
+        RecordsScreen::new(
+            Page::Loading("Loading your profile...".into()),
+            games,
+            join_hint,
+        )
+    }
+
+    /// The leaderboard of `game`, waiting for the host.
+    pub fn leaderboard(game: GameKind, games: Vec<GameKind>, join_hint: &str) -> RecordsScreen {
+        RecordsScreen::new(
+            Page::Leaderboard {
+                game,
+                view: None,
+                scroll: 0,
+            },
+            games,
+            join_hint,
+        )
+    }
+
+    /// Whether the profile is what was asked for (not the leaderboard).
+    pub fn wants_profile(&self) -> bool {
+        !matches!(self.page, Page::Leaderboard { .. })
+    }
+
+    /// A message (what was asked for failed, or a key was removed). A
+    /// game that could not be loaded leaves the profile showing.
+    pub fn set_message(&mut self, m: impl Into<String>) {
+        self.message = Some(m.into());
+        if matches!(self.page, Page::Loading(_)) && self.profile.is_some() {
+            self.page = Page::Profile;
+        }
+    }
+
+    /// The profile came (`None`: a guest).
+    pub fn set_profile(&mut self, mut view: Option<ProfileView>) {
+        if let Some(v) = &mut view {
+            v.games.truncate(MAX_GAMES);
+            v.ratings.truncate(4);
+        }
+        self.profile = Some(view);
+        self.selected = 0;
+        if matches!(self.page, Page::Loading(_)) {
+            self.page = Page::Profile;
+        }
+    }
+
+    pub fn set_leaderboard(&mut self, mut view: LeaderboardView) {
+        if let Page::Leaderboard { game, view: v, .. } = &mut self.page
+            && *game == view.game
+        {
+            view.top.truncate(MAX_ROWS);
+            *v = Some(view);
+        }
+    }
+
+    pub fn set_replay(&mut self, view: ReplayView) {
+        let shown = view.moves.len();
+        self.message = None;
+        self.page = Page::Replay {
+            view: Box::new(view),
+            shown,
+        };
+    }
+
+    pub fn set_keys(&mut self, mut rows: Vec<KeyRow>) {
+        rows.truncate(MAX_KEYS);
+        if let Page::Keys { keys, selected, .. } = &mut self.page {
+            *selected = (*selected).min(rows.len().saturating_sub(1));
+            *keys = Some(rows);
+        }
+    }
+
+    pub fn set_link_code(&mut self, c: &str) {
+        if let Page::Keys { code, .. } = &mut self.page {
+            *code = Some(text::sanitize(c, 16));
+        }
+    }
+
+    fn games_of_profile(&self) -> &[GameRow] {
+        match &self.profile {
+            Some(Some(p)) => &p.games,
+            _ => &[],
+        }
+    }
+
+    /// Back one screen: to the profile, or out to the lobby.
+    fn back(&mut self) -> RecordsAction {
+        self.message = None;
+        match self.page {
+            Page::Keys { .. } | Page::Replay { .. } | Page::Loading(_)
+                if self.profile.is_some() =>
+            {
+                self.page = Page::Profile;
+                RecordsAction::None
+            }
+            _ => RecordsAction::Lobby,
+        }
+    }
+
+    pub fn handle(&mut self, key: Key) -> RecordsAction {
+        if matches!(
+            key,
+            Key::Esc | Key::Char('q') | Key::Char('Q') | Key::Backspace
+        ) {
+            return self.back();
+        }
+        let n_games = self.games_of_profile().len();
+        match &mut self.page {
+            Page::Loading(_) => RecordsAction::None,
+            Page::Profile => match key {
+                Key::Up if self.selected > 0 => {
+                    self.selected -= 1;
+                    RecordsAction::None
+                }
+                Key::Down if self.selected + 1 < n_games => {
+                    self.selected += 1;
+                    RecordsAction::None
+                }
+                Key::Home => {
+                    self.selected = 0;
+                    RecordsAction::None
+                }
+                Key::End => {
+                    self.selected = n_games.saturating_sub(1);
+                    RecordsAction::None
+                }
+                Key::Enter | Key::Char(' ') => match self.games_of_profile().get(self.selected) {
+                    Some(g) => {
+                        let id = g.id.clone();
+                        self.message = None;
+                        self.page = Page::Loading("Loading the game...".into());
+                        RecordsAction::Replay(id)
+                    }
+                    None => RecordsAction::None,
+                },
+                Key::Char('k') | Key::Char('K') if matches!(self.profile, Some(Some(_))) => {
+                    self.message = None;
+                    self.page = Page::Keys {
+                        keys: None,
+                        selected: 0,
+                        code: None,
+                    };
+                    RecordsAction::Keys
+                }
+                _ => RecordsAction::None,
+            },
+            Page::Keys { keys, selected, .. } => {
+                let n = keys.as_ref().map_or(0, Vec::len);
+                match key {
+                    Key::Up if *selected > 0 => *selected -= 1,
+                    Key::Down if *selected + 1 < n => *selected += 1,
+                    Key::Char('d') | Key::Char('D') => {
+                        if let Some(k) = keys.as_ref().and_then(|k| k.get(*selected)) {
+                            return RecordsAction::RemoveKey(k.fingerprint.clone());
+                        }
+                    }
+                    Key::Char('g') | Key::Char('G') => return RecordsAction::LinkCode,
+                    _ => {}
+                }
+                RecordsAction::None
+            }
+            Page::Leaderboard { game, scroll, view } => {
+                let rows = view.as_ref().map_or(0, |v| v.top.len());
+                let pick =
+                    |g: GameKind| -> Option<GameKind> { self.games.contains(&g).then_some(g) };
+                let i = self.games.iter().position(|g| g == game).unwrap_or(0);
+                let n = self.games.len().max(1);
+                let next = match key {
+                    Key::Left => self.games.get((i + n - 1) % n).copied(),
+                    Key::Right | Key::Tab => self.games.get((i + 1) % n).copied(),
+                    Key::Char('1') => self.games.first().copied(),
+                    Key::Char('2') => self.games.get(1).copied(),
+                    Key::Char('c') | Key::Char('C') => pick(GameKind::ConnectFour),
+                    Key::Char('g') | Key::Char('G') => pick(GameKind::Gomoku),
+                    Key::Up => {
+                        *scroll = scroll.saturating_sub(1);
+                        None
+                    }
+                    Key::Down => {
+                        *scroll = (*scroll + 1).min(rows.saturating_sub(BOARD_WINDOW));
+                        None
+                    }
+                    _ => None,
+                };
+                match next {
+                    Some(g) if g != *game => {
+                        *game = g;
+                        *view = None;
+                        *scroll = 0;
+                        self.message = None;
+                        RecordsAction::Leaderboard(g)
+                    }
+                    _ => RecordsAction::None,
+                }
+            }
+            Page::Replay { view, shown } => {
+                let n = view.moves.len();
+                match key {
+                    // , and . step too: a client in line mode has no arrows.
+                    Key::Left | Key::Up | Key::Char(',') => *shown = shown.saturating_sub(1),
+                    Key::Right | Key::Down | Key::Char(' ') | Key::Char('.') => {
+                        *shown = (*shown + 1).min(n)
+                    }
+                    Key::Home => *shown = 0,
+                    Key::End => *shown = n,
+                    _ => {}
+                }
+                RecordsAction::None
+            }
+        }
+    }
+
+    pub fn frame(&self, theme: Theme) -> Frame {
+        let mut f = Frame::new();
+        let keys = match &self.page {
+            Page::Loading(text) => {
+                f.push(Line::styled(format!(" {text}"), Style::PLAIN.bold()));
+                f.blank();
+                " Esc back"
+            }
+            Page::Profile => {
+                self.profile_lines(&mut f);
+                match &self.profile {
+                    Some(Some(_)) => " arrows + Enter replays a game   [k] keys   Esc back",
+                    _ => " Esc back",
+                }
+            }
+            Page::Keys {
+                keys,
+                selected,
+                code,
+            } => {
+                self.keys_lines(&mut f, keys.as_deref(), *selected, code.as_deref());
+                " arrows   [d] remove key   [g] link code   Esc back"
+            }
+            Page::Leaderboard { game, view, scroll } => {
+                self.board_lines(&mut f, *game, view.as_ref(), *scroll);
+                " arrows: other game, scroll   Esc back"
+            }
+            Page::Replay { view, shown } => {
+                replay_lines(&mut f, view, *shown, theme);
+                " arrows: one move   Home/End: first/last   Esc back"
+            }
+        };
+        match &self.message {
+            Some(m) => f.push(Line::styled(
+                format!(" ! {}", text::sanitize(m, 56)),
+                Style::PLAIN.bold(),
+            )),
+            None => f.blank(),
+        }
+        f.push(Line::styled(keys, Style::PLAIN.dim()));
+        f
+    }
+
+    fn profile_lines(&self, f: &mut Frame) {
+        let Some(Some(p)) = &self.profile else {
+            f.push(Line::styled(" Your profile", Style::PLAIN.bold()));
+            f.blank();
+            for l in [
+                "You are playing as a guest. Connect with an SSH key",
+                "and the host keeps your name, your rating and your",
+                "games for you, from one visit to the next.",
+            ] {
+                f.push(Line::plain(format!(" {l}")));
+            }
+            f.blank();
+            let host = self.join_hint.replace("CODE@", "YOURNAME@");
+            f.push(Line::plain(" For example:"));
+            f.push(Line::styled(
+                format!("   {}", text::sanitize(&host, 54)),
+                Style::PLAIN.bold(),
+            ));
+            f.blank();
+            return;
+        };
+        f.push(Line::styled(
+            format!(" Profile of {}", clean(&p.name)),
+            Style::PLAIN.bold(),
+        ));
+        f.blank();
+        for kind in [GameKind::ConnectFour, GameKind::Gomoku] {
+            let text = match p.ratings.iter().find(|r| r.game == kind) {
+                Some(r) => format!(
+                    " {:<13} {} \u{b1} {}   {} won, {} lost, {} drawn",
+                    kind.name(),
+                    r.rating,
+                    r.deviation,
+                    r.wins,
+                    r.losses,
+                    r.draws
+                ),
+                None => format!(" {:<13} no rated games yet", kind.name()),
+            };
+            f.push(Line::plain(text));
+        }
+        f.blank();
+        if p.games.is_empty() {
+            f.push(Line::styled(" No games yet.", Style::PLAIN.dim()));
+            return;
+        }
+        f.push(Line::styled(
+            format!(" Last {} games:", p.games.len()),
+            Style::PLAIN.bold(),
+        ));
+        let start = window_start(self.selected, p.games.len(), WINDOW);
+        for (i, g) in p.games.iter().enumerate().skip(start).take(WINDOW) {
+            let change = g
+                .rating_change
+                .map(|c| format!(" {}", signed(c)))
+                .unwrap_or_default();
+            let text = format!(
+                "{}  {:<12} {} {:<7}{}",
+                text::sanitize(&g.date, 10),
+                g.game.name(),
+                column(&g.opponent),
+                g.outcome.word(),
+                change
+            );
+            if i == self.selected {
+                f.push(Line::styled(" > ", Style::PLAIN.bold()).with(text, Style::PLAIN.reverse()));
+            } else {
+                f.push(Line::plain(format!("   {text}")));
+            }
+        }
+    }
+
+    fn keys_lines(
+        &self,
+        f: &mut Frame,
+        keys: Option<&[KeyRow]>,
+        selected: usize,
+        code: Option<&str>,
+    ) {
+        f.push(Line::styled(
+            " Your SSH keys and link codes",
+            Style::PLAIN.bold(),
+        ));
+        f.blank();
+        match keys {
+            None => f.push(Line::plain(" Loading your keys...")),
+            Some(keys) => {
+                let start = window_start(selected, keys.len(), WINDOW);
+                for (i, k) in keys.iter().enumerate().skip(start).take(WINDOW) {
+                    let fp = k
+                        .fingerprint
+                        .strip_prefix("SHA256:")
+                        .unwrap_or(&k.fingerprint);
+                    let text = format!(
+                        "{}  {}",
+                        text::sanitize(&k.added, 10),
+                        text::sanitize(fp, 44)
+                    );
+                    if i == selected {
+                        f.push(
+                            Line::styled(" > ", Style::PLAIN.bold())
+                                .with(text, Style::PLAIN.reverse()),
+                        );
+                    } else {
+                        f.push(Line::plain(format!("   {text}")));
+                    }
+                }
+            }
+        }
+        f.blank();
+        match code {
+            Some(code) => {
+                f.push(
+                    Line::plain(" Link code: ")
+                        .with(code.to_string(), Style::PLAIN.bold().reverse()),
+                );
+                f.push(Line::plain(
+                    " From the other machine, with its own key, connect with",
+                ));
+                let how = self.join_hint.replace("CODE", code);
+                f.push(Line::styled(
+                    format!("   {}", text::sanitize(&how, 54)),
+                    Style::PLAIN.bold(),
+                ));
+                f.push(Line::plain(
+                    " once, within 10 minutes: that key joins this account.",
+                ));
+            }
+            None => f.push(Line::styled(
+                " [g] gives a code to add a key from another machine.",
+                Style::PLAIN.dim(),
+            )),
+        }
+        f.blank();
+    }
+
+    fn board_lines(
+        &self,
+        f: &mut Frame,
+        game: GameKind,
+        view: Option<&LeaderboardView>,
+        scroll: usize,
+    ) {
+        let mut title = Line::styled(" Leaderboard: ", Style::PLAIN.bold());
+        for (i, g) in self.games.iter().enumerate() {
+            let st = if *g == game {
+                Style::PLAIN.bold().reverse()
+            } else {
+                Style::PLAIN.dim()
+            };
+            if i > 0 {
+                title.push(" ", Style::PLAIN);
+            }
+            title.push(format!(" {} ", g.name()), st);
+        }
+        f.push(title);
+        let Some(v) = view else {
+            f.blank();
+            f.push(Line::plain(" Loading..."));
+            return;
+        };
+        let row = |r: &LeaderRow| -> String {
+            let rank = if r.rank > 0 {
+                r.rank.to_string()
+            } else {
+                "-".into()
+            };
+            format!(
+                "{rank:>4}  {} {:>6} {:>6}",
+                column(&r.name),
+                r.rating,
+                r.games
+            )
+        };
+        f.push(Line::styled(
+            format!(
+                "   {:>4}  {:<16} {:>6} {:>6}",
+                "#", "name", "rating", "games"
+            ),
+            Style::PLAIN.dim(),
+        ));
+        if v.top.is_empty() {
+            f.push(Line::plain(" Nobody yet."));
+        }
+        let scroll = scroll.min(v.top.len().saturating_sub(BOARD_WINDOW));
+        for r in v.top.iter().skip(scroll).take(BOARD_WINDOW) {
+            if r.me {
+                f.push(
+                    Line::styled(" > ", Style::PLAIN.bold())
+                        .with(row(r), Style::PLAIN.bold().reverse()),
+                );
+            } else {
+                f.push(Line::plain(format!("   {}", row(r))));
+            }
+        }
+        if v.top.len() > BOARD_WINDOW {
+            f.push(Line::styled(
+                format!(
+                    "   rows {}-{} of {}",
+                    scroll + 1,
+                    (scroll + BOARD_WINDOW).min(v.top.len()),
+                    v.top.len()
+                ),
+                Style::PLAIN.dim(),
+            ));
+        }
+        let in_top = v.top.iter().any(|r| r.me);
+        let requirement = text::sanitize(&v.requirement, 80);
+        let explain = match &v.me {
+            _ if in_top => None,
+            Some(me) if me.rank > 0 => {
+                f.push(
+                    Line::styled(" > ", Style::PLAIN.bold())
+                        .with(row(me), Style::PLAIN.bold().reverse()),
+                );
+                None
+            }
+            Some(me) => Some(format!(
+                "You ({}) are not on the list yet: it takes {requirement}.",
+                me.rating
+            )),
+            None => Some(format!("To appear here: {requirement}, with an SSH key.")),
+        };
+        for l in explain.iter().flat_map(|e| text::wrap(e, 56)).take(3) {
+            f.push(Line::styled(format!(" {l}"), Style::PLAIN.dim()));
+        }
+    }
+}
+
+/// The first row of a window of `size` rows over `len` that shows `selected`.
+fn window_start(selected: usize, len: usize, size: usize) -> usize {
+    if len <= size {
+        0
+    } else {
+        selected.saturating_sub(size / 2).min(len - size)
+    }
+}
+
+/// A recorded game at move `shown`: players, result, the board.
+fn replay_lines(f: &mut Frame, v: &ReplayView, shown: usize, theme: Theme) {
+    let colours = [v.players[0].colour, v.players[1].colour];
+    let mut players = Line::plain(" ");
+    for side in Side::BOTH {
+        let p = &v.players[side.index()];
+        players.push(
+            format!("{} {}", theme.stone(p.colour).trim_end(), clean(&p.name)),
+            theme.style(p.colour),
+        );
+        if side == Side::First {
+            players.push("  vs  ", Style::PLAIN.dim());
+        }
+    }
+    f.push(Line::styled(
+        format!(" {}   {}", v.rules.describe(), text::sanitize(&v.date, 10)),
+        Style::PLAIN.bold(),
+    ));
+    f.push(players);
+    let reason = text::sanitize(&v.reason, 30);
+    let result = match v.winner {
+        Some(s) => format!(" {} won: {reason}", clean(&v.players[s.index()].name)),
+        None => format!(" {reason}"),
+    };
+    f.push(Line::styled(result, Style::PLAIN.bold()));
+    // The position after `shown` moves, drawn as in a game: the last move
+    // and, once the line is on the board, the winning line marked.
+    let mut pos = Position::new(v.rules);
+    for m in v.moves.iter().take(shown) {
+        if pos.play(*m).is_err() {
+            break;
+        }
+    }
+    let (board, _) = draw_board(&BoardView {
+        position: &pos,
+        colours,
+        cursor: None,
+        theme,
+    });
+    for line in board {
+        let mut indented = Line::plain("  ");
+        indented.spans.extend(line.spans);
+        f.push(indented);
+    }
+    let last = shown
+        .checked_sub(1)
+        .and_then(|i| v.moves.get(i))
+        .map(|m| format!("   last: {}", v.rules.format_move(*m)))
+        .unwrap_or_default();
+    f.push(Line::styled(
+        format!(" Move {shown} of {}{last}", v.moves.len()),
+        Style::PLAIN,
+    ));
+}
