@@ -655,10 +655,10 @@ fn the_profile_lists_games_and_enter_asks_for_a_replay() {
     r.shows("Profile of Alice");
     r.shows("Connect Four  1523 \u{b1} 61   7 won, 3 lost, 1 drawn");
     r.shows("Gomoku        no rated games yet");
-    r.shows("Last 20 games:");
-    r.shows("2026-11-23  Connect Four Bob0             won     +12");
-    r.shows("Gomoku       Bob1             lost");
-    assert!(r.reversed_at("2026-11-23  Connect Four Bob0"));
+    r.shows("Your last 20 games:");
+    r.shows("2026-11-23  Connect Four  Bob0             won   +12");
+    r.shows("Gomoku        Bob1             lost");
+    assert!(r.reversed_at("2026-11-23  Connect Four  Bob0"));
     // Down twice, then Enter: the third game's replay is asked for.
     r.send(b"\x1b[B");
     r.send(b"\x1b[B");

@@ -47,8 +47,8 @@ async fn a_player_with_a_key_replays_a_game_from_the_profile_and_gets_a_link_cod
     }
     assert!(listed, "the game is not in the profile:\n{}", c.screen());
     let s = c.screen();
-    assert!(s.contains("Last 1 games:"), "{s}");
-    assert!(s.contains("Connect Four Computer (easy)"), "{s}");
+    assert!(s.contains("Your last game:"), "{s}");
+    assert!(s.contains("Connect Four  Computer (easy)"), "{s}");
     assert!(s.contains("lost"), "{s}");
     // Enter replays it, at its end; Home goes to the start.
     c.send(b"\r").await;

@@ -519,7 +519,10 @@ impl RecordsScreen {
             return;
         }
         f.push(Line::styled(
-            format!(" Last {} games:", p.games.len()),
+            match p.games.len() {
+                1 => " Your last game:".to_string(),
+                n => format!(" Your last {n} games:"),
+            },
             Style::PLAIN.bold(),
         ));
         let start = window_start(self.selected, p.games.len(), WINDOW);
@@ -529,7 +532,7 @@ impl RecordsScreen {
                 .map(|c| format!(" {}", signed(c)))
                 .unwrap_or_default();
             let text = format!(
-                "{}  {:<12} {} {:<7}{}",
+                "{}  {:<12}  {} {:<5}{}",
                 text::sanitize(&g.date, 10),
                 g.game.name(),
                 column(&g.opponent),
