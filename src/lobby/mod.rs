@@ -24,7 +24,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::game::Rules;
 use crate::presence::Stats;
 use compute::Computer;
-use room::{RoomCmd, RoomHandle, RoomState, SeatSpec};
+use room::{RoomCmd, RoomHandle, RoomState};
 
 pub(crate) use codes::{looks_like_code, normalise_code};
 pub use messages::{Cmd, NewMember, RoomLink, ToSession};
@@ -164,22 +164,12 @@ impl Lobby {
                     seats,
                     rated,
                 } => {
-                    let seats = seats.map(|seat| match seat {
-                        Seat::Human {
-                            id,
-                            name,
-                            colour,
-                            account,
-                            rating,
-                        } => SeatSpec::Human {
-                            id,
-                            name,
-                            colour,
-                            account,
-                            rating,
-                            inbox: self.inboxes.get(&id).cloned(),
-                        },
-                        Seat::Computer { level, colour } => SeatSpec::Computer { level, colour },
+                    let seats = seats.map(|seat| {
+                        let inbox = match &seat {
+                            Seat::Human { id, .. } => self.inboxes.get(id).cloned(),
+                            Seat::Computer { .. } => None,
+                        };
+                        (seat, inbox)
                     });
                     let opened = room::spawn(
                         room,

@@ -14,7 +14,7 @@ use tokio::task::JoinHandle;
 use super::compute::Computer;
 use super::{Cmd, Command, SessionId, ToSession};
 use crate::engine::Level;
-use crate::game::{Colour, Move, Rules, Side};
+use crate::game::{Move, Rules, Side};
 use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
 };
@@ -91,24 +91,9 @@ impl RoomHandle {
     }
 }
 
-/// Who takes a seat.
-pub enum SeatSpec {
-    Human {
-        id: SessionId,
-        name: String,
-        colour: Colour,
-        /// The player's account, if any.
-        account: Option<String>,
-        /// The rating shown at the table (a rated game).
-        rating: Option<u32>,
-        /// Where refused moves are told (`None`: nowhere).
-        inbox: Option<mpsc::Sender<ToSession>>,
-    },
-    Computer {
-        level: Level,
-        colour: Colour,
-    },
-}
+/// Who takes a seat, as the lobby decided, with the person's inbox
+/// (where refused moves are told; `None` for the computer or nowhere).
+pub type SeatSpec = (super::state::Seat, Option<mpsc::Sender<ToSession>>);
 
 /// Commands a room may have queued: moves arrive one per person at a time,
 /// so a small bound is plenty and keeps a flood from growing memory.
@@ -124,14 +109,13 @@ pub fn spawn(
     computer: Computer,
     recorder: Option<Arc<Recorder>>,
 ) -> (RoomHandle, watch::Receiver<Arc<RoomState>>) {
-    let [a, b] = seats.map(|spec| match spec {
-        SeatSpec::Human {
+    let [a, b] = seats.map(|(seat, inbox)| match seat {
+        super::state::Seat::Human {
             id,
             name,
             colour,
             account,
             rating,
-            inbox,
         } => (
             Seat {
                 rating,
@@ -145,7 +129,7 @@ pub fn spawn(
                 account,
             },
         ),
-        SeatSpec::Computer { level, colour } => (
+        super::state::Seat::Computer { level, colour } => (
             Seat::computer(level, colour),
             Sitter {
                 id: None,
