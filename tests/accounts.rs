@@ -2,8 +2,6 @@
 //! store in a temp dir, russh clients with keys, and the `inarow games` and
 //! `inarow admin` commands on the same store.
 
-use std::time::Duration;
-
 use inarow::store::Store;
 use russh::keys::HashAlg;
 use serde_json::Value;
@@ -56,8 +54,16 @@ async fn rated_pair(
     a: (&str, &russh::keys::PrivateKey),
     b: (&str, &russh::keys::PrivateKey),
 ) -> (Client, Client) {
-    let mut ca = Client::connect(t.addr, a.0, Login::Key(Box::new(a.1.clone()))).await;
-    let mut cb = Client::connect(t.addr, b.0, Login::Key(Box::new(b.1.clone()))).await;
+    rated_pair_at(t.addr, a, b).await
+}
+
+async fn rated_pair_at(
+    addr: std::net::SocketAddr,
+    a: (&str, &russh::keys::PrivateKey),
+    b: (&str, &russh::keys::PrivateKey),
+) -> (Client, Client) {
+    let mut ca = Client::connect(addr, a.0, Login::Key(Box::new(a.1.clone()))).await;
+    let mut cb = Client::connect(addr, b.0, Login::Key(Box::new(b.1.clone()))).await;
     for c in [&mut ca, &mut cb] {
         c.walk(&[(b"1", "Quick match")]).await;
         c.send(b"1").await;
@@ -303,28 +309,47 @@ async fn a_banned_key_is_refused_with_the_reason_and_unbanned_it_plays() {
 fn a_game_that_ended_survives_kill_9() {
     let server = crate::util::ssh::ServerProcess::start("");
     let rt = tokio::runtime::Runtime::new().unwrap();
+    let (ann, bob) = (new_key(), new_key());
     rt.block_on(async {
+        // A game against the computer, left: a forfeit.
         let mut c = Client::connect(server.addr, "kim", Login::Key(new_key())).await;
         c.walk(&[(b"1", "Play the computer"), (b"2", "how strong")])
             .await;
         c.send(b"1").await;
         wait_any(&mut c, &[MY_TURN, THEIR_TURN[1]]).await;
-        // Leaving ends the game (a forfeit): recorded at once.
         c.send(b"q").await;
         c.wait_for("Leave the game?").await;
         c.send(b"y").await;
         c.wait_for("wins by forfeit").await;
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // A rated game won by a line: the host is killed the moment the
+        // winner's screen says so, with no time for anything else.
+        let (mut first, mut second) =
+            rated_pair_at(server.addr, ("ann", &ann), ("bob", &bob)).await;
+        for _ in 0..3 {
+            play(&mut first, "a").await;
+            play(&mut second, "b").await;
+        }
+        first.wait_for(MY_TURN).await;
+        first.send(b"a\r").await;
+        first.wait_for("wins with").await;
+        server.signal("KILL");
     });
-    server.signal("KILL");
     let games = exported(&server.config());
-    assert_eq!(games.len(), 1, "{games:?}");
-    let g = &games[0];
-    assert_eq!(g["reason"], "forfeit_left");
+    assert_eq!(games.len(), 2, "{games:?}");
+    let g = games
+        .iter()
+        .find(|g| g["reason"] == "forfeit_left")
+        .unwrap();
     assert_eq!(g["rated"], false);
     let players = g["players"].as_array().unwrap();
     assert!(players.iter().any(|p| p["computer"] == "easy"), "{g}");
     assert!(players.iter().any(|p| p["name"] == "kim"), "{g}");
+    let g = games.iter().find(|g| g["reason"] == "line").unwrap();
+    assert_eq!(g["rated"], true, "{g}");
+    assert_eq!(g["moves"].as_array().unwrap().len(), 7, "{g}");
+    for p in g["players"].as_array().unwrap() {
+        assert!(p["rating_after"].is_number(), "{g}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

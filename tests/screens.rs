@@ -675,6 +675,11 @@ fn the_profile_lists_games_and_enter_asks_for_a_replay() {
     r.shows("Bob19");
     assert!(r.reversed_at("Bob19"));
     r.no_enlarge();
+    // , and . move too (a client in line mode has no arrows).
+    r.send(b",");
+    assert!(r.reversed_at("Bob18"));
+    r.send(b".");
+    assert!(r.reversed_at("Bob19"));
     // [k] opens the keys screen and asks for the keys.
     r.send(b"k");
     assert_eq!(r.take_requests(), vec![Request::Keys]);

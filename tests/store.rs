@@ -1252,3 +1252,106 @@ async fn store_full_queue_spills_to_the_journal_and_shutdown_drains() {
     })
     .await;
 }
+
+/// Over SSH: the host's PostgreSQL cut off while games are on. The games
+/// that end meanwhile are shown as over at once (journaled), and all of
+/// them reach the store once it is back, each exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
+    use crate::util::TestClient;
+    use crate::util::ssh::{
+        Client, Login, MY_TURN, THEIR_TURN, new_key, start_host_with, wait_any,
+    };
+
+    async fn start_game(addr: std::net::SocketAddr, name: &str) -> Client {
+        let mut c = Client::connect(addr, name, Login::Key(new_key())).await;
+        c.walk(&[(b"1", "Play the computer"), (b"2", "how strong")])
+            .await;
+        c.send(b"1").await;
+        wait_any(&mut c, &[MY_TURN, THEIR_TURN[1]]).await;
+        c
+    }
+    async fn leave(c: &mut Client) {
+        c.send(b"q").await;
+        c.wait_for("Leave the game?").await;
+        c.send(b"y").await;
+        c.wait_for("wins by forfeit").await;
+    }
+
+    on_both(|b, store| async move {
+        let Some(schema) = b.schema.clone() else {
+            return; // PostgreSQL only: SQLite is a local file.
+        };
+        let opts = PgConnectOptions::from_str(&b.url).unwrap();
+        let proxy = Proxy::start(format!("{}:{}", opts.get_host(), opts.get_port())).await;
+        let (head, tail) = b.url.split_once("://").unwrap();
+        let (auth, rest) = tail.split_once('/').unwrap_or((tail, ""));
+        let user = auth
+            .rsplit_once('@')
+            .map(|(u, _)| format!("{u}@"))
+            .unwrap_or_default();
+        let db = rest.split('?').next().unwrap_or("");
+        let proxied = format!(
+            "{head}://{user}127.0.0.1:{}/{db}?options[search_path]={schema}",
+            proxy.port
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join("journal.jsonl");
+        let mut t = start_host_with(&format!(
+            "[store]\nurl = \"{proxied}\"\njournal = \"{}\"\n",
+            journal.display()
+        ))
+        .await;
+
+        let mut ann = start_game(t.addr, "ann").await;
+        leave(&mut ann).await;
+        let mut bea = start_game(t.addr, "bea").await;
+        let mut cid = start_game(t.addr, "cid").await;
+        proxy.cut();
+        leave(&mut bea).await;
+        leave(&mut cid).await;
+        assert!(
+            std::fs::metadata(&journal).map(|m| m.len()).unwrap_or(0) > 0,
+            "the games that ended while the store was cut off are journaled"
+        );
+        let all = inarow::store::ExportFilter {
+            limit: 100,
+            ..Default::default()
+        };
+        assert_eq!(store.export(&all).await.unwrap().len(), 1);
+
+        proxy.restore();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let n = store.export(&all).await.unwrap().len();
+            if n >= 3 {
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{n} of 3 games stored"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // Nothing more arrives later (no game twice).
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let games = store.export(&all).await.unwrap();
+        let mut names: Vec<String> = games
+            .iter()
+            .map(|g| {
+                assert_eq!(g.reason, Reason::ForfeitLeft);
+                g.players
+                    .iter()
+                    .find(|p| p.computer.is_none())
+                    .unwrap()
+                    .name
+                    .clone()
+            })
+            .collect();
+        names.sort();
+        assert_eq!(names, ["ann", "bea", "cid"]);
+        drop((ann, bea, cid));
+        t.shutdown().await;
+    })
+    .await;
+}

@@ -20,11 +20,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
+use tokio_util::task::TaskTracker;
 
 use crate::game::Rules;
 use crate::presence::Stats;
 use compute::Computer;
-use room::{RoomCmd, RoomHandle, RoomState};
+use room::{RoomCmd, RoomHandle, RoomServices, RoomState};
 
 pub(crate) use codes::{looks_like_code, normalise_code};
 pub use messages::{Cmd, NewMember, RoomLink, ToSession};
@@ -35,6 +36,8 @@ pub use state::{Arrival, Command, Effect, LobbyState, Notice, RoomId, Seat, Sess
 pub struct LobbyHandle {
     tx: mpsc::Sender<Cmd>,
     stats: watch::Receiver<Stats>,
+    /// Every room task, so a shutdown can wait for their last records.
+    rooms: TaskTracker,
 }
 
 impl LobbyHandle {
@@ -47,6 +50,13 @@ impl LobbyHandle {
 
     pub async fn send(&self, cmd: impl Into<Cmd>) {
         let _ = self.tx.send(cmd.into()).await;
+    }
+
+    /// Waits (at most `limit`) for every room to end; a room ends once its
+    /// players have left, and it has handed its game to the recorder by then.
+    pub async fn rooms_ended(&self, limit: Duration) -> bool {
+        self.rooms.close();
+        tokio::time::timeout(limit, self.rooms.wait()).await.is_ok()
     }
 
     /// For synchronous code (a Drop); dropped if the lobby is overloaded.
@@ -81,20 +91,25 @@ const STATS_INTERVAL: Duration = Duration::from_millis(500);
 pub fn spawn(settings: LobbySettings) -> LobbyHandle {
     let (tx, rx) = mpsc::channel(LOBBY_QUEUE);
     let (stats_tx, stats_rx) = watch::channel(Stats::default());
+    let rooms = TaskTracker::new();
     let lobby = Lobby {
+        services: RoomServices {
+            lobby: tx.clone(),
+            computer: settings.computer,
+            recorder: settings.recorder,
+            tracker: rooms.clone(),
+        },
         state: LobbyState::new(settings.games, crate::rng::make_rng(None))
             .with_match_wait(settings.match_wait),
         inboxes: HashMap::new(),
         rooms: HashMap::new(),
-        computer: settings.computer,
-        recorder: settings.recorder,
         stats_tx,
-        tx: tx.clone(),
     };
     tokio::spawn(lobby.run(rx));
     LobbyHandle {
         tx,
         stats: stats_rx,
+        rooms,
     }
 }
 
@@ -105,11 +120,10 @@ struct Lobby {
     inboxes: HashMap<SessionId, mpsc::Sender<ToSession>>,
     /// The rooms in play: the handle and its state, for those seated.
     rooms: HashMap<RoomId, (RoomHandle, watch::Receiver<Arc<RoomState>>)>,
-    computer: Computer,
-    recorder: Option<Arc<crate::store::Recorder>>,
     stats_tx: watch::Sender<Stats>,
-    /// For the rooms, to report back.
-    tx: mpsc::Sender<Cmd>,
+    /// What the rooms share: the way back here, the computer, the
+    /// recorder, the task tracker.
+    services: RoomServices,
 }
 
 impl Lobby {
@@ -171,15 +185,7 @@ impl Lobby {
                         };
                         (seat, inbox)
                     });
-                    let opened = room::spawn(
-                        room,
-                        rules,
-                        seats,
-                        rated,
-                        self.tx.clone(),
-                        self.computer.clone(),
-                        self.recorder.clone(),
-                    );
+                    let opened = room::spawn(room, rules, seats, rated, &self.services);
                     self.rooms.insert(room, opened);
                 }
                 Effect::Forget { id } => {
@@ -189,11 +195,18 @@ impl Lobby {
                     self.rooms.remove(&room);
                 }
                 Effect::AbortRooms { reason } => {
-                    for (room, _) in self.rooms.values() {
-                        room.try_send(RoomCmd::Abort {
-                            reason: reason.clone(),
-                        });
-                    }
+                    // Waiting for room queues, never dropping: each of these
+                    // games must be stopped and recorded.
+                    let rooms: Vec<RoomHandle> =
+                        self.rooms.values().map(|(room, _)| room.clone()).collect();
+                    tokio::spawn(async move {
+                        for room in rooms {
+                            room.send(RoomCmd::Abort {
+                                reason: reason.clone(),
+                            })
+                            .await;
+                        }
+                    });
                 }
             }
         }

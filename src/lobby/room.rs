@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -65,10 +65,11 @@ pub enum RoomCmd {
     Abort {
         reason: String,
     },
-    /// The store moved the ratings of the game with this id.
-    Rated {
+    /// The game with this id is stored or journaled (or the recorder gave
+    /// up on it); `change` is how a rated game moved the ratings.
+    Recorded {
         game: String,
-        change: store::RatingChange,
+        change: Option<store::RatingChange>,
     },
 }
 
@@ -99,16 +100,34 @@ pub type SeatSpec = (super::state::Seat, Option<mpsc::Sender<ToSession>>);
 /// so a small bound is plenty and keeps a flood from growing memory.
 const ROOM_QUEUE: usize = 32;
 
+/// Longest a finished game's end is kept from the screens while its
+/// record is made durable (stored, or journaled when the store is out of
+/// reach): a game shown as over survives a kill -9 of the host. Normally a
+/// few milliseconds; the bound keeps a stalled store from hiding the end.
+const RECORD_HOLD: Duration = Duration::from_secs(2);
+
+/// What every room of a lobby shares.
+pub struct RoomServices {
+    /// Where rooms report back.
+    pub lobby: mpsc::Sender<Cmd>,
+    pub computer: Computer,
+    /// Where finished games go (`None`: not kept).
+    pub recorder: Option<Arc<Recorder>>,
+    /// Where room tasks run, so a shutdown can wait for them.
+    pub tracker: tokio_util::task::TaskTracker,
+}
+
 /// Starts a room; `seats[0]` moves first.
 pub fn spawn(
     id: RoomId,
     rules: Rules,
     seats: [SeatSpec; 2],
     rated: bool,
-    lobby: mpsc::Sender<Cmd>,
-    computer: Computer,
-    recorder: Option<Arc<Recorder>>,
+    services: &RoomServices,
 ) -> (RoomHandle, watch::Receiver<Arc<RoomState>>) {
+    let lobby = services.lobby.clone();
+    let computer = services.computer.clone();
+    let recorder = services.recorder.clone();
     let [a, b] = seats.map(|(seat, inbox)| match seat {
         super::state::Seat::Human {
             id,
@@ -164,11 +183,12 @@ pub fn spawn(
         lobby,
         computer,
         thinking: None,
+        held: None,
         searches: 0,
         thoughts_tx,
         thoughts_rx,
     };
-    tokio::spawn(room.run());
+    services.tracker.spawn(room.run());
     (RoomHandle { id, tx }, state_rx)
 }
 
@@ -246,6 +266,9 @@ struct Room {
     lobby: mpsc::Sender<Cmd>,
     computer: Computer,
     thinking: Option<Thinking>,
+    /// A finished game whose record is not durable yet, and until when its
+    /// end is kept from the screens ([`RECORD_HOLD`]).
+    held: Option<(String, tokio::time::Instant)>,
     searches: u64,
     thoughts_tx: mpsc::Sender<Thought>,
     thoughts_rx: mpsc::Receiver<Thought>,
@@ -265,6 +288,9 @@ impl Room {
     }
 
     fn publish(&self) {
+        if self.held.is_some() {
+            return; // published once the record is durable
+        }
         self.state_tx.send_replace(Arc::new(RoomState {
             view: self.table.view().clone(),
             ids: self.sitters.each_ref().map(|s| s.id),
@@ -311,7 +337,12 @@ impl Room {
             first = %self.table.view().seats[0].label(), second = %self.table.view().seats[1].label(), "game start");
         loop {
             self.maybe_think();
+            let hold_until = self.held.as_ref().map(|h| h.1);
             tokio::select! {
+                _ = tokio::time::sleep_until(hold_until.unwrap_or_else(tokio::time::Instant::now)), if hold_until.is_some() => {
+                    tracing::warn!(room = self.id, "the game's record is slow to store; showing the end anyway");
+                    self.release();
+                }
                 cmd = self.rx.recv() => match cmd {
                     Some(cmd) => self.command(cmd),
                     None => break,
@@ -333,7 +364,8 @@ impl Room {
                     }
                 }
             }
-            if !self.humans_present() {
+            // Everyone gone: done, once the last game's end is shown.
+            if !self.humans_present() && self.held.is_none() {
                 break;
             }
         }
@@ -417,8 +449,9 @@ impl Room {
         })
     }
 
-    /// Sends a game that just ended to the recorder, once; a rated game's
-    /// new ratings come back as [`RoomCmd::Rated`].
+    /// Sends a game that just ended to the recorder, once, and holds its
+    /// end back from the screens until the recorder answers
+    /// ([`RoomCmd::Recorded`], with a rated game's new ratings).
     fn record_if_over(&mut self) {
         if self.record.recorded || !self.table.is_over() {
             return;
@@ -429,22 +462,42 @@ impl Room {
         };
         let game = record.id.clone();
         let answer = recorder.submit(record);
+        self.held = Some((game.clone(), tokio::time::Instant::now() + RECORD_HOLD));
         let tx = self.tx.clone();
         let room = self.id;
         tokio::spawn(async move {
-            match answer.await {
-                Ok(Recorded::Stored(Stored::New(Some(change)))) => {
-                    let _ = tx.send(RoomCmd::Rated { game, change }).await;
-                }
+            let change = match answer.await {
+                Ok(Recorded::Stored(Stored::New(change))) => change,
                 Ok(Recorded::Failed(e)) => {
                     tracing::error!(room, game = %game, error = %e, "game not recorded");
+                    None
                 }
                 Ok(Recorded::Journaled) => {
                     tracing::warn!(room, game = %game, "store unreachable: game journaled");
+                    None
                 }
-                _ => {}
-            }
+                _ => None,
+            };
+            let _ = tx.send(RoomCmd::Recorded { game, change }).await;
         });
+    }
+
+    /// Shows what was held back while a record was being made durable.
+    fn release(&mut self) {
+        if self.held.take().is_some() {
+            self.publish();
+        }
+    }
+
+    /// The recorder answered for a game of this room: show its end, with
+    /// the rating change of a rated one.
+    fn recorded(&mut self, game: &str, change: Option<store::RatingChange>) {
+        if let Some(change) = change {
+            self.rated(game, change);
+        }
+        if self.held.as_ref().is_some_and(|h| h.0 == game) {
+            self.release();
+        }
     }
 
     /// The store moved the ratings of this round's game: show the change
@@ -525,6 +578,7 @@ impl Room {
                     // Seats swap sides: the one who moved second moves first.
                     self.sitters.swap(0, 1);
                     self.record = Round::new();
+                    self.held = None;
                     tracing::info!(room = self.id, round = self.table.view().round, "rematch");
                 }
                 self.publish();
@@ -543,6 +597,7 @@ impl Room {
                             // follows is recorded as a game of its own.
                             self.record.id = GameRecord::new_id();
                             self.record.recorded = false;
+                            self.held = None;
                         }
                         self.publish();
                     }
@@ -562,7 +617,7 @@ impl Room {
                 self.record_if_over();
                 self.publish();
             }
-            RoomCmd::Rated { game, change } => self.rated(&game, change),
+            RoomCmd::Recorded { game, change } => self.recorded(&game, change),
         }
     }
 }

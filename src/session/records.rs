@@ -327,11 +327,12 @@ impl RecordsScreen {
         match &mut self.page {
             Page::Loading(_) => RecordsAction::None,
             Page::Profile => match key {
-                Key::Up if self.selected > 0 => {
+                // , and . too: a client in line mode has no arrows.
+                Key::Up | Key::Char(',') if self.selected > 0 => {
                     self.selected -= 1;
                     RecordsAction::None
                 }
-                Key::Down if self.selected + 1 < n_games => {
+                Key::Down | Key::Char('.') if self.selected + 1 < n_games => {
                     self.selected += 1;
                     RecordsAction::None
                 }
@@ -440,7 +441,7 @@ impl RecordsScreen {
             Page::Profile => {
                 self.profile_lines(&mut f);
                 match &self.profile {
-                    Some(Some(_)) => " arrows + Enter replays a game   [k] keys   Esc back",
+                    Some(Some(_)) => " ↑↓ (or , .) + Enter replays a game   [k] keys   Esc back",
                     _ => " Esc back",
                 }
             }

@@ -7,8 +7,6 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sqlx::Row;
-
 use super::rating::rate_game;
 use super::{
     GameRecord, PlayerRecord, RATING_PERIOD_MS, Rating, RatingChange, RatingInfo, Store,
@@ -216,52 +214,110 @@ fn data(e: impl std::fmt::Display) -> StoreError {
     StoreError::Data(e.to_string())
 }
 
-/// Reads a game record from a row of [`GAME_COLUMNS`].
-fn game_from<R>(r: &R) -> Result<GameRecord, StoreError>
-where
-    R: Row,
-    usize: sqlx::ColumnIndex<R>,
-    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> Option<i64>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> Option<f64>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-{
-    let small = |v: i64| u8::try_from(v).map_err(data);
-    let player = |base: usize| -> Result<PlayerRecord, StoreError> {
-        Ok(PlayerRecord {
-            name: r.try_get(base)?,
-            account: r.try_get(base + 1)?,
-            computer: r.try_get(base + 2)?,
-            colour: r.try_get(base + 3)?,
-            rating_before: r.try_get(base + 4)?,
-            rating_after: r.try_get(base + 5)?,
+/// One game as the store returns it: the [`GAME_COLUMNS`], in order, as
+/// one JSON array per game ([`game_json`]). Decoding one text value costs
+/// much less than 27 columns through the driver, and a list of games comes
+/// back as one value ([`games_json`]).
+#[derive(serde::Deserialize)]
+struct GameRow {
+    id: String,
+    game: String,
+    width: i64,
+    height: i64,
+    k: i64,
+    rule: String,
+    rated: i64,
+    started_ms: i64,
+    ended_ms: i64,
+    first: i64,
+    result: String,
+    winner: Option<i64>,
+    reason: String,
+    line: Option<String>,
+    moves: String,
+    p0_name: String,
+    p0_account: Option<String>,
+    p0_computer: Option<String>,
+    p0_colour: String,
+    p0_rating_before: Option<f64>,
+    p0_rating_after: Option<f64>,
+    p1_name: String,
+    p1_account: Option<String>,
+    p1_computer: Option<String>,
+    p1_colour: String,
+    p1_rating_before: Option<f64>,
+    p1_rating_after: Option<f64>,
+}
+
+impl GameRow {
+    fn parse(text: &str) -> Result<GameRecord, StoreError> {
+        serde_json::from_str::<GameRow>(text)
+            .map_err(data)?
+            .into_record()
+    }
+
+    fn into_record(self) -> Result<GameRecord, StoreError> {
+        let small = |v: i64| u8::try_from(v).map_err(data);
+        Ok(GameRecord {
+            id: self.id,
+            game: self.game.parse().map_err(data)?,
+            width: small(self.width)?,
+            height: small(self.height)?,
+            k: small(self.k)?,
+            rule: self.rule,
+            rated: self.rated != 0,
+            started_ms: self.started_ms,
+            ended_ms: self.ended_ms,
+            first: small(self.first)?,
+            result: self.result.parse().map_err(data)?,
+            winner: self.winner.map(small).transpose()?,
+            reason: self.reason.parse().map_err(data)?,
+            line: GameRecord::parse_line(self.line.as_deref()).map_err(data)?,
+            moves: GameRecord::parse_moves(&self.moves).map_err(data)?,
+            players: [
+                PlayerRecord {
+                    name: self.p0_name,
+                    account: self.p0_account,
+                    computer: self.p0_computer,
+                    colour: self.p0_colour,
+                    rating_before: self.p0_rating_before,
+                    rating_after: self.p0_rating_after,
+                },
+                PlayerRecord {
+                    name: self.p1_name,
+                    account: self.p1_account,
+                    computer: self.p1_computer,
+                    colour: self.p1_colour,
+                    rating_before: self.p1_rating_before,
+                    rating_after: self.p1_rating_after,
+                },
+            ],
         })
-    };
-    let game: String = r.try_get(1)?;
-    let result: String = r.try_get(10)?;
-    let reason: String = r.try_get(12)?;
-    let line: Option<String> = r.try_get(13)?;
-    let moves: String = r.try_get(14)?;
-    let winner: Option<i64> = r.try_get(11)?;
-    Ok(GameRecord {
-        id: r.try_get(0)?,
-        game: game.parse().map_err(data)?,
-        width: small(r.try_get(2)?)?,
-        height: small(r.try_get(3)?)?,
-        k: small(r.try_get(4)?)?,
-        rule: r.try_get(5)?,
-        rated: r.try_get::<i64, _>(6)? != 0,
-        started_ms: r.try_get(7)?,
-        ended_ms: r.try_get(8)?,
-        first: small(r.try_get(9)?)?,
-        result: result.parse().map_err(data)?,
-        winner: winner.map(small).transpose()?,
-        reason: reason.parse().map_err(data)?,
-        line: GameRecord::parse_line(line.as_deref()).map_err(data)?,
-        moves: GameRecord::parse_moves(&moves).map_err(data)?,
-        players: [player(15)?, player(21)?],
-    })
+    }
+}
+
+/// The SQL expression for one game row `g` as a JSON array (text).
+fn game_json(pg: bool) -> String {
+    if pg {
+        format!("json_build_array({GAME_COLUMNS})::text")
+    } else {
+        format!("json_array({GAME_COLUMNS})")
+    }
+}
+
+/// The SQL aggregate of the rows `g` as one JSON array of game arrays (text).
+fn games_json(pg: bool) -> String {
+    if pg {
+        format!("COALESCE(json_agg(json_build_array({GAME_COLUMNS})), '[]')::text")
+    } else {
+        format!("json_group_array(json_array({GAME_COLUMNS}))")
+    }
+}
+
+/// Reads the games of a [`games_json`] value.
+fn games_from_json(text: &str) -> Result<Vec<GameRecord>, StoreError> {
+    let rows: Vec<GameRow> = serde_json::from_str(text).map_err(data)?;
+    rows.into_iter().map(GameRow::into_record).collect()
 }
 
 impl Store {
@@ -360,17 +416,27 @@ impl Store {
             let mut known: HashSet<String> = HashSet::new();
             let mut current: HashMap<(String, String), Current> = HashMap::new();
             for chunk in accounts.chunks(IN_CHUNK) {
+                // One value back, not a row per account: SQLite's driver
+                // hands each row over between threads.
+                const CURRENT: &str = "s.id, s.game, s.rating, s.deviation, s.volatility, s.games, s.wins, s.losses, s.draws, s.updated_ms";
+                let agg = if pg {
+                    format!("COALESCE(json_agg(json_build_array({CURRENT})), '[]')::text")
+                } else {
+                    format!("json_group_array(json_array({CURRENT}))")
+                };
                 let sql = format!(
-                    "SELECT a.id, r.game, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms \
-                     FROM accounts a LEFT JOIN ratings r ON r.account = a.id WHERE a.id IN ({}) ORDER BY a.id{}",
+                    "SELECT {agg} FROM (SELECT a.id, r.game, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms \
+                     FROM accounts a LEFT JOIN ratings r ON r.account = a.id WHERE a.id IN ({}) ORDER BY a.id{}) s",
                     placeholders(1, chunk.len()),
                     if pg { " FOR UPDATE OF a" } else { "" }
                 );
-                let mut q = sqlx::query_as::<_, CurrentRow>(sqlx::AssertSqlSafe(sql));
+                let mut q = sqlx::query_scalar::<_, Option<String>>(sqlx::AssertSqlSafe(sql));
                 for a in chunk {
                     q = q.bind(*a);
                 }
-                for row in q.fetch_all(&mut *tx).await? {
+                let text = q.fetch_one(&mut *tx).await?.unwrap_or_else(|| "[]".into());
+                let rows: Vec<CurrentRow> = serde_json::from_str(&text).map_err(data)?;
+                for row in rows {
                     known.insert(row.0.clone());
                     if let Some(c) = current_of(&row) {
                         current.insert((row.0.clone(), row.1.clone().unwrap_or_default()), c);
@@ -429,8 +495,8 @@ impl Store {
                 let rows: Vec<String> = (0..chunk.len())
                     .map(|i| format!("({})", placeholders(i * GAME_FIELDS + 1, GAME_FIELDS)))
                     .collect();
-                let sql = format!("{INSERT_GAMES} {} ON CONFLICT (id) DO NOTHING RETURNING id", rows.join(", "));
-                let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+                let sql = format!("{INSERT_GAMES} {} ON CONFLICT (id) DO NOTHING", rows.join(", "));
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
                 for g in chunk {
                     q = q
                         .bind(&g.id)
@@ -458,7 +524,7 @@ impl Store {
                             .bind(pl.rating_after);
                     }
                 }
-                if q.fetch_all(&mut *tx).await?.len() != chunk.len() {
+                if q.execute(&mut *tx).await?.rows_affected() != chunk.len() as u64 {
                     return Ok(None); // stored meanwhile by another writer
                 }
             }
@@ -545,44 +611,69 @@ impl Store {
         if id.len() > 64 {
             return Ok(None);
         }
-        with_pool!(&self.read, p => {
-            let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {GAME_COLUMNS} FROM games g WHERE g.id = $1")))
-                .bind(id)
-                .fetch_optional(p)
-                .await?;
-            row.as_ref().map(game_from).transpose()
-        })
+        let sql = format!(
+            "SELECT {} FROM games g WHERE g.id = $1",
+            game_json(self.is_postgres())
+        );
+        let row: Option<String> = with_pool!(&self.read, p => {
+            sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(p).await?
+        });
+        row.as_deref().map(GameRow::parse).transpose()
     }
 
     /// An account's games, most recent first, at most `limit` (capped at [`MAX_PAGE`]).
     pub async fn history(&self, account: &str, limit: i64) -> Result<Vec<GameRecord>, StoreError> {
-        // One index scan per seat, merged (an account may sit on either side).
-        let sql = format!(
-            "SELECT * FROM (SELECT {GAME_COLUMNS} FROM games g WHERE g.p0_account = $1 \
-             ORDER BY g.ended_ms DESC, g.id DESC LIMIT $2) AS s0 \
-             UNION ALL \
-             SELECT * FROM (SELECT {GAME_COLUMNS} FROM games g WHERE g.p1_account = $1 \
-             AND (g.p0_account IS NULL OR g.p0_account <> $1) \
-             ORDER BY g.ended_ms DESC, g.id DESC LIMIT $2) AS s1 \
-             ORDER BY ended_ms DESC, id DESC LIMIT $2"
-        );
-        with_pool!(&self.read, p => {
-            let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        // One index scan per seat, merged (an account may sit on either
+        // side), the games as one value. SQLite reads the two indexes
+        // alone (they hold the row ids) and then only the rows kept.
+        let sql = if self.is_postgres() {
+            format!(
+                "SELECT {} FROM (\
+                 SELECT * FROM (SELECT * FROM games g WHERE g.p0_account = $1 \
+                 ORDER BY g.ended_ms DESC, g.id DESC LIMIT $2) AS s0 \
+                 UNION ALL \
+                 SELECT * FROM (SELECT * FROM games g WHERE g.p1_account = $1 \
+                 AND (g.p0_account IS NULL OR g.p0_account <> $1) \
+                 ORDER BY g.ended_ms DESC, g.id DESC LIMIT $2) AS s1 \
+                 ORDER BY ended_ms DESC, id DESC LIMIT $2) AS g",
+                games_json(true)
+            )
+        } else {
+            format!(
+                "SELECT {} FROM games g WHERE g.rowid IN (SELECT r FROM (\
+                 SELECT r, e, i FROM (SELECT rowid r, ended_ms e, id i FROM games \
+                 WHERE p0_account = $1 ORDER BY ended_ms DESC, id DESC LIMIT $2) \
+                 UNION ALL \
+                 SELECT r, e, i FROM (SELECT rowid r, ended_ms e, id i FROM games \
+                 WHERE p1_account = $1 ORDER BY ended_ms DESC, id DESC LIMIT $2) \
+                 ORDER BY 2 DESC, 3 DESC LIMIT $2))",
+                games_json(false)
+            )
+        };
+        let text: Option<String> = with_pool!(&self.read, p => {
+            sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
                 .bind(account)
                 .bind(limit.clamp(0, MAX_PAGE))
-                .fetch_all(p)
-                .await?;
-            rows.iter().map(game_from).collect()
-        })
+                .fetch_one(p)
+                .await?
+        });
+        let mut games = games_from_json(text.as_deref().unwrap_or("[]"))?;
+        // Aggregates need not keep the rows' order.
+        games.sort_by(|a, b| b.ended_ms.cmp(&a.ended_ms).then_with(|| b.id.cmp(&a.id)));
+        Ok(games)
     }
 
     /// An account's profile: name, ratings, last 20 games. `None` when there is no such account.
     pub async fn profile(&self, account: &str, now: i64) -> Result<Option<Profile>, StoreError> {
-        let Some(acc) = self.account(account).await? else {
+        // Three reads at once, each on its own connection.
+        let (acc, ratings, recent) = tokio::try_join!(
+            self.account(account),
+            self.ratings(account, now),
+            self.history(account, PROFILE_GAMES)
+        )?;
+        let Some(acc) = acc else {
             return Ok(None);
         };
-        let ratings = self.ratings(account, now).await?;
-        let recent = self.history(account, PROFILE_GAMES).await?;
         Ok(Some(Profile {
             account: acc.id,
             name: acc.name,
@@ -712,14 +803,15 @@ impl Store {
             .map(|p| crate::text::sanitize(p, crate::text::MAX_NAME_WIDTH * 4).to_lowercase());
         let (after_ms, after_id) = filter.after.clone().unwrap_or((i64::MIN, String::new()));
         let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games g \
+            "SELECT {} FROM games g \
              WHERE g.started_ms >= $1 AND (g.started_ms > $2 OR (g.started_ms = $2 AND g.id > $3)) \
              AND ($4 = '' OR g.game = $4) \
              AND ($5 = '' OR LOWER(g.p0_name) = $5 OR LOWER(g.p1_name) = $5) \
-             ORDER BY g.started_ms, g.id LIMIT $6"
+             ORDER BY g.started_ms, g.id LIMIT $6",
+            game_json(self.is_postgres())
         );
-        with_pool!(&self.read, p => {
-            let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        let rows: Vec<String> = with_pool!(&self.read, p => {
+            sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
                 .bind(filter.since_ms.unwrap_or(i64::MIN))
                 .bind(after_ms)
                 .bind(after_id)
@@ -727,8 +819,8 @@ impl Store {
                 .bind(player.unwrap_or_default())
                 .bind(filter.limit.clamp(0, MAX_PAGE))
                 .fetch_all(p)
-                .await?;
-            rows.iter().map(game_from).collect()
-        })
+                .await?
+        });
+        rows.iter().map(|r| GameRow::parse(r)).collect()
     }
 }

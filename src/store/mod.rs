@@ -208,10 +208,15 @@ impl Store {
                 // 64 MiB of page cache per connection (SQLite's default is
                 // 2 MiB): the history and board indexes take writes all over.
                 .pragma("cache_size", "-65536")
+                // Pages read through a memory map instead of a read() per
+                // page missing from the cache: a profile or a batch of
+                // rating updates touches dozens of scattered pages.
+                .pragma("mmap_size", "2147483648")
                 // Checkpoint every 10,000 WAL pages (40 MiB) instead of
                 // 1,000: checkpoints cost more than the commits in between.
                 .pragma("wal_autocheckpoint", "10000");
             let writer = SqlitePoolOptions::new()
+                .test_before_acquire(false)
                 .max_connections(1)
                 .acquire_timeout(options.acquire_timeout)
                 .connect_with(
@@ -222,6 +227,9 @@ impl Store {
                 .await
                 .map_err(|e| open_error(&e))?;
             let reader = SqlitePoolOptions::new()
+                // A file in this process cannot drop the connection: no
+                // ping (a round trip to the connection's thread) before use.
+                .test_before_acquire(false)
                 .max_connections(options.sqlite_readers.max(1))
                 .acquire_timeout(options.acquire_timeout)
                 .connect_with(base.read_only(true))
