@@ -1063,6 +1063,23 @@ impl Proxy {
         }
     }
 
+    /// A proxy in front of the PostgreSQL server `url` names.
+    async fn in_front_of(url: &str) -> Proxy {
+        let opts = PgConnectOptions::from_str(url).unwrap();
+        Proxy::start(format!("{}:{}", opts.get_host(), opts.get_port())).await
+    }
+
+    /// `url` (same user, database and parameters) through this proxy.
+    fn url(&self, url: &str) -> String {
+        let (head, tail) = url.split_once("://").unwrap();
+        let (auth, rest) = tail.split_once('/').unwrap_or((tail, ""));
+        let user = auth
+            .rsplit_once('@')
+            .map(|(u, _)| format!("{u}@"))
+            .unwrap_or_default();
+        format!("{head}://{user}127.0.0.1:{}/{rest}", self.port)
+    }
+
     fn cut(&self) {
         self.up.store(false, Ordering::SeqCst);
         for h in self.live.lock().unwrap().drain(..) {
@@ -1090,16 +1107,8 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
         let Some(schema) = b.schema.clone() else {
             return; // PostgreSQL only: SQLite is a local file.
         };
-        let opts = PgConnectOptions::from_str(&b.url).unwrap();
-        let target = format!("{}:{}", opts.get_host(), opts.get_port());
-        let proxy = Proxy::start(target).await;
-        let (head, tail) = b.url.split_once("://").unwrap();
-        let (auth, rest) = tail.split_once('/').unwrap_or((tail, ""));
-        let user = auth
-            .rsplit_once('@')
-            .map(|(u, _)| format!("{u}@"))
-            .unwrap_or_default();
-        let proxied = format!("{head}://{user}127.0.0.1:{}/{rest}", proxy.port);
+        let proxy = Proxy::in_front_of(&b.url).await;
+        let proxied = proxy.url(&b.url);
         let options = StoreOptions {
             pg_schema: Some(schema),
             acquire_timeout: Duration::from_millis(800),
@@ -1282,19 +1291,10 @@ async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
         let Some(schema) = b.schema.clone() else {
             return; // PostgreSQL only: SQLite is a local file.
         };
-        let opts = PgConnectOptions::from_str(&b.url).unwrap();
-        let proxy = Proxy::start(format!("{}:{}", opts.get_host(), opts.get_port())).await;
-        let (head, tail) = b.url.split_once("://").unwrap();
-        let (auth, rest) = tail.split_once('/').unwrap_or((tail, ""));
-        let user = auth
-            .rsplit_once('@')
-            .map(|(u, _)| format!("{u}@"))
-            .unwrap_or_default();
-        let db = rest.split('?').next().unwrap_or("");
-        let proxied = format!(
-            "{head}://{user}127.0.0.1:{}/{db}?options[search_path]={schema}",
-            proxy.port
-        );
+        let proxy = Proxy::in_front_of(&b.url).await;
+        let url = proxy.url(&b.url);
+        let joiner = if url.contains('?') { '&' } else { '?' };
+        let proxied = format!("{url}{joiner}options[search_path]={schema}");
         let dir = tempfile::tempdir().unwrap();
         let journal = dir.path().join("journal.jsonl");
         let mut t = start_host_with(&format!(
