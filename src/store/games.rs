@@ -196,10 +196,13 @@ fn current_of(row: &CurrentRow) -> Option<Current> {
 
 /// The board query's qualification, with the deviation decayed to `$2`
 /// (closed form of one `decay_deviation` step per idle period:
-/// dev² + periods · (volatility · scale)²).
+/// dev² + periods · (volatility · scale)²). Its first two terms are the
+/// partial index's condition (migration 0002) word for word, so the
+/// planners use that index; a test holds the two together.
 fn qualifies_sql(prefix: &str) -> String {
     format!(
-        "{p}games >= {min} AND {p}deviation * {p}deviation + \
+        "{p}games >= {min} AND {p}deviation < {maxi} AND \
+         {p}deviation * {p}deviation + \
          CAST((($2 - {p}updated_ms) / {period}) AS DOUBLE PRECISION) * ({p}volatility * {scale}) * ({p}volatility * {scale}) \
          < {max} * {max}",
         p = prefix,
@@ -207,6 +210,25 @@ fn qualifies_sql(prefix: &str) -> String {
         period = RATING_PERIOD_MS,
         scale = SCALE,
         max = LEADERBOARD_MAX_DEVIATION,
+        maxi = LEADERBOARD_MAX_DEVIATION as i64,
+    )
+}
+
+/// The top of the board: `$1` the game, `$2` the time to decay deviations to.
+fn board_sql() -> String {
+    format!(
+        "SELECT r.account, a.name, r.rating, r.deviation, r.volatility, r.games, r.updated_ms \
+         FROM ratings r JOIN accounts a ON a.id = r.account \
+         WHERE r.game = $1 AND {} ORDER BY r.rating DESC, r.account LIMIT {LEADERBOARD_SIZE}",
+        qualifies_sql("r.")
+    )
+}
+
+/// Every qualified rating in one game, highest first (`$1`, `$2` as above).
+fn ranks_sql() -> String {
+    format!(
+        "SELECT rating FROM ratings WHERE game = $1 AND {} ORDER BY rating DESC",
+        qualifies_sql("")
     )
 }
 
@@ -692,12 +714,7 @@ impl Store {
         me: Option<&str>,
         now: i64,
     ) -> Result<Leaderboard, StoreError> {
-        let top_sql = format!(
-            "SELECT r.account, a.name, r.rating, r.deviation, r.volatility, r.games, r.updated_ms \
-             FROM ratings r JOIN accounts a ON a.id = r.account \
-             WHERE r.game = $1 AND {} ORDER BY r.rating DESC, r.account LIMIT {LEADERBOARD_SIZE}",
-            qualifies_sql("r.")
-        );
+        let top_sql = board_sql();
 
         type Top = (String, String, f64, f64, f64, i64, i64);
         let entry =
@@ -775,10 +792,7 @@ impl Store {
                 return Ok(c.ratings.clone());
             }
         }
-        let sql = format!(
-            "SELECT rating FROM ratings WHERE game = $1 AND {} ORDER BY rating DESC",
-            qualifies_sql("")
-        );
+        let sql = ranks_sql();
         let ratings: Vec<f64> = with_pool!(&self.read, p => {
             sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(game.id()).bind(now).fetch_all(p).await?
         });
@@ -822,5 +836,46 @@ impl Store {
                 .await?
         });
         rows.iter().map(|r| GameRow::parse(r)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The board query reads the partial index of candidates, and the
+    /// index's condition is the one the query repeats.
+    #[tokio::test]
+    async fn the_board_reads_only_the_candidates_index() {
+        let condition = format!(
+            "WHERE games >= {LEADERBOARD_MIN_GAMES} AND deviation < {}",
+            LEADERBOARD_MAX_DEVIATION as i64
+        );
+        for dialect in ["sqlite", "postgres"] {
+            let path = format!(
+                "{}/migrations/{dialect}/0002_board_candidates.sql",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let sql = std::fs::read_to_string(&path).unwrap();
+            assert!(sql.contains(&condition), "{path} must say {condition}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&format!("sqlite://{}", dir.path().join("s.db").display()))
+            .await
+            .unwrap();
+        for sql in [board_sql(), ranks_sql()] {
+            let plan: Vec<(i64, i64, i64, String)> = with_pool!(&store.read, p => sqlx::query_as(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
+                    .bind("connect4")
+                    .bind(0i64)
+                    .fetch_all(p)
+                    .await
+                    .unwrap());
+            let plan: Vec<&str> = plan.iter().map(|r| r.3.as_str()).collect();
+            assert!(
+                plan.iter()
+                    .any(|l| l.contains("USING COVERING INDEX ratings_board")),
+                "{sql}: {plan:?}"
+            );
+        }
     }
 }

@@ -12,12 +12,20 @@ use super::{Db, StoreError, with_pool};
 type Step = (i64, &'static str, &'static str, &'static str);
 
 /// Every migration, oldest first. A test checks this list against the two folders.
-const STEPS: &[Step] = &[(
-    1,
-    "init",
-    include_str!("../../migrations/sqlite/0001_init.sql"),
-    include_str!("../../migrations/postgres/0001_init.sql"),
-)];
+const STEPS: &[Step] = &[
+    (
+        1,
+        "init",
+        include_str!("../../migrations/sqlite/0001_init.sql"),
+        include_str!("../../migrations/postgres/0001_init.sql"),
+    ),
+    (
+        2,
+        "board_candidates",
+        include_str!("../../migrations/sqlite/0002_board_candidates.sql"),
+        include_str!("../../migrations/postgres/0002_board_candidates.sql"),
+    ),
+];
 
 /// The newest schema version this binary knows.
 pub const SCHEMA_VERSION: i64 = STEPS[STEPS.len() - 1].0;
