@@ -25,12 +25,14 @@
 //!   task per connection with its bounded outbox.
 //! * [`store`]: accounts, ratings and game records in SQLite or PostgreSQL,
 //!   with the writer task and its journal.
+//! * [`clock`]: game clocks (base time and increment), pure.
 //! * [`config`]: the TOML file, read once and validated.
 //! * [`cli`]: the subcommands (`play`, `serve`, `keygen`, `solve`, `bench`,
 //!   `book`, `pbrain`).
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod engine;
 pub mod game;
