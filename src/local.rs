@@ -235,6 +235,37 @@ impl LocalDriver {
                     Err(e) => session.move_rejected(&e.to_string()),
                 }
             }
+            Request::Resign | Request::Offer(_) | Request::Answer(_) => {
+                let Some(t) = self.game.as_mut() else {
+                    return Some(Output::default());
+                };
+                // The person's side; on a hot seat the side to move, or
+                // the side an offer was made to.
+                let humans = t.humans();
+                let to_move = t.table.to_move();
+                let side = match (&req, t.table.view().offer) {
+                    (Request::Answer(_), Some(o)) => Some(o.from.other()),
+                    _ if humans == [true, true] => to_move,
+                    _ => Side::BOTH.into_iter().find(|s| humans[s.index()]),
+                };
+                let Some(side) = side else {
+                    return Some(Output::default());
+                };
+                let result = match req {
+                    Request::Resign => t.table.resign(side),
+                    Request::Offer(kind) => t.table.offer(side, kind),
+                    Request::Answer(accept) => t.table.answer(side, accept).map(|_| ()),
+                    _ => Ok(()),
+                };
+                match result {
+                    Ok(()) => {
+                        let o = session.game_update(t.table.view().clone(), t.seating());
+                        self.move_on();
+                        o
+                    }
+                    Err(e) => session.move_rejected(&e.to_string()),
+                }
+            }
             Request::Rematch => {
                 let Some(t) = self.game.as_mut() else {
                     return Some(Output::default());

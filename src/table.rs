@@ -60,6 +60,28 @@ pub enum Ending {
     Forfeit { leaver: Side, reason: String },
     /// The game was stopped without a result (e.g. the host shut down).
     Aborted { reason: String },
+    /// `loser` resigned; the other wins.
+    Resigned { loser: Side },
+    /// Both players agreed to a draw.
+    DrawAgreed,
+    /// `loser`'s clock ran out; the other wins.
+    Flag { loser: Side },
+}
+
+/// What one player may ask of the other during a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfferKind {
+    /// End the game as a draw.
+    Draw,
+    /// Take back the asker's last move (casual games between people).
+    Takeback,
+}
+
+/// An offer waiting for the other player's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offer {
+    pub from: Side,
+    pub kind: OfferKind,
 }
 
 /// A move that was not accepted.
@@ -69,6 +91,8 @@ pub enum TableError {
     NotYourTurn(String),
     #[error("{0}")]
     CannotUndo(&'static str),
+    #[error("{0}")]
+    Refused(&'static str),
     #[error(transparent)]
     Illegal(#[from] IllegalMoveError),
 }
@@ -92,6 +116,14 @@ pub struct GameView {
     /// Each seat's rating before and after this game, once the store has
     /// moved them (rated games).
     pub rating_change: [Option<RatingChange>; 2],
+    /// A draw or takeback offer waiting for an answer.
+    pub offer: Option<Offer>,
+    /// The last offer, declined, until the next move or offer: so the one
+    /// who made it learns the answer.
+    pub declined: Option<Offer>,
+    /// Both clocks, in a game with a time control (set by whoever keeps
+    /// the time: the room).
+    pub clock: Option<crate::clock::ClockView>,
 }
 
 /// A rating moved by a game: `1512 → 1527 (+15)`.
@@ -139,7 +171,23 @@ impl GameView {
                 self.seat(leaver.other()).label()
             ),
             Ending::Aborted { reason } => format!("Game stopped: {reason}"),
+            Ending::Resigned { loser } => format!(
+                "{} resigned: {} wins",
+                self.seat(*loser).label(),
+                self.seat(loser.other()).label()
+            ),
+            Ending::DrawAgreed => "Draw by agreement".to_string(),
+            Ending::Flag { loser } => format!(
+                "{} ran out of time: {} wins",
+                self.seat(*loser).label(),
+                self.seat(loser.other()).label()
+            ),
         })
+    }
+
+    /// The offer waiting for `side`'s answer, if any.
+    pub fn offer_to(&self, side: Side) -> Option<OfferKind> {
+        self.offer.filter(|o| o.from != side).map(|o| o.kind)
     }
 }
 
@@ -147,6 +195,9 @@ impl GameView {
 #[derive(Debug, Clone)]
 pub struct Table {
     view: GameView,
+    /// Stones on the board when each side last made an offer: one offer
+    /// per side per position, so nobody can be flooded with them.
+    offered_at: [Option<usize>; 2],
 }
 
 impl Table {
@@ -162,7 +213,11 @@ impl Table {
                 score: [0; 2],
                 rated: false,
                 rating_change: [None; 2],
+                offer: None,
+                declined: None,
+                clock: None,
             },
+            offered_at: [None; 2],
         }
     }
 
@@ -206,6 +261,11 @@ impl Table {
             return Err(TableError::NotYourTurn(self.view.seat(to_move).label()));
         }
         let p = self.view.position.play(m)?;
+        self.view.declined = None;
+        // An offer lapses when the one it was made to moves instead.
+        if self.view.offer.is_some_and(|o| o.from != side) {
+            self.view.offer = None;
+        }
         match self.view.position.outcome() {
             Outcome::Win { side, line } => {
                 self.view.ending = Some(Ending::Line {
@@ -217,7 +277,124 @@ impl Table {
             Outcome::Draw => self.view.ending = Some(Ending::Draw),
             Outcome::Ongoing => {}
         }
+        if self.is_over() {
+            self.view.offer = None;
+        }
         Ok(p)
+    }
+
+    /// `side`'s time ran out: the other side wins.
+    pub fn flag(&mut self, side: Side) {
+        if self.is_over() {
+            return;
+        }
+        self.view.ending = Some(Ending::Flag { loser: side });
+        self.view.score[side.other().index()] += 1;
+        self.view.offer = None;
+    }
+
+    /// The clocks as the screens should show them.
+    pub fn set_clock(&mut self, clock: Option<crate::clock::ClockView>) {
+        self.view.clock = clock;
+    }
+
+    /// `side` resigns: the other side wins.
+    pub fn resign(&mut self, side: Side) -> Result<(), TableError> {
+        if self.is_over() {
+            return Err(IllegalMoveError::GameOver.into());
+        }
+        self.view.ending = Some(Ending::Resigned { loser: side });
+        self.view.score[side.other().index()] += 1;
+        self.view.offer = None;
+        Ok(())
+    }
+
+    /// `side` offers a draw or asks to take back its last move. Offering
+    /// what the other side has just offered accepts it. Against the
+    /// computer, draws are declined and moves are taken back with
+    /// [`Table::undo`]; in rated games nothing is taken back.
+    pub fn offer(&mut self, side: Side, kind: OfferKind) -> Result<(), TableError> {
+        if self.is_over() {
+            return Err(IllegalMoveError::GameOver.into());
+        }
+        if self.view.seat(side.other()).computer.is_some() {
+            return Err(TableError::Refused(match kind {
+                OfferKind::Draw => "the computer plays on",
+                OfferKind::Takeback => "press u to take back a move against the computer",
+            }));
+        }
+        if let Some(o) = self.view.offer {
+            if o.from == side {
+                return Err(TableError::Refused("your offer is waiting for an answer"));
+            }
+            if o.kind == kind {
+                return self.answer(side, true).map(|_| ());
+            }
+            return Err(TableError::Refused("answer your opponent's offer first"));
+        }
+        if kind == OfferKind::Takeback {
+            if self.view.rated {
+                return Err(TableError::Refused("no takebacks in a rated game"));
+            }
+            if self.own_stones(side) == 0 {
+                return Err(TableError::Refused("you have no move to take back"));
+            }
+        }
+        let stones = self.view.position.stones();
+        if self.offered_at[side.index()] == Some(stones) {
+            return Err(TableError::Refused(
+                "you made an offer at this move already: play on",
+            ));
+        }
+        self.offered_at[side.index()] = Some(stones);
+        self.view.offer = Some(Offer { from: side, kind });
+        self.view.declined = None;
+        Ok(())
+    }
+
+    /// `side` answers the offer made to it: accepted, a draw ends the game
+    /// and a takeback goes back to the asker's turn before its last move.
+    /// Returns what was answered.
+    pub fn answer(&mut self, side: Side, accept: bool) -> Result<OfferKind, TableError> {
+        let Some(kind) = self.view.offer_to(side) else {
+            return Err(TableError::Refused("there is no offer to answer"));
+        };
+        self.view.offer = None;
+        if !accept {
+            self.view.declined = Some(Offer {
+                from: side.other(),
+                kind,
+            });
+        }
+        if accept {
+            match kind {
+                OfferKind::Draw => self.view.ending = Some(Ending::DrawAgreed),
+                OfferKind::Takeback => self.take_back(side.other()),
+            }
+        }
+        Ok(kind)
+    }
+
+    /// Stones `side` has on the board.
+    fn own_stones(&self, side: Side) -> usize {
+        let stones = self.view.position.stones();
+        match side {
+            Side::First => stones.div_ceil(2),
+            Side::Second => stones / 2,
+        }
+    }
+
+    /// Back past `side`'s last stone, then to its turn.
+    fn take_back(&mut self, side: Side) {
+        let v = &mut self.view;
+        let mut own_taken = false;
+        while !own_taken || v.position.to_move() != side {
+            let mover = v.position.to_move().other();
+            if v.position.undo().is_none() {
+                break;
+            }
+            own_taken |= mover == side;
+        }
     }
 
     /// `side` left (quit, dropped, idle): the other side wins. No effect on a finished game.
@@ -230,6 +407,7 @@ impl Table {
             reason: reason.to_string(),
         });
         self.view.score[side.other().index()] += 1;
+        self.view.offer = None;
     }
 
     /// Ends the game without a result.
@@ -239,6 +417,7 @@ impl Table {
                 reason: reason.to_string(),
             });
         }
+        self.view.offer = None;
     }
 
     /// Takes back `side`'s last move in a game against the computer (and
@@ -260,24 +439,12 @@ impl Table {
             }
             Some(_) => return Err(TableError::CannotUndo("this game is over")),
         }
-        let first_own = match side {
-            Side::First => 1,
-            Side::Second => 2,
-        };
-        if v.position.stones() < first_own {
+        if self.own_stones(side) == 0 {
             return Err(TableError::CannotUndo("you have no move to take back"));
         }
-        v.ending = None;
-        v.rematch = [false; 2];
-        // Back past our own last stone, then to our turn.
-        let mut own_taken = false;
-        while !own_taken || v.position.to_move() != side {
-            let mover = v.position.to_move().other();
-            if v.position.undo().is_none() {
-                break;
-            }
-            own_taken |= mover == side;
-        }
+        self.view.ending = None;
+        self.view.rematch = [false; 2];
+        self.take_back(side);
         Ok(())
     }
 
@@ -318,6 +485,9 @@ impl Table {
         v.rematch = [false; 2];
         v.round += 1;
         v.rating_change = [None; 2];
+        v.offer = None;
+        v.declined = None;
+        self.offered_at = [None; 2];
     }
 }
 
@@ -424,6 +594,104 @@ mod tests {
         let mut h = table();
         h.play(Side::First, Move::Column(0)).unwrap();
         assert!(h.undo(Side::First).is_err());
+    }
+
+    #[test]
+    fn resigning_loses_and_counts_for_the_other() {
+        let mut t = table();
+        t.play(Side::First, Move::Column(3)).unwrap();
+        // Either side may resign, on its turn or not.
+        t.resign(Side::First).unwrap();
+        assert_eq!(
+            t.view().ending_text().unwrap(),
+            "Alice (Red) resigned: Bob (Yellow) wins"
+        );
+        assert_eq!(t.view().score, [0, 1]);
+        assert!(t.resign(Side::Second).is_err(), "the game is over");
+        assert!(t.play(Side::Second, Move::Column(3)).is_err());
+    }
+
+    #[test]
+    fn a_draw_offer_is_accepted_declined_or_lapses() {
+        let mut t = table();
+        t.play(Side::First, Move::Column(3)).unwrap();
+        // Offered, declined; not again at the same move.
+        t.offer(Side::First, OfferKind::Draw).unwrap();
+        assert_eq!(t.view().offer_to(Side::Second), Some(OfferKind::Draw));
+        assert_eq!(t.view().offer_to(Side::First), None);
+        assert!(t.answer(Side::First, true).is_err(), "not one's own offer");
+        assert!(t.offer(Side::First, OfferKind::Draw).is_err(), "waiting");
+        assert_eq!(t.answer(Side::Second, false), Ok(OfferKind::Draw));
+        assert!(t.view().offer.is_none() && !t.is_over());
+        assert_eq!(
+            t.view().declined,
+            Some(Offer {
+                from: Side::First,
+                kind: OfferKind::Draw
+            }),
+            "the offerer learns the answer"
+        );
+        assert!(t.offer(Side::First, OfferKind::Draw).is_err(), "flood");
+        // Bob moves: a new position, Alice may offer again; Bob moving
+        // instead of answering lets the offer lapse.
+        t.play(Side::Second, Move::Column(3)).unwrap();
+        t.offer(Side::First, OfferKind::Draw).unwrap();
+        t.play(Side::First, Move::Column(4)).unwrap();
+        assert!(t.view().offer.is_some(), "the offerer's own move keeps it");
+        t.play(Side::Second, Move::Column(4)).unwrap();
+        assert!(t.view().offer.is_none(), "lapsed with the opponent's move");
+        // Offering what the other side offered is agreeing.
+        t.offer(Side::Second, OfferKind::Draw).unwrap();
+        t.offer(Side::First, OfferKind::Draw).unwrap();
+        assert_eq!(t.view().ending, Some(Ending::DrawAgreed));
+        assert_eq!(t.view().ending_text().unwrap(), "Draw by agreement");
+        assert_eq!(t.view().score, [0, 0]);
+        assert!(t.view().offer.is_none());
+        // The computer plays on.
+        let mut c = Table::new(
+            Rules::connect_four(),
+            [
+                Seat::human("Ann", Colour::Red),
+                Seat::computer(Level::Easy, Colour::Yellow),
+            ],
+        );
+        assert!(c.offer(Side::First, OfferKind::Draw).is_err());
+    }
+
+    #[test]
+    fn a_takeback_goes_back_to_the_askers_turn_in_casual_games_only() {
+        let mut t = table();
+        assert!(
+            t.offer(Side::First, OfferKind::Takeback).is_err(),
+            "no stone yet"
+        );
+        t.play(Side::First, Move::Column(3)).unwrap();
+        t.play(Side::Second, Move::Column(2)).unwrap();
+        t.play(Side::First, Move::Column(6)).unwrap();
+        // Just after my move: only my stone goes.
+        t.offer(Side::First, OfferKind::Takeback).unwrap();
+        assert_eq!(t.answer(Side::Second, true), Ok(OfferKind::Takeback));
+        assert_eq!(t.position().stones(), 2);
+        assert_eq!(t.to_move(), Some(Side::First));
+        // On my turn: the answer to my move goes too.
+        t.play(Side::First, Move::Column(5)).unwrap();
+        t.play(Side::Second, Move::Column(5)).unwrap();
+        t.offer(Side::First, OfferKind::Takeback).unwrap();
+        // A draw offer cannot cross a waiting takeback.
+        assert!(t.offer(Side::Second, OfferKind::Draw).is_err());
+        t.answer(Side::Second, true).unwrap();
+        assert_eq!(t.position().stones(), 2);
+        assert_eq!(t.to_move(), Some(Side::First));
+        // Refused: nothing changes.
+        t.play(Side::First, Move::Column(0)).unwrap();
+        t.offer(Side::First, OfferKind::Takeback).unwrap();
+        t.answer(Side::Second, false).unwrap();
+        assert_eq!(t.position().stones(), 3);
+        // Rated: no takebacks.
+        let mut r = table();
+        r.set_rated(true, [Some(1500), Some(1500)]);
+        r.play(Side::First, Move::Column(3)).unwrap();
+        assert!(r.offer(Side::First, OfferKind::Takeback).is_err());
     }
 
     #[test]

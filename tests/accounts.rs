@@ -13,7 +13,7 @@ use crate::util::ssh::{
 };
 
 /// The test host's configuration, written to a file the commands can read.
-fn config_file(t: &TestHost) -> std::path::PathBuf {
+pub(crate) fn config_file(t: &TestHost) -> std::path::PathBuf {
     let path = t.dir.path().join("inarow.toml");
     std::fs::write(&path, test_config_text(t.dir.path(), "")).unwrap();
     path
@@ -36,7 +36,7 @@ fn inarow_with(config: &std::path::Path, args: &[&str]) -> String {
 }
 
 /// The exported games, as JSON.
-fn exported(config: &std::path::Path) -> Vec<Value> {
+pub(crate) fn exported(config: &std::path::Path) -> Vec<Value> {
     inarow_with(config, &["games", "export"])
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

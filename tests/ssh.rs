@@ -22,7 +22,11 @@ async fn wait_stones(c: &mut Client, n: usize, needles: &[&str]) {
     }
 }
 /// Two clients matched by quick match: returns (first to move, second).
-async fn quick_match_pair(t: &TestHost, names: [&str; 2], game_key: &[u8]) -> (Client, Client) {
+pub(crate) async fn quick_match_pair(
+    t: &TestHost,
+    names: [&str; 2],
+    game_key: &[u8],
+) -> (Client, Client) {
     let mut a = Client::connect(t.addr, names[0], Login::Key(new_key())).await;
     let mut b = Client::connect(t.addr, names[1], Login::Guest).await;
     for c in [&mut a, &mut b] {

@@ -6,6 +6,7 @@ mod cli_play;
 mod computer;
 mod connect4_engine;
 mod gomoku_engine;
+mod live;
 mod properties;
 mod rules;
 mod screens;

@@ -18,7 +18,7 @@ use crate::game::{Move, Rules, Side};
 use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
 };
-use crate::table::{Ending, RatingChange, Seat, Table};
+use crate::table::{Ending, OfferKind, RatingChange, Seat, Table, TableError};
 
 pub use super::state::RoomId;
 
@@ -60,6 +60,20 @@ pub enum RoomCmd {
     /// Take back the session's last move (against the computer only).
     Undo {
         who: SessionId,
+    },
+    /// The session resigns the game in play.
+    Resign {
+        who: SessionId,
+    },
+    /// The session offers a draw or asks to take back its last move.
+    Offer {
+        who: SessionId,
+        kind: OfferKind,
+    },
+    /// The session answers the offer made to it.
+    Answer {
+        who: SessionId,
+        accept: bool,
     },
     /// Stop the game without a result (the host shuts down).
     Abort {
@@ -406,6 +420,19 @@ impl Room {
                 Vec::new(),
             ),
             Ending::Aborted { .. } => (GameResult::Aborted, None, Reason::Aborted, Vec::new()),
+            Ending::Resigned { loser } => (
+                GameResult::Win,
+                Some(loser.other().index() as u8),
+                Reason::Resign,
+                Vec::new(),
+            ),
+            Ending::DrawAgreed => (GameResult::Draw, None, Reason::Draw, Vec::new()),
+            Ending::Flag { loser } => (
+                GameResult::Win,
+                Some(loser.other().index() as u8),
+                Reason::Flag,
+                Vec::new(),
+            ),
         };
         let players = [0, 1].map(|i| {
             let seat = &view.seats[i];
@@ -617,7 +644,57 @@ impl Room {
                 self.record_if_over();
                 self.publish();
             }
+            RoomCmd::Resign { who } => {
+                let Some(side) = self.side_of(who) else {
+                    return;
+                };
+                let result = self.table.resign(side);
+                self.after_answer(side, result);
+            }
+            RoomCmd::Offer { who, kind } => {
+                let Some(side) = self.side_of(who) else {
+                    return;
+                };
+                let result = self.table.offer(side, kind);
+                self.after_answer(side, result);
+            }
+            RoomCmd::Answer { who, accept } => {
+                let Some(side) = self.side_of(who) else {
+                    return;
+                };
+                let stones = self.table.position().stones();
+                let result = self.table.answer(side, accept).map(|_| ());
+                // A takeback: the moves' times go with the moves.
+                if self.table.position().stones() < stones {
+                    self.stop_thinking();
+                    let left = self.table.position().stones();
+                    self.record.move_ms.truncate(left);
+                }
+                self.after_answer(side, result);
+            }
             RoomCmd::Recorded { game, change } => self.recorded(&game, change),
+        }
+    }
+
+    /// After a resignation, offer or answer from `side`: the refusal to
+    /// that side, or the new state (and the record of a game it ended)
+    /// to everyone.
+    fn after_answer(&mut self, side: Side, result: Result<(), TableError>) {
+        match result {
+            Ok(()) => {
+                if let Some(text) = self.table.view().ending_text()
+                    && !self.record.recorded
+                {
+                    tracing::info!(room = self.id, result = %text, "game over");
+                }
+                self.record_if_over();
+                self.publish();
+            }
+            Err(e) => {
+                if let Some(inbox) = &self.sitters[side.index()].inbox {
+                    let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
+                }
+            }
         }
     }
 }

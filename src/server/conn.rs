@@ -524,6 +524,21 @@ impl Conn {
                     room.send(RoomCmd::Undo { who: id }).await;
                 }
             }
+            Request::Resign => {
+                if let Some((room, _)) = &self.room {
+                    room.send(RoomCmd::Resign { who: id }).await;
+                }
+            }
+            Request::Offer(kind) => {
+                if let Some((room, _)) = &self.room {
+                    room.send(RoomCmd::Offer { who: id, kind }).await;
+                }
+            }
+            Request::Answer(accept) => {
+                if let Some((room, _)) = &self.room {
+                    room.send(RoomCmd::Answer { who: id, accept }).await;
+                }
+            }
             Request::CreateRoom(kind, rated) => {
                 lobby.send(Command::CreateRoom { id, kind, rated }).await
             }

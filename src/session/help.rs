@@ -102,8 +102,13 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
                 }
             }
             add("click", "play where you click".into());
+            add("!", "resign (asks first)".into());
             if computer {
                 add("u", "take back your last move".into());
+            } else {
+                add("=", "offer a draw; accept an offer".into());
+                add("-", "decline an offer".into());
+                add("u", "ask to take back your move (casual)".into());
             }
             if remote {
                 add("q", "leave the game (asks first: you lose it)".into());
@@ -172,6 +177,11 @@ mod tests {
                 rules: Rules::gomoku(),
                 remote: false,
                 computer: true,
+            },
+            HelpTopic::Game {
+                rules: Rules::gomoku(),
+                remote: true,
+                computer: false,
             },
         ] {
             let f = frame(topic);

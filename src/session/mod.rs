@@ -66,6 +66,12 @@ pub enum Request {
     PlayComputer(GameKind, Level, Option<bool>),
     /// Take back my last move (a casual game against the computer).
     Undo,
+    /// Resign the game in play.
+    Resign,
+    /// Offer a draw, or ask to take back my last move.
+    Offer(crate::table::OfferKind),
+    /// Answer the offer made to me (`true`: accept).
+    Answer(bool),
     /// Remote: open a room for a friend (`true`: a rated game, when both
     /// players have accounts and the board is standard).
     CreateRoom(GameKind, bool),
@@ -796,6 +802,9 @@ impl Session {
                     }
                     PlayAction::Quit => out.requests.push(Request::Quit),
                     PlayAction::Undo => out.requests.push(Request::Undo),
+                    PlayAction::Resign => out.requests.push(Request::Resign),
+                    PlayAction::Offer(kind) => out.requests.push(Request::Offer(kind)),
+                    PlayAction::Answer(yes) => out.requests.push(Request::Answer(yes)),
                 }
             }
             State::Lobby(lobby) => {

@@ -4,7 +4,7 @@
 //! differs is which sides this terminal may move for.
 
 use crate::game::{GameKind, Move, Point, Side};
-use crate::table::{Ending, GameView};
+use crate::table::{Ending, GameView, OfferKind};
 use crate::term::board::{BoardGeometry, BoardView, Cursor, Theme, draw_board};
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Ink, Line, Style};
@@ -28,6 +28,21 @@ pub enum PlayAction {
     Redraw,
     /// Take back my last move (a casual game against the computer).
     Undo,
+    /// Resign the game in play (confirmed).
+    Resign,
+    /// Offer a draw, or ask to take back my last move.
+    Offer(OfferKind),
+    /// Answer the offer made to me.
+    Answer(bool),
+}
+
+/// A question the screen is asking before it acts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Confirm {
+    /// `q` in a game in play.
+    Leave,
+    /// `!` in a game in play.
+    Resign,
 }
 
 /// A message under the board.
@@ -52,8 +67,9 @@ pub struct PlayScreen {
     remote: bool,
     /// Where the board was last drawn, for mouse clicks.
     geometry: Option<(usize, BoardGeometry)>,
-    /// `q` was pressed in a game in play: "leave? y/n" is showing.
-    confirm_leave: bool,
+    /// `q` or `!` was pressed in a game in play: "leave? y/n" or
+    /// "resign? y/n" is showing.
+    confirm: Option<Confirm>,
 }
 
 impl PlayScreen {
@@ -68,7 +84,7 @@ impl PlayScreen {
             notice: None,
             remote,
             geometry: None,
-            confirm_leave: false,
+            confirm: None,
         }
     }
 
@@ -84,7 +100,7 @@ impl PlayScreen {
         let moved = game.position.stones() != self.game.position.stones();
         self.game = game;
         if self.game.ending.is_some() {
-            self.confirm_leave = false;
+            self.confirm = None;
         }
         if new_round {
             let rules = *self.game.position.rules();
@@ -216,7 +232,7 @@ impl PlayScreen {
     pub fn paste(&mut self, c: char) {
         if self.game.ending.is_none()
             && self.my_turn()
-            && !self.confirm_leave
+            && self.confirm.is_none()
             && !c.is_control()
             && self.typed.chars().count() < MAX_TYPED
         {
@@ -231,17 +247,24 @@ impl PlayScreen {
         if key == Key::CtrlL {
             return PlayAction::Redraw;
         }
-        if self.confirm_leave {
+        if let Some(confirm) = self.confirm {
             return match key {
                 Key::Char('y') | Key::Char('Y') => {
-                    self.confirm_leave = false;
-                    PlayAction::Leave
+                    self.confirm = None;
+                    match confirm {
+                        Confirm::Leave => PlayAction::Leave,
+                        Confirm::Resign => PlayAction::Resign,
+                    }
                 }
                 // Enter is no answer (a line-mode client sends it after the q).
                 Key::Enter => PlayAction::None,
                 _ => {
-                    self.confirm_leave = false;
-                    self.set_notice("you stay in the game", false);
+                    self.confirm = None;
+                    let text = match confirm {
+                        Confirm::Leave => "you stay in the game",
+                        Confirm::Resign => "you play on",
+                    };
+                    self.set_notice(text, false);
                     PlayAction::None
                 }
             };
@@ -256,6 +279,35 @@ impl PlayScreen {
             }
             self.set_notice("nothing to take back", true);
             return PlayAction::None;
+        }
+        if self.game.ending.is_none() && !self.watching() {
+            match key {
+                Key::Char('!') => {
+                    self.typed.clear();
+                    self.confirm = Some(Confirm::Resign);
+                    return PlayAction::None;
+                }
+                Key::Char('=') => {
+                    self.notice = None;
+                    return match self.offer_to_me() {
+                        Some(_) => PlayAction::Answer(true),
+                        None => PlayAction::Offer(OfferKind::Draw),
+                    };
+                }
+                Key::Char('-') if self.offer_to_me().is_some() => {
+                    self.notice = None;
+                    return PlayAction::Answer(false);
+                }
+                _ if undo_key && !self.against_computer() => {
+                    if self.game.rated {
+                        self.set_notice("no takebacks in a rated game", true);
+                        return PlayAction::None;
+                    }
+                    self.notice = None;
+                    return PlayAction::Offer(OfferKind::Takeback);
+                }
+                _ => {}
+            }
         }
         if self.game.ending.is_some() {
             let self_gone = self.seat_left(true);
@@ -312,7 +364,7 @@ impl PlayScreen {
             // after typed text, is typed.
             Key::Char('q') | Key::Char('Q') if !self.types_into_field('q') => {
                 self.typed.clear();
-                self.confirm_leave = true;
+                self.confirm = Some(Confirm::Leave);
             }
             Key::Char(c) => {
                 // Connect Four: a column key replaces what was typed and
@@ -344,8 +396,7 @@ impl PlayScreen {
         if line < top || col < BOARD_INDENT || self.game.ending.is_some() {
             return PlayAction::None;
         }
-        if self.confirm_leave {
-            self.confirm_leave = false;
+        if self.confirm.take().is_some() {
             return PlayAction::None;
         }
         match geo.hit(col - BOARD_INDENT, line - top) {
@@ -363,6 +414,61 @@ impl PlayScreen {
             }
             None => PlayAction::None,
         }
+    }
+
+    /// Whether this terminal plays no side (it only shows the game).
+    fn watching(&self) -> bool {
+        self.mine == [false, false]
+    }
+
+    /// The offer waiting for an answer from this terminal: on a hot seat
+    /// whichever side it was made to, else this person's side.
+    pub fn offer_to_me(&self) -> Option<OfferKind> {
+        let offer = self.game.offer?;
+        self.mine[offer.from.other().index()].then_some(offer.kind)
+    }
+
+    /// The line above the board while an offer waits: what the other
+    /// player offered and the keys that answer, or that ours waits.
+    fn offer_line(&self) -> Option<Line> {
+        if let Some(d) = self.game.declined
+            && self.mine[d.from.index()]
+            && !self.mine[d.from.other().index()]
+        {
+            let by = &self.game.seat(d.from.other()).name;
+            let text = match d.kind {
+                OfferKind::Draw => format!(" {by} declined the draw: play on"),
+                OfferKind::Takeback => format!(" {by} refused the takeback: play on"),
+            };
+            return Some(Line::styled(text, Style::PLAIN.dim()));
+        }
+        let offer = self.game.offer?;
+        let from = &self.game.seat(offer.from).name;
+        if let Some(kind) = self.offer_to_me() {
+            let text = match kind {
+                OfferKind::Draw => format!(" {from} offers a draw: = accept   - decline "),
+                OfferKind::Takeback => {
+                    format!(" {from} asks to take back a move: = allow   - refuse ")
+                }
+            };
+            return Some(Line::styled(text, Style::PLAIN.bold().reverse()));
+        }
+        let to = &self.game.seat(offer.from.other()).name;
+        let text = if !self.mine[offer.from.index()] {
+            // Watching: who offered what.
+            match offer.kind {
+                OfferKind::Draw => format!(" {from} offers {to} a draw"),
+                OfferKind::Takeback => format!(" {from} asks {to} to take back a move"),
+            }
+        } else {
+            match offer.kind {
+                OfferKind::Draw => format!(" You offered a draw: waiting for {to}"),
+                OfferKind::Takeback => {
+                    format!(" You asked to take back a move: waiting for {to}")
+                }
+            }
+        };
+        Some(Line::styled(text, Style::PLAIN.dim()))
     }
 
     /// Whether the other player has left the table.
@@ -401,7 +507,11 @@ impl PlayScreen {
             Ending::Line { .. } => Some("You lost."),
             Ending::Forfeit { leaver, .. } if *leaver == mine => Some("You lost."),
             Ending::Forfeit { .. } => Some("You win!"),
-            Ending::Draw => Some("Draw."),
+            Ending::Resigned { loser } | Ending::Flag { loser } if *loser == mine => {
+                Some("You lost.")
+            }
+            Ending::Resigned { .. } | Ending::Flag { .. } => Some("You win!"),
+            Ending::Draw | Ending::DrawAgreed => Some("Draw."),
             Ending::Aborted { .. } => None,
         }
     }
@@ -466,7 +576,10 @@ impl PlayScreen {
                 }
                 f.push(l);
             }
-            None => f.blank(),
+            None => match self.offer_line() {
+                Some(l) => f.push(l),
+                None => f.blank(),
+            },
         }
 
         let cursor = self.my_turn().then(|| match self.kind() {
@@ -504,7 +617,11 @@ impl PlayScreen {
             (Some(text), _) => {
                 let colour = match &g.ending {
                     Some(Ending::Line { winner, .. }) => Some(g.seat(*winner).colour),
-                    Some(Ending::Forfeit { leaver, .. }) => Some(g.seat(leaver.other()).colour),
+                    Some(
+                        Ending::Forfeit { leaver, .. }
+                        | Ending::Resigned { loser: leaver }
+                        | Ending::Flag { loser: leaver },
+                    ) => Some(g.seat(leaver.other()).colour),
                     _ => None,
                 };
                 let st = colour.map_or(Style::PLAIN.bold(), |c| theme.style(c));
@@ -574,11 +691,20 @@ impl PlayScreen {
 
         // Message.
         match &self.notice {
-            _ if self.confirm_leave => {
+            _ if self.confirm == Some(Confirm::Leave) => {
                 let q = if self.remote || self.against_computer() {
                     " Leave the game? You will lose. y/n"
                 } else {
                     " Leave the game? y/n"
+                };
+                f.push(Line::styled(q, Style::PLAIN.bold().reverse()))
+            }
+            _ if self.confirm == Some(Confirm::Resign) => {
+                let q = if self.mine == [true, true] {
+                    let who = g.to_move().map(|s| g.seat(s).label()).unwrap_or_default();
+                    format!(" Resign for {who}? y/n")
+                } else {
+                    " Resign? You lose this game. y/n".to_string()
                 };
                 f.push(Line::styled(q, Style::PLAIN.bold().reverse()))
             }
@@ -591,17 +717,19 @@ impl PlayScreen {
         }
 
         // Keys.
-        let undo = if self.against_computer() {
+        let more = if self.against_computer() {
             "u undo   "
+        } else if !g.rated {
+            "= draw   u take back   "
         } else {
-            ""
+            "= draw   "
         };
         let keys = if g.ending.is_some() {
             format!(" {}", self.after_game_keys())
         } else if self.remote {
-            format!(" q leave the game   {undo}? help   Ctrl-L redraw")
+            format!(" q leave   ! resign   {more}? help")
         } else {
-            format!(" q quit   {undo}? help   Ctrl-L redraw")
+            format!(" q quit   ! resign   {more}? help")
         };
         f.push(Line::styled(keys, Style::PLAIN.dim()));
         f
@@ -612,7 +740,7 @@ impl PlayScreen {
 mod tests {
     use super::*;
     use crate::game::{Colour, Rules};
-    use crate::table::{Seat, Table};
+    use crate::table::{OfferKind, Seat, Table};
 
     #[test]
     fn no_rematch_when_the_partner_left() {
@@ -629,5 +757,78 @@ mod tests {
         assert_eq!(p.handle(Key::Char('r')), PlayAction::None);
         let text = p.frame(Theme::Ascii).to_plain("\n");
         assert!(text.contains("no rematch"), "{text}");
+    }
+
+    fn two_people(rated: bool) -> Table {
+        let mut t = Table::new(
+            Rules::connect_four(),
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::human("bob", Colour::Blue),
+            ],
+        );
+        t.set_rated(rated, [None, None]);
+        t
+    }
+
+    #[test]
+    fn resign_asks_first_and_offers_are_answered_with_their_keys() {
+        let mut t = two_people(false);
+        let mut p = PlayScreen::new(t.view().clone(), [false, true], true);
+        // Resign: asked, a no plays on, a yes resigns (not our turn either).
+        assert_eq!(p.handle(Key::Char('!')), PlayAction::None);
+        assert!(
+            p.frame(Theme::Ascii)
+                .to_plain("\n")
+                .contains("Resign? You lose this game. y/n")
+        );
+        assert_eq!(p.handle(Key::Char('n')), PlayAction::None);
+        assert!(p.frame(Theme::Ascii).to_plain("\n").contains("you play on"));
+        p.handle(Key::Char('!'));
+        assert_eq!(p.handle(Key::Char('y')), PlayAction::Resign);
+        // No offer waiting: = offers a draw, - does nothing, u asks for a takeback.
+        assert_eq!(p.handle(Key::Char('=')), PlayAction::Offer(OfferKind::Draw));
+        assert_eq!(p.handle(Key::Char('-')), PlayAction::None);
+        assert_eq!(
+            p.handle(Key::Char('u')),
+            PlayAction::Offer(OfferKind::Takeback)
+        );
+        // An offer to us: shown above the board, = accepts, - declines.
+        t.play(Side::First, Move::Column(3)).unwrap();
+        t.offer(Side::First, OfferKind::Draw).unwrap();
+        p.update(t.view().clone());
+        let text = p.frame(Theme::Ascii).to_plain("\n");
+        assert!(
+            text.contains("ann offers a draw: = accept   - decline"),
+            "{text}"
+        );
+        assert_eq!(p.handle(Key::Char('=')), PlayAction::Answer(true));
+        assert_eq!(p.handle(Key::Char('-')), PlayAction::Answer(false));
+        // Ann's screen says hers waits.
+        let mut a = PlayScreen::new(t.view().clone(), [true, false], true);
+        let text = a.frame(Theme::Ascii).to_plain("\n");
+        assert!(
+            text.contains("You offered a draw: waiting for bob"),
+            "{text}"
+        );
+        // Every key line fits 60 columns.
+        for f in [p.frame(Theme::Ascii), a.frame(Theme::Ascii)] {
+            assert!(f.width() <= 60, "{}", f.to_plain("\n"));
+        }
+    }
+
+    #[test]
+    fn no_takeback_key_in_a_rated_game_and_a_watcher_offers_nothing() {
+        let t = two_people(true);
+        let mut p = PlayScreen::new(t.view().clone(), [true, false], true);
+        assert_eq!(p.handle(Key::Char('u')), PlayAction::None);
+        assert!(
+            p.frame(Theme::Ascii)
+                .to_plain("\n")
+                .contains("no takebacks in a rated game")
+        );
+        let mut w = PlayScreen::new(t.view().clone(), [false, false], true);
+        assert_eq!(w.handle(Key::Char('=')), PlayAction::None);
+        assert_eq!(w.handle(Key::Char('!')), PlayAction::None);
     }
 }
