@@ -446,9 +446,17 @@ impl Store {
                 } else {
                     format!("json_group_array(json_array({CURRENT}))")
                 };
+                // PostgreSQL: each account's ratings through its primary key
+                // (a lateral subquery the planner cannot flatten), never a
+                // scan of the whole table, however stale its statistics.
+                let join = if pg {
+                    "LEFT JOIN LATERAL (SELECT * FROM ratings x WHERE x.account = a.id OFFSET 0) r ON true"
+                } else {
+                    "LEFT JOIN ratings r ON r.account = a.id"
+                };
                 let sql = format!(
                     "SELECT {agg} FROM (SELECT a.id, r.game, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms \
-                     FROM accounts a LEFT JOIN ratings r ON r.account = a.id WHERE a.id IN ({}) ORDER BY a.id{}) s",
+                     FROM accounts a {join} WHERE a.id IN ({}) ORDER BY a.id{}) s",
                     placeholders(1, chunk.len()),
                     if pg { " FOR UPDATE OF a" } else { "" }
                 );

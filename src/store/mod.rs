@@ -255,6 +255,10 @@ impl Store {
                 }
                 connect = connect.options([("search_path", schema.as_str())]);
             }
+            // Every query here is a short indexed one: compiling it (JIT,
+            // which cost estimates from stale statistics can trigger) costs
+            // far more than running it.
+            connect = connect.options([("jit", "off")]);
             let pool = PgPoolOptions::new()
                 .max_connections(options.pg_connections.max(1))
                 .acquire_timeout(options.acquire_timeout)
