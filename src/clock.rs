@@ -28,7 +28,8 @@ impl TimeControl {
         }
     }
 
-    /// Parses `"MINUTES+SECONDS"` (`"3+2"`, `"10+0"`) or `"none"` (no clock).
+    /// Parses `"MINUTES+SECONDS"` (`"3+2"`, `"10+0"`; the minutes may have
+    /// a fraction, `"0.5+0"` is thirty seconds) or `"none"` (no clock).
     pub fn parse(text: &str) -> Result<Option<TimeControl>, String> {
         let t = text.trim();
         if t.eq_ignore_ascii_case("none") {
@@ -41,29 +42,47 @@ impl TimeControl {
             )
         };
         let (m, s) = t.split_once('+').ok_or_else(bad)?;
-        let m: u64 = m.trim().parse().map_err(|_| bad())?;
-        let s: u64 = s.trim().parse().map_err(|_| bad())?;
-        if m == 0 && s == 0 {
-            return Err(format!("{}: a clock needs some time", bad()));
+        let (m, s) = (m.trim(), s.trim());
+        // Digits with at most one point: no signs, exponents or "inf".
+        let plain = |x: &str| {
+            !x.is_empty()
+                && x.chars().all(|c| c.is_ascii_digit() || c == '.')
+                && x.chars().filter(|&c| c == '.').count() <= 1
+                && x != "."
+        };
+        if !plain(m) || !s.chars().all(|c| c.is_ascii_digit()) || s.is_empty() || s.len() > 6 {
+            return Err(bad());
         }
-        if m > MAX_BASE_MINUTES || s > MAX_INCREMENT_SECS {
+        let minutes: f64 = m.parse().map_err(|_| bad())?;
+        let s: u64 = s.parse().map_err(|_| bad())?;
+        if minutes > MAX_BASE_MINUTES as f64 || s > MAX_INCREMENT_SECS {
             return Err(format!(
                 "{}: at most {MAX_BASE_MINUTES} minutes and {MAX_INCREMENT_SECS} seconds",
                 bad()
             ));
         }
-        Ok(Some(TimeControl::new(m, s)))
+        let base = (minutes * 60.0).round() as u64;
+        if base == 0 && s == 0 {
+            return Err(format!("{}: a clock needs some time", bad()));
+        }
+        Ok(Some(TimeControl {
+            base: Duration::from_secs(base),
+            increment: Duration::from_secs(s),
+        }))
     }
 }
 
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}+{}",
-            self.base.as_secs() / 60,
-            self.increment.as_secs()
-        )
+        let secs = self.base.as_secs();
+        if secs.is_multiple_of(60) {
+            write!(f, "{}", secs / 60)?;
+        } else {
+            // A fraction of a minute: at most two places, no trailing zeros.
+            let m = format!("{:.2}", secs as f64 / 60.0);
+            write!(f, "{}", m.trim_end_matches('0').trim_end_matches('.'))?;
+        }
+        write!(f, "+{}", self.increment.as_secs())
     }
 }
 
@@ -223,8 +242,15 @@ mod tests {
         );
         assert_eq!(TimeControl::parse("none"), Ok(None));
         assert_eq!(TimeControl::new(10, 5).to_string(), "10+5");
+        let half = TimeControl::parse("0.5+0").unwrap().unwrap();
+        assert_eq!(half.base, Duration::from_secs(30));
+        assert_eq!(half.to_string(), "0.5+0");
+        let short = TimeControl::parse("0.05+1").unwrap().unwrap();
+        assert_eq!(short.base, Duration::from_secs(3));
+        assert_eq!(TimeControl::parse(&short.to_string()), Ok(Some(short)));
         for bad in [
-            "", "3", "3+", "+2", "-1+2", "0+0", "3+2+1", "99999+0", "1+99999", "a+b",
+            "", "3", "3+", "+2", "-1+2", "0+0", "3+2+1", "99999+0", "1+99999", "a+b", "1e3+0",
+            "inf+0", "NaN+1", ".+1", "1.2.3+0", "0.001+0", "1+1.5", "1+-1",
         ] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }

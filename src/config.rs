@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::clock::TimeControl;
 use crate::game::{GameKind, Rules};
 
 /// A configuration problem, naming the key.
@@ -87,6 +88,7 @@ struct RawLimits {
 #[serde(deny_unknown_fields, default)]
 struct RawLobby {
     match_wait_secs: u64,
+    claim_after_secs: u64,
     motd: String,
     public_address: String,
 }
@@ -108,6 +110,8 @@ struct RawGames {
     gomoku: bool,
     gomoku_size: u64,
     gomoku_exact: bool,
+    connect4_clock: String,
+    gomoku_clock: String,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -175,6 +179,7 @@ impl Default for RawLobby {
     fn default() -> Self {
         RawLobby {
             match_wait_secs: 30,
+            claim_after_secs: 120,
             motd: "Welcome to inarow: Connect Four and Gomoku, against people or the computer."
                 .into(),
             public_address: String::new(),
@@ -201,6 +206,8 @@ impl Default for RawGames {
             gomoku: true,
             gomoku_size: 15,
             gomoku_exact: false,
+            connect4_clock: "3+2".into(),
+            gomoku_clock: "10+5".into(),
         }
     }
 }
@@ -253,6 +260,9 @@ pub struct ServerLimits {
 pub struct LobbyConfig {
     /// How long quick match waits before offering the computer.
     pub match_wait: Duration,
+    /// In a game without a clock, how long a player may wait for the
+    /// opponent's move before claiming the win.
+    pub claim_after: Duration,
     /// Message of the day, sanitised.
     pub motd: String,
     /// The address people reach this host at (`play.example.org`, with
@@ -275,11 +285,22 @@ pub struct ComputerConfig {
 pub struct GamesConfig {
     /// The games on offer, with their rules, in menu order.
     pub enabled: Vec<Rules>,
+    /// Quick matches' time control per game (`None`: no clock).
+    pub connect4_clock: Option<TimeControl>,
+    pub gomoku_clock: Option<TimeControl>,
 }
 
 impl GamesConfig {
     pub fn rules_for(&self, kind: GameKind) -> Option<Rules> {
         self.enabled.iter().copied().find(|r| r.kind() == kind)
+    }
+
+    /// The time control of a quick match of this game.
+    pub fn clock_for(&self, kind: GameKind) -> Option<TimeControl> {
+        match kind {
+            GameKind::ConnectFour => self.connect4_clock,
+            GameKind::Gomoku => self.gomoku_clock,
+        }
     }
 }
 
@@ -435,6 +456,12 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
     };
     let lobby = LobbyConfig {
         match_wait: secs("lobby.match_wait_secs", raw.lobby.match_wait_secs, 1, 3600)?,
+        claim_after: secs(
+            "lobby.claim_after_secs",
+            raw.lobby.claim_after_secs,
+            5,
+            24 * 3600,
+        )?,
         motd,
         public_address,
     };
@@ -501,6 +528,10 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             "is set but games.gomoku is off",
         ));
     }
+    let connect4_clock =
+        TimeControl::parse(&g.connect4_clock).map_err(|e| invalid("games.connect4_clock", e))?;
+    let gomoku_clock =
+        TimeControl::parse(&g.gomoku_clock).map_err(|e| invalid("games.gomoku_clock", e))?;
     if enabled.is_empty() {
         return Err(invalid(
             "games",
@@ -544,7 +575,11 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         limits,
         lobby,
         computer,
-        games: GamesConfig { enabled },
+        games: GamesConfig {
+            enabled,
+            connect4_clock,
+            gomoku_clock,
+        },
         store,
         log_level: level,
     })
@@ -608,9 +643,15 @@ mod tests {
             ("[telnet]\nlisten = \"2323\"", "telnet.listen"),
             ("[games]\nconnect4_size = \"7by6\"", "games.connect4_size"),
             ("[games]\nconnect4 = false\ngomoku = false", "games"),
+            (
+                "[games]\nconnect4_clock = \"3 minutes\"",
+                "games.connect4_clock",
+            ),
+            ("[games]\ngomoku_clock = \"0+0\"", "games.gomoku_clock"),
             ("[computer]\nthink_ms = 5", "computer.think_ms"),
             ("[log]\nlevel = \"loud!!\"", "log.level"),
             ("[lobby]\nmatch_wait_secs = 0", "lobby.match_wait_secs"),
+            ("[lobby]\nclaim_after_secs = 1", "lobby.claim_after_secs"),
         ];
         for (text, key) in cases {
             let e = Config::parse(text, "test").unwrap_err().to_string();

@@ -235,6 +235,8 @@ impl LocalDriver {
                     Err(e) => session.move_rejected(&e.to_string()),
                 }
             }
+            // Nobody waits at one keyboard: there is nothing to claim.
+            Request::Claim => Output::default(),
             Request::Resign | Request::Offer(_) | Request::Answer(_) => {
                 let Some(t) = self.game.as_mut() else {
                     return Some(Output::default());

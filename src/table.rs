@@ -124,6 +124,9 @@ pub struct GameView {
     /// Both clocks, in a game with a time control (set by whoever keeps
     /// the time: the room).
     pub clock: Option<crate::clock::ClockView>,
+    /// In a game between people without a clock: from when the player
+    /// waiting for a move may claim the win (set by the room).
+    pub claim_from: Option<std::time::Instant>,
 }
 
 /// A rating moved by a game: `1512 → 1527 (+15)`.
@@ -215,6 +218,7 @@ impl Table {
                 rating_change: [None; 2],
                 offer: None,
                 declined: None,
+                claim_from: None,
                 clock: None,
             },
             offered_at: [None; 2],
@@ -291,11 +295,6 @@ impl Table {
         self.view.ending = Some(Ending::Flag { loser: side });
         self.view.score[side.other().index()] += 1;
         self.view.offer = None;
-    }
-
-    /// The clocks as the screens should show them.
-    pub fn set_clock(&mut self, clock: Option<crate::clock::ClockView>) {
-        self.view.clock = clock;
     }
 
     /// `side` resigns: the other side wins.

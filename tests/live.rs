@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::accounts::{config_file, exported};
 use crate::ssh::quick_match_pair;
-use crate::util::ssh::{MY_TURN, play, start_host, wait_any};
+use crate::util::ssh::{Client, Login, MY_TURN, play, start_host, start_host_with, wait_any};
 
 /// The record of the game with this reason, once it is stored.
 async fn record_with(config: &std::path::Path, reason: &str, count: usize) -> Vec<Value> {
@@ -113,4 +113,89 @@ async fn offers_and_resignations_between_two_people() {
     let s = mover.screen();
     assert!(s.contains(&format!("{loser_name} (you)")), "{s}");
     assert_eq!(resigned[0]["moves"].as_array().unwrap().len(), 1);
+}
+
+/// The clock row of a screen: the line under the players.
+fn clock_row(screen: &str) -> String {
+    let lines: Vec<&str> = screen.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains(" vs "))
+        .unwrap_or_else(|| panic!("no players line:\n{screen}"));
+    lines.get(at + 1).unwrap_or(&"").to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_runs_out_and_the_game_is_lost_on_time() {
+    // Five seconds each, no increment.
+    let t = start_host_with("[games]\nconnect4_clock = \"0.08+0\"\n").await;
+    let config = config_file(&t);
+    let (mut first, mut second) = quick_match_pair(&t, ["ann", "bob"], b"1").await;
+    // Both see both clocks; only the side to move counts down.
+    second.wait_for("0:04").await;
+    let row = clock_row(&second.screen());
+    assert!(row.contains("0:05"), "the waiting clock stands: {row}");
+    let row = clock_row(&first.screen());
+    assert!(row.contains("0:05"), "{row}");
+    // Nobody moves: the first runs out of time.
+    for c in [&mut first, &mut second] {
+        c.wait_for("ran out of time").await;
+    }
+    first.wait_for("You lost.").await;
+    second.wait_for("You win!").await;
+    assert!(clock_row(&first.screen()).contains("0:00"));
+    let flagged = record_with(&config, "flag", 1).await;
+    assert_eq!(flagged[0]["result"], "win");
+    assert_eq!(flagged[0]["winner"], 1);
+    assert!(flagged[0]["moves"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_clock_the_win_is_claimed_from_an_idle_opponent() {
+    let t = start_host_with("[lobby]\nclaim_after_secs = 5\n").await;
+    let config = config_file(&t);
+    // A friend room: no clock.
+    let mut host = Client::connect(t.addr, "kim", Login::Guest).await;
+    host.wait_for("Choose a game").await;
+    host.send(b"1").await;
+    host.wait_for("Invite a friend").await;
+    host.send(b"3").await;
+    let code = crate::ssh::room_code(&host.wait_for("Room code:").await);
+    let mut friend = Client::connect(t.addr, &code, Login::Guest).await;
+    for c in [&mut host, &mut friend] {
+        c.wait_for("(you)").await;
+        wait_any(c, &[MY_TURN, "Waiting for"]).await;
+    }
+    let (mut mover, mut waiter) = if host.screen().contains(MY_TURN) {
+        (host, friend)
+    } else {
+        (friend, host)
+    };
+    let row = clock_row(&mover.screen());
+    assert!(row.trim().is_empty(), "no clock in a friend room: {row}");
+    // Too early: w does nothing but say when it would.
+    waiter.send(b"w").await;
+    waiter
+        .wait_for("only when your opponent has not moved for a while")
+        .await;
+    // The mover plays: the wait starts again for the other.
+    play(&mut mover, "d").await;
+    play(&mut waiter, "d").await;
+    // Now the mover sits still; after 5 s the other may claim.
+    waiter
+        .wait_for("has not moved for a long while: w claims the win")
+        .await;
+    let s = mover.screen();
+    assert!(
+        !s.contains("w claims the win"),
+        "only the waiting side may claim: {s}"
+    );
+    waiter.send(b"w").await;
+    for c in [&mut mover, &mut waiter] {
+        c.wait_for("stayed idle for 5 s").await;
+    }
+    waiter.wait_for("You win!").await;
+    mover.wait_for("You lost.").await;
+    let games = record_with(&config, "forfeit_idle", 1).await;
+    assert_eq!(games[0]["moves"].as_array().unwrap().len(), 2);
 }

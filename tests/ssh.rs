@@ -122,7 +122,7 @@ async fn a_client_plays_gomoku_against_the_computer_to_the_end() {
 }
 
 /// Reads the room code off the hosting screen.
-fn room_code(screen: &str) -> String {
+pub(crate) fn room_code(screen: &str) -> String {
     let line = screen
         .lines()
         .find(|l| l.contains("Room code:"))

@@ -79,6 +79,10 @@ pub struct LobbySettings {
     pub recorder: Option<Arc<crate::store::Recorder>>,
     /// How long quick match waits before the computer is offered.
     pub match_wait: Duration,
+    /// Quick matches' time controls, by game.
+    pub clocks: HashMap<crate::game::GameKind, crate::clock::TimeControl>,
+    /// Without a clock: how long until a player may claim the win.
+    pub claim_after: Duration,
 }
 
 /// How many commands may wait for the lobby; senders wait beyond that
@@ -98,9 +102,11 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
             computer: settings.computer,
             recorder: settings.recorder,
             tracker: rooms.clone(),
+            claim_after: settings.claim_after,
         },
         state: LobbyState::new(settings.games, crate::rng::make_rng(None))
-            .with_match_wait(settings.match_wait),
+            .with_match_wait(settings.match_wait)
+            .with_clocks(settings.clocks),
         inboxes: HashMap::new(),
         rooms: HashMap::new(),
         stats_tx,
@@ -177,6 +183,7 @@ impl Lobby {
                     rules,
                     seats,
                     rated,
+                    clock,
                 } => {
                     let seats = seats.map(|seat| {
                         let inbox = match &seat {
@@ -185,7 +192,7 @@ impl Lobby {
                         };
                         (seat, inbox)
                     });
-                    let opened = room::spawn(room, rules, seats, rated, &self.services);
+                    let opened = room::spawn(room, rules, seats, rated, clock, &self.services);
                     self.rooms.insert(room, opened);
                 }
                 Effect::Forget { id } => {

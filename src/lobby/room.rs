@@ -13,12 +13,13 @@ use tokio::task::JoinHandle;
 
 use super::compute::Computer;
 use super::{Cmd, Command, SessionId, ToSession};
+use crate::clock::{Clock, TimeControl};
 use crate::engine::Level;
 use crate::game::{Move, Rules, Side};
 use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
 };
-use crate::table::{Ending, OfferKind, RatingChange, Seat, Table, TableError};
+use crate::table::{Ending, GameView, OfferKind, RatingChange, Seat, Table, TableError};
 
 pub use super::state::RoomId;
 
@@ -63,6 +64,10 @@ pub enum RoomCmd {
     },
     /// The session resigns the game in play.
     Resign {
+        who: SessionId,
+    },
+    /// The session claims the win: its opponent has not moved for too long.
+    Claim {
         who: SessionId,
     },
     /// The session offers a draw or asks to take back its last move.
@@ -129,6 +134,8 @@ pub struct RoomServices {
     pub recorder: Option<Arc<Recorder>>,
     /// Where room tasks run, so a shutdown can wait for them.
     pub tracker: tokio_util::task::TaskTracker,
+    /// Without a clock: how long until the waiting player may claim the win.
+    pub claim_after: Duration,
 }
 
 /// Starts a room; `seats[0]` moves first.
@@ -137,6 +144,7 @@ pub fn spawn(
     rules: Rules,
     seats: [SeatSpec; 2],
     rated: bool,
+    clock: Option<TimeControl>,
     services: &RoomServices,
 ) -> (RoomHandle, watch::Receiver<Arc<RoomState>>) {
     let lobby = services.lobby.clone();
@@ -177,15 +185,24 @@ pub fn spawn(
     let mut table = Table::new(rules, [a.0, b.0]);
     table.set_rated(rated, ratings);
     let sitters = [a.1, b.1];
+    // The first side's time runs from the start.
+    let clock = clock.map(|c| {
+        let mut clock = Clock::new(c);
+        clock.start(Side::First, Instant::now());
+        clock
+    });
     let state = Arc::new(RoomState {
-        view: table.view().clone(),
+        view: GameView {
+            clock: clock.map(|c| c.view(Instant::now())),
+            ..table.view().clone()
+        },
         ids: sitters.each_ref().map(|s| s.id),
         present: [true, true],
     });
     let (state_tx, state_rx) = watch::channel(state);
     let (tx, rx) = mpsc::channel(ROOM_QUEUE);
     let (thoughts_tx, thoughts_rx) = mpsc::channel(1);
-    let room = Room {
+    let mut room = Room {
         id,
         table,
         sitters,
@@ -201,7 +218,12 @@ pub fn spawn(
         searches: 0,
         thoughts_tx,
         thoughts_rx,
+        clock,
+        claim_after: services.claim_after,
+        turn: Some((Side::First, Instant::now())),
     };
+    // What the first screens show, claims included.
+    room.publish();
     services.tracker.spawn(room.run());
     (RoomHandle { id, tx }, state_rx)
 }
@@ -286,6 +308,12 @@ struct Room {
     searches: u64,
     thoughts_tx: mpsc::Sender<Thought>,
     thoughts_rx: mpsc::Receiver<Thought>,
+    /// Both players' time, in a game with a clock: the room is its
+    /// authority (a move that arrives after the time ran out loses).
+    clock: Option<Clock>,
+    claim_after: Duration,
+    /// The side to move and since when (for claims).
+    turn: Option<(Side, Instant)>,
 }
 
 impl Room {
@@ -301,12 +329,29 @@ impl Room {
             .any(|s| self.sitters[s.index()].id.is_some() && self.sitters[s.index()].present)
     }
 
-    fn publish(&self) {
+    /// In a game between two people without a clock: from when the
+    /// player waiting for the other's move may claim the win.
+    fn claim_from(&self) -> Option<Instant> {
+        let (side, since) = self.turn?;
+        let people = self.sitters.iter().all(|s| s.level.is_none());
+        (self.clock.is_none() && people && !self.table.is_over())
+            .then(|| since + self.claim_after)
+            .filter(|_| self.table.to_move() == Some(side))
+    }
+
+    fn publish(&mut self) {
+        let to_move = self.table.to_move();
+        if self.turn.map(|t| t.0) != to_move {
+            self.turn = to_move.map(|s| (s, Instant::now()));
+        }
         if self.held.is_some() {
             return; // published once the record is durable
         }
+        let mut view = self.table.view().clone();
+        view.clock = self.clock.map(|c| c.view(Instant::now()));
+        view.claim_from = self.claim_from();
         self.state_tx.send_replace(Arc::new(RoomState {
-            view: self.table.view().clone(),
+            view,
             ids: self.sitters.each_ref().map(|s| s.id),
             present: self.sitters.each_ref().map(|s| s.present),
         }));
@@ -352,7 +397,14 @@ impl Room {
         loop {
             self.maybe_think();
             let hold_until = self.held.as_ref().map(|h| h.1);
+            let flag_at = self
+                .clock
+                .and_then(|c| c.deadline())
+                .map(tokio::time::Instant::from_std);
             tokio::select! {
+                _ = tokio::time::sleep_until(flag_at.unwrap_or_else(tokio::time::Instant::now)), if flag_at.is_some() => {
+                    self.check_flag();
+                }
                 _ = tokio::time::sleep_until(hold_until.unwrap_or_else(tokio::time::Instant::now)), if hold_until.is_some() => {
                     tracing::warn!(room = self.id, "the game's record is slow to store; showing the end anyway");
                     self.release();
@@ -369,6 +421,7 @@ impl Room {
                     if let Some(m) = m
                         && let Some(side) = self.table.to_move()
                         && self.sitters[side.index()].level.is_some()
+                        && !self.check_flag()
                     {
                         if let Err(e) = self.table.play(side, m) {
                             tracing::error!(room = self.id, error = %e, "the computer's move was refused");
@@ -390,7 +443,49 @@ impl Room {
             .await;
     }
 
+    /// Ends the game if the side to move has run out of time; whether it did.
+    fn check_flag(&mut self) -> bool {
+        let Some(clock) = &self.clock else {
+            return false;
+        };
+        let Some(side) = clock.flagged(Instant::now()) else {
+            return false;
+        };
+        if self.table.is_over() {
+            return false;
+        }
+        self.stop_thinking();
+        self.table.flag(side);
+        self.sync_clock(false);
+        if let Some(text) = self.table.view().ending_text() {
+            tracing::info!(room = self.id, result = %text, "game over");
+        }
+        self.record_if_over();
+        self.publish();
+        true
+    }
+
+    /// Brings the clock in line with the table: stopped once the game is
+    /// over, else running for the side to move. `moved`: the other side
+    /// has just moved (it gets its increment).
+    fn sync_clock(&mut self, moved: bool) {
+        let Some(clock) = &mut self.clock else {
+            return;
+        };
+        let now = Instant::now();
+        match self.table.to_move() {
+            _ if self.table.is_over() => clock.stop(now),
+            Some(side) if moved => {
+                // The check before the move said the mover was in time.
+                let _ = clock.moved(side.other(), now);
+            }
+            Some(side) => clock.start(side, now),
+            None => clock.stop(now),
+        }
+    }
+
     fn after_move(&mut self) {
+        self.sync_clock(true);
         let ms = self.record.started.elapsed().as_millis() as u64;
         let stones = self.table.position().stones();
         self.record.move_ms.resize(stones, ms);
@@ -566,6 +661,9 @@ impl Room {
                 let Some(side) = self.side_of(who) else {
                     return;
                 };
+                if self.check_flag() {
+                    return; // too late: the time ran out first
+                }
                 match self.table.play(side, m) {
                     Ok(_) => self.after_move(),
                     Err(e) => {
@@ -588,6 +686,7 @@ impl Room {
                 if !self.table.is_over() {
                     self.stop_thinking();
                     self.table.forfeit(side, &reason);
+                    self.sync_clock(false);
                     if let Some(text) = self.table.view().ending_text() {
                         tracing::info!(room = self.id, result = %text, "game over");
                     }
@@ -606,6 +705,10 @@ impl Room {
                     self.sitters.swap(0, 1);
                     self.record = Round::new();
                     self.held = None;
+                    if let Some(clock) = &mut self.clock {
+                        clock.reset();
+                        clock.start(Side::First, Instant::now());
+                    }
                     tracing::info!(room = self.id, round = self.table.view().round, "rematch");
                 }
                 self.publish();
@@ -617,6 +720,7 @@ impl Room {
                 self.stop_thinking();
                 match self.table.undo(side) {
                     Ok(()) => {
+                        self.sync_clock(false);
                         let stones = self.table.position().stones();
                         self.record.move_ms.truncate(stones);
                         if self.record.recorded {
@@ -641,8 +745,28 @@ impl Room {
                 }
                 self.stop_thinking();
                 self.table.abort(&reason);
+                self.sync_clock(false);
                 self.record_if_over();
                 self.publish();
+            }
+            RoomCmd::Claim { who } => {
+                let Some(side) = self.side_of(who) else {
+                    return;
+                };
+                let due = self.claim_from().is_some_and(|t| Instant::now() >= t);
+                if !due || self.table.to_move() != Some(side.other()) {
+                    if let Some(inbox) = &self.sitters[side.index()].inbox {
+                        let _ = inbox.try_send(ToSession::Rejected(
+                            crate::session::play::CLAIM_EARLY.into(),
+                        ));
+                    }
+                    return;
+                }
+                let secs = self.claim_after.as_secs();
+                self.table
+                    .forfeit(side.other(), &format!("stayed idle for {secs} s"));
+                tracing::info!(room = self.id, "win claimed: the opponent was idle");
+                self.after_answer(side, Ok(()));
             }
             RoomCmd::Resign { who } => {
                 let Some(side) = self.side_of(who) else {
@@ -682,6 +806,7 @@ impl Room {
     fn after_answer(&mut self, side: Side, result: Result<(), TableError>) {
         match result {
             Ok(()) => {
+                self.sync_clock(false);
                 if let Some(text) = self.table.view().ending_text()
                     && !self.record.recorded
                 {

@@ -14,6 +14,7 @@ use rand::rngs::SmallRng;
 
 use super::codes::{new_code, normalise_code};
 use super::naming::{self, Remembered};
+use crate::clock::TimeControl;
 use crate::engine::Level;
 use crate::game::{Colour, GameKind, Rules};
 use crate::presence::Stats;
@@ -223,6 +224,8 @@ pub enum Effect {
         seats: [Seat; 2],
         /// Whether the game moves the players' ratings.
         rated: bool,
+        /// The game's time control (`None`: no clock).
+        clock: Option<TimeControl>,
     },
     /// The session has left the lobby: drop its inbox.
     Forget { id: SessionId },
@@ -286,6 +289,8 @@ pub struct LobbyState {
     remembered: Remembered,
     /// Effects of the command being handled.
     out: Vec<Effect>,
+    /// Quick matches' time controls, by game (none: no clock).
+    clocks: HashMap<GameKind, TimeControl>,
 }
 
 impl LobbyState {
@@ -305,7 +310,14 @@ impl LobbyState {
             shutting_down: None,
             remembered: Remembered::default(),
             out: Vec::new(),
+            clocks: HashMap::new(),
         }
+    }
+
+    /// Sets the quick matches' time controls.
+    pub fn with_clocks(mut self, clocks: HashMap<GameKind, TimeControl>) -> LobbyState {
+        self.clocks = clocks;
+        self
     }
 
     /// Sets the quick-match wait (see [`rating_window`]).
@@ -775,11 +787,18 @@ impl LobbyState {
         } else {
             [seat_b, seat_a]
         };
+        // Two people matched by the quick match play on the clock.
+        let clock = if may_rate && b.is_some() {
+            self.clocks.get(&rules.kind()).copied()
+        } else {
+            None
+        };
         self.out.push(Effect::OpenRoom {
             room,
             rules,
             seats,
             rated,
+            clock,
         });
         for id in [Some(a), b].into_iter().flatten() {
             if let Some(m) = self.members.get_mut(&id) {

@@ -539,6 +539,11 @@ impl Conn {
                     room.send(RoomCmd::Answer { who: id, accept }).await;
                 }
             }
+            Request::Claim => {
+                if let Some((room, _)) = &self.room {
+                    room.send(RoomCmd::Claim { who: id }).await;
+                }
+            }
             Request::CreateRoom(kind, rated) => {
                 lobby.send(Command::CreateRoom { id, kind, rated }).await
             }

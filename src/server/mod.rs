@@ -144,6 +144,14 @@ impl Host {
             computer,
             recorder: Some(Arc::clone(&recorder)),
             match_wait: config.lobby.match_wait,
+            claim_after: config.lobby.claim_after,
+            clocks: [
+                crate::game::GameKind::ConnectFour,
+                crate::game::GameKind::Gomoku,
+            ]
+            .into_iter()
+            .filter_map(|k| Some((k, config.games.clock_for(k)?)))
+            .collect(),
         });
         let join_hint = join_hint(config.lobby.public_address.as_deref(), ssh_addr.port());
         let ctx = Arc::new(Ctx {

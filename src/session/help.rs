@@ -110,6 +110,9 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
                 add("-", "decline an offer".into());
                 add("u", "ask to take back your move (casual)".into());
             }
+            if remote && !computer {
+                add("w", "claim the win (no clock, opponent idle)".into());
+            }
             if remote {
                 add("q", "leave the game (asks first: you lose it)".into());
                 add("after a game", "r rematch, l lobby, q quit".into());

@@ -72,6 +72,8 @@ pub enum Request {
     Offer(crate::table::OfferKind),
     /// Answer the offer made to me (`true`: accept).
     Answer(bool),
+    /// Claim the win: the opponent has not moved for too long.
+    Claim,
     /// Remote: open a room for a friend (`true`: a rated game, when both
     /// players have accounts and the board is standard).
     CreateRoom(GameKind, bool),
@@ -348,6 +350,7 @@ impl Session {
     pub fn next_deadline(&self) -> Option<Instant> {
         match (&self.state, &self.remote) {
             (State::Seeking(s), Some(r)) => Some(s.next_deadline(&r.opts, self.now)),
+            (State::Play(p), _) => p.next_change(),
             _ => None,
         }
     }
@@ -355,8 +358,10 @@ impl Session {
     /// Time passes.
     pub fn tick(&mut self, now: Instant) -> Output {
         self.now = Some(now);
-        if let (State::Seeking(s), Some(r)) = (&mut self.state, &self.remote) {
-            s.tick(now, &r.opts);
+        match (&mut self.state, &self.remote) {
+            (State::Seeking(s), Some(r)) => s.tick(now, &r.opts),
+            (State::Play(p), _) => p.tick(now),
+            _ => {}
         }
         self.rendered()
     }
@@ -803,6 +808,7 @@ impl Session {
                     PlayAction::Quit => out.requests.push(Request::Quit),
                     PlayAction::Undo => out.requests.push(Request::Undo),
                     PlayAction::Resign => out.requests.push(Request::Resign),
+                    PlayAction::Claim => out.requests.push(Request::Claim),
                     PlayAction::Offer(kind) => out.requests.push(Request::Offer(kind)),
                     PlayAction::Answer(yes) => out.requests.push(Request::Answer(yes)),
                 }

@@ -3,6 +3,9 @@
 //! local hot-seat, games against the computer and shared remote games; what
 //! differs is which sides this terminal may move for.
 
+use std::time::{Duration, Instant};
+
+use crate::clock::{ClockView, format_left};
 use crate::game::{GameKind, Move, Point, Side};
 use crate::table::{Ending, GameView, OfferKind};
 use crate::term::board::{BoardGeometry, BoardView, Cursor, Theme, draw_board};
@@ -34,7 +37,13 @@ pub enum PlayAction {
     Offer(OfferKind),
     /// Answer the offer made to me.
     Answer(bool),
+    /// Claim the win: the opponent has not moved for too long.
+    Claim,
 }
+
+/// Said to `w` before the opponent has been idle long enough.
+pub const CLAIM_EARLY: &str =
+    "you can claim the win only when your opponent has not moved for a while";
 
 /// A question the screen is asking before it acts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +79,8 @@ pub struct PlayScreen {
     /// `q` or `!` was pressed in a game in play: "leave? y/n" or
     /// "resign? y/n" is showing.
     confirm: Option<Confirm>,
+    /// The time the clocks are shown at (the last tick).
+    now: Option<Instant>,
 }
 
 impl PlayScreen {
@@ -85,7 +96,53 @@ impl PlayScreen {
             remote,
             geometry: None,
             confirm: None,
+            now: None,
         }
+    }
+
+    /// Time passes: the running clock counts down.
+    pub fn tick(&mut self, now: Instant) {
+        self.now = Some(now);
+    }
+
+    /// The moment the clocks are drawn for: the last tick, or when the
+    /// room sent the clocks if that is later.
+    fn clock_now(&self, clock: &ClockView) -> Instant {
+        self.now.map_or(clock.at, |n| n.max(clock.at))
+    }
+
+    /// When the screen next changes by itself: the shown clocks count
+    /// down, or the wait for the opponent's move grows long enough to
+    /// claim the win.
+    pub fn next_change(&self) -> Option<Instant> {
+        if self.game.ending.is_some() {
+            return None;
+        }
+        if let Some(clock) = self.game.clock.as_ref() {
+            return clock.next_change(self.clock_now(clock));
+        }
+        let from = self.game.claim_from?;
+        (self.waiting_for_opponent() && self.now.is_none_or(|n| n < from)).then_some(from)
+    }
+
+    /// Playing one side, and the other side is to move.
+    fn waiting_for_opponent(&self) -> bool {
+        self.mine != [true, true]
+            && self
+                .game
+                .to_move()
+                .is_some_and(|s| !self.mine[s.index()] && self.mine[s.other().index()])
+    }
+
+    /// Whether this player may claim the win now: the opponent has not
+    /// moved for `lobby.claim_after_secs` (no clock).
+    pub fn claim_due(&self) -> bool {
+        self.game.ending.is_none()
+            && self.waiting_for_opponent()
+            && self
+                .game
+                .claim_from
+                .is_some_and(|from| self.now.is_some_and(|n| n >= from))
     }
 
     /// Who sits where now (seats swap sides between rounds) and who is still there.
@@ -294,6 +351,16 @@ impl PlayScreen {
                         None => PlayAction::Offer(OfferKind::Draw),
                     };
                 }
+                Key::Char('w') | Key::Char('W')
+                    if self.waiting_for_opponent() && self.game.claim_from.is_some() =>
+                {
+                    if self.claim_due() {
+                        self.notice = None;
+                        return PlayAction::Claim;
+                    }
+                    self.set_notice(CLAIM_EARLY, false);
+                    return PlayAction::None;
+                }
                 Key::Char('-') if self.offer_to_me().is_some() => {
                     self.notice = None;
                     return PlayAction::Answer(false);
@@ -431,6 +498,14 @@ impl PlayScreen {
     /// The line above the board while an offer waits: what the other
     /// player offered and the keys that answer, or that ours waits.
     fn offer_line(&self) -> Option<Line> {
+        if self.claim_due() && self.game.offer.is_none() {
+            let side = self.game.to_move()?;
+            let text = format!(
+                " {} has not moved for a long while: w claims the win ",
+                self.game.seat(side).name
+            );
+            return Some(Line::styled(text, Style::PLAIN.bold().reverse()));
+        }
         if let Some(d) = self.game.declined
             && self.mine[d.from.index()]
             && !self.mine[d.from.other().index()]
@@ -542,6 +617,7 @@ impl PlayScreen {
 
         // Players; the one to move is marked.
         let mut players = Line::new();
+        let mut second_at = 0;
         for side in Side::BOTH {
             let seat = g.seat(side);
             let turn = g.to_move() == Some(side);
@@ -562,9 +638,37 @@ impl PlayScreen {
             }
             if side == Side::First {
                 players.push("   vs", Style::PLAIN.dim());
+                second_at = players.width();
             }
         }
         f.push(players);
+        // Both clocks, each under its player's name; only this row changes
+        // as the running one counts down.
+        if let Some(clock) = &g.clock {
+            let now = self.clock_now(clock);
+            let mut row = Line::new();
+            for side in Side::BOTH {
+                let left = clock.left_at(side, now);
+                let running = clock.running == Some(side) && g.ending.is_none();
+                let text = format!(" {} ", format_left(left));
+                let at = if side == Side::First {
+                    3
+                } else {
+                    second_at + 3
+                };
+                let pad = at.saturating_sub(row.width() + 1);
+                row.push(" ".repeat(pad), Style::PLAIN);
+                let st = if left.is_zero() || (running && left < Duration::from_secs(10)) {
+                    Style::fg(Ink::Red).bold()
+                } else if running {
+                    Style::PLAIN.bold().reverse()
+                } else {
+                    Style::PLAIN.dim()
+                };
+                row.push(text, st);
+            }
+            f.push(row);
+        }
         // What the ending means for this person, above the board.
         match self.verdict() {
             Some(v) => {
@@ -769,6 +873,32 @@ mod tests {
         );
         t.set_rated(rated, [None, None]);
         t
+    }
+
+    #[test]
+    fn the_waiting_player_claims_the_win_once_the_time_has_come() {
+        let t = two_people(false);
+        let start = Instant::now();
+        let mut view = t.view().clone();
+        view.claim_from = Some(start + Duration::from_secs(120));
+        // Bob waits for Ann's first move.
+        let mut bob = PlayScreen::new(view.clone(), [false, true], true);
+        let mut ann = PlayScreen::new(view, [true, false], true);
+        assert_eq!(bob.next_change(), Some(start + Duration::from_secs(120)));
+        assert_eq!(ann.next_change(), None, "the one to move claims nothing");
+        bob.tick(start + Duration::from_secs(60));
+        assert_eq!(bob.handle(Key::Char('w')), PlayAction::None);
+        assert!(bob.frame(Theme::Ascii).to_plain("\n").contains(CLAIM_EARLY));
+        bob.tick(start + Duration::from_secs(120));
+        assert_eq!(bob.next_change(), None);
+        let text = bob.frame(Theme::Ascii).to_plain("\n");
+        assert!(
+            text.contains("ann has not moved for a long while: w claims the win"),
+            "{text}"
+        );
+        assert_eq!(bob.handle(Key::Char('w')), PlayAction::Claim);
+        ann.tick(start + Duration::from_secs(500));
+        assert_ne!(ann.handle(Key::Char('w')), PlayAction::Claim);
     }
 
     #[test]
