@@ -89,6 +89,7 @@ struct RawLimits {
 struct RawLobby {
     match_wait_secs: u64,
     claim_after_secs: u64,
+    reconnect_grace_secs: u64,
     motd: String,
     public_address: String,
 }
@@ -180,6 +181,7 @@ impl Default for RawLobby {
         RawLobby {
             match_wait_secs: 30,
             claim_after_secs: 120,
+            reconnect_grace_secs: 60,
             motd: "Welcome to inarow: Connect Four and Gomoku, against people or the computer."
                 .into(),
             public_address: String::new(),
@@ -263,6 +265,9 @@ pub struct LobbyConfig {
     /// In a game without a clock, how long a player may wait for the
     /// opponent's move before claiming the win.
     pub claim_after: Duration,
+    /// How long the seat of a player with an account whose connection
+    /// dropped mid-game is kept.
+    pub reconnect_grace: Duration,
     /// Message of the day, sanitised.
     pub motd: String,
     /// The address people reach this host at (`play.example.org`, with
@@ -456,6 +461,12 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
     };
     let lobby = LobbyConfig {
         match_wait: secs("lobby.match_wait_secs", raw.lobby.match_wait_secs, 1, 3600)?,
+        reconnect_grace: secs(
+            "lobby.reconnect_grace_secs",
+            raw.lobby.reconnect_grace_secs,
+            1,
+            3600,
+        )?,
         claim_after: secs(
             "lobby.claim_after_secs",
             raw.lobby.claim_after_secs,
@@ -652,6 +663,10 @@ mod tests {
             ("[log]\nlevel = \"loud!!\"", "log.level"),
             ("[lobby]\nmatch_wait_secs = 0", "lobby.match_wait_secs"),
             ("[lobby]\nclaim_after_secs = 1", "lobby.claim_after_secs"),
+            (
+                "[lobby]\nreconnect_grace_secs = 0",
+                "lobby.reconnect_grace_secs",
+            ),
         ];
         for (text, key) in cases {
             let e = Config::parse(text, "test").unwrap_err().to_string();

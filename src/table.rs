@@ -127,6 +127,9 @@ pub struct GameView {
     /// In a game between people without a clock: from when the player
     /// waiting for a move may claim the win (set by the room).
     pub claim_from: Option<std::time::Instant>,
+    /// Players whose connection dropped, and until when their seat is
+    /// kept (set by the room).
+    pub away: [Option<std::time::Instant>; 2],
 }
 
 /// A rating moved by a game: `1512 → 1527 (+15)`.
@@ -219,6 +222,7 @@ impl Table {
                 offer: None,
                 declined: None,
                 claim_from: None,
+                away: [None; 2],
                 clock: None,
             },
             offered_at: [None; 2],

@@ -49,7 +49,7 @@ fn fingerprint(key: &russh::keys::PrivateKey) -> String {
 
 /// Two players with these keys quick-match at Connect Four; returns
 /// (first to move, second).
-async fn rated_pair(
+pub(crate) async fn rated_pair(
     t: &TestHost,
     a: (&str, &russh::keys::PrivateKey),
     b: (&str, &russh::keys::PrivateKey),

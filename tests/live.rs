@@ -5,7 +5,9 @@ use serde_json::Value;
 
 use crate::accounts::{config_file, exported};
 use crate::ssh::quick_match_pair;
-use crate::util::ssh::{Client, Login, MY_TURN, play, start_host, start_host_with, wait_any};
+use crate::util::ssh::{
+    Client, Login, MY_TURN, new_key, play, start_host, start_host_with, wait_any,
+};
 
 /// The record of the game with this reason, once it is stored.
 async fn record_with(config: &std::path::Path, reason: &str, count: usize) -> Vec<Value> {
@@ -198,4 +200,68 @@ async fn without_a_clock_the_win_is_claimed_from_an_idle_opponent() {
     mover.wait_for("You lost.").await;
     let games = record_with(&config, "forfeit_idle", 1).await;
     assert_eq!(games[0]["moves"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_player_comes_back_to_the_table_with_the_same_key() {
+    let t = start_host().await;
+    let config = config_file(&t);
+    let (ann, bob) = (new_key(), new_key());
+    let (mut first, second) = crate::accounts::rated_pair(&t, ("ann", &ann), ("bob", &bob)).await;
+    play(&mut first, "d").await;
+    let (name, key) = if second.screen().contains("ann 1500 (you)") {
+        ("ann", &ann)
+    } else {
+        ("bob", &bob)
+    };
+    // The connection is lost (not a quit): the seat is kept and the
+    // opponent sees the wait count down.
+    drop(second);
+    first
+        .wait_for(&format!("{name} lost the connection, waiting"))
+        .await;
+    // It counts down (only that line changes).
+    first.wait_for("waiting 59 s").await;
+    // The same key again: straight back to the table, position and clock kept.
+    let mut back = Client::connect(t.addr, name, Login::Key(key.clone())).await;
+    back.wait_for(MY_TURN).await;
+    let s = back.screen();
+    assert_eq!(crate::util::board_stones(&s), 1, "{s}");
+    assert!(s.contains(&format!("{name} 1500 (you)")), "{s}");
+    assert!(clock_row(&s).contains(':'), "the clocks came back: {s}");
+    let s = first.wait_gone("lost the connection").await;
+    assert!(s.contains("Waiting for"), "{s}");
+    // The game goes on between the same two, to its end.
+    play(&mut back, "e").await;
+    play(&mut first, "d").await;
+    back.send(b"!").await;
+    back.wait_for("Resign?").await;
+    back.send(b"y").await;
+    first.wait_for("You win!").await;
+    let games = record_with(&config, "resign", 1).await;
+    assert_eq!(games[0]["moves"].as_array().unwrap().len(), 3);
+    assert!(games[0]["rated"].as_bool().unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connecting_again_while_the_old_connection_lingers_moves_the_game_over() {
+    let t = start_host().await;
+    let (ann, bob) = (new_key(), new_key());
+    let (mut first, mut second) =
+        crate::accounts::rated_pair(&t, ("ann", &ann), ("bob", &bob)).await;
+    let (name, key) = if first.screen().contains("ann 1500 (you)") {
+        ("ann", &ann)
+    } else {
+        ("bob", &bob)
+    };
+    // The first player opens a second terminal with the same key: the game
+    // moves there, the old terminal is told and closed.
+    let mut other = Client::connect(t.addr, name, Login::Key(key.clone())).await;
+    other.wait_for(MY_TURN).await;
+    first
+        .wait_for("You connected again from another terminal")
+        .await;
+    play(&mut other, "c").await;
+    second.wait_for(MY_TURN).await;
+    assert_eq!(crate::util::board_stones(&second.screen()), 1);
 }

@@ -83,6 +83,8 @@ pub struct LobbySettings {
     pub clocks: HashMap<crate::game::GameKind, crate::clock::TimeControl>,
     /// Without a clock: how long until a player may claim the win.
     pub claim_after: Duration,
+    /// How long a dropped player's seat is kept.
+    pub reconnect_grace: Duration,
 }
 
 /// How many commands may wait for the lobby; senders wait beyond that
@@ -103,6 +105,7 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
             recorder: settings.recorder,
             tracker: rooms.clone(),
             claim_after: settings.claim_after,
+            reconnect_grace: settings.reconnect_grace,
         },
         state: LobbyState::new(settings.games, crate::rng::make_rng(None))
             .with_match_wait(settings.match_wait)
@@ -200,6 +203,17 @@ impl Lobby {
                 }
                 Effect::RoomGone { room } => {
                     self.rooms.remove(&room);
+                }
+                Effect::Rejoin { room, account, id } => {
+                    if let (Some((handle, _)), Some(inbox)) =
+                        (self.rooms.get(&room), self.inboxes.get(&id))
+                    {
+                        handle.try_send(RoomCmd::Rejoin {
+                            account,
+                            id,
+                            inbox: inbox.clone(),
+                        });
+                    }
                 }
                 Effect::AbortRooms { reason } => {
                     // Waiting for room queues, never dropping: each of these

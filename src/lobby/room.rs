@@ -54,6 +54,16 @@ pub enum RoomCmd {
     Leave {
         who: SessionId,
         reason: String,
+        /// The connection was lost (not a deliberate quit): a player with
+        /// an account keeps the seat for the grace time.
+        dropped: bool,
+    },
+    /// A session of this account takes its seat back (after a dropped
+    /// connection, or from another terminal while the old one lingers).
+    Rejoin {
+        account: String,
+        id: SessionId,
+        inbox: mpsc::Sender<ToSession>,
     },
     Rematch {
         who: SessionId,
@@ -136,6 +146,8 @@ pub struct RoomServices {
     pub tracker: tokio_util::task::TaskTracker,
     /// Without a clock: how long until the waiting player may claim the win.
     pub claim_after: Duration,
+    /// How long a dropped player's seat is kept.
+    pub reconnect_grace: Duration,
 }
 
 /// Starts a room; `seats[0]` moves first.
@@ -168,6 +180,7 @@ pub fn spawn(
                 inbox,
                 level: None,
                 account,
+                away_until: None,
             },
         ),
         super::state::Seat::Computer { level, colour } => (
@@ -178,6 +191,7 @@ pub fn spawn(
                 inbox: None,
                 level: Some(level),
                 account: None,
+                away_until: None,
             },
         ),
     });
@@ -220,6 +234,7 @@ pub fn spawn(
         thoughts_rx,
         clock,
         claim_after: services.claim_after,
+        grace: services.reconnect_grace,
         turn: Some((Side::First, Instant::now())),
     };
     // What the first screens show, claims included.
@@ -252,6 +267,8 @@ struct Sitter {
     level: Option<Level>,
     /// The player's account, if any.
     account: Option<String>,
+    /// The connection dropped mid-game: the seat is kept until then.
+    away_until: Option<Instant>,
 }
 
 /// The game being played this round, for its record.
@@ -312,6 +329,7 @@ struct Room {
     /// authority (a move that arrives after the time ran out loses).
     clock: Option<Clock>,
     claim_after: Duration,
+    grace: Duration,
     /// The side to move and since when (for claims).
     turn: Option<(Side, Instant)>,
 }
@@ -324,9 +342,115 @@ impl Room {
     }
 
     fn humans_present(&self) -> bool {
-        Side::BOTH
+        Side::BOTH.into_iter().any(|s| {
+            let sitter = &self.sitters[s.index()];
+            sitter.id.is_some() && (sitter.present || sitter.away_until.is_some())
+        })
+    }
+
+    /// A dropped player's seat: kept for the grace time when the player
+    /// has an account and the game is on. Whether it is kept.
+    fn hold_seat(&mut self, side: Side) -> bool {
+        let sitter = &mut self.sitters[side.index()];
+        let Some(account) = sitter.account.clone() else {
+            return false;
+        };
+        if self.table.is_over() {
+            return false;
+        }
+        sitter.present = false;
+        sitter.inbox = None;
+        sitter.away_until = Some(Instant::now() + self.grace);
+        tracing::info!(room = self.id, side = ?side, "connection lost: seat kept");
+        let _ = self.lobby.try_send(
+            Command::SeatHeld {
+                account,
+                room: self.id,
+            }
+            .into(),
+        );
+        true
+    }
+
+    /// Seats no longer kept (the game ended, or the grace ran out).
+    fn release_seats(&mut self) {
+        for sitter in &mut self.sitters {
+            if sitter.away_until.take().is_some()
+                && let Some(account) = sitter.account.clone()
+            {
+                let _ = self
+                    .lobby
+                    .try_send(Command::SeatReleased { account }.into());
+            }
+        }
+    }
+
+    /// A session of `account` takes its seat back, if the game is on and
+    /// the seat was not given up: a dropped connection within the grace,
+    /// or another terminal while the old one is still connected (that one
+    /// is closed).
+    fn rejoin(&mut self, account: &str, id: SessionId, inbox: mpsc::Sender<ToSession>) {
+        if self.table.is_over() {
+            return;
+        }
+        let Some(side) = Side::BOTH
             .into_iter()
-            .any(|s| self.sitters[s.index()].id.is_some() && self.sitters[s.index()].present)
+            .find(|s| self.sitters[s.index()].account.as_deref() == Some(account))
+        else {
+            return;
+        };
+        let sitter = &mut self.sitters[side.index()];
+        if sitter.id == Some(id) || (!sitter.present && sitter.away_until.is_none()) {
+            return;
+        }
+        let old = sitter.id;
+        if let Some(old_inbox) = sitter.inbox.take() {
+            let _ = old_inbox.try_send(ToSession::Kick(
+                "You connected again from another terminal: the game goes on there.".into(),
+            ));
+        }
+        sitter.id = Some(id);
+        sitter.inbox = Some(inbox);
+        sitter.present = true;
+        let was_away = sitter.away_until.take().is_some();
+        tracing::info!(room = self.id, side = ?side, was_away, "player back at the table");
+        if was_away {
+            let _ = self.lobby.try_send(
+                Command::SeatReleased {
+                    account: account.to_string(),
+                }
+                .into(),
+            );
+        }
+        if let Some(old) = old {
+            let _ = self.lobby.try_send(Command::LeftRoom { id: old }.into());
+        }
+        let _ = self
+            .lobby
+            .try_send(Command::Rejoined { id, room: self.id }.into());
+        self.publish();
+    }
+
+    /// The grace of a dropped player ran out: the game is lost.
+    fn grace_over(&mut self) {
+        let now = Instant::now();
+        let Some(side) = Side::BOTH
+            .into_iter()
+            .find(|s| self.sitters[s.index()].away_until.is_some_and(|t| t <= now))
+        else {
+            return;
+        };
+        if !self.table.is_over() {
+            self.stop_thinking();
+            self.table.forfeit(side, "lost the connection");
+            self.sync_clock(false);
+            if let Some(text) = self.table.view().ending_text() {
+                tracing::info!(room = self.id, result = %text, "game over");
+            }
+        }
+        self.release_seats();
+        self.record_if_over();
+        self.publish();
     }
 
     /// In a game between two people without a clock: from when the
@@ -350,6 +474,7 @@ impl Room {
         let mut view = self.table.view().clone();
         view.clock = self.clock.map(|c| c.view(Instant::now()));
         view.claim_from = self.claim_from();
+        view.away = self.sitters.each_ref().map(|s| s.away_until);
         self.state_tx.send_replace(Arc::new(RoomState {
             view,
             ids: self.sitters.each_ref().map(|s| s.id),
@@ -401,7 +526,16 @@ impl Room {
                 .clock
                 .and_then(|c| c.deadline())
                 .map(tokio::time::Instant::from_std);
+            let grace_at = self
+                .sitters
+                .iter()
+                .filter_map(|s| s.away_until)
+                .min()
+                .map(tokio::time::Instant::from_std);
             tokio::select! {
+                _ = tokio::time::sleep_until(grace_at.unwrap_or_else(tokio::time::Instant::now)), if grace_at.is_some() => {
+                    self.grace_over();
+                }
                 _ = tokio::time::sleep_until(flag_at.unwrap_or_else(tokio::time::Instant::now)), if flag_at.is_some() => {
                     self.check_flag();
                 }
@@ -578,6 +712,8 @@ impl Room {
         if self.record.recorded || !self.table.is_over() {
             return;
         }
+        // Nobody waits for a seat at a finished game.
+        self.release_seats();
         self.record.recorded = true;
         let (Some(recorder), Some(record)) = (&self.recorder, self.game_record()) else {
             return;
@@ -673,14 +809,22 @@ impl Room {
                     }
                 }
             }
-            RoomCmd::Leave { who, reason } => {
+            RoomCmd::Leave {
+                who,
+                reason,
+                dropped,
+            } => {
                 let Some(side) = self.side_of(who) else {
                     return;
                 };
-                let sitter = &mut self.sitters[side.index()];
-                if !sitter.present {
+                if !self.sitters[side.index()].present {
                     return;
                 }
+                if dropped && self.hold_seat(side) {
+                    self.publish();
+                    return;
+                }
+                let sitter = &mut self.sitters[side.index()];
                 sitter.present = false;
                 sitter.inbox = None;
                 if !self.table.is_over() {
@@ -749,6 +893,7 @@ impl Room {
                 self.record_if_over();
                 self.publish();
             }
+            RoomCmd::Rejoin { account, id, inbox } => self.rejoin(&account, id, inbox),
             RoomCmd::Claim { who } => {
                 let Some(side) = self.side_of(who) else {
                     return;

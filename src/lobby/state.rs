@@ -138,6 +138,22 @@ pub enum Command {
     Shutdown {
         reason: String,
     },
+    /// From a room: this account lost its connection mid-game; its seat
+    /// is kept for the grace time.
+    SeatHeld {
+        account: String,
+        room: RoomId,
+    },
+    /// From a room: the account's seat is no longer kept (it came back,
+    /// the grace ran out, the game ended).
+    SeatReleased {
+        account: String,
+    },
+    /// From a room: this session has taken its account's seat back.
+    Rejoined {
+        id: SessionId,
+        room: RoomId,
+    },
 }
 
 impl Command {
@@ -155,7 +171,10 @@ impl Command {
             | Command::Rated { .. }
             | Command::LeftRoom { .. }
             | Command::RoomClosed { .. }
-            | Command::Shutdown { .. } => None,
+            | Command::Shutdown { .. }
+            | Command::SeatHeld { .. }
+            | Command::SeatReleased { .. }
+            | Command::Rejoined { .. } => None,
         }
     }
 }
@@ -233,6 +252,14 @@ pub enum Effect {
     RoomGone { room: RoomId },
     /// Stop the game at every table, without a result.
     AbortRooms { reason: String },
+    /// This session belongs to an account seated in a game at `room`
+    /// (its connection lost, or still open elsewhere): the room decides
+    /// whether it takes the seat back.
+    Rejoin {
+        room: RoomId,
+        account: String,
+        id: SessionId,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -291,6 +318,9 @@ pub struct LobbyState {
     out: Vec<Effect>,
     /// Quick matches' time controls, by game (none: no clock).
     clocks: HashMap<GameKind, TimeControl>,
+    /// Accounts whose connection dropped mid-game, and the room keeping
+    /// their seat.
+    held: HashMap<String, RoomId>,
 }
 
 impl LobbyState {
@@ -311,6 +341,7 @@ impl LobbyState {
             remembered: Remembered::default(),
             out: Vec::new(),
             clocks: HashMap::new(),
+            held: HashMap::new(),
         }
     }
 
@@ -334,6 +365,23 @@ impl LobbyState {
             identity,
             account,
         } = arrival;
+        // An account with a game in play (its connection dropped, or still
+        // open elsewhere): the room may give the seat to this session.
+        if let Some(a) = account.as_ref().map(|p| p.account.clone()) {
+            let playing = self.members.values().find_map(|m| match m.status {
+                Status::Playing(room) if m.account.as_ref().is_some_and(|p| p.account == a) => {
+                    Some(room)
+                }
+                _ => None,
+            });
+            if let Some(room) = playing.or_else(|| self.held.get(&a).copied()) {
+                self.out.push(Effect::Rejoin {
+                    room,
+                    account: a,
+                    id,
+                });
+            }
+        }
         // The same key connecting again: the old session goes, so the
         // person finds their name again rather than a copy.
         if let Some(identity) = &identity {
@@ -433,9 +481,26 @@ impl LobbyState {
                     self.dirty = true;
                 }
             }
+            Command::SeatHeld { account, room } => {
+                self.held.insert(account, room);
+            }
+            Command::SeatReleased { account } => {
+                self.held.remove(&account);
+            }
+            Command::Rejoined { id, room } => {
+                if self.members.contains_key(&id) {
+                    self.unqueue(id);
+                    if let Some(m) = self.members.get_mut(&id) {
+                        m.status = Status::Playing(room);
+                    }
+                    self.tell(id, Notice::Joined(room));
+                    self.dirty = true;
+                }
+            }
             Command::RoomClosed { room } => {
                 self.out.push(Effect::RoomGone { room });
                 self.started.retain(|_, r| *r != room);
+                self.held.retain(|_, r| *r != room);
                 for m in self.members.values_mut() {
                     if m.status == Status::Playing(room) {
                         m.status = Status::Idle;
@@ -1458,6 +1523,72 @@ mod tests {
             }),
         });
         assert_eq!(given, name);
+    }
+
+    /// What joining as this account (with another key) asks of rooms.
+    fn rejoins(s: &mut LobbyState, id: SessionId, account: &str) -> Vec<Effect> {
+        let (_, effects) = s.join(Arrival {
+            id,
+            name: None,
+            identity: Some(format!("SHA256:other-{id}")),
+            account: Some(Player {
+                account: account.into(),
+                ratings: [None, None],
+            }),
+        });
+        effects
+            .into_iter()
+            .filter(|e| matches!(e, Effect::Rejoin { .. }))
+            .collect()
+    }
+
+    #[test]
+    fn an_account_seated_in_a_game_is_sent_back_to_its_room() {
+        let mut s = lobby(41);
+        rated_player(&mut s, 1, "ann", 1500);
+        rated_player(&mut s, 2, "bob", 1500);
+        quick(&mut s, 1, C4);
+        let (room, _, _) = opened(&quick(&mut s, 2, C4));
+        // Ann's old terminal is still connected: the room decides.
+        let want = vec![Effect::Rejoin {
+            room,
+            account: "acct-ann".into(),
+            id: 3,
+        }];
+        assert_eq!(rejoins(&mut s, 3, "acct-ann"), want);
+        // Her connection dropped: the room keeps the seat and says so.
+        s.handle(Command::Leave { id: 1 });
+        s.handle(Command::Leave { id: 3 });
+        s.handle(Command::SeatHeld {
+            account: "acct-ann".into(),
+            room,
+        });
+        let want = vec![Effect::Rejoin {
+            room,
+            account: "acct-ann".into(),
+            id: 4,
+        }];
+        assert_eq!(rejoins(&mut s, 4, "acct-ann"), want);
+        // Back at the table: told so and playing.
+        let effects = s.handle(Command::Rejoined { id: 4, room });
+        assert!(
+            effects.contains(&tell(4, Notice::Joined(room))),
+            "{effects:?}"
+        );
+        // Once the seat is released, nothing to go back to.
+        s.handle(Command::Leave { id: 4 });
+        s.handle(Command::SeatReleased {
+            account: "acct-ann".into(),
+        });
+        assert_eq!(rejoins(&mut s, 5, "acct-ann"), vec![]);
+        // Nor for someone else, nor after the room closed.
+        s.handle(Command::SeatHeld {
+            account: "acct-ann".into(),
+            room,
+        });
+        assert_eq!(rejoins(&mut s, 6, "acct-cat"), vec![]);
+        s.handle(Command::RoomClosed { room });
+        assert_eq!(rejoins(&mut s, 7, "acct-ann"), vec![]);
     }
 
     fn rated_of(effects: &[Effect]) -> bool {

@@ -402,6 +402,8 @@ pub async fn run(
         room.send(RoomCmd::Leave {
             who: conn.id,
             reason: reason.into(),
+            // Not a deliberate quit: an account's seat is kept a while.
+            dropped: matches!(end, End::Gone | End::Cut),
         })
         .await;
     }
@@ -480,6 +482,7 @@ impl Conn {
                     room.send(RoomCmd::Leave {
                         who: id,
                         reason: "left".into(),
+                        dropped: false,
                     })
                     .await;
                 }
@@ -494,6 +497,7 @@ impl Conn {
                     room.send(RoomCmd::Leave {
                         who: id,
                         reason: "left".into(),
+                        dropped: false,
                     })
                     .await;
                 }
@@ -657,12 +661,14 @@ impl Conn {
                     old.send(RoomCmd::Leave {
                         who: self.id,
                         reason: "left".into(),
+                        dropped: false,
                     })
                     .await;
                 }
                 let mut state = link.state;
                 let st = state.borrow_and_update().clone();
                 self.room = Some((link.room, state));
+                self.session.set_now(Instant::now().into_std());
                 self.session
                     .game_started(st.view.clone(), st.seating(self.id))
             }
@@ -677,6 +683,7 @@ impl Conn {
         let st = rx.borrow_and_update().clone();
         let seating = st.seating(self.id);
         let out = if self.session.in_game() {
+            self.session.set_now(Instant::now().into_std());
             self.session.game_update(st.view.clone(), seating)
         } else {
             Output::default()

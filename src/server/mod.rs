@@ -145,6 +145,7 @@ impl Host {
             recorder: Some(Arc::clone(&recorder)),
             match_wait: config.lobby.match_wait,
             claim_after: config.lobby.claim_after,
+            reconnect_grace: config.lobby.reconnect_grace,
             clocks: [
                 crate::game::GameKind::ConnectFour,
                 crate::game::GameKind::Gomoku,

@@ -366,10 +366,22 @@ impl Session {
         self.rendered()
     }
 
+    /// The time now, without redrawing (before news from the table, so
+    /// countdowns start from the right moment).
+    pub fn set_now(&mut self, now: Instant) {
+        self.now = Some(now);
+        if let State::Play(p) = &mut self.state {
+            p.tick(now);
+        }
+    }
+
     /// A game begins (or a new round at the same table): show it.
     pub fn game_started(&mut self, view: GameView, seating: Seating) -> Output {
         let mut p = PlayScreen::new(view, seating.mine, self.remote.is_some());
         p.seat(seating.mine, seating.present);
+        if let Some(now) = self.now {
+            p.tick(now);
+        }
         self.state = State::Play(Box::new(p));
         self.rendered()
     }

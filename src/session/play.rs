@@ -118,11 +118,41 @@ impl PlayScreen {
         if self.game.ending.is_some() {
             return None;
         }
+        // The countdown of an opponent who lost the connection, and the
+        // running clock: whichever changes first.
+        let away = self.opponent_away().and_then(|(_, until)| {
+            let now = self.now.filter(|&n| n < until)?;
+            let left = until - now;
+            let frac = Duration::from_nanos((left.as_nanos() % 1_000_000_000) as u64);
+            Some(
+                now + if frac.is_zero() {
+                    Duration::from_secs(1)
+                } else {
+                    frac
+                },
+            )
+        });
         if let Some(clock) = self.game.clock.as_ref() {
-            return clock.next_change(self.clock_now(clock));
+            let tick = clock.next_change(self.clock_now(clock));
+            return away.into_iter().chain(tick).min();
+        }
+        if away.is_some() {
+            return away;
         }
         let from = self.game.claim_from?;
         (self.waiting_for_opponent() && self.now.is_none_or(|n| n < from)).then_some(from)
+    }
+
+    /// The other player, when their connection dropped and their seat is
+    /// kept: the side and until when.
+    fn opponent_away(&self) -> Option<(Side, Instant)> {
+        if self.game.ending.is_some() {
+            return None;
+        }
+        Side::BOTH.into_iter().find_map(|s| {
+            let until = self.game.away[s.index()]?;
+            (!self.mine[s.index()]).then_some((s, until))
+        })
     }
 
     /// Playing one side, and the other side is to move.
@@ -498,6 +528,17 @@ impl PlayScreen {
     /// The line above the board while an offer waits: what the other
     /// player offered and the keys that answer, or that ours waits.
     fn offer_line(&self) -> Option<Line> {
+        if let Some((side, until)) = self.opponent_away() {
+            let left = self
+                .now
+                .map_or(Duration::ZERO, |n| until.saturating_duration_since(n));
+            let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+            let text = format!(
+                " {} lost the connection, waiting {secs} s... ",
+                self.game.seat(side).name
+            );
+            return Some(Line::styled(text, Style::PLAIN.bold().reverse()));
+        }
         if self.claim_due() && self.game.offer.is_none() {
             let side = self.game.to_move()?;
             let text = format!(

@@ -224,6 +224,24 @@ impl Client {
         }
     }
 
+    /// Reads until the screen no longer shows `needle`; panics after [`WAIT`].
+    pub async fn wait_gone(&mut self, needle: &str) -> String {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let s = self.screen();
+            if !s.contains(needle) {
+                return s;
+            }
+            if self.closed {
+                panic!("closed while {needle:?} showed; screen:\n{s}");
+            }
+            match tokio::time::timeout_at(deadline, self.ch.wait()).await {
+                Err(_) => panic!("{needle:?} still showed after {WAIT:?}; screen:\n{s}"),
+                Ok(msg) => self.take(msg),
+            }
+        }
+    }
+
     /// Reads until the server closes the channel.
     pub async fn wait_closed(&mut self) {
         let deadline = tokio::time::Instant::now() + WAIT;
