@@ -10,6 +10,10 @@ use rand::seq::IndexedRandom;
 /// characters that look alike (I/1, O/0). 28^4 = 614,656 codes.
 const CODE_ALPHABET: &[u8] = b"BCDFGHJKLMNPQRSTVWXZ23456789";
 const CODE_LEN: usize = 4;
+/// A guest's resume code (`ssh CODE@host` after a dropped connection):
+/// longer, 28^6 = 481,890,304 codes, so it cannot be guessed in the grace
+/// time.
+pub const RESUME_LEN: usize = 6;
 
 /// Normalises a typed room code: upper case, no spaces or dashes.
 pub fn normalise_code(code: &str) -> String {
@@ -27,7 +31,7 @@ pub fn is_code_char(c: char) -> bool {
 
 /// Whether text has the shape of a room code (used for `ssh CODE@host`).
 pub fn looks_like_code(text: &str) -> bool {
-    text.len() == CODE_LEN
+    (text.len() == CODE_LEN || text.len() == RESUME_LEN)
         && text
             .bytes()
             .all(|b| CODE_ALPHABET.contains(&b.to_ascii_uppercase()))
@@ -35,8 +39,13 @@ pub fn looks_like_code(text: &str) -> bool {
 
 /// A random code for which `taken` is false.
 pub fn new_code(rng: &mut SmallRng, taken: impl Fn(&str) -> bool) -> String {
+    new_code_of(rng, CODE_LEN, taken)
+}
+
+/// A random code of `len` characters for which `taken` is false.
+pub fn new_code_of(rng: &mut SmallRng, len: usize, taken: impl Fn(&str) -> bool) -> String {
     loop {
-        let code: String = (0..CODE_LEN)
+        let code: String = (0..len)
             .map(|_| char::from(*CODE_ALPHABET.choose(rng).unwrap_or(&b'A')))
             .collect();
         if !taken(&code) {
@@ -55,6 +64,8 @@ mod tests {
         assert!(looks_like_code("KB2C"));
         assert!(looks_like_code("kb2c"));
         assert!(!looks_like_code("KB0C"), "0 is not in the alphabet");
+        assert!(looks_like_code("KB2CXW"), "a resume code");
+        assert!(!looks_like_code("KB2CX"));
         for word in ["play", "user", "root", "demo", "test", "game"] {
             assert!(!looks_like_code(word), "{word}");
         }

@@ -265,3 +265,70 @@ async fn connecting_again_while_the_old_connection_lingers_moves_the_game_over()
     second.wait_for(MY_TURN).await;
     assert_eq!(crate::util::board_stones(&second.screen()), 1);
 }
+
+/// The resume code shown under a guest's board.
+fn resume_code(screen: &str) -> String {
+    let line = screen
+        .lines()
+        .find(|l| l.contains("Cut off? Log in as "))
+        .unwrap_or_else(|| panic!("no resume code:\n{screen}"));
+    line.split("Log in as ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_comes_back_with_the_resume_code() {
+    let t = start_host().await;
+    let mut host = Client::connect(t.addr, "ned", Login::Guest).await;
+    host.wait_for("Choose a game").await;
+    host.send(b"1").await;
+    host.wait_for("Invite a friend").await;
+    host.send(b"3").await;
+    let code = crate::ssh::room_code(&host.wait_for("Room code:").await);
+    let mut friend = Client::connect(t.addr, &code, Login::Guest).await;
+    for c in [&mut host, &mut friend] {
+        c.wait_for("(you)").await;
+        wait_any(c, &[MY_TURN, "Waiting for"]).await;
+    }
+    let s = host.wait_for("Cut off? Log in as ").await;
+    let resume = resume_code(&s);
+    assert_eq!(resume.len(), 6, "{resume}");
+    // Each sees only their own code.
+    let theirs = resume_code(&friend.wait_for("Cut off? Log in as ").await);
+    assert_ne!(resume, theirs);
+    assert!(!friend.screen().contains(&resume));
+
+    // Dropped, back by logging in with the code.
+    drop(host);
+    friend.wait_for("ned lost the connection, waiting").await;
+    let mut back = Client::connect(t.addr, &resume, Login::Guest).await;
+    back.wait_for("(you)").await;
+    let s = back.screen();
+    assert!(s.contains("ned (you)"), "{s}");
+    assert_eq!(resume_code(&s), resume, "the same code still works");
+    friend.wait_gone("lost the connection").await;
+
+    // Dropped again, back by typing the code in the lobby.
+    drop(back);
+    friend.wait_for("ned lost the connection, waiting").await;
+    let mut again = Client::connect(t.addr, "someone", Login::Guest).await;
+    again.wait_for("Choose a game").await;
+    again.send(b"j").await;
+    again.wait_for("room code:").await;
+    again
+        .send(format!("{}\r", resume.to_lowercase()).as_bytes())
+        .await;
+    again.wait_for("ned (you)").await;
+    friend.wait_gone("lost the connection").await;
+    // And the game goes on: whoever is to move plays.
+    let (mut mover, mut other) = if again.screen().contains(MY_TURN) {
+        (again, friend)
+    } else {
+        (friend, again)
+    };
+    play(&mut mover, "d").await;
+    other.wait_for(MY_TURN).await;
+}

@@ -31,6 +31,8 @@ pub enum ToSession {
 pub struct RoomLink {
     pub room: RoomHandle,
     pub state: watch::Receiver<Arc<RoomState>>,
+    /// A guest's resume code for this seat (private to this session).
+    pub resume: Option<String>,
 }
 
 /// Someone arriving in the lobby.

@@ -204,12 +204,12 @@ impl Lobby {
                 Effect::RoomGone { room } => {
                     self.rooms.remove(&room);
                 }
-                Effect::Rejoin { room, account, id } => {
+                Effect::Rejoin { room, key, id } => {
                     if let (Some((handle, _)), Some(inbox)) =
                         (self.rooms.get(&room), self.inboxes.get(&id))
                     {
                         handle.try_send(RoomCmd::Rejoin {
-                            account,
+                            key,
                             id,
                             inbox: inbox.clone(),
                         });
@@ -246,6 +246,7 @@ impl Lobby {
                 Some((handle, state)) => ToSession::Joined(RoomLink {
                     room: handle.clone(),
                     state: state.clone(),
+                    resume: self.state.resume_code(room, to),
                 }),
                 None => return,
             },

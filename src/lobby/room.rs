@@ -61,7 +61,8 @@ pub enum RoomCmd {
     /// A session of this account takes its seat back (after a dropped
     /// connection, or from another terminal while the old one lingers).
     Rejoin {
-        account: String,
+        /// The account, or a guest's resume code.
+        key: String,
         id: SessionId,
         inbox: mpsc::Sender<ToSession>,
     },
@@ -169,6 +170,7 @@ pub fn spawn(
             colour,
             account,
             rating,
+            resume,
         } => (
             Seat {
                 rating,
@@ -180,6 +182,7 @@ pub fn spawn(
                 inbox,
                 level: None,
                 account,
+                resume,
                 away_until: None,
             },
         ),
@@ -191,6 +194,7 @@ pub fn spawn(
                 inbox: None,
                 level: Some(level),
                 account: None,
+                resume: None,
                 away_until: None,
             },
         ),
@@ -267,8 +271,18 @@ struct Sitter {
     level: Option<Level>,
     /// The player's account, if any.
     account: Option<String>,
+    /// A guest's resume code.
+    resume: Option<String>,
     /// The connection dropped mid-game: the seat is kept until then.
     away_until: Option<Instant>,
+}
+
+impl Sitter {
+    /// What takes this seat back after a dropped connection: the account,
+    /// or a guest's resume code.
+    fn seat_key(&self) -> Option<&str> {
+        self.account.as_deref().or(self.resume.as_deref())
+    }
 }
 
 /// The game being played this round, for its record.
@@ -352,7 +366,7 @@ impl Room {
     /// has an account and the game is on. Whether it is kept.
     fn hold_seat(&mut self, side: Side) -> bool {
         let sitter = &mut self.sitters[side.index()];
-        let Some(account) = sitter.account.clone() else {
+        let Some(account) = sitter.seat_key().map(str::to_string) else {
             return false;
         };
         if self.table.is_over() {
@@ -376,7 +390,7 @@ impl Room {
     fn release_seats(&mut self) {
         for sitter in &mut self.sitters {
             if sitter.away_until.take().is_some()
-                && let Some(account) = sitter.account.clone()
+                && let Some(account) = sitter.seat_key().map(str::to_string)
             {
                 let _ = self
                     .lobby
@@ -389,13 +403,13 @@ impl Room {
     /// the seat was not given up: a dropped connection within the grace,
     /// or another terminal while the old one is still connected (that one
     /// is closed).
-    fn rejoin(&mut self, account: &str, id: SessionId, inbox: mpsc::Sender<ToSession>) {
+    fn rejoin(&mut self, key: &str, id: SessionId, inbox: mpsc::Sender<ToSession>) {
         if self.table.is_over() {
             return;
         }
         let Some(side) = Side::BOTH
             .into_iter()
-            .find(|s| self.sitters[s.index()].account.as_deref() == Some(account))
+            .find(|s| self.sitters[s.index()].seat_key() == Some(key))
         else {
             return;
         };
@@ -417,7 +431,7 @@ impl Room {
         if was_away {
             let _ = self.lobby.try_send(
                 Command::SeatReleased {
-                    account: account.to_string(),
+                    account: key.to_string(),
                 }
                 .into(),
             );
@@ -425,9 +439,14 @@ impl Room {
         if let Some(old) = old {
             let _ = self.lobby.try_send(Command::LeftRoom { id: old }.into());
         }
-        let _ = self
-            .lobby
-            .try_send(Command::Rejoined { id, room: self.id }.into());
+        let _ = self.lobby.try_send(
+            Command::Rejoined {
+                id,
+                room: self.id,
+                key: key.to_string(),
+            }
+            .into(),
+        );
         self.publish();
     }
 
@@ -893,7 +912,7 @@ impl Room {
                 self.record_if_over();
                 self.publish();
             }
-            RoomCmd::Rejoin { account, id, inbox } => self.rejoin(&account, id, inbox),
+            RoomCmd::Rejoin { key, id, inbox } => self.rejoin(&key, id, inbox),
             RoomCmd::Claim { who } => {
                 let Some(side) = self.side_of(who) else {
                     return;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rand::rngs::SmallRng;
 
-use super::codes::{new_code, normalise_code};
+use super::codes::{RESUME_LEN, new_code, new_code_of, normalise_code};
 use super::naming::{self, Remembered};
 use crate::clock::TimeControl;
 use crate::engine::Level;
@@ -149,10 +149,12 @@ pub enum Command {
     SeatReleased {
         account: String,
     },
-    /// From a room: this session has taken its account's seat back.
+    /// From a room: this session has taken a seat back (by its account
+    /// or a resume code: `key`).
     Rejoined {
         id: SessionId,
         room: RoomId,
+        key: String,
     },
 }
 
@@ -205,6 +207,9 @@ pub enum Seat {
         account: Option<String>,
         /// The rating shown at the table (a rated game).
         rating: Option<u32>,
+        /// A guest's resume code: connecting again with it (or typing it
+        /// in the lobby) takes the seat back after a dropped connection.
+        resume: Option<String>,
     },
     Computer {
         level: Level,
@@ -253,11 +258,12 @@ pub enum Effect {
     /// Stop the game at every table, without a result.
     AbortRooms { reason: String },
     /// This session belongs to an account seated in a game at `room`
-    /// (its connection lost, or still open elsewhere): the room decides
-    /// whether it takes the seat back.
+    /// (its connection lost, or still open elsewhere), or gave a guest's
+    /// resume code: the room decides whether it takes the seat back.
     Rejoin {
         room: RoomId,
-        account: String,
+        /// The account, or the resume code.
+        key: String,
         id: SessionId,
     },
 }
@@ -321,6 +327,8 @@ pub struct LobbyState {
     /// Accounts whose connection dropped mid-game, and the room keeping
     /// their seat.
     held: HashMap<String, RoomId>,
+    /// Guests' resume codes: the room and the session seated with it.
+    resumes: HashMap<String, (RoomId, SessionId)>,
 }
 
 impl LobbyState {
@@ -342,7 +350,16 @@ impl LobbyState {
             out: Vec::new(),
             clocks: HashMap::new(),
             held: HashMap::new(),
+            resumes: HashMap::new(),
         }
+    }
+
+    /// The resume code of the guest `id` at `room`, if any.
+    pub fn resume_code(&self, room: RoomId, id: SessionId) -> Option<String> {
+        self.resumes
+            .iter()
+            .find(|(_, (r, s))| *r == room && *s == id)
+            .map(|(code, _)| code.clone())
     }
 
     /// Sets the quick matches' time controls.
@@ -375,11 +392,7 @@ impl LobbyState {
                 _ => None,
             });
             if let Some(room) = playing.or_else(|| self.held.get(&a).copied()) {
-                self.out.push(Effect::Rejoin {
-                    room,
-                    account: a,
-                    id,
-                });
+                self.out.push(Effect::Rejoin { room, key: a, id });
             }
         }
         // The same key connecting again: the old session goes, so the
@@ -487,7 +500,11 @@ impl LobbyState {
             Command::SeatReleased { account } => {
                 self.held.remove(&account);
             }
-            Command::Rejoined { id, room } => {
+            Command::Rejoined { id, room, key } => {
+                // A guest's code now belongs to the new session.
+                if let Some(entry) = self.resumes.get_mut(&key) {
+                    entry.1 = id;
+                }
                 if self.members.contains_key(&id) {
                     self.unqueue(id);
                     if let Some(m) = self.members.get_mut(&id) {
@@ -501,6 +518,7 @@ impl LobbyState {
                 self.out.push(Effect::RoomGone { room });
                 self.started.retain(|_, r| *r != room);
                 self.held.retain(|_, r| *r != room);
+                self.resumes.retain(|_, (r, _)| *r != room);
                 for m in self.members.values_mut() {
                     if m.status == Status::Playing(room) {
                         m.status = Status::Idle;
@@ -656,6 +674,15 @@ impl LobbyState {
 
     fn join_room(&mut self, id: SessionId, code: &str, from_login: bool) {
         let code = normalise_code(code);
+        // A guest's resume code: back to that seat, if the room agrees.
+        if let Some(&(room, _)) = self.resumes.get(&code) {
+            self.out.push(Effect::Rejoin {
+                room,
+                key: code,
+                id,
+            });
+            return;
+        }
         match self.hosted.get(&code).copied() {
             Some((host, _, _)) if host == id => self.tell(
                 id,
@@ -826,6 +853,7 @@ impl LobbyState {
             colour,
             account: m.account.as_ref().map(|p| p.account.clone()),
             rating: if rated { m.rated(&rules) } else { None },
+            resume: None,
         };
         let seat_a = match self.members.get(&a) {
             Some(m) => {
@@ -847,11 +875,27 @@ impl LobbyState {
                 colour: take_colour(&mut self.rng, None),
             },
         };
-        let seats = if a_first {
+        let mut seats = if a_first {
             [seat_a, seat_b]
         } else {
             [seat_b, seat_a]
         };
+        // Guests get a resume code for a dropped connection.
+        for seat in &mut seats {
+            if let Seat::Human {
+                id,
+                account: None,
+                resume,
+                ..
+            } = seat
+            {
+                let code = new_code_of(&mut self.rng, RESUME_LEN, |c| {
+                    self.resumes.contains_key(c) || self.hosted.contains_key(c)
+                });
+                self.resumes.insert(code.clone(), (room, *id));
+                *resume = Some(code);
+            }
+        }
         // Two people matched by the quick match play on the clock.
         let clock = if may_rate && b.is_some() {
             self.clocks.get(&rules.kind()).copied()
@@ -1191,6 +1235,64 @@ mod tests {
             code: code.into(),
             from_login,
         })
+    }
+
+    #[test]
+    fn guests_get_private_resume_codes_that_lead_back_to_their_room() {
+        let mut s = lobby(43);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        let code = create(&mut s, 1);
+        let effects = join_code(&mut s, 2, &code, false);
+        let (room, _, seats) = opened(&effects);
+        let resumes: Vec<String> = seats
+            .iter()
+            .filter_map(|seat| match seat {
+                Seat::Human { resume, .. } => resume.clone(),
+                Seat::Computer { .. } => None,
+            })
+            .collect();
+        assert_eq!(resumes.len(), 2, "{seats:?}");
+        assert_ne!(resumes[0], resumes[1]);
+        for r in &resumes {
+            assert_eq!(r.len(), super::super::codes::RESUME_LEN);
+            assert!(super::super::codes::looks_like_code(r), "{r}");
+        }
+        // Each session is told only its own.
+        let ann = s.resume_code(room, 1).unwrap();
+        let bob = s.resume_code(room, 2).unwrap();
+        assert_ne!(ann, bob);
+        // Ann drops; a new session gives her code (typed in lower case).
+        s.handle(Command::Leave { id: 1 });
+        named(&mut s, 3, "newcomer");
+        let effects = join_code(&mut s, 3, &ann.to_lowercase(), false);
+        assert_eq!(
+            effects,
+            vec![Effect::Rejoin {
+                room,
+                key: ann.clone(),
+                id: 3
+            }]
+        );
+        s.handle(Command::Rejoined {
+            id: 3,
+            room,
+            key: ann.clone(),
+        });
+        assert_eq!(s.resume_code(room, 3), Some(ann.clone()));
+        // Once the room is closed, the code is nothing.
+        s.handle(Command::RoomClosed { room });
+        let effects = join_code(&mut s, 3, &ann, false);
+        assert!(
+            matches!(
+                effects.as_slice(),
+                [Effect::Tell {
+                    notice: Notice::LobbyError(_),
+                    ..
+                }]
+            ),
+            "{effects:?}"
+        );
     }
 
     #[test]
@@ -1552,7 +1654,7 @@ mod tests {
         // Ann's old terminal is still connected: the room decides.
         let want = vec![Effect::Rejoin {
             room,
-            account: "acct-ann".into(),
+            key: "acct-ann".into(),
             id: 3,
         }];
         assert_eq!(rejoins(&mut s, 3, "acct-ann"), want);
@@ -1565,12 +1667,16 @@ mod tests {
         });
         let want = vec![Effect::Rejoin {
             room,
-            account: "acct-ann".into(),
+            key: "acct-ann".into(),
             id: 4,
         }];
         assert_eq!(rejoins(&mut s, 4, "acct-ann"), want);
         // Back at the table: told so and playing.
-        let effects = s.handle(Command::Rejoined { id: 4, room });
+        let effects = s.handle(Command::Rejoined {
+            id: 4,
+            room,
+            key: "acct-ann".into(),
+        });
         assert!(
             effects.contains(&tell(4, Notice::Joined(room))),
             "{effects:?}"

@@ -668,6 +668,7 @@ impl Conn {
                 let mut state = link.state;
                 let st = state.borrow_and_update().clone();
                 self.room = Some((link.room, state));
+                self.session.set_resume(link.resume);
                 self.session.set_now(Instant::now().into_std());
                 self.session
                     .game_started(st.view.clone(), st.seating(self.id))

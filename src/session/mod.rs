@@ -150,6 +150,8 @@ pub struct Session {
     keys: Vec<Key>,
     /// The time the caller gave last (the session reads no clock itself).
     now: Option<Instant>,
+    /// A guest's resume code at the current table.
+    resume: Option<String>,
     /// Inside a bracketed paste: characters are text, never commands.
     pasting: bool,
     /// The help screen is showing, for this screen.
@@ -175,6 +177,7 @@ impl Session {
             remote: None,
             keys: Vec::new(),
             now: None,
+            resume: None,
             pasting: false,
             help: None,
         }
@@ -197,6 +200,7 @@ impl Session {
             }),
             keys: Vec::new(),
             now: None,
+            resume: None,
             pasting: false,
             help: None,
         }
@@ -375,10 +379,16 @@ impl Session {
         }
     }
 
+    /// A guest's resume code for the table it sits at now (`None`: none).
+    pub fn set_resume(&mut self, code: Option<String>) {
+        self.resume = code;
+    }
+
     /// A game begins (or a new round at the same table): show it.
     pub fn game_started(&mut self, view: GameView, seating: Seating) -> Output {
         let mut p = PlayScreen::new(view, seating.mine, self.remote.is_some());
         p.seat(seating.mine, seating.present);
+        p.resume = self.resume.clone();
         if let Some(now) = self.now {
             p.tick(now);
         }

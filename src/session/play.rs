@@ -81,6 +81,8 @@ pub struct PlayScreen {
     confirm: Option<Confirm>,
     /// The time the clocks are shown at (the last tick).
     now: Option<Instant>,
+    /// A guest's resume code for this seat, shown under the board.
+    pub resume: Option<String>,
 }
 
 impl PlayScreen {
@@ -97,6 +99,7 @@ impl PlayScreen {
             geometry: None,
             confirm: None,
             now: None,
+            resume: None,
         }
     }
 
@@ -858,7 +861,13 @@ impl PlayScreen {
                 Style::fg(Ink::Red).bold(),
             )),
             Some(n) => f.push(Line::styled(format!(" {}", n.text), Style::PLAIN)),
-            None => f.blank(),
+            None => match &self.resume {
+                Some(code) if g.ending.is_none() => f.push(Line::styled(
+                    format!(" Cut off? Log in as {code} or type {code} in the lobby"),
+                    Style::PLAIN.dim(),
+                )),
+                _ => f.blank(),
+            },
         }
 
         // Keys.
