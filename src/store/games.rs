@@ -104,20 +104,25 @@ const INSERT_GAMES: &str = "INSERT INTO games (id, game, width, height, k, rule,
      p1_name, p1_account, p1_computer, p1_colour, p1_rating_before, p1_rating_after) VALUES";
 const GAME_FIELDS: usize = 27;
 const RATING_FIELDS: usize = 10;
-/// Rows per multi-row insert. Small: sqlx finds each SQLite parameter by
-/// name, and SQLite looks names up by a linear scan, so binding costs grow
-/// with the square of the parameters in one statement (at 200 rows, 5,400
-/// parameters, that lookup was a fifth of the bench's CPU time).
-const INSERT_CHUNK: usize = 16;
+/// Rows per multi-row insert.
+const INSERT_CHUNK: usize = 64;
 /// Values per `IN (...)` list.
 const IN_CHUNK: usize = 100;
 
-/// `$first, $first+1, ...`: `n` numbered parameters.
-fn placeholders(first: usize, n: usize) -> String {
-    (first..first + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// `n` parameters for one statement whose parameters all come from here,
+/// in order: numbered (`$first, $first+1, ...`) for PostgreSQL, plain `?`
+/// for SQLite. SQLite finds a numbered parameter's name by walking the
+/// list of names, once per bound value: with hundreds of values in one
+/// statement that walk was the bench's largest single cost.
+fn placeholders(pg: bool, first: usize, n: usize) -> String {
+    if pg {
+        (first..first + n)
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        vec!["?"; n].join(", ")
+    }
 }
 
 const GAME_COLUMNS: &str = "g.id, g.game, g.width, g.height, g.k, g.rule, g.rated, g.started_ms, g.ended_ms, \
@@ -404,7 +409,7 @@ impl Store {
             // 1. Ids stored before (and repeats within the batch).
             let mut existing: HashSet<String> = HashSet::new();
             for chunk in games.chunks(IN_CHUNK) {
-                let sql = format!("SELECT id FROM games WHERE id IN ({})", placeholders(1, chunk.len()));
+                let sql = format!("SELECT id FROM games WHERE id IN ({})", placeholders(pg, 1, chunk.len()));
                 let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
                 for g in chunk {
                     q = q.bind(&g.id);
@@ -457,7 +462,7 @@ impl Store {
                 let sql = format!(
                     "SELECT {agg} FROM (SELECT a.id, r.game, r.rating, r.deviation, r.volatility, r.games, r.wins, r.losses, r.draws, r.updated_ms \
                      FROM accounts a {join} WHERE a.id IN ({}) ORDER BY a.id{}) s",
-                    placeholders(1, chunk.len()),
+                    placeholders(pg, 1, chunk.len()),
                     if pg { " FOR UPDATE OF a" } else { "" }
                 );
                 let mut q = sqlx::query_scalar::<_, Option<String>>(sqlx::AssertSqlSafe(sql));
@@ -523,7 +528,7 @@ impl Store {
             // 4. The games.
             for chunk in fresh.chunks(INSERT_CHUNK) {
                 let rows: Vec<String> = (0..chunk.len())
-                    .map(|i| format!("({})", placeholders(i * GAME_FIELDS + 1, GAME_FIELDS)))
+                    .map(|i| format!("({})", placeholders(pg, i * GAME_FIELDS + 1, GAME_FIELDS)))
                     .collect();
                 let sql = format!("{INSERT_GAMES} {} ON CONFLICT (id) DO NOTHING", rows.join(", "));
                 let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -562,7 +567,7 @@ impl Store {
             // 5. The rating rows.
             for chunk in changed.chunks(INSERT_CHUNK) {
                 let rows: Vec<String> = (0..chunk.len())
-                    .map(|i| format!("({})", placeholders(i * RATING_FIELDS + 1, RATING_FIELDS)))
+                    .map(|i| format!("({})", placeholders(pg, i * RATING_FIELDS + 1, RATING_FIELDS)))
                     .collect();
                 let sql = format!(
                     "INSERT INTO ratings (account, game, rating, deviation, volatility, games, wins, losses, draws, updated_ms) \
