@@ -152,12 +152,10 @@ async fn a_clock_runs_out_and_the_game_is_lost_on_time() {
     assert!(flagged[0]["moves"].as_array().unwrap().is_empty());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn without_a_clock_the_win_is_claimed_from_an_idle_opponent() {
-    let t = start_host_with("[lobby]\nclaim_after_secs = 5\n").await;
-    let config = config_file(&t);
-    // A friend room: no clock.
-    let mut host = Client::connect(t.addr, "kim", Login::Guest).await;
+/// A guest opens a Connect Four friend room (no clock) and a guest joins
+/// it by logging in with the code; returns (host, friend), both seated.
+async fn friend_room_pair(t: &crate::util::ssh::TestHost, host_name: &str) -> (Client, Client) {
+    let mut host = Client::connect(t.addr, host_name, Login::Guest).await;
     host.wait_for("Choose a game").await;
     host.send(b"1").await;
     host.wait_for("Invite a friend").await;
@@ -168,6 +166,15 @@ async fn without_a_clock_the_win_is_claimed_from_an_idle_opponent() {
         c.wait_for("(you)").await;
         wait_any(c, &[MY_TURN, "Waiting for"]).await;
     }
+    (host, friend)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_clock_the_win_is_claimed_from_an_idle_opponent() {
+    let t = start_host_with("[lobby]\nclaim_after_secs = 5\n").await;
+    let config = config_file(&t);
+    // A friend room: no clock.
+    let (host, friend) = friend_room_pair(&t, "kim").await;
     let (mut mover, mut waiter) = if host.screen().contains(MY_TURN) {
         (host, friend)
     } else {
@@ -282,17 +289,7 @@ fn resume_code(screen: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_comes_back_with_the_resume_code() {
     let t = start_host().await;
-    let mut host = Client::connect(t.addr, "ned", Login::Guest).await;
-    host.wait_for("Choose a game").await;
-    host.send(b"1").await;
-    host.wait_for("Invite a friend").await;
-    host.send(b"3").await;
-    let code = crate::ssh::room_code(&host.wait_for("Room code:").await);
-    let mut friend = Client::connect(t.addr, &code, Login::Guest).await;
-    for c in [&mut host, &mut friend] {
-        c.wait_for("(you)").await;
-        wait_any(c, &[MY_TURN, "Waiting for"]).await;
-    }
+    let (mut host, mut friend) = friend_room_pair(&t, "ned").await;
     let s = host.wait_for("Cut off? Log in as ").await;
     let resume = resume_code(&s);
     assert_eq!(resume.len(), 6, "{resume}");
