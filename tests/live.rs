@@ -329,3 +329,20 @@ async fn a_guest_comes_back_with_the_resume_code() {
     play(&mut mover, "d").await;
     other.wait_for(MY_TURN).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resume_code_for_a_finished_game_says_so() {
+    let t = start_host().await;
+    let (mut host, mut friend) = friend_room_pair(&t, "ole").await;
+    let resume = resume_code(&host.wait_for("Cut off? Log in as ").await);
+    host.send(b"!").await;
+    host.wait_for("Resign?").await;
+    host.send(b"y").await;
+    friend.wait_for("You win!").await;
+    let mut late = Client::connect(t.addr, "pia", Login::Guest).await;
+    late.wait_for("Choose a game").await;
+    late.send(b"j").await;
+    late.wait_for("room code:").await;
+    late.send(format!("{resume}\r").as_bytes()).await;
+    late.wait_for("that game is over").await;
+}

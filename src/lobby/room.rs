@@ -404,7 +404,19 @@ impl Room {
     /// or another terminal while the old one is still connected (that one
     /// is closed).
     fn rejoin(&mut self, key: &str, id: SessionId, inbox: mpsc::Sender<ToSession>) {
+        // A resume code typed in vain is told why (an account's automatic
+        // attempt at every login is not).
+        let refuse = |why: &str| {
+            if self
+                .sitters
+                .iter()
+                .any(|s| s.resume.as_deref() == Some(key))
+            {
+                let _ = inbox.try_send(ToSession::LobbyError(why.into()));
+            }
+        };
         if self.table.is_over() {
+            refuse("that game is over: the code no longer leads back to it");
             return;
         }
         let Some(side) = Side::BOTH
@@ -413,8 +425,16 @@ impl Room {
         else {
             return;
         };
+        let gave_up = {
+            let sitter = &self.sitters[side.index()];
+            !sitter.present && sitter.away_until.is_none()
+        };
+        if gave_up {
+            refuse("that player left the game");
+            return;
+        }
         let sitter = &mut self.sitters[side.index()];
-        if sitter.id == Some(id) || (!sitter.present && sitter.away_until.is_none()) {
+        if sitter.id == Some(id) {
             return;
         }
         let old = sitter.id;
