@@ -122,21 +122,31 @@ impl ClockView {
         if left.is_zero() {
             return None;
         }
-        // Shown rounded up: 2.3 s shows as 3 until 2.0 is reached.
-        let frac = Duration::from_nanos((left.as_nanos() % 1_000_000_000) as u64);
-        let step = if frac.is_zero() {
-            Duration::from_secs(1)
-        } else {
-            frac
-        };
-        Some(now + step)
+        Some(next_whole_second(now, left))
     }
+}
+
+/// A countdown with `left` to go at `now`, shown in whole seconds rounded
+/// up (2.3 s shows as 3 until 2.0 is reached): when the shown number
+/// next changes.
+pub fn next_whole_second(now: Instant, left: Duration) -> Instant {
+    let frac = Duration::from_nanos((left.as_nanos() % 1_000_000_000) as u64);
+    now + if frac.is_zero() {
+        Duration::from_secs(1)
+    } else {
+        frac
+    }
+}
+
+/// Whole seconds in `left`, rounded up.
+pub fn whole_seconds(left: Duration) -> u64 {
+    left.as_secs() + u64::from(left.subsec_nanos() > 0)
 }
 
 /// `m:ss`, or `h:mm:ss` from an hour, rounded up to the second (a clock
 /// showing 0:00 has run out).
 pub fn format_left(left: Duration) -> String {
-    let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+    let secs = whole_seconds(left);
     if secs >= 3600 {
         format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
     } else {

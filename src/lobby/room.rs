@@ -19,7 +19,7 @@ use crate::game::{Move, Rules, Side};
 use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
 };
-use crate::table::{Ending, GameView, OfferKind, RatingChange, Seat, Table, TableError};
+use crate::table::{Ending, OfferKind, RatingChange, Seat, Table, TableError};
 
 pub use super::state::RoomId;
 
@@ -209,11 +209,9 @@ pub fn spawn(
         clock.start(Side::First, Instant::now());
         clock
     });
+    // The first state; `publish` below adds the clocks and claims.
     let state = Arc::new(RoomState {
-        view: GameView {
-            clock: clock.map(|c| c.view(Instant::now())),
-            ..table.view().clone()
-        },
+        view: table.view().clone(),
         ids: sitters.each_ref().map(|s| s.id),
         present: [true, true],
     });
@@ -366,7 +364,7 @@ impl Room {
     /// has an account and the game is on. Whether it is kept.
     fn hold_seat(&mut self, side: Side) -> bool {
         let sitter = &mut self.sitters[side.index()];
-        let Some(account) = sitter.seat_key().map(str::to_string) else {
+        let Some(key) = sitter.seat_key().map(str::to_string) else {
             return false;
         };
         if self.table.is_over() {
@@ -376,13 +374,9 @@ impl Room {
         sitter.inbox = None;
         sitter.away_until = Some(Instant::now() + self.grace);
         tracing::info!(room = self.id, side = ?side, "connection lost: seat kept");
-        let _ = self.lobby.try_send(
-            Command::SeatHeld {
-                account,
-                room: self.id,
-            }
-            .into(),
-        );
+        let _ = self
+            .lobby
+            .try_send(Command::SeatHeld { key, room: self.id }.into());
         true
     }
 
@@ -390,11 +384,9 @@ impl Room {
     fn release_seats(&mut self) {
         for sitter in &mut self.sitters {
             if sitter.away_until.take().is_some()
-                && let Some(account) = sitter.seat_key().map(str::to_string)
+                && let Some(key) = sitter.seat_key().map(str::to_string)
             {
-                let _ = self
-                    .lobby
-                    .try_send(Command::SeatReleased { account }.into());
+                let _ = self.lobby.try_send(Command::SeatReleased { key }.into());
             }
         }
     }
@@ -451,7 +443,7 @@ impl Room {
         if was_away {
             let _ = self.lobby.try_send(
                 Command::SeatReleased {
-                    account: key.to_string(),
+                    key: key.to_string(),
                 }
                 .into(),
             );

@@ -138,16 +138,16 @@ pub enum Command {
     Shutdown {
         reason: String,
     },
-    /// From a room: this account lost its connection mid-game; its seat
-    /// is kept for the grace time.
+    /// From a room: a player lost the connection mid-game; the seat is
+    /// kept for the grace time. `key`: the account, or a guest's resume code.
     SeatHeld {
-        account: String,
+        key: String,
         room: RoomId,
     },
-    /// From a room: the account's seat is no longer kept (it came back,
+    /// From a room: that seat is no longer kept (the player came back,
     /// the grace ran out, the game ended).
     SeatReleased {
-        account: String,
+        key: String,
     },
     /// From a room: this session has taken a seat back (by its account
     /// or a resume code: `key`).
@@ -494,11 +494,11 @@ impl LobbyState {
                     self.dirty = true;
                 }
             }
-            Command::SeatHeld { account, room } => {
-                self.held.insert(account, room);
+            Command::SeatHeld { key, room } => {
+                self.held.insert(key, room);
             }
-            Command::SeatReleased { account } => {
-                self.held.remove(&account);
+            Command::SeatReleased { key } => {
+                self.held.remove(&key);
             }
             Command::Rejoined { id, room, key } => {
                 // A guest's code now belongs to the new session.
@@ -1662,7 +1662,7 @@ mod tests {
         s.handle(Command::Leave { id: 1 });
         s.handle(Command::Leave { id: 3 });
         s.handle(Command::SeatHeld {
-            account: "acct-ann".into(),
+            key: "acct-ann".into(),
             room,
         });
         let want = vec![Effect::Rejoin {
@@ -1684,12 +1684,12 @@ mod tests {
         // Once the seat is released, nothing to go back to.
         s.handle(Command::Leave { id: 4 });
         s.handle(Command::SeatReleased {
-            account: "acct-ann".into(),
+            key: "acct-ann".into(),
         });
         assert_eq!(rejoins(&mut s, 5, "acct-ann"), vec![]);
         // Nor for someone else, nor after the room closed.
         s.handle(Command::SeatHeld {
-            account: "acct-ann".into(),
+            key: "acct-ann".into(),
             room,
         });
         assert_eq!(rejoins(&mut s, 6, "acct-cat"), vec![]);

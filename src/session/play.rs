@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::clock::{ClockView, format_left};
+use crate::clock::{ClockView, format_left, next_whole_second, whole_seconds};
 use crate::game::{GameKind, Move, Point, Side};
 use crate::table::{Ending, GameView, OfferKind};
 use crate::term::board::{BoardGeometry, BoardView, Cursor, Theme, draw_board};
@@ -125,15 +125,7 @@ impl PlayScreen {
         // running clock: whichever changes first.
         let away = self.opponent_away().and_then(|(_, until)| {
             let now = self.now.filter(|&n| n < until)?;
-            let left = until - now;
-            let frac = Duration::from_nanos((left.as_nanos() % 1_000_000_000) as u64);
-            Some(
-                now + if frac.is_zero() {
-                    Duration::from_secs(1)
-                } else {
-                    frac
-                },
-            )
+            Some(next_whole_second(now, until - now))
         });
         if let Some(clock) = self.game.clock.as_ref() {
             let tick = clock.next_change(self.clock_now(clock));
@@ -535,7 +527,7 @@ impl PlayScreen {
             let left = self
                 .now
                 .map_or(Duration::ZERO, |n| until.saturating_duration_since(n));
-            let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+            let secs = whole_seconds(left);
             let text = format!(
                 " {} lost the connection, waiting {secs} s... ",
                 self.game.seat(side).name
