@@ -51,6 +51,7 @@ struct RawConfig {
     computer: RawComputer,
     games: RawGames,
     store: RawStore,
+    chat: RawChat,
     log: RawLog,
 }
 
@@ -90,8 +91,27 @@ struct RawLobby {
     match_wait_secs: u64,
     claim_after_secs: u64,
     reconnect_grace_secs: u64,
+    max_spectators: u64,
     motd: String,
     public_address: String,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawChat {
+    enabled: bool,
+    max_length: u64,
+    per_minute: u64,
+}
+
+impl Default for RawChat {
+    fn default() -> Self {
+        RawChat {
+            enabled: true,
+            max_length: 200,
+            per_minute: 20,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -182,6 +202,7 @@ impl Default for RawLobby {
             match_wait_secs: 30,
             claim_after_secs: 120,
             reconnect_grace_secs: 60,
+            max_spectators: 200,
             motd: "Welcome to inarow: Connect Four and Gomoku, against people or the computer."
                 .into(),
             public_address: String::new(),
@@ -268,6 +289,8 @@ pub struct LobbyConfig {
     /// How long the seat of a player with an account whose connection
     /// dropped mid-game is kept.
     pub reconnect_grace: Duration,
+    /// Most people watching one game.
+    pub max_spectators: usize,
     /// Message of the day, sanitised.
     pub motd: String,
     /// The address people reach this host at (`play.example.org`, with
@@ -309,6 +332,16 @@ impl GamesConfig {
     }
 }
 
+/// Chat at the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatConfig {
+    pub enabled: bool,
+    /// Longest message, in characters.
+    pub max_length: usize,
+    /// Messages one person may send a minute.
+    pub per_minute: usize,
+}
+
 /// Where accounts, ratings and games are kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreConfig {
@@ -328,6 +361,7 @@ pub struct Config {
     pub computer: ComputerConfig,
     pub games: GamesConfig,
     pub store: StoreConfig,
+    pub chat: ChatConfig,
     /// A tracing filter directive such as `info` or `inarow=debug`.
     pub log_level: String,
 }
@@ -473,8 +507,14 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             5,
             24 * 3600,
         )?,
+        max_spectators: count("lobby.max_spectators", raw.lobby.max_spectators, 0, 10_000)?,
         motd,
         public_address,
+    };
+    let chat = ChatConfig {
+        enabled: raw.chat.enabled,
+        max_length: count("chat.max_length", raw.chat.max_length, 1, 1000)?,
+        per_minute: count("chat.per_minute", raw.chat.per_minute, 1, 600)?,
     };
     let computer = ComputerConfig {
         think: {
@@ -592,6 +632,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             gomoku_clock,
         },
         store,
+        chat,
         log_level: level,
     })
 }

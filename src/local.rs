@@ -295,7 +295,11 @@ impl LocalDriver {
             | Request::Replay(_)
             | Request::Keys
             | Request::LinkCode
-            | Request::RemoveKey(_) => Output::default(),
+            | Request::RemoveKey(_)
+            | Request::Games
+            | Request::Watch(_)
+            | Request::AllowWatchers(_)
+            | Request::Chat(_) => Output::default(),
         };
         Some(out)
     }

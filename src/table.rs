@@ -130,6 +130,26 @@ pub struct GameView {
     /// Players whose connection dropped, and until when their seat is
     /// kept (set by the room).
     pub away: [Option<std::time::Instant>; 2],
+    /// How many people watch (set by the room).
+    pub watchers: usize,
+    /// The last lines of the players' chat ([`PLAYERS_CHAT`]) and of the
+    /// watchers' ([`WATCHERS_CHAT`]) (set by the room).
+    pub chat: [std::sync::Arc<Vec<ChatLine>>; 2],
+}
+
+/// Which of [`GameView::chat`] a line belongs to.
+pub const PLAYERS_CHAT: usize = 0;
+pub const WATCHERS_CHAT: usize = 1;
+
+/// One line said at a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatLine {
+    /// Who said it (a sanitised display name).
+    pub from: String,
+    /// The side of a player; `None`: a watcher.
+    pub side: Option<Side>,
+    /// What was said, sanitised.
+    pub text: String,
 }
 
 /// A rating moved by a game: `1512 → 1527 (+15)`.
@@ -223,6 +243,8 @@ impl Table {
                 declined: None,
                 claim_from: None,
                 away: [None; 2],
+                watchers: 0,
+                chat: Default::default(),
                 clock: None,
             },
             offered_at: [None; 2],

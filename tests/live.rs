@@ -346,3 +346,165 @@ async fn a_resume_code_for_a_finished_game_says_so() {
     late.send(format!("{resume}\r").as_bytes()).await;
     late.wait_for("that game is over").await;
 }
+
+/// Opens the list of games in play from the lobby.
+async fn games_list(c: &mut Client) -> String {
+    c.send(b"w").await;
+    c.wait_for("Games in play:").await;
+    wait_any(c, &["to watch", "none just now"]).await;
+    c.screen()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn people_watch_a_game_live_and_each_table_chats_apart() {
+    let t = start_host_with("[lobby]\nmax_spectators = 1\n").await;
+    let (mut first, mut second) = quick_match_pair(&t, ["ann", "bob"], b"1").await;
+    play(&mut first, "d").await;
+
+    // A watcher joins late: the list shows the game, Enter shows the
+    // position as it is, the moves so far and the players' clocks.
+    let mut cy = Client::connect(t.addr, "cy", Login::Guest).await;
+    cy.wait_for("Choose a game").await;
+    let list = games_list(&mut cy).await;
+    assert!(list.contains("Games in play: 1 to watch"), "{list}");
+    assert!(list.contains("ann") && list.contains("bob"), "{list}");
+    cy.send(b"\r").await;
+    cy.wait_for("Moves (1)").await;
+    cy.wait_for("q back to the lobby").await;
+    assert_eq!(crate::util::board_stones(&cy.screen()), 1);
+    let s = cy.screen();
+    assert!(!s.contains("(you)"), "a watcher plays no side: {s}");
+    for c in [&mut first, &mut second] {
+        c.wait_for("1 watching").await;
+    }
+    // The next move reaches the watcher too.
+    play(&mut second, "d").await;
+    cy.wait_for("Moves (2)").await;
+    // A watcher's keys do not play.
+    cy.send(b"e\r").await;
+    cy.wait_for("you are watching").await;
+    assert_eq!(crate::util::board_stones(&cy.screen()), 2);
+
+    // One watcher is all this host allows per game.
+    let mut dee = Client::connect(t.addr, "dee", Login::Guest).await;
+    dee.wait_for("Choose a game").await;
+    games_list(&mut dee).await;
+    dee.send(b"\r").await;
+    dee.wait_for("has all the watchers it may have (1)").await;
+
+    // The players talk; what they say is cleaned of control bytes, and
+    // the watcher does not see it.
+    first.send(b"\t").await;
+    first.wait_for("Say:").await;
+    // (An escape sequence typed is no text; a right-to-left override is
+    // dropped from the line.)
+    first.send("hi\u{202e} \x1b[2Jthere\r".as_bytes()).await;
+    second.wait_for(": hi there").await;
+    first.wait_for(": hi there").await;
+    let rlo = "\u{202e}".as_bytes();
+    assert!(
+        !second.raw.windows(rlo.len()).any(|w| w == rlo),
+        "a control character reached the other terminal"
+    );
+    // The watcher talks to the watchers only.
+    cy.send(b"\tnice game\r").await;
+    cy.wait_for("cy: nice game").await;
+    second.send(b"\tthanks\r").await;
+    first.wait_for(": thanks").await;
+    for c in [&first, &second] {
+        let s = c.screen();
+        assert!(
+            !s.contains("nice game"),
+            "the watchers' chat reached a player: {s}"
+        );
+    }
+    let s = cy.screen();
+    assert!(
+        !s.contains("thanks"),
+        "the players' chat reached a watcher: {s}"
+    );
+    // The screen was never cleared by the escape in the message.
+    assert_eq!(crate::util::board_stones(&first.screen()), 2);
+
+    // /mute hides the other side's lines from then on, not one's own.
+    second.send(b"\t/mute\r").await;
+    second
+        .wait_for("messages are hidden for the rest of this game")
+        .await;
+    first.send(b"\tare you there\r").await;
+    first.wait_for(": are you there").await;
+    second.send(b"\tstill here\r").await;
+    first.wait_for(": still here").await;
+    second.wait_for(": still here").await;
+    let s = second.screen();
+    assert!(!s.contains("are you there"), "muted, yet shown: {s}");
+
+    // The watcher leaves with q: the players' count goes, the place is free.
+    cy.send(b"q").await;
+    cy.wait_for("Watch a game").await;
+    first.wait_gone("1 watching").await;
+    games_list(&mut dee).await;
+    dee.send(b"\r").await;
+    dee.wait_for("Moves (2)").await;
+    second.wait_for("1 watching").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_room_is_watched_only_when_its_host_allows_it() {
+    let t = start_host().await;
+    // A private room: its game is not listed.
+    let (_host, _friend) = friend_room_pair(&t, "kim").await;
+    let mut eve = Client::connect(t.addr, "eve", Login::Guest).await;
+    eve.wait_for("Choose a game").await;
+    let list = games_list(&mut eve).await;
+    assert!(list.contains("none just now"), "{list}");
+    eve.send(b"\x1b").await;
+    eve.wait_for("Choose a game").await;
+
+    // A host who lets people watch (w, before the friend comes).
+    let mut lee = Client::connect(t.addr, "lee", Login::Guest).await;
+    lee.wait_for("Choose a game").await;
+    lee.send(b"1").await;
+    lee.wait_for("Invite a friend").await;
+    lee.send(b"3").await;
+    let code = crate::ssh::room_code(&lee.wait_for("Room code:").await);
+    lee.wait_for("your game is private").await;
+    lee.send(b"w").await;
+    lee.wait_for("others may watch your game").await;
+    let mut max = Client::connect(t.addr, &code, Login::Guest).await;
+    max.wait_for("(you)").await;
+    let list = games_list(&mut eve).await;
+    assert!(list.contains("Games in play: 1 to watch"), "{list}");
+    assert!(list.contains("lee"), "{list}");
+    assert!(!list.contains("kim"), "the private room is listed: {list}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_keeps_to_its_length_and_rate_and_can_be_turned_off() {
+    let t = start_host_with("[chat]\nmax_length = 10\nper_minute = 2\n").await;
+    let (mut first, mut second) = quick_match_pair(&t, ["ann", "bob"], b"1").await;
+    // Typing stops at the length, with a word on why.
+    first.send(b"\t").await;
+    first.wait_for("Say:").await;
+    first.send(b"abcdefghijkl").await;
+    first.wait_for("at most 10 characters").await;
+    first.send(b"\r").await;
+    second.wait_for(": abcdefghij").await;
+    first.send(b"\ttwo\r").await;
+    second.wait_for(": two").await;
+    // The third line within the minute is refused, and not sent.
+    first.send(b"\tthree\r").await;
+    first
+        .wait_for("slow down: at most 2 messages a minute")
+        .await;
+    second.pump(std::time::Duration::from_millis(300)).await;
+    assert!(!second.screen().contains("three"));
+
+    let off = start_host_with("[chat]\nenabled = false\n").await;
+    let (mut a, _b) = quick_match_pair(&off, ["cat", "dan"], b"1").await;
+    let s = a.screen();
+    assert!(!s.contains("Tab chat"), "{s}");
+    a.send(b"\thello\r").await;
+    a.pump(std::time::Duration::from_millis(300)).await;
+    assert!(!a.screen().contains("Say:"));
+}

@@ -32,6 +32,7 @@ fn options(motd: &str, ask_name: bool) -> RemoteOptions {
         join_hint: "ssh -p 2222 CODE@play.example.org".into(),
         max_line: 64,
         ask_name,
+        chat_max: 200,
     }
 }
 

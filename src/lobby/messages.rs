@@ -20,6 +20,8 @@ pub enum ToSession {
     LobbyError(String),
     /// You sit at a table now.
     Joined(RoomLink),
+    /// You watch a game now.
+    Watching(RoomLink),
     /// Your move was refused.
     Rejected(String),
     /// Close the session with this message.
@@ -55,8 +57,27 @@ pub enum Cmd {
         member: NewMember,
         reply: oneshot::Sender<String>,
     },
+    /// The games in play that may be watched, most watched first.
+    Games {
+        reply: oneshot::Sender<Vec<GameSummary>>,
+    },
     /// Anything else, for the lobby state as it is.
     Do(Command),
+}
+
+/// A game in play, as the list of games to watch shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSummary {
+    pub room: super::RoomId,
+    /// "Connect Four 7x6" and the like.
+    pub game: String,
+    /// Both players as shown at the table (name, with the rating in a
+    /// rated game), first player first.
+    pub players: [String; 2],
+    pub rated: bool,
+    /// Stones on the board.
+    pub moves: usize,
+    pub watchers: usize,
 }
 
 impl From<Command> for Cmd {

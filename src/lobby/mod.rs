@@ -28,7 +28,7 @@ use compute::Computer;
 use room::{RoomCmd, RoomHandle, RoomServices, RoomState};
 
 pub(crate) use codes::{looks_like_code, normalise_code};
-pub use messages::{Cmd, NewMember, RoomLink, ToSession};
+pub use messages::{Cmd, GameSummary, NewMember, RoomLink, ToSession};
 pub use state::{Arrival, Command, Effect, LobbyState, Notice, RoomId, Seat, SessionId};
 
 /// A cheap-to-clone handle to the lobby.
@@ -59,6 +59,16 @@ impl LobbyHandle {
         tokio::time::timeout(limit, self.rooms.wait()).await.is_ok()
     }
 
+    /// The games that may be watched, most watched first (at most
+    /// [`GAMES_LISTED`]); empty if the lobby is gone.
+    pub async fn games(&self) -> Vec<GameSummary> {
+        let (reply, rx) = oneshot::channel();
+        if self.tx.send(Cmd::Games { reply }).await.is_err() {
+            return Vec::new();
+        }
+        rx.await.unwrap_or_default()
+    }
+
     /// For synchronous code (a Drop); dropped if the lobby is overloaded.
     pub fn try_send(&self, cmd: impl Into<Cmd>) {
         let _ = self.tx.try_send(cmd.into());
@@ -85,7 +95,14 @@ pub struct LobbySettings {
     pub claim_after: Duration,
     /// How long a dropped player's seat is kept.
     pub reconnect_grace: Duration,
+    /// Most people watching one game.
+    pub max_spectators: usize,
+    /// Longest chat line.
+    pub chat_max: usize,
 }
+
+/// Most games the list of games to watch holds (the most watched).
+pub const GAMES_LISTED: usize = 100;
 
 /// How many commands may wait for the lobby; senders wait beyond that
 /// (backpressure rather than unbounded memory).
@@ -106,6 +123,8 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
             tracker: rooms.clone(),
             claim_after: settings.claim_after,
             reconnect_grace: settings.reconnect_grace,
+            max_spectators: settings.max_spectators,
+            chat_max: settings.chat_max,
         },
         state: LobbyState::new(settings.games, crate::rng::make_rng(None))
             .with_match_wait(settings.match_wait)
@@ -174,7 +193,44 @@ impl Lobby {
                 let effects = self.state.handle(cmd);
                 self.carry_out(effects);
             }
+            Cmd::Games { reply } => {
+                let _ = reply.send(self.games());
+            }
         }
+    }
+
+    /// The games in play anyone may watch, most watched first, then the
+    /// longest; at most [`GAMES_LISTED`].
+    fn games(&self) -> Vec<GameSummary> {
+        let mut games: Vec<GameSummary> = self
+            .rooms
+            .iter()
+            .filter(|(room, _)| self.state.watchable(**room))
+            .filter_map(|(&room, (_, state))| {
+                let st = state.borrow();
+                let v = &st.view;
+                if v.ending.is_some() || st.ids.iter().all(Option::is_none) {
+                    return None;
+                }
+                Some(GameSummary {
+                    room,
+                    game: v.position.rules().describe(),
+                    players: [0, 1].map(|i| {
+                        let seat = &v.seats[i];
+                        match seat.rating {
+                            Some(r) => format!("{} {r}", seat.label()),
+                            None => seat.label(),
+                        }
+                    }),
+                    rated: v.rated,
+                    moves: v.position.stones(),
+                    watchers: v.watchers,
+                })
+            })
+            .collect();
+        games.sort_by(|a, b| (b.watchers, b.moves, a.room).cmp(&(a.watchers, a.moves, b.room)));
+        games.truncate(GAMES_LISTED);
+        games
     }
 
     fn carry_out(&mut self, effects: Vec<Effect>) {
@@ -203,6 +259,16 @@ impl Lobby {
                 }
                 Effect::RoomGone { room } => {
                     self.rooms.remove(&room);
+                }
+                Effect::Watch { room, id } => {
+                    if let (Some((handle, _)), Some(inbox)) =
+                        (self.rooms.get(&room), self.inboxes.get(&id))
+                    {
+                        handle.try_send(RoomCmd::Watch {
+                            id,
+                            inbox: inbox.clone(),
+                        });
+                    }
                 }
                 Effect::Rejoin { room, key, id } => {
                     if let (Some((handle, _)), Some(inbox)) =

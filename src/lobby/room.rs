@@ -4,6 +4,7 @@
 //! watch channel (a slow session just sees the latest state, nothing queues
 //! up) and answers a refused move only to the session that sent it.
 
+use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -19,7 +20,9 @@ use crate::game::{Move, Rules, Side};
 use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
 };
-use crate::table::{Ending, OfferKind, RatingChange, Seat, Table, TableError};
+use crate::table::{
+    ChatLine, Ending, OfferKind, PLAYERS_CHAT, RatingChange, Seat, Table, TableError, WATCHERS_CHAT,
+};
 
 pub use super::state::RoomId;
 
@@ -32,6 +35,10 @@ pub struct RoomState {
     /// Whether each seat's player is still at the table.
     pub present: [bool; 2],
 }
+
+/// Lines of each chat a table keeps (and a late watcher or a player
+/// back from a dropped connection sees).
+pub const CHAT_TAIL: usize = 30;
 
 impl RoomState {
     /// Seating as seen by session `me`.
@@ -91,6 +98,23 @@ pub enum RoomCmd {
         who: SessionId,
         accept: bool,
     },
+    /// Someone wants to watch the game (the lobby checked it is public).
+    Watch {
+        id: SessionId,
+        inbox: mpsc::Sender<ToSession>,
+    },
+    /// A watcher goes.
+    Unwatch {
+        id: SessionId,
+    },
+    /// A line for the chat: the players' if `who` plays here, the
+    /// watchers' if `who` watches. Already within the length and rate
+    /// limits; sanitised again here.
+    Chat {
+        who: SessionId,
+        from: String,
+        text: String,
+    },
     /// Stop the game without a result (the host shuts down).
     Abort {
         reason: String,
@@ -149,6 +173,10 @@ pub struct RoomServices {
     pub claim_after: Duration,
     /// How long a dropped player's seat is kept.
     pub reconnect_grace: Duration,
+    /// Most people watching one game.
+    pub max_spectators: usize,
+    /// Longest chat line, in characters.
+    pub chat_max: usize,
 }
 
 /// Starts a room; `seats[0]` moves first.
@@ -238,6 +266,11 @@ pub fn spawn(
         claim_after: services.claim_after,
         grace: services.reconnect_grace,
         turn: Some((Side::First, Instant::now())),
+        watchers: HashSet::new(),
+        max_spectators: services.max_spectators,
+        chat_max: services.chat_max,
+        chat: Default::default(),
+        chat_shown: Default::default(),
     };
     // What the first screens show, claims included.
     room.publish();
@@ -344,6 +377,14 @@ struct Room {
     grace: Duration,
     /// The side to move and since when (for claims).
     turn: Option<(Side, Instant)>,
+    /// Who watches (bounded by `max_spectators`).
+    watchers: HashSet<SessionId>,
+    max_spectators: usize,
+    chat_max: usize,
+    /// Each chat's last lines ([`CHAT_TAIL`]), players' then watchers'.
+    chat: [VecDeque<ChatLine>; 2],
+    /// The same, as last published (rebuilt only when a line comes).
+    chat_shown: [Arc<Vec<ChatLine>>; 2],
 }
 
 impl Room {
@@ -506,11 +547,73 @@ impl Room {
         view.clock = self.clock.map(|c| c.view(Instant::now()));
         view.claim_from = self.claim_from();
         view.away = self.sitters.each_ref().map(|s| s.away_until);
+        view.watchers = self.watchers.len();
+        view.chat = self.chat_shown.clone();
         self.state_tx.send_replace(Arc::new(RoomState {
             view,
             ids: self.sitters.each_ref().map(|s| s.id),
             present: self.sitters.each_ref().map(|s| s.present),
         }));
+    }
+
+    /// Someone starts watching, if there is room; they get the table's
+    /// state to follow, like the players.
+    fn watch(&mut self, id: SessionId, inbox: mpsc::Sender<ToSession>) {
+        if self.side_of(id).is_some() {
+            return;
+        }
+        if self.watchers.len() >= self.max_spectators && !self.watchers.contains(&id) {
+            let _ = inbox.try_send(ToSession::LobbyError(format!(
+                "that game has all the watchers it may have ({}): choose another",
+                self.max_spectators
+            )));
+            let _ = self.lobby.try_send(Command::LeftRoom { id }.into());
+            return;
+        }
+        self.watchers.insert(id);
+        self.publish();
+        let link = super::RoomLink {
+            room: RoomHandle {
+                id: self.id,
+                tx: self.tx.clone(),
+            },
+            state: self.state_tx.subscribe(),
+            resume: None,
+        };
+        if inbox.try_send(ToSession::Watching(link)).is_err() {
+            self.watchers.remove(&id);
+            self.publish();
+        }
+    }
+
+    /// A line said at the table: to the players' chat from a player, to
+    /// the watchers' from a watcher; from anyone else, nowhere.
+    fn chat(&mut self, who: SessionId, from: &str, text: &str) {
+        let side = self.side_of(who);
+        let which = if side.is_some() {
+            PLAYERS_CHAT
+        } else if self.watchers.contains(&who) {
+            WATCHERS_CHAT
+        } else {
+            return;
+        };
+        // Within the length in characters (checked before), at most twice
+        // as many columns (wide characters).
+        let text = crate::text::sanitize(text.trim(), self.chat_max * 2);
+        if text.is_empty() {
+            return;
+        }
+        let lines = &mut self.chat[which];
+        if lines.len() >= CHAT_TAIL {
+            lines.pop_front();
+        }
+        lines.push_back(ChatLine {
+            from: crate::text::sanitize(from, crate::text::MAX_NAME_WIDTH),
+            side,
+            text,
+        });
+        self.chat_shown[which] = Arc::new(lines.iter().cloned().collect());
+        self.publish();
     }
 
     fn stop_thinking(&mut self) {
@@ -973,6 +1076,13 @@ impl Room {
                 self.after_answer(side, result);
             }
             RoomCmd::Recorded { game, change } => self.recorded(&game, change),
+            RoomCmd::Watch { id, inbox } => self.watch(id, inbox),
+            RoomCmd::Unwatch { id } => {
+                if self.watchers.remove(&id) {
+                    self.publish();
+                }
+            }
+            RoomCmd::Chat { who, from, text } => self.chat(who, &from, &text),
         }
     }
 

@@ -156,6 +156,16 @@ pub enum Command {
         room: RoomId,
         key: String,
     },
+    /// Watch the game at this table.
+    Watch {
+        id: SessionId,
+        room: RoomId,
+    },
+    /// The host of a room for a friend lets people watch its game (or not).
+    AllowWatchers {
+        id: SessionId,
+        allow: bool,
+    },
 }
 
 impl Command {
@@ -168,7 +178,9 @@ impl Command {
             | Command::Cancel { id }
             | Command::PlayComputer { id, .. }
             | Command::CreateRoom { id, .. }
-            | Command::JoinRoom { id, .. } => Some(id),
+            | Command::JoinRoom { id, .. }
+            | Command::Watch { id, .. }
+            | Command::AllowWatchers { id, .. } => Some(id),
             Command::Leave { .. }
             | Command::Rated { .. }
             | Command::LeftRoom { .. }
@@ -266,6 +278,9 @@ pub enum Effect {
         key: String,
         id: SessionId,
     },
+    /// This session would watch the game at `room` (the room has the
+    /// last word: it may be full).
+    Watch { room: RoomId, id: SessionId },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -274,6 +289,18 @@ enum Status {
     Seeking(GameKind),
     Hosting(String),
     Playing(RoomId),
+    Watching(RoomId),
+}
+
+/// A room for a friend, waiting for them.
+#[derive(Debug, Clone, Copy)]
+struct Hosted {
+    host: SessionId,
+    kind: GameKind,
+    /// The host chose a rated game.
+    rated: bool,
+    /// The host lets people watch.
+    watchers: bool,
 }
 
 #[derive(Debug)]
@@ -310,8 +337,11 @@ pub struct LobbyState {
     /// How long a seeker waits before the computer is offered: by then
     /// any two seekers are paired, whatever their ratings.
     match_wait: Duration,
-    /// Open rooms for a friend: code -> (host, game, rated wanted).
-    hosted: HashMap<String, (SessionId, GameKind, bool)>,
+    /// Open rooms for a friend, by code.
+    hosted: HashMap<String, Hosted>,
+    /// The rooms in play, and whether anyone may watch (friend rooms
+    /// only when their host allows it).
+    public: HashMap<RoomId, bool>,
     /// Friend rooms whose game has started, while it lasts: code -> room.
     started: HashMap<String, RoomId>,
     next_room: RoomId,
@@ -341,6 +371,7 @@ impl LobbyState {
             now: Instant::now(),
             match_wait: Duration::from_secs(30),
             hosted: HashMap::new(),
+            public: HashMap::new(),
             started: HashMap::new(),
             next_room: 1,
             dirty: true,
@@ -474,7 +505,15 @@ impl LobbyState {
                 self.unqueue(id);
                 if self.offered(id, kind).is_some() {
                     let code = new_code(&mut self.rng, |c| self.hosted.contains_key(c));
-                    self.hosted.insert(code.clone(), (id, kind, rated));
+                    self.hosted.insert(
+                        code.clone(),
+                        Hosted {
+                            host: id,
+                            kind,
+                            rated,
+                            watchers: false,
+                        },
+                    );
                     if let Some(m) = self.members.get_mut(&id) {
                         m.status = Status::Hosting(code.clone());
                     }
@@ -488,7 +527,7 @@ impl LobbyState {
             } => self.join_room(id, &code, from_login),
             Command::LeftRoom { id } => {
                 if let Some(m) = self.members.get_mut(&id)
-                    && matches!(m.status, Status::Playing(_))
+                    && matches!(m.status, Status::Playing(_) | Status::Watching(_))
                 {
                     m.status = Status::Idle;
                     self.dirty = true;
@@ -514,13 +553,22 @@ impl LobbyState {
                     self.dirty = true;
                 }
             }
+            Command::Watch { id, room } => self.watch(id, room),
+            Command::AllowWatchers { id, allow } => {
+                if let Some(Status::Hosting(code)) = self.members.get(&id).map(|m| &m.status)
+                    && let Some(h) = self.hosted.get_mut(code)
+                {
+                    h.watchers = allow;
+                }
+            }
             Command::RoomClosed { room } => {
                 self.out.push(Effect::RoomGone { room });
+                self.public.remove(&room);
                 self.started.retain(|_, r| *r != room);
                 self.held.retain(|_, r| *r != room);
                 self.resumes.retain(|_, (r, _)| *r != room);
                 for m in self.members.values_mut() {
-                    if m.status == Status::Playing(room) {
+                    if m.status == Status::Playing(room) || m.status == Status::Watching(room) {
                         m.status = Status::Idle;
                     }
                 }
@@ -562,6 +610,42 @@ impl LobbyState {
             online: self.members.len(),
             playing,
             waiting,
+        }
+    }
+
+    /// Whether anyone may watch the game at `room` (in play, and not a
+    /// friend's room kept private).
+    pub fn watchable(&self, room: RoomId) -> bool {
+        self.public.get(&room).copied().unwrap_or(false)
+    }
+
+    fn watch(&mut self, id: SessionId, room: RoomId) {
+        let seated = self
+            .members
+            .get(&id)
+            .is_some_and(|m| m.status == Status::Playing(room));
+        match self.public.get(&room) {
+            _ if seated => {
+                self.tell(id, Notice::LobbyError("you play in that game".into()));
+            }
+            None => self.tell(
+                id,
+                Notice::LobbyError("that game has ended: choose another".into()),
+            ),
+            Some(false) => self.tell(
+                id,
+                Notice::LobbyError(
+                    "that game is private: its players did not allow watchers".into(),
+                ),
+            ),
+            Some(true) => {
+                self.unqueue(id);
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.status = Status::Watching(room);
+                }
+                self.dirty = true;
+                self.out.push(Effect::Watch { room, id });
+            }
         }
     }
 
@@ -684,19 +768,20 @@ impl LobbyState {
             return;
         }
         match self.hosted.get(&code).copied() {
-            Some((host, _, _)) if host == id => self.tell(
+            Some(h) if h.host == id => self.tell(
                 id,
                 Notice::LobbyError("that is your own room: give the code to a friend".into()),
             ),
-            Some((host, kind, rated)) => {
+            Some(h) => {
                 self.unqueue(id);
-                self.unqueue(host);
-                if let Some(rules) = self.rules(kind) {
+                self.unqueue(h.host);
+                if let Some(rules) = self.rules(h.kind) {
                     let host_first = self.rng.random_bool(0.5);
                     if let Some(room) =
-                        self.start_room(rules, host, Some(id), None, host_first, rated)
+                        self.start_room(rules, h.host, Some(id), None, host_first, h.rated)
                     {
                         self.started.insert(code, room);
+                        self.public.insert(room, h.watchers);
                     }
                 }
             }
@@ -909,6 +994,9 @@ impl LobbyState {
             rated,
             clock,
         });
+        // Quick matches and games against the computer may be watched; a
+        // friend's room says for itself (its caller overrides this).
+        self.public.insert(room, true);
         for id in [Some(a), b].into_iter().flatten() {
             if let Some(m) = self.members.get_mut(&id) {
                 m.status = Status::Playing(room);

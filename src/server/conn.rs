@@ -99,6 +99,10 @@ struct Conn {
     session: Session,
     outbox: Outbox,
     room: Option<(RoomHandle, watch::Receiver<Arc<RoomState>>)>,
+    /// At `room` as a watcher, not a player.
+    watching: bool,
+    /// When this person's recent chat lines were sent (the last minute).
+    chat_sent: std::collections::VecDeque<Instant>,
     /// Since when idle time counts: the last key press, or the moment the
     /// person stopped waiting for someone else. `None` while waiting (an
     /// opponent's turn, a quick match or a room not yet joined).
@@ -222,6 +226,11 @@ pub async fn run(
         join_hint: ctx.join_hint.clone(),
         max_line: cfg.limits.max_line_length,
         ask_name: p.ask_name,
+        chat_max: if cfg.chat.enabled {
+            cfg.chat.max_length
+        } else {
+            0
+        },
     };
     let (resync_tx, mut resync) = mpsc::channel::<Resync>(1);
     let outbox = Outbox::start(sink, cfg.limits.output_buffer, resync_tx);
@@ -231,6 +240,8 @@ pub async fn run(
         id: p.id,
         outbox,
         room: None,
+        watching: false,
+        chat_sent: std::collections::VecDeque::new(),
         idle_from: Some(Instant::now()),
         warning: None,
         rate_noted: false,
@@ -390,7 +401,9 @@ pub async fn run(
         End::Shutdown => "host shutting down",
         End::Quit | End::Message(_) => "left",
     };
-    if let Some((room, _)) = conn.room.take() {
+    if conn.watching {
+        conn.leave_room().await;
+    } else if let Some((room, _)) = conn.room.take() {
         if matches!(end, End::Shutdown) {
             // Nobody lost: the game stops (the lobby says the same to every
             // table, but this session may get there first).
@@ -442,7 +455,77 @@ pub async fn run(
     }
 }
 
+/// Which news arrived (the link of a seat or of a watched game).
+enum MsgKind {
+    Watching,
+    Other,
+}
+
+/// The window chat lines are counted over for `[chat] per_minute`.
+const CHAT_WINDOW: Duration = Duration::from_secs(60);
+
 impl Conn {
+    /// Leaves the table this session sits at or the game it watches.
+    async fn leave_room(&mut self) {
+        let Some((room, _)) = self.room.take() else {
+            return;
+        };
+        if std::mem::take(&mut self.watching) {
+            room.send(RoomCmd::Unwatch { id: self.id }).await;
+            self.ctx.lobby.send(Command::LeftRoom { id: self.id }).await;
+        } else {
+            room.send(RoomCmd::Leave {
+                who: self.id,
+                reason: "left".into(),
+                dropped: false,
+            })
+            .await;
+        }
+    }
+
+    /// A chat line from this person: to the table, within the host's
+    /// limits (or why not, on their own screen).
+    async fn chat(&mut self, text: String) -> Output {
+        let chat = &self.ctx.config.chat;
+        if !chat.enabled {
+            return self.session.notice("chat is turned off on this host");
+        }
+        let Some((room, _)) = &self.room else {
+            return Output::default();
+        };
+        let now = Instant::now();
+        while self
+            .chat_sent
+            .front()
+            .is_some_and(|&t| now.duration_since(t) >= CHAT_WINDOW)
+        {
+            self.chat_sent.pop_front();
+        }
+        if self.chat_sent.len() >= chat.per_minute {
+            let wait = self.chat_sent.front().map_or(CHAT_WINDOW, |&t| {
+                CHAT_WINDOW.saturating_sub(now.duration_since(t))
+            });
+            return self.session.notice(&format!(
+                "slow down: at most {} messages a minute (wait {} s)",
+                chat.per_minute,
+                wait.as_secs().max(1)
+            ));
+        }
+        if text.chars().count() > chat.max_length {
+            return self
+                .session
+                .notice(&format!("too long: at most {} characters", chat.max_length));
+        }
+        self.chat_sent.push_back(now);
+        let from = self.session.name().unwrap_or_default().to_string();
+        room.send(RoomCmd::Chat {
+            who: self.id,
+            from,
+            text,
+        })
+        .await;
+        Output::default()
+    }
     /// A key press: the idle clock restarts and a warning goes away.
     async fn key_pressed(&mut self) {
         self.idle_from = Some(Instant::now());
@@ -492,15 +575,28 @@ impl Conn {
                     room.send(RoomCmd::Rematch { who: id }).await;
                 }
             }
-            Request::ToMenu => {
-                if let Some((room, _)) = self.room.take() {
-                    room.send(RoomCmd::Leave {
-                        who: id,
-                        reason: "left".into(),
-                        dropped: false,
+            Request::ToMenu => self.leave_room().await,
+            Request::Games => {
+                let games = self.ctx.lobby.games().await;
+                let rows = games
+                    .into_iter()
+                    .map(|g| crate::session::live::GameRow {
+                        room: g.room,
+                        game: g.game,
+                        players: g.players,
+                        rated: g.rated,
+                        moves: g.moves,
+                        watchers: g.watchers,
                     })
-                    .await;
-                }
+                    .collect();
+                let out = self.session.show_games(rows);
+                return Box::pin(self.emit(out)).await;
+            }
+            Request::Watch(room) => lobby.send(Command::Watch { id, room }).await,
+            Request::AllowWatchers(allow) => lobby.send(Command::AllowWatchers { id, allow }).await,
+            Request::Chat(text) => {
+                let out = self.chat(text).await;
+                return Box::pin(self.emit(out)).await;
             }
             Request::SetName(name) => {
                 match accounts::check_name(&self.ctx.store, self.account.as_deref(), &name).await {
@@ -643,6 +739,10 @@ impl Conn {
 
     /// A message from the lobby or a room.
     async fn news(&mut self, msg: ToSession) -> Option<End> {
+        let msg_kind = match msg {
+            ToSession::Watching(_) => MsgKind::Watching,
+            _ => MsgKind::Other,
+        };
         let out = match msg {
             ToSession::Name(n) => self.session.name_set(&n),
             ToSession::RoomCode(code) => self.session.room_code(&code),
@@ -655,19 +755,15 @@ impl Conn {
             }
             ToSession::Rejected(e) => self.session.move_rejected(&e),
             ToSession::Kick(m) => return Some(End::Message(m)),
-            ToSession::Joined(link) => {
-                // Leaving a table we still sat at (after a game) first.
-                if let Some((old, _)) = self.room.take() {
-                    old.send(RoomCmd::Leave {
-                        who: self.id,
-                        reason: "left".into(),
-                        dropped: false,
-                    })
-                    .await;
-                }
+            ToSession::Joined(link) | ToSession::Watching(link) => {
+                let watching = matches!(msg_kind, MsgKind::Watching);
+                // Leaving a table we still sat at (after a game) or a game
+                // we watched first.
+                self.leave_room().await;
                 let mut state = link.state;
                 let st = state.borrow_and_update().clone();
                 self.room = Some((link.room, state));
+                self.watching = watching;
                 self.session.set_resume(link.resume);
                 self.session.set_now(Instant::now().into_std());
                 self.session
@@ -682,10 +778,10 @@ impl Conn {
             return;
         };
         let st = rx.borrow_and_update().clone();
-        let seating = st.seating(self.id);
         let out = if self.session.in_game() {
             self.session.set_now(Instant::now().into_std());
-            self.session.game_update(st.view.clone(), seating)
+            self.session
+                .game_update(st.view.clone(), st.seating(self.id))
         } else {
             Output::default()
         };

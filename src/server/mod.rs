@@ -146,6 +146,8 @@ impl Host {
             match_wait: config.lobby.match_wait,
             claim_after: config.lobby.claim_after,
             reconnect_grace: config.lobby.reconnect_grace,
+            max_spectators: config.lobby.max_spectators,
+            chat_max: config.chat.max_length,
             clocks: [
                 crate::game::GameKind::ConnectFour,
                 crate::game::GameKind::Gomoku,

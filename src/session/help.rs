@@ -66,6 +66,7 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
                 add("t", "stones as emoji or as letters".into());
                 add("p", "your profile: ratings, games, replays, keys".into());
                 add("l", "the leaderboard of each game".into());
+                add("w", "watch a game in play".into());
             }
             add("click", "choose an entry with the mouse".into());
         }
@@ -114,6 +115,7 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
                 add("w", "claim the win (no clock, opponent idle)".into());
             }
             if remote {
+                add("Tab", "chat: Enter sends, Esc closes; /mute".into());
                 add("q", "leave the game (asks first: you lose it)".into());
                 add("after a game", "r rematch, l lobby, q quit".into());
             } else {

@@ -10,6 +10,7 @@
 //! [`Session::next_deadline`], and carries out the [`Request`]s.
 
 pub mod help;
+pub mod live;
 pub mod play;
 pub mod records;
 pub mod remote;
@@ -26,6 +27,7 @@ use crate::term::input::{Key, KeyDecoder};
 use crate::term::screen::{ENTER_SEQUENCE, Frame, Screen, leave_bytes};
 
 use help::HelpTopic;
+use live::{GameRow, GamesScreen, LiveAction};
 use play::{PlayAction, PlayScreen};
 use records::{KeyRow, LeaderboardView, ProfileView, RecordsAction, RecordsScreen, ReplayView};
 use remote::{HostScreen, LobbyScreen, RemoteAction, RemoteOptions, SeekScreen, Stats};
@@ -93,6 +95,14 @@ pub enum Request {
     LinkCode,
     /// Remote: remove this key (by fingerprint) from my account.
     RemoveKey(String),
+    /// Remote: the games in play ([`Session::show_games`]).
+    Games,
+    /// Remote: watch the game at this table.
+    Watch(u64),
+    /// Remote: my room for a friend may be watched (or not).
+    AllowWatchers(bool),
+    /// Remote: say this at the table.
+    Chat(String),
 }
 
 /// What one call produced.
@@ -128,6 +138,8 @@ enum State {
     Hosting(Box<HostScreen>),
     /// The profile, keys, leaderboard and replays.
     Records(Box<RecordsScreen>, Option<crate::game::Rules>),
+    /// The games in play, to watch one; the lobby menu to go back to.
+    Games(Box<GamesScreen>, Option<crate::game::Rules>),
     Closed,
 }
 
@@ -308,7 +320,7 @@ impl Session {
     /// Whether what is on screen reads typed text (a field, a move).
     fn wants_text(&self) -> bool {
         match &self.state {
-            State::Play(p) => p.game.ending.is_none(),
+            State::Play(p) => p.game.ending.is_none() || p.chat_open(),
             State::Setup(s) => s.is_text_step(),
             State::Lobby(l) => l.is_text_step(),
             _ => false,
@@ -389,6 +401,10 @@ impl Session {
         let mut p = PlayScreen::new(view, seating.mine, self.remote.is_some());
         p.seat(seating.mine, seating.present);
         p.resume = self.resume.clone();
+        if let Some(r) = &self.remote {
+            p.chat_max = r.opts.chat_max;
+            p.my_name = r.name.clone();
+        }
         if let Some(now) = self.now {
             p.tick(now);
         }
@@ -523,6 +539,14 @@ impl Session {
         self.rendered()
     }
 
+    /// Remote: the games in play came.
+    pub fn show_games(&mut self, rows: Vec<GameRow>) -> Output {
+        if let State::Games(g, _) = &mut self.state {
+            g.set_games(rows);
+        }
+        self.rendered()
+    }
+
     /// Remote: a message on the profile, keys or leaderboard screen (what
     /// was asked for failed, or a key was removed).
     pub fn records_message(&mut self, text: &str) -> Output {
@@ -558,7 +582,7 @@ impl Session {
             State::Play(p) => Some(*p.game.position.rules()),
             State::Seeking(s) => Some(s.rules()),
             State::Hosting(h) => Some(h.rules()),
-            State::Records(_, back) => *back,
+            State::Records(_, back) | State::Games(_, back) => *back,
             _ => None,
         }
     }
@@ -593,7 +617,7 @@ impl Session {
             State::Setup(_) | State::Closed => HelpTopic::Setup,
             State::Lobby(_) => HelpTopic::Lobby,
             State::Seeking(_) | State::Hosting(_) => HelpTopic::Waiting,
-            State::Records(..) => HelpTopic::Records,
+            State::Records(..) | State::Games(..) => HelpTopic::Records,
             State::Play(p) => HelpTopic::Game {
                 rules: *p.game.position.rules(),
                 remote: self.remote.is_some(),
@@ -643,7 +667,11 @@ impl Session {
         let label = label.as_deref().unwrap_or("");
         match (&mut self.state, &self.remote) {
             (State::Setup(s), _) => s.frame(),
-            (State::Play(p), _) => p.frame(self.theme),
+            (State::Play(p), _) => {
+                p.width = usize::from(self.screen.size().0);
+                p.frame(self.theme)
+            }
+            (State::Games(g, _), Some(r)) => g.frame(label, &r.stats),
             (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats, self.theme),
             (State::Seeking(s), Some(r)) => s.frame(label, &r.stats, now.unwrap_or(s.since())),
             (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
@@ -755,6 +783,12 @@ impl Session {
                 self.state = State::Records(Box::new(screen), back);
                 out.requests.push(Request::Profile);
             }
+            RemoteAction::Games => {
+                let back = self.lobby_game();
+                self.state = State::Games(Box::new(GamesScreen::new()), back);
+                out.requests.push(Request::Games);
+            }
+            RemoteAction::AllowWatchers(allow) => out.requests.push(Request::AllowWatchers(allow)),
             RemoteAction::Leaderboard(kind) => {
                 let Some(r) = &self.remote else { return };
                 let screen =
@@ -833,6 +867,7 @@ impl Session {
                     PlayAction::Claim => out.requests.push(Request::Claim),
                     PlayAction::Offer(kind) => out.requests.push(Request::Offer(kind)),
                     PlayAction::Answer(yes) => out.requests.push(Request::Answer(yes)),
+                    PlayAction::Chat(text) => out.requests.push(Request::Chat(text)),
                 }
             }
             State::Lobby(lobby) => {
@@ -864,6 +899,21 @@ impl Session {
             State::Records(records, _) => {
                 let action = records.handle(key);
                 self.records_action(action, out);
+            }
+            State::Games(games, _) => {
+                let action = match key {
+                    Key::Click { col, row } => match line_of(col, row) {
+                        Some((_, line)) => games.click(line),
+                        None => LiveAction::None,
+                    },
+                    k => games.handle(k),
+                };
+                match action {
+                    LiveAction::None => {}
+                    LiveAction::Lobby => self.show_lobby(),
+                    LiveAction::Refresh => out.requests.push(Request::Games),
+                    LiveAction::Watch(room) => out.requests.push(Request::Watch(room)),
+                }
             }
             State::Closed => {}
         }

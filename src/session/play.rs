@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::clock::{ClockView, format_left, next_whole_second, whole_seconds};
 use crate::game::{GameKind, Move, Point, Side};
-use crate::table::{Ending, GameView, OfferKind};
+use crate::table::{ChatLine, Ending, GameView, OfferKind, PLAYERS_CHAT, WATCHERS_CHAT};
 use crate::term::board::{BoardGeometry, BoardView, Cursor, Theme, draw_board};
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Ink, Line, Style};
@@ -39,7 +39,16 @@ pub enum PlayAction {
     Answer(bool),
     /// Claim the win: the opponent has not moved for too long.
     Claim,
+    /// Say this at the table (the players' chat, or the watchers').
+    Chat(String),
 }
+
+/// Narrowest chat pane worth showing beside the board.
+const PANE_MIN: usize = 20;
+/// Widest chat pane.
+const PANE_MAX: usize = 34;
+/// Columns between the board and the pane.
+const PANE_GAP: usize = 3;
 
 /// Said to `w` before the opponent has been idle long enough.
 pub const CLAIM_EARLY: &str =
@@ -83,6 +92,17 @@ pub struct PlayScreen {
     now: Option<Instant>,
     /// A guest's resume code for this seat, shown under the board.
     pub resume: Option<String>,
+    /// Columns of the terminal (a chat pane goes beside the board when
+    /// it fits).
+    pub width: usize,
+    /// Chat at a remote table: the longest line (0: no chat here).
+    pub chat_max: usize,
+    /// The chat line being typed (Tab opened it).
+    chat_typing: Option<String>,
+    /// `/mute`: the other side's lines stay hidden for this game.
+    muted: bool,
+    /// This person's display name (their own lines stay when muted).
+    pub my_name: String,
 }
 
 impl PlayScreen {
@@ -100,7 +120,98 @@ impl PlayScreen {
             confirm: None,
             now: None,
             resume: None,
+            width: 80,
+            chat_max: 0,
+            chat_typing: None,
+            muted: false,
+            my_name: String::new(),
         }
+    }
+
+    /// Whether this table has a chat for this terminal: on the host
+    /// (chat on), watching, or playing a person (not the computer).
+    fn chat_here(&self) -> bool {
+        self.chat_max > 0 && self.remote && (self.watching() || !self.against_computer())
+    }
+
+    /// Whether a chat line is being typed.
+    pub fn chat_open(&self) -> bool {
+        self.chat_typing.is_some()
+    }
+
+    /// The chat this terminal takes part in: the watchers' when it
+    /// watches, else the players'; without what `/mute` hides.
+    fn chat_lines(&self) -> Vec<&ChatLine> {
+        let which = if self.watching() {
+            WATCHERS_CHAT
+        } else {
+            PLAYERS_CHAT
+        };
+        self.game.chat[which]
+            .iter()
+            .filter(|l| !self.muted || self.is_mine(l))
+            .collect()
+    }
+
+    /// Whether this terminal said the line.
+    fn is_mine(&self, l: &ChatLine) -> bool {
+        match l.side {
+            Some(side) => self.mine[side.index()],
+            None => l.from == self.my_name,
+        }
+    }
+
+    /// A chat line typed and entered: said, or a command (`/mute`).
+    fn send_chat(&mut self, text: String) -> PlayAction {
+        let text = text.trim();
+        match text {
+            "" => PlayAction::None,
+            "/mute" => {
+                self.muted = true;
+                let whose = if self.watching() {
+                    "the other watchers'"
+                } else {
+                    "your opponent's"
+                };
+                self.set_notice(
+                    format!("{whose} messages are hidden for the rest of this game (/unmute)"),
+                    false,
+                );
+                PlayAction::None
+            }
+            "/unmute" => {
+                self.muted = false;
+                self.set_notice("messages are shown again", false);
+                PlayAction::None
+            }
+            t if t.starts_with('/') => {
+                self.set_notice("chat commands: /mute and /unmute", true);
+                PlayAction::None
+            }
+            t => PlayAction::Chat(t.to_string()),
+        }
+    }
+
+    /// Keys while a chat line is being typed.
+    fn chat_key(&mut self, key: Key) -> PlayAction {
+        let Some(text) = &mut self.chat_typing else {
+            return PlayAction::None;
+        };
+        match key {
+            Key::Enter => {
+                let text = std::mem::take(text);
+                self.chat_typing = None;
+                return self.send_chat(text);
+            }
+            Key::Esc | Key::Tab => self.chat_typing = None,
+            Key::Backspace => {
+                text.pop();
+            }
+            // Past the length, the prompt says so (and nothing is added).
+            Key::Char(c) if text.chars().count() < self.chat_max => text.push(c),
+            _ => {}
+        }
+        PlayAction::None
     }
 
     /// Time passes: the running clock counts down.
@@ -312,6 +423,12 @@ impl PlayScreen {
 
     /// A pasted character: typed into the move field, never a command.
     pub fn paste(&mut self, c: char) {
+        if let Some(text) = &mut self.chat_typing {
+            if !c.is_control() && text.chars().count() < self.chat_max {
+                text.push(c);
+            }
+            return;
+        }
         if self.game.ending.is_none()
             && self.my_turn()
             && self.confirm.is_none()
@@ -328,6 +445,25 @@ impl PlayScreen {
         }
         if key == Key::CtrlL {
             return PlayAction::Redraw;
+        }
+        if self.chat_typing.is_some() {
+            return self.chat_key(key);
+        }
+        if key == Key::Tab && self.chat_here() && self.confirm.is_none() {
+            self.chat_typing = Some(String::new());
+            return PlayAction::None;
+        }
+        if self.watching() && self.remote {
+            return match key {
+                Key::Char('q' | 'Q' | 'l' | 'L' | 'm' | 'M') | Key::Esc | Key::Backspace => {
+                    PlayAction::ToMenu
+                }
+                Key::Char(c) if !c.is_whitespace() => {
+                    self.set_notice("you are watching: q goes back to the lobby", false);
+                    PlayAction::None
+                }
+                _ => PlayAction::None,
+            };
         }
         if let Some(confirm) = self.confirm {
             return match key {
@@ -639,6 +775,9 @@ impl PlayScreen {
         if g.rated {
             title.push("   rated", Style::PLAIN.dim());
         }
+        if g.watchers > 0 {
+            title.push(format!("   {} watching", g.watchers), Style::PLAIN.dim());
+        }
         if g.round > 1 || g.score != [0, 0] {
             title.push(
                 // Scores in the order of the players line below.
@@ -733,6 +872,8 @@ impl PlayScreen {
             theme,
         };
         let (board, geometry) = draw_board(&view);
+        let board_top = f.height();
+        let board_rows = board.len();
         self.geometry = Some((f.height(), geometry));
         for line in board {
             let mut indented = Line::plain(" ".repeat(BOARD_INDENT));
@@ -830,7 +971,29 @@ impl PlayScreen {
         }
 
         // Message.
+        let pane = self.pane_fits(&f, board_top, board_rows);
+        let newest = self.chat_lines().last().map(|l| (*l).clone());
         match &self.notice {
+            _ if self.chat_typing.is_some() => {
+                let mut l = Line::new();
+                l.push(" Say: ", Style::PLAIN.bold());
+                // The end of a long line: what fits beside the prompt.
+                let typed = self.chat_typing.clone().unwrap_or_default();
+                let room = self.width.saturating_sub(34).max(8);
+                let chars: Vec<char> = typed.chars().collect();
+                let shown: String = chars[chars.len().saturating_sub(room)..].iter().collect();
+                l.push(shown, Style::PLAIN.underline());
+                l.push("_", Style::PLAIN.bold());
+                if chars.len() >= self.chat_max {
+                    l.push(
+                        format!("  at most {} characters", self.chat_max),
+                        Style::PLAIN.bold(),
+                    );
+                } else {
+                    l.push("  Enter sends, Esc closes", Style::PLAIN.dim());
+                }
+                f.push(l)
+            }
             _ if self.confirm == Some(Confirm::Leave) => {
                 let q = if self.remote || self.against_computer() {
                     " Leave the game? You will lose. y/n"
@@ -853,10 +1016,16 @@ impl PlayScreen {
                 Style::fg(Ink::Red).bold(),
             )),
             Some(n) => f.push(Line::styled(format!(" {}", n.text), Style::PLAIN)),
-            None => match &self.resume {
-                Some(code) if g.ending.is_none() => f.push(Line::styled(
+            None => match (&self.resume, newest) {
+                (Some(code), _) if g.ending.is_none() => f.push(Line::styled(
                     format!(" Cut off? Log in as {code} or type {code} in the lobby"),
                     Style::PLAIN.dim(),
+                )),
+                // No room for the pane: the newest line said, here.
+                (_, Some(l)) if pane.is_none() => f.push(chat_line(
+                    &l,
+                    self.is_mine(&l),
+                    self.width.saturating_sub(2),
                 )),
                 _ => f.blank(),
             },
@@ -870,16 +1039,131 @@ impl PlayScreen {
         } else {
             "= draw   "
         };
-        let keys = if g.ending.is_some() {
-            format!(" {}", self.after_game_keys())
+        let chat = if self.chat_here() { "Tab chat   " } else { "" };
+        let keys = if self.watching() && self.remote {
+            format!(" q back to the lobby   {chat}? help")
+        } else if g.ending.is_some() {
+            format!(" {}   {chat}", self.after_game_keys())
         } else if self.remote {
-            format!(" q leave   ! resign   {more}? help")
+            format!(" q leave   ! resign   {more}{chat}? help")
         } else {
             format!(" q quit   ! resign   {more}? help")
         };
-        f.push(Line::styled(keys, Style::PLAIN.dim()));
+        // On a narrow terminal the chat key goes (the pane names it).
+        let keys = if crate::text::width(&keys) > self.width {
+            keys.replace("   Tab chat", "")
+        } else {
+            keys
+        };
+        f.push(Line::styled(
+            keys.trim_end().to_string(),
+            Style::PLAIN.dim(),
+        ));
+        if let Some(col) = pane {
+            self.draw_pane(&mut f, board_top, board_rows, col);
+        }
         f
     }
+
+    /// Where a pane beside the board starts (the chat, and the moves for
+    /// a watcher), if it fits this terminal.
+    fn pane_fits(&self, f: &Frame, top: usize, rows: usize) -> Option<usize> {
+        if !(self.chat_here() || self.watching() && self.remote) {
+            return None;
+        }
+        let board_width = f.lines[top..top + rows]
+            .iter()
+            .map(Line::width)
+            .max()
+            .unwrap_or(0);
+        let col = board_width + PANE_GAP;
+        (self.width > col + PANE_MIN).then_some(col)
+    }
+
+    /// The pane beside the board, from frame column `col`: for a watcher
+    /// the last moves, then the chat's last lines that fit.
+    fn draw_pane(&self, f: &mut Frame, top: usize, rows: usize, col: usize) {
+        let w = (self.width - col - 1).min(PANE_MAX);
+        let mut pane: Vec<Line> = Vec::new();
+        if self.watching() {
+            let rules = self.game.position.rules();
+            let history = self.game.position.history();
+            pane.push(Line::styled(
+                format!("Moves ({})", history.len()),
+                Style::PLAIN.bold(),
+            ));
+            let text = |p: &crate::game::Point| match rules.kind() {
+                GameKind::ConnectFour => rules.format_move(Move::Column(p.x)),
+                GameKind::Gomoku => rules.format_point(*p),
+            };
+            let pairs: Vec<String> = history
+                .chunks(2)
+                .enumerate()
+                .map(|(i, pair)| {
+                    let moves: Vec<String> = pair.iter().map(text).collect();
+                    format!("{:>3}. {}", i + 1, moves.join("  "))
+                })
+                .collect();
+            for p in pairs.iter().skip(pairs.len().saturating_sub(4)) {
+                pane.push(Line::styled(p.clone(), Style::PLAIN.dim()));
+            }
+            pane.push(Line::new());
+        }
+        if self.chat_here() {
+            let mut head = Line::styled(
+                if self.watching() {
+                    "Watchers' chat"
+                } else {
+                    "Chat"
+                },
+                Style::PLAIN.bold(),
+            );
+            if self.muted {
+                head.push(" (muted)", Style::PLAIN.dim());
+            }
+            pane.push(head);
+            let room = rows.saturating_sub(pane.len());
+            let mut said: Vec<Line> = Vec::new();
+            for l in self.chat_lines() {
+                let mine = self.is_mine(l);
+                let text = format!("{}: {}", l.from, l.text);
+                for (i, part) in crate::text::wrap(&text, w).into_iter().enumerate() {
+                    let st = if i == 0 && !mine {
+                        Style::PLAIN.bold()
+                    } else {
+                        Style::PLAIN
+                    };
+                    said.push(Line::styled(part, st));
+                }
+            }
+            if said.is_empty() {
+                said.push(Line::styled("Tab to say something", Style::PLAIN.dim()));
+            }
+            let skip = said.len().saturating_sub(room);
+            pane.extend(said.into_iter().skip(skip));
+        }
+        for (i, p) in pane.into_iter().take(rows).enumerate() {
+            let line = &mut f.lines[top + i];
+            let pad = col.saturating_sub(line.width());
+            line.push(" ".repeat(pad), Style::PLAIN);
+            line.spans.extend(p.spans);
+        }
+    }
+}
+
+/// A chat line on the message row (no room for the pane).
+fn chat_line(l: &ChatLine, mine: bool, max: usize) -> Line {
+    let mut line = Line::new();
+    let st = if mine {
+        Style::PLAIN
+    } else {
+        Style::PLAIN.bold()
+    };
+    let from = format!(" {}: ", l.from);
+    let room = max.saturating_sub(crate::text::width(&from)).max(1);
+    line.push(from, st);
+    line.push(crate::text::sanitize(&l.text, room), Style::PLAIN);
+    line
 }
 
 #[cfg(test)]

@@ -30,6 +30,8 @@ pub struct RemoteOptions {
     pub max_line: usize,
     /// Ask for a name before the lobby (telnet, or a generic SSH user name).
     pub ask_name: bool,
+    /// Longest chat line at a table (0: chat is off on this host).
+    pub chat_max: usize,
 }
 
 /// What a key in these screens asks for.
@@ -52,6 +54,10 @@ pub enum RemoteAction {
     Profile,
     /// The leaderboard of this game.
     Leaderboard(GameKind),
+    /// The games in play, to watch one.
+    Games,
+    /// A room for a friend: let people watch its game (or not).
+    AllowWatchers(bool),
     Quit,
 }
 
@@ -72,6 +78,7 @@ enum Choice {
     Theme,
     Profile,
     Leaderboard,
+    Watch,
     Back,
     KeepWaiting,
     Quit,
@@ -113,6 +120,8 @@ pub struct SeekScreen {
 pub struct HostScreen {
     rules: Rules,
     code: Option<String>,
+    /// People may watch the game.
+    watchers: bool,
 }
 
 /// Line index of the first menu entry in a lobby frame (for clicks).
@@ -156,6 +165,7 @@ fn with_common_entries(m: Menu<Choice>) -> Menu<Choice> {
         Choice::Profile,
     )
     .entry('l', "Leaderboard", "", Choice::Leaderboard)
+    .entry('w', "Watch a game", "the games in play", Choice::Watch)
     .entry('t', "Stones", "emoji or letters", Choice::Theme)
 }
 
@@ -297,6 +307,7 @@ impl LobbyScreen {
             (Choice::Join, _) => self.step = Step::JoinCode(TextField::new("", 8)),
             (Choice::Theme, _) => return RemoteAction::ToggleTheme,
             (Choice::Profile, _) => return RemoteAction::Profile,
+            (Choice::Watch, _) => return RemoteAction::Games,
             (Choice::Leaderboard, _) => {
                 let kind = self
                     .current
@@ -514,7 +525,7 @@ impl LobbyScreen {
     }
 }
 
-fn header(name: &str, stats: &Stats) -> Frame {
+pub(crate) fn header(name: &str, stats: &Stats) -> Frame {
     let mut f = Frame::new();
     let mut l = Line::new();
     l.push(" inarow", Style::PLAIN.bold());
@@ -664,7 +675,11 @@ impl SeekScreen {
 
 impl HostScreen {
     pub fn new(rules: Rules) -> HostScreen {
-        HostScreen { rules, code: None }
+        HostScreen {
+            rules,
+            code: None,
+            watchers: false,
+        }
     }
 
     pub fn rules(&self) -> Rules {
@@ -678,6 +693,10 @@ impl HostScreen {
     pub fn handle(&mut self, key: Key) -> RemoteAction {
         match key {
             Key::Esc | Key::Char('q') | Key::Char('Q') | Key::Backspace => RemoteAction::Cancel,
+            Key::Char('w' | 'W') if self.code.is_some() => {
+                self.watchers = !self.watchers;
+                RemoteAction::AllowWatchers(self.watchers)
+            }
             _ => RemoteAction::None,
         }
     }
@@ -703,6 +722,13 @@ impl HostScreen {
                     " or connects with: {}",
                     opts.join_hint.replace("CODE", code)
                 )));
+                f.blank();
+                let watch = if self.watchers {
+                    "others may watch your game (w: keep it private)"
+                } else {
+                    "your game is private (w: let others watch it)"
+                };
+                f.push(Line::styled(format!(" Watchers: {watch}"), Style::PLAIN));
                 f.blank();
                 f.push(Line::styled(" Waiting for your friend...", Style::PLAIN));
             }
