@@ -72,6 +72,29 @@ impl TimeControl {
     }
 }
 
+/// The time controls a friend room or a challenge chooses among (in
+/// minutes and seconds), after "no clock".
+const PRESETS: [(u64, u64); 5] = [(1, 0), (3, 2), (5, 3), (10, 5), (15, 10)];
+
+/// "No clock" and the presets, in the order a screen cycles through them.
+pub fn presets() -> Vec<Option<TimeControl>> {
+    std::iter::once(None)
+        .chain(PRESETS.iter().map(|&(m, s)| Some(TimeControl::new(m, s))))
+        .collect()
+}
+
+/// The choice after `current` in [`presets`] (back to the first after the last).
+pub fn next_preset(current: Option<TimeControl>) -> Option<TimeControl> {
+    let all = presets();
+    let i = all.iter().position(|c| *c == current).map_or(0, |i| i + 1);
+    all[i % all.len()]
+}
+
+/// A time control in words for screens: "3+2" or "no clock".
+pub fn describe(control: Option<TimeControl>) -> String {
+    control.map_or_else(|| "no clock".to_string(), |c| c.to_string())
+}
+
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secs = self.base.as_secs();

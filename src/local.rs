@@ -299,7 +299,12 @@ impl LocalDriver {
             | Request::Games
             | Request::Watch(_)
             | Request::AllowWatchers(_)
-            | Request::Chat(_) => Output::default(),
+            | Request::Chat(_)
+            | Request::People
+            | Request::Challenge { .. }
+            | Request::AnswerChallenge { .. }
+            | Request::SetInvitations(_)
+            | Request::RoomClock(_) => Output::default(),
         };
         Some(out)
     }

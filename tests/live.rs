@@ -508,3 +508,68 @@ async fn chat_keeps_to_its_length_and_rate_and_can_be_turned_off() {
     a.pump(std::time::Duration::from_millis(300)).await;
     assert!(!a.screen().contains("Say:"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_invites_another_from_the_list_of_people_online() {
+    let t = start_host().await;
+    let mut ann = Client::connect(t.addr, "ann", Login::Guest).await;
+    ann.wait_for("Choose a game").await;
+    let mut bob = Client::connect(t.addr, "bob", Login::Guest).await;
+    bob.wait_for("Choose a game").await;
+
+    // The list: both, what they do, ann first as "(you)".
+    ann.send(b"o").await;
+    ann.wait_for("Who is online: 2 (2 in the lobby").await;
+    let s = ann.wait_for("bob").await;
+    assert!(s.contains("ann (you)"), "{s}");
+    // Inviting oneself is refused; bob gets an invitation with the clock.
+    ann.send(b"\r").await;
+    ann.wait_for("that is you").await;
+    ann.send(b"\x1b[B\r").await;
+    ann.wait_for("Invite bob to a game").await;
+    ann.send(b"c").await;
+    ann.wait_for("Clock:  1+0").await;
+    ann.send(b"\r").await;
+    ann.wait_for("invitation sent to bob").await;
+    bob.wait_for("ann invites you to a game").await;
+    bob.wait_for("Connect Four, casual, 1+0").await;
+    // Declined: ann hears it, bob is back where he was.
+    bob.send(b"n").await;
+    ann.wait_for("bob declined your invitation").await;
+    bob.wait_for("Choose a game").await;
+
+    // Asked again, and accepted: a game on the chosen clock.
+    ann.send(b"\r").await;
+    ann.wait_for("Invite bob to a game").await;
+    ann.send(b"\r").await;
+    bob.wait_for("ann invites you to a game").await;
+    bob.send(b"y").await;
+    for c in [&mut ann, &mut bob] {
+        c.wait_for("(you)").await;
+        let s = wait_any(c, &[MY_TURN, "Waiting for"]).await;
+        let _ = s;
+        let row = clock_row(&c.screen());
+        assert!(row.contains("1:00"), "a one-minute clock: {row}");
+    }
+
+    // Someone who turns invitations off is not invited.
+    let mut cy = Client::connect(t.addr, "cy", Login::Guest).await;
+    cy.wait_for("Choose a game").await;
+    cy.send(b"o").await;
+    cy.wait_for("invitations (now on)").await;
+    cy.send(b"i").await;
+    cy.wait_for("invitations (now off)").await;
+    let mut dee = Client::connect(t.addr, "dee", Login::Guest).await;
+    dee.wait_for("Choose a game").await;
+    dee.send(b"o").await;
+    let s = dee.wait_for("no invitations").await;
+    assert!(s.contains("ann") && s.contains("playing"), "{s}");
+    // The list is by name after oneself: dee, then ann, bob, cy.
+    dee.send(b"\x1b[B\x1b[B\x1b[B\r").await;
+    dee.wait_for("cy does not take invitations").await;
+    // ann is playing: the lobby says so.
+    dee.send(b"\x1b[A\x1b[A\r").await;
+    dee.wait_for("Invite ann to a game").await;
+    dee.send(b"\r").await;
+    dee.wait_for("ann is playing: try later").await;
+}

@@ -26,6 +26,12 @@ pub enum ToSession {
     Rejected(String),
     /// Close the session with this message.
     Kick(String),
+    /// Something to read, wherever the person is.
+    Said(String),
+    /// An invitation to a game.
+    Invited(super::state::Invitation),
+    /// The invitation from this session is gone.
+    InvitationGone { from: SessionId },
 }
 
 /// A session's link to its table.
@@ -60,6 +66,11 @@ pub enum Cmd {
     /// The games in play that may be watched, most watched first.
     Games {
         reply: oneshot::Sender<Vec<GameSummary>>,
+    },
+    /// Everyone online, as `id` sees the list.
+    People {
+        id: SessionId,
+        reply: oneshot::Sender<Vec<super::state::Person>>,
     },
     /// Anything else, for the lobby state as it is.
     Do(Command),

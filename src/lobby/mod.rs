@@ -29,7 +29,7 @@ use room::{RoomCmd, RoomHandle, RoomServices, RoomState};
 
 pub(crate) use codes::{looks_like_code, normalise_code};
 pub use messages::{Cmd, GameSummary, NewMember, RoomLink, ToSession};
-pub use state::{Arrival, Command, Effect, LobbyState, Notice, RoomId, Seat, SessionId};
+pub use state::{Arrival, Command, Effect, LobbyState, Notice, Person, RoomId, Seat, SessionId};
 
 /// A cheap-to-clone handle to the lobby.
 #[derive(Clone)]
@@ -64,6 +64,16 @@ impl LobbyHandle {
     pub async fn games(&self) -> Vec<GameSummary> {
         let (reply, rx) = oneshot::channel();
         if self.tx.send(Cmd::Games { reply }).await.is_err() {
+            return Vec::new();
+        }
+        rx.await.unwrap_or_default()
+    }
+
+    /// Everyone online as `id` sees the list (at most
+    /// [`state::PEOPLE_LISTED`]); empty if the lobby is gone.
+    pub async fn people(&self, id: SessionId) -> Vec<Person> {
+        let (reply, rx) = oneshot::channel();
+        if self.tx.send(Cmd::People { id, reply }).await.is_err() {
             return Vec::new();
         }
         rx.await.unwrap_or_default()
@@ -196,6 +206,9 @@ impl Lobby {
             Cmd::Games { reply } => {
                 let _ = reply.send(self.games());
             }
+            Cmd::People { id, reply } => {
+                let _ = reply.send(self.state.people(id));
+            }
         }
     }
 
@@ -308,6 +321,9 @@ impl Lobby {
             Notice::RoomCode(c) => ToSession::RoomCode(c),
             Notice::LobbyError(e) => ToSession::LobbyError(e),
             Notice::Kick(m) => ToSession::Kick(m),
+            Notice::Said(m) => ToSession::Said(m),
+            Notice::Invited(i) => ToSession::Invited(i),
+            Notice::InvitationGone { from } => ToSession::InvitationGone { from },
             Notice::Joined(room) => match self.rooms.get(&room) {
                 Some((handle, state)) => ToSession::Joined(RoomLink {
                     room: handle.clone(),

@@ -166,6 +166,31 @@ pub enum Command {
         id: SessionId,
         allow: bool,
     },
+    /// The host of a room for a friend sets its time control.
+    SetRoomClock {
+        id: SessionId,
+        clock: Option<TimeControl>,
+    },
+    /// Invite another person to a game.
+    Challenge {
+        id: SessionId,
+        to: SessionId,
+        kind: GameKind,
+        /// Rated, if both have accounts and the board is standard.
+        rated: bool,
+        clock: Option<TimeControl>,
+    },
+    /// Accept or decline the invitation from `from`.
+    AnswerChallenge {
+        id: SessionId,
+        from: SessionId,
+        accept: bool,
+    },
+    /// Take invitations, or not.
+    SetInvitations {
+        id: SessionId,
+        on: bool,
+    },
 }
 
 impl Command {
@@ -180,7 +205,11 @@ impl Command {
             | Command::CreateRoom { id, .. }
             | Command::JoinRoom { id, .. }
             | Command::Watch { id, .. }
-            | Command::AllowWatchers { id, .. } => Some(id),
+            | Command::AllowWatchers { id, .. }
+            | Command::SetRoomClock { id, .. }
+            | Command::Challenge { id, .. }
+            | Command::AnswerChallenge { id, .. }
+            | Command::SetInvitations { id, .. } => Some(id),
             Command::Leave { .. }
             | Command::Rated { .. }
             | Command::LeftRoom { .. }
@@ -206,6 +235,84 @@ pub enum Notice {
     Joined(RoomId),
     /// Close the session with this message.
     Kick(String),
+    /// Something for this person to read, wherever they are.
+    Said(String),
+    /// Someone invites you to a game.
+    Invited(Invitation),
+    /// The invitation from this session is gone (lapsed, withdrawn).
+    InvitationGone { from: SessionId },
+}
+
+/// An invitation to a game, as its recipient sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invitation {
+    pub from: SessionId,
+    pub name: String,
+    /// The inviter's rating in this game, for a rated game.
+    pub rating: Option<u32>,
+    pub kind: GameKind,
+    pub rated: bool,
+    pub clock: Option<TimeControl>,
+}
+
+/// Someone online, as the who-is-online list shows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Person {
+    pub id: SessionId,
+    pub name: String,
+    /// Ratings by game ([`kind_index`]), for a player with an account.
+    pub ratings: [Option<u32>; 2],
+    pub account: bool,
+    pub doing: Doing,
+    /// Takes invitations.
+    pub invitable: bool,
+    /// This is the one asking.
+    pub me: bool,
+}
+
+/// What someone online is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Doing {
+    Lobby,
+    Seeking(GameKind),
+    /// Waiting for a friend in a room of their own.
+    Hosting,
+    Playing,
+    Watching,
+}
+
+impl Doing {
+    pub fn describe(self) -> String {
+        match self {
+            Doing::Lobby => "in the lobby".into(),
+            Doing::Seeking(kind) => format!("seeking {}", kind.name()),
+            Doing::Hosting => "waiting for a friend".into(),
+            Doing::Playing => "playing".into(),
+            Doing::Watching => "watching".into(),
+        }
+    }
+}
+
+/// How long an invitation waits for its answer.
+pub const INVITATION_LAPSE: Duration = Duration::from_secs(60);
+/// Invitations one person may send a minute.
+pub const INVITATIONS_PER_MINUTE: usize = 5;
+/// Invitations of one sender waiting for answers at once.
+pub const OPEN_PER_SENDER: usize = 3;
+/// Invitations waiting for one recipient at once.
+pub const OPEN_PER_RECIPIENT: usize = 10;
+/// Most people the who-is-online list holds.
+pub const PEOPLE_LISTED: usize = 500;
+
+/// An invitation waiting for its answer.
+#[derive(Debug, Clone)]
+struct Invite {
+    from: SessionId,
+    to: SessionId,
+    kind: GameKind,
+    rated: bool,
+    clock: Option<TimeControl>,
+    at: Instant,
 }
 
 /// Who takes a seat at a new table.
@@ -301,6 +408,8 @@ struct Hosted {
     rated: bool,
     /// The host lets people watch.
     watchers: bool,
+    /// The game's time control (none by default).
+    clock: Option<TimeControl>,
 }
 
 #[derive(Debug)]
@@ -311,6 +420,10 @@ struct Member {
     identity: Option<String>,
     account: Option<Player>,
     status: Status,
+    /// Takes invitations.
+    invitable: bool,
+    /// When this person's last invitations were sent (the last minute).
+    invited_at: VecDeque<Instant>,
 }
 
 impl Member {
@@ -359,6 +472,9 @@ pub struct LobbyState {
     held: HashMap<String, RoomId>,
     /// Guests' resume codes: the room and the session seated with it.
     resumes: HashMap<String, (RoomId, SessionId)>,
+    /// Invitations waiting for answers (bounded by the people online times
+    /// [`OPEN_PER_SENDER`]).
+    invites: Vec<Invite>,
 }
 
 impl LobbyState {
@@ -382,6 +498,7 @@ impl LobbyState {
             clocks: HashMap::new(),
             held: HashMap::new(),
             resumes: HashMap::new(),
+            invites: Vec::new(),
         }
     }
 
@@ -461,6 +578,8 @@ impl LobbyState {
                 identity,
                 account,
                 status: Status::Idle,
+                invitable: true,
+                invited_at: VecDeque::new(),
             },
         );
         self.dirty = true;
@@ -512,6 +631,7 @@ impl LobbyState {
                             kind,
                             rated,
                             watchers: false,
+                            clock: None,
                         },
                     );
                     if let Some(m) = self.members.get_mut(&id) {
@@ -559,6 +679,31 @@ impl LobbyState {
                     && let Some(h) = self.hosted.get_mut(code)
                 {
                     h.watchers = allow;
+                }
+            }
+            Command::SetRoomClock { id, clock } => {
+                if let Some(Status::Hosting(code)) = self.members.get(&id).map(|m| &m.status)
+                    && let Some(h) = self.hosted.get_mut(code)
+                {
+                    h.clock = clock;
+                }
+            }
+            Command::Challenge {
+                id,
+                to,
+                kind,
+                rated,
+                clock,
+            } => self.challenge(id, to, kind, rated, clock),
+            Command::AnswerChallenge { id, from, accept } => {
+                self.answer_challenge(id, from, accept)
+            }
+            Command::SetInvitations { id, on } => {
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.invitable = on;
+                }
+                if !on {
+                    self.withdraw_invites_to(id, "does not take invitations now");
                 }
             }
             Command::RoomClosed { room } => {
@@ -610,6 +755,237 @@ impl LobbyState {
             online: self.members.len(),
             playing,
             waiting,
+        }
+    }
+
+    /// Everyone online as the who-is-online list shows them (`asker`
+    /// marked), by name; at most [`PEOPLE_LISTED`], the asker always among
+    /// them.
+    pub fn people(&self, asker: SessionId) -> Vec<Person> {
+        let mut people: Vec<Person> = self
+            .members
+            .iter()
+            .map(|(&id, m)| Person {
+                id,
+                name: m.name.clone(),
+                ratings: m.account.as_ref().map_or([None; 2], |p| p.ratings),
+                account: m.account.is_some(),
+                doing: match m.status {
+                    Status::Idle => Doing::Lobby,
+                    Status::Seeking(kind) => Doing::Seeking(kind),
+                    Status::Hosting(_) => Doing::Hosting,
+                    Status::Playing(_) => Doing::Playing,
+                    Status::Watching(_) => Doing::Watching,
+                },
+                invitable: m.invitable,
+                me: id == asker,
+            })
+            .collect();
+        // The asker first, then by name.
+        people.sort_by_cached_key(|p| (!p.me, p.name.to_lowercase(), p.id));
+        people.truncate(PEOPLE_LISTED);
+        people
+    }
+
+    /// A member's display name ("someone" once gone).
+    fn name_of(&self, id: SessionId) -> String {
+        self.members
+            .get(&id)
+            .map_or_else(|| "someone".to_string(), |m| m.name.clone())
+    }
+
+    /// `id` invites `to` to a game, within the bounds: one open invitation
+    /// per pair, [`OPEN_PER_SENDER`] and [`INVITATIONS_PER_MINUTE`] per
+    /// sender, [`OPEN_PER_RECIPIENT`] per recipient.
+    fn challenge(
+        &mut self,
+        id: SessionId,
+        to: SessionId,
+        kind: GameKind,
+        rated: bool,
+        clock: Option<TimeControl>,
+    ) {
+        let now = self.now;
+        let refuse = |s: &mut Self, why: String| s.tell(id, Notice::LobbyError(why));
+        if to == id {
+            return refuse(self, "you cannot invite yourself".into());
+        }
+        let Some(rules) = self.offered(id, kind) else {
+            return;
+        };
+        let Some(target) = self.members.get(&to) else {
+            return refuse(self, "that player has left".into());
+        };
+        let name = target.name.clone();
+        if !target.invitable {
+            return refuse(self, format!("{name} does not take invitations"));
+        }
+        match target.status {
+            Status::Idle | Status::Seeking(_) => {}
+            Status::Playing(_) => return refuse(self, format!("{name} is playing: try later")),
+            Status::Watching(_) => {
+                return refuse(self, format!("{name} is watching a game: try later"));
+            }
+            Status::Hosting(_) => {
+                return refuse(self, format!("{name} is waiting for a friend: try later"));
+            }
+        }
+        if self.invites.iter().any(|i| i.from == id && i.to == to) {
+            return refuse(
+                self,
+                format!("you have invited {name} already: wait for the answer"),
+            );
+        }
+        if self.invites.iter().filter(|i| i.from == id).count() >= OPEN_PER_SENDER {
+            return refuse(
+                self,
+                format!("at most {OPEN_PER_SENDER} invitations may wait at once: wait for answers"),
+            );
+        }
+        if self.invites.iter().filter(|i| i.to == to).count() >= OPEN_PER_RECIPIENT {
+            return refuse(
+                self,
+                format!("{name} has many invitations waiting: try later"),
+            );
+        }
+        let Some(me) = self.members.get_mut(&id) else {
+            return;
+        };
+        while me
+            .invited_at
+            .front()
+            .is_some_and(|&t| now.saturating_duration_since(t) >= Duration::from_secs(60))
+        {
+            me.invited_at.pop_front();
+        }
+        if me.invited_at.len() >= INVITATIONS_PER_MINUTE {
+            return refuse(
+                self,
+                format!("at most {INVITATIONS_PER_MINUTE} invitations a minute: wait a little"),
+            );
+        }
+        me.invited_at.push_back(now);
+        let from_name = me.name.clone();
+        // Rated only between two accounts on the standard board.
+        let rated = rated
+            && self
+                .members
+                .get(&id)
+                .and_then(|m| m.rated(&rules))
+                .is_some()
+            && self
+                .members
+                .get(&to)
+                .and_then(|m| m.rated(&rules))
+                .is_some();
+        let rating = if rated {
+            self.members.get(&id).and_then(|m| m.rated(&rules))
+        } else {
+            None
+        };
+        self.invites.push(Invite {
+            from: id,
+            to,
+            kind,
+            rated,
+            clock,
+            at: now,
+        });
+        self.tell(
+            to,
+            Notice::Invited(Invitation {
+                from: id,
+                name: from_name,
+                rating,
+                kind,
+                rated,
+                clock,
+            }),
+        );
+        self.tell(
+            id,
+            Notice::Said(format!(
+                "invitation sent to {name}: it waits {} s for an answer",
+                INVITATION_LAPSE.as_secs()
+            )),
+        );
+    }
+
+    /// The answer of `id` to the invitation from `from`.
+    fn answer_challenge(&mut self, id: SessionId, from: SessionId, accept: bool) {
+        let Some(i) = self
+            .invites
+            .iter()
+            .position(|i| i.from == from && i.to == id)
+        else {
+            self.tell(
+                id,
+                Notice::LobbyError("that invitation is no longer open".into()),
+            );
+            return;
+        };
+        let invite = self.invites.swap_remove(i);
+        let name = self.name_of(id);
+        if !accept {
+            self.tell(
+                from,
+                Notice::Said(format!("{name} declined your invitation")),
+            );
+            return;
+        }
+        let free = |m: Option<&Member>| {
+            m.is_some_and(|m| matches!(m.status, Status::Idle | Status::Seeking(_)))
+        };
+        if !free(self.members.get(&from)) {
+            let inviter = self.name_of(from);
+            self.tell(
+                id,
+                Notice::LobbyError(format!("{inviter} is no longer free to play")),
+            );
+            return;
+        }
+        let Some(rules) = self.rules(invite.kind) else {
+            return;
+        };
+        self.unqueue(id);
+        self.unqueue(from);
+        let first = self.rng.random_bool(0.5);
+        self.start_room(
+            rules,
+            from,
+            Some(id),
+            None,
+            first,
+            invite.rated,
+            invite.clock,
+        );
+    }
+
+    /// Invitations waiting for `id` are void (`why`: "has left"...): their
+    /// senders are told, and `id`'s screen drops them.
+    fn withdraw_invites_to(&mut self, id: SessionId, why: &str) {
+        let (gone, open): (Vec<Invite>, Vec<Invite>) = std::mem::take(&mut self.invites)
+            .into_iter()
+            .partition(|i| i.to == id);
+        self.invites = open;
+        let name = self.name_of(id);
+        for i in gone {
+            self.tell(
+                i.from,
+                Notice::Said(format!("your invitation lapsed: {name} {why}")),
+            );
+            self.tell(id, Notice::InvitationGone { from: i.from });
+        }
+    }
+
+    /// Invitations `id` sent are void: their recipients' screens drop them.
+    fn withdraw_invites_of(&mut self, id: SessionId) {
+        let (gone, open): (Vec<Invite>, Vec<Invite>) = std::mem::take(&mut self.invites)
+            .into_iter()
+            .partition(|i| i.from == id);
+        self.invites = open;
+        for i in gone {
+            self.tell(i.to, Notice::InvitationGone { from: id });
         }
     }
 
@@ -711,6 +1087,8 @@ impl LobbyState {
     }
 
     fn remove(&mut self, id: SessionId) {
+        self.withdraw_invites_to(id, "has left");
+        self.withdraw_invites_of(id);
         self.unqueue(id);
         if self.members.remove(&id).is_some() {
             self.dirty = true;
@@ -753,7 +1131,7 @@ impl LobbyState {
             return;
         }
         let human_first = human_first.unwrap_or_else(|| self.rng.random_bool(0.5));
-        self.start_room(rules, id, None, Some(level), human_first, false);
+        self.start_room(rules, id, None, Some(level), human_first, false, None);
     }
 
     fn join_room(&mut self, id: SessionId, code: &str, from_login: bool) {
@@ -778,7 +1156,7 @@ impl LobbyState {
                 if let Some(rules) = self.rules(h.kind) {
                     let host_first = self.rng.random_bool(0.5);
                     if let Some(room) =
-                        self.start_room(rules, h.host, Some(id), None, host_first, h.rated)
+                        self.start_room(rules, h.host, Some(id), None, host_first, h.rated, h.clock)
                     {
                         self.started.insert(code, room);
                         self.public.insert(room, h.watchers);
@@ -882,7 +1260,8 @@ impl LobbyState {
                 }
             }
             let first_is_waiting = self.rng.random_bool(0.5);
-            self.start_room(rules, a, Some(b), None, first_is_waiting, true);
+            let clock = self.clocks.get(&kind).copied();
+            self.start_room(rules, a, Some(b), None, first_is_waiting, true, clock);
         }
     }
 
@@ -890,6 +1269,19 @@ impl LobbyState {
     /// windows meet are paired.
     pub fn tick(&mut self, now: Instant) -> Vec<Effect> {
         self.now = now;
+        // Invitations nobody answered lapse.
+        let (lapsed, open): (Vec<Invite>, Vec<Invite>) = std::mem::take(&mut self.invites)
+            .into_iter()
+            .partition(|i| now.saturating_duration_since(i.at) >= INVITATION_LAPSE);
+        self.invites = open;
+        for i in lapsed {
+            let name = self.name_of(i.to);
+            self.tell(
+                i.from,
+                Notice::Said(format!("{name} did not answer your invitation")),
+            );
+            self.tell(i.to, Notice::InvitationGone { from: i.from });
+        }
         for rules in self.games.clone() {
             if self.queues.get(&rules.kind()).is_some_and(|q| q.len() >= 2) {
                 self.pair_seekers(rules, false);
@@ -899,9 +1291,10 @@ impl LobbyState {
     }
 
     /// Seats `a` and `b` (or the computer at `level`) at a new table;
-    /// `a_first` says who moves first; `may_rate`: a quick match, rated
-    /// when both have accounts and the board is standard. Returns the
-    /// room, if it opened.
+    /// `a_first` says who moves first; `may_rate`: rated when both have
+    /// accounts and the board is standard; `clock`: the time control of a
+    /// game between two people. Returns the room, if it opened.
+    #[allow(clippy::too_many_arguments)]
     fn start_room(
         &mut self,
         rules: Rules,
@@ -910,6 +1303,7 @@ impl LobbyState {
         level: Option<Level>,
         a_first: bool,
         may_rate: bool,
+        clock: Option<TimeControl>,
     ) -> Option<RoomId> {
         let room = self.next_room;
         self.next_room += 1;
@@ -981,12 +1375,8 @@ impl LobbyState {
                 *resume = Some(code);
             }
         }
-        // Two people matched by the quick match play on the clock.
-        let clock = if may_rate && b.is_some() {
-            self.clocks.get(&rules.kind()).copied()
-        } else {
-            None
-        };
+        // Only two people play on the clock.
+        let clock = clock.filter(|_| b.is_some());
         self.out.push(Effect::OpenRoom {
             room,
             rules,
@@ -1002,6 +1392,10 @@ impl LobbyState {
                 m.status = Status::Playing(room);
             }
             self.tell(id, Notice::Joined(room));
+            // A player at a table answers no invitation, and those it sent
+            // are void.
+            self.withdraw_invites_to(id, "has started another game");
+            self.withdraw_invites_of(id);
         }
         self.dirty = true;
         Some(room)
@@ -1927,5 +2321,212 @@ mod tests {
         assert_eq!(seated(&seats), vec![Some(1), Some(2)]);
         assert!(rated_of(&effects));
         assert_eq!(s.stats().waiting_for(C4), 0);
+    }
+
+    fn invite(s: &mut LobbyState, id: SessionId, to: SessionId) -> Vec<Effect> {
+        s.handle(Command::Challenge {
+            id,
+            to,
+            kind: C4,
+            rated: false,
+            clock: Some(TimeControl::new(3, 2)),
+        })
+    }
+
+    fn invited(effects: &[Effect], to: SessionId) -> Option<Invitation> {
+        effects.iter().find_map(|e| match e {
+            Effect::Tell {
+                to: t,
+                notice: Notice::Invited(i),
+            } if *t == to => Some(i.clone()),
+            _ => None,
+        })
+    }
+
+    fn said(effects: &[Effect], to: SessionId) -> Vec<String> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Tell {
+                    to: t,
+                    notice: Notice::Said(m) | Notice::LobbyError(m),
+                } if *t == to => Some(m.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_accepted_invitation_seats_both_on_its_clock_and_a_declined_one_says_so() {
+        let mut s = lobby(31);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        let e = invite(&mut s, 1, 2);
+        let inv = invited(&e, 2).expect("bob is invited");
+        assert_eq!((inv.from, inv.name.as_str(), inv.kind), (1, "ann", C4));
+        assert!(said(&e, 1)[0].contains("invitation sent to bob"), "{e:?}");
+        // Declined: the inviter is told; the invitation is gone.
+        let e = s.handle(Command::AnswerChallenge {
+            id: 2,
+            from: 1,
+            accept: false,
+        });
+        assert_eq!(said(&e, 1), vec!["bob declined your invitation"]);
+        let e = s.handle(Command::AnswerChallenge {
+            id: 2,
+            from: 1,
+            accept: true,
+        });
+        assert_eq!(said(&e, 2), vec!["that invitation is no longer open"]);
+        // Accepted: a table for the two, on the invitation's clock,
+        // watchable, and both listed as playing.
+        invite(&mut s, 1, 2);
+        let e = s.handle(Command::AnswerChallenge {
+            id: 2,
+            from: 1,
+            accept: true,
+        });
+        let (room, rules, seats) = opened(&e);
+        assert_eq!(rules, Rules::connect_four());
+        let mut ids = seated(&seats);
+        ids.sort();
+        assert_eq!(ids, vec![Some(1), Some(2)]);
+        assert!(e.iter().any(|x| matches!(
+            x,
+            Effect::OpenRoom { clock: Some(c), .. } if *c == TimeControl::new(3, 2)
+        )));
+        assert!(s.watchable(room));
+        let people = s.people(1);
+        assert!(
+            people.iter().all(|p| p.doing == Doing::Playing),
+            "{people:?}"
+        );
+        assert!(people[0].me && people[0].name == "ann");
+    }
+
+    #[test]
+    fn invitations_are_bounded_per_pair_per_sender_and_lapse() {
+        let mut s = lobby(32);
+        for (id, name) in [(1, "ann"), (2, "bob"), (3, "cy"), (4, "dee"), (5, "eve")] {
+            named(&mut s, id, name);
+        }
+        let now = Instant::now();
+        s.tick(now);
+        assert!(invited(&invite(&mut s, 1, 2), 2).is_some());
+        // One open invitation per pair.
+        let e = invite(&mut s, 1, 2);
+        assert!(invited(&e, 2).is_none());
+        assert!(said(&e, 1)[0].contains("invited bob already"), "{e:?}");
+        // Nobody invites themself, or someone who turned invitations off.
+        assert!(said(&invite(&mut s, 1, 1), 1)[0].contains("yourself"));
+        s.handle(Command::SetInvitations { id: 5, on: false });
+        let e = invite(&mut s, 1, 5);
+        assert!(invited(&e, 5).is_none());
+        assert!(said(&e, 1)[0].contains("eve does not take invitations"));
+        // At most three waiting at once per sender.
+        assert!(invited(&invite(&mut s, 1, 3), 3).is_some());
+        assert!(invited(&invite(&mut s, 1, 4), 4).is_some());
+        s.handle(Command::SetInvitations { id: 5, on: true });
+        let e = invite(&mut s, 1, 5);
+        assert!(invited(&e, 5).is_none(), "{e:?}");
+        assert!(said(&e, 1)[0].contains("at most 3 invitations may wait"));
+        // After a minute they lapse: both sides hear of it.
+        let e = s.tick(now + INVITATION_LAPSE);
+        let lapsed = said(&e, 1);
+        assert_eq!(lapsed.len(), 3, "{e:?}");
+        assert!(lapsed.iter().all(|m| m.contains("did not answer")));
+        assert!(e.contains(&tell(2, Notice::InvitationGone { from: 1 })));
+        // The rate: five a minute, counted from the sends (those before
+        // the lapse are a minute old now).
+        let decline = |s: &mut LobbyState, to: SessionId| {
+            s.handle(Command::AnswerChallenge {
+                id: to,
+                from: 1,
+                accept: false,
+            })
+        };
+        for to in [2, 3, 4, 5, 2] {
+            assert!(invited(&invite(&mut s, 1, to), to).is_some(), "to {to}");
+            decline(&mut s, to);
+        }
+        let e = invite(&mut s, 1, 3);
+        assert!(invited(&e, 3).is_none(), "the sixth in a minute: {e:?}");
+        assert!(said(&e, 1)[0].contains("at most 5 invitations a minute"));
+        s.tick(now + INVITATION_LAPSE * 2);
+        assert!(invited(&invite(&mut s, 1, 3), 3).is_some());
+    }
+
+    #[test]
+    fn invitations_go_when_either_side_leaves_or_sits_down() {
+        let mut s = lobby(33);
+        for (id, name) in [(1, "ann"), (2, "bob"), (3, "cy")] {
+            named(&mut s, id, name);
+        }
+        invite(&mut s, 1, 2);
+        invite(&mut s, 3, 2);
+        // bob sits down with the computer: both invitations are void.
+        let e = s.handle(Command::PlayComputer {
+            id: 2,
+            kind: C4,
+            level: Level::Easy,
+            human_first: Some(true),
+        });
+        for from in [1, 3] {
+            assert!(
+                said(&e, from)[0].contains("bob has started another game"),
+                "{e:?}"
+            );
+            assert!(e.contains(&tell(2, Notice::InvitationGone { from })));
+        }
+        // A player at a table is not invited; a watcher neither.
+        let e = invite(&mut s, 1, 2);
+        assert!(said(&e, 1)[0].contains("bob is playing"), "{e:?}");
+        // The inviter leaves: the invitation goes from the screen.
+        invite(&mut s, 1, 3);
+        let e = s.handle(Command::Leave { id: 1 });
+        assert!(
+            e.contains(&tell(3, Notice::InvitationGone { from: 1 })),
+            "{e:?}"
+        );
+        let e = s.handle(Command::AnswerChallenge {
+            id: 3,
+            from: 1,
+            accept: true,
+        });
+        assert!(said(&e, 3)[0].contains("no longer open"));
+    }
+
+    #[test]
+    fn a_friend_room_keeps_its_watchers_and_clock_choices() {
+        let mut s = lobby(34);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        let code = create(&mut s, 1);
+        s.handle(Command::AllowWatchers { id: 1, allow: true });
+        s.handle(Command::SetRoomClock {
+            id: 1,
+            clock: Some(TimeControl::new(5, 3)),
+        });
+        let e = join_code(&mut s, 2, &code, false);
+        let (room, _, _) = opened(&e);
+        assert!(s.watchable(room));
+        assert!(e.iter().any(|x| matches!(
+            x,
+            Effect::OpenRoom { clock: Some(c), .. } if *c == TimeControl::new(5, 3)
+        )));
+        // A room left private is not watched.
+        named(&mut s, 3, "cy");
+        named(&mut s, 4, "dee");
+        let code = create(&mut s, 3);
+        let e = join_code(&mut s, 4, &code, false);
+        let (private, _, _) = opened(&e);
+        assert!(!s.watchable(private));
+        let e = s.handle(Command::Watch {
+            id: 1,
+            room: private,
+        });
+        assert!(said(&e, 1)[0].contains("private"), "{e:?}");
+        let e = s.handle(Command::Watch { id: 3, room });
+        assert!(e.contains(&Effect::Watch { room, id: 3 }) || said(&e, 3)[0].contains("play"));
     }
 }

@@ -593,6 +593,46 @@ impl Conn {
                 return Box::pin(self.emit(out)).await;
             }
             Request::Watch(room) => lobby.send(Command::Watch { id, room }).await,
+            Request::People => {
+                let people = self.ctx.lobby.people(id).await;
+                let rows = people
+                    .into_iter()
+                    .map(|p| crate::session::live::PersonRow {
+                        id: p.id,
+                        name: p.name,
+                        ratings: p.ratings,
+                        account: p.account,
+                        doing: p.doing.describe(),
+                        invitable: p.invitable,
+                        me: p.me,
+                    })
+                    .collect();
+                let out = self.session.show_people(rows);
+                return Box::pin(self.emit(out)).await;
+            }
+            Request::Challenge {
+                to,
+                kind,
+                rated,
+                clock,
+            } => {
+                lobby
+                    .send(Command::Challenge {
+                        id,
+                        to,
+                        kind,
+                        rated,
+                        clock,
+                    })
+                    .await
+            }
+            Request::AnswerChallenge { from, accept } => {
+                lobby
+                    .send(Command::AnswerChallenge { id, from, accept })
+                    .await
+            }
+            Request::SetInvitations(on) => lobby.send(Command::SetInvitations { id, on }).await,
+            Request::RoomClock(clock) => lobby.send(Command::SetRoomClock { id, clock }).await,
             Request::AllowWatchers(allow) => lobby.send(Command::AllowWatchers { id, allow }).await,
             Request::Chat(text) => {
                 let out = self.chat(text).await;
@@ -755,6 +795,16 @@ impl Conn {
             }
             ToSession::Rejected(e) => self.session.move_rejected(&e),
             ToSession::Kick(m) => return Some(End::Message(m)),
+            ToSession::Said(m) => self.session.notice(&m),
+            ToSession::Invited(i) => self.session.invited(crate::session::live::InviteView {
+                from: i.from,
+                name: i.name,
+                rating: i.rating,
+                kind: i.kind,
+                rated: i.rated,
+                clock: i.clock,
+            }),
+            ToSession::InvitationGone { from } => self.session.invitation_gone(from),
             ToSession::Joined(link) | ToSession::Watching(link) => {
                 let watching = matches!(msg_kind, MsgKind::Watching);
                 // Leaving a table we still sat at (after a game) or a game

@@ -67,6 +67,7 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
                 add("p", "your profile: ratings, games, replays, keys".into());
                 add("l", "the leaderboard of each game".into());
                 add("w", "watch a game in play".into());
+                add("o", "who is online: invite someone to a game".into());
             }
             add("click", "choose an entry with the mouse".into());
         }

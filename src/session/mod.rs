@@ -27,7 +27,7 @@ use crate::term::input::{Key, KeyDecoder};
 use crate::term::screen::{ENTER_SEQUENCE, Frame, Screen, leave_bytes};
 
 use help::HelpTopic;
-use live::{GameRow, GamesScreen, LiveAction};
+use live::{GameRow, GamesScreen, InviteView, LiveAction, PeopleAction, PeopleScreen, PersonRow};
 use play::{PlayAction, PlayScreen};
 use records::{KeyRow, LeaderboardView, ProfileView, RecordsAction, RecordsScreen, ReplayView};
 use remote::{HostScreen, LobbyScreen, RemoteAction, RemoteOptions, SeekScreen, Stats};
@@ -103,6 +103,21 @@ pub enum Request {
     AllowWatchers(bool),
     /// Remote: say this at the table.
     Chat(String),
+    /// Remote: who is online ([`Session::show_people`]).
+    People,
+    /// Remote: invite this session to a game.
+    Challenge {
+        to: u64,
+        kind: GameKind,
+        rated: bool,
+        clock: Option<crate::clock::TimeControl>,
+    },
+    /// Remote: answer the invitation from this session.
+    AnswerChallenge { from: u64, accept: bool },
+    /// Remote: take invitations (or not).
+    SetInvitations(bool),
+    /// Remote: my room for a friend plays on this clock.
+    RoomClock(Option<crate::clock::TimeControl>),
 }
 
 /// What one call produced.
@@ -140,6 +155,8 @@ enum State {
     Records(Box<RecordsScreen>, Option<crate::game::Rules>),
     /// The games in play, to watch one; the lobby menu to go back to.
     Games(Box<GamesScreen>, Option<crate::game::Rules>),
+    /// Who is online, to invite one of them.
+    People(Box<PeopleScreen>, Option<crate::game::Rules>),
     Closed,
 }
 
@@ -149,6 +166,8 @@ struct RemoteState {
     name: String,
     colour: Option<crate::game::Colour>,
     stats: Stats,
+    /// Invitations received, the one shown first (bounded by the lobby).
+    invitations: std::collections::VecDeque<InviteView>,
 }
 
 pub struct Session {
@@ -209,6 +228,7 @@ impl Session {
                 colour: None,
                 opts,
                 stats: Stats::default(),
+                invitations: std::collections::VecDeque::new(),
             }),
             keys: Vec::new(),
             now: None,
@@ -435,6 +455,9 @@ impl Session {
         match &mut self.state {
             State::Play(p) => p.set_notice(text, false),
             State::Lobby(l) => l.set_error(text),
+            State::People(p, _) => p.set_message(text),
+            State::Games(g, _) => g.set_message(text),
+            State::Records(r, _) => r.set_message(text),
             _ => {}
         }
         self.rendered()
@@ -539,6 +562,42 @@ impl Session {
         self.rendered()
     }
 
+    /// Remote: who is online came.
+    pub fn show_people(&mut self, rows: Vec<PersonRow>) -> Output {
+        if let State::People(p, _) = &mut self.state {
+            p.set_people(rows);
+        }
+        self.rendered()
+    }
+
+    /// Remote: an invitation to a game (shown over the lobby screens).
+    pub fn invited(&mut self, inv: InviteView) -> Output {
+        if let Some(r) = &mut self.remote
+            && r.invitations.len() < 16
+        {
+            r.invitations.retain(|i| i.from != inv.from);
+            r.invitations.push_back(inv);
+            self.screen.invalidate();
+        }
+        self.rendered()
+    }
+
+    /// Remote: the invitation from `from` is gone (lapsed, withdrawn).
+    pub fn invitation_gone(&mut self, from: u64) -> Output {
+        if let Some(r) = &mut self.remote {
+            r.invitations.retain(|i| i.from != from);
+        }
+        self.rendered()
+    }
+
+    /// The invitation shown now, if any: over every screen but a game.
+    fn invitation_showing(&self) -> Option<&InviteView> {
+        if matches!(self.state, State::Play(_) | State::Closed) || self.help.is_some() {
+            return None;
+        }
+        self.remote.as_ref()?.invitations.front()
+    }
+
     /// Remote: the games in play came.
     pub fn show_games(&mut self, rows: Vec<GameRow>) -> Output {
         if let State::Games(g, _) = &mut self.state {
@@ -582,7 +641,7 @@ impl Session {
             State::Play(p) => Some(*p.game.position.rules()),
             State::Seeking(s) => Some(s.rules()),
             State::Hosting(h) => Some(h.rules()),
-            State::Records(_, back) | State::Games(_, back) => *back,
+            State::Records(_, back) | State::Games(_, back) | State::People(_, back) => *back,
             _ => None,
         }
     }
@@ -617,7 +676,7 @@ impl Session {
             State::Setup(_) | State::Closed => HelpTopic::Setup,
             State::Lobby(_) => HelpTopic::Lobby,
             State::Seeking(_) | State::Hosting(_) => HelpTopic::Waiting,
-            State::Records(..) | State::Games(..) => HelpTopic::Records,
+            State::Records(..) | State::Games(..) | State::People(..) => HelpTopic::Records,
             State::Play(p) => HelpTopic::Game {
                 rules: *p.game.position.rules(),
                 remote: self.remote.is_some(),
@@ -659,6 +718,9 @@ impl Session {
         if let Some(topic) = self.help {
             return help::frame(topic);
         }
+        if let (Some(inv), Some(r)) = (self.invitation_showing(), &self.remote) {
+            return live::invitation_frame(&r.name, &r.stats, inv, r.invitations.len() - 1);
+        }
         let now = self.now;
         let label = self.remote.as_ref().map(|r| match r.colour {
             Some(c) => format!("{} ({c})", r.name),
@@ -672,6 +734,7 @@ impl Session {
                 p.frame(self.theme)
             }
             (State::Games(g, _), Some(r)) => g.frame(label, &r.stats),
+            (State::People(p, _), Some(r)) => p.frame(label, &r.stats),
             (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats, self.theme),
             (State::Seeking(s), Some(r)) => s.frame(label, &r.stats, now.unwrap_or(s.since())),
             (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
@@ -789,6 +852,13 @@ impl Session {
                 out.requests.push(Request::Games);
             }
             RemoteAction::AllowWatchers(allow) => out.requests.push(Request::AllowWatchers(allow)),
+            RemoteAction::RoomClock(clock) => out.requests.push(Request::RoomClock(clock)),
+            RemoteAction::People => {
+                let Some(r) = &self.remote else { return };
+                let back = self.lobby_game();
+                self.state = State::People(Box::new(PeopleScreen::new(r.opts.games.clone())), back);
+                out.requests.push(Request::People);
+            }
             RemoteAction::Leaderboard(kind) => {
                 let Some(r) = &self.remote else { return };
                 let screen =
@@ -819,6 +889,24 @@ impl Session {
         }
         if matches!(key, Key::CtrlC | Key::CtrlD) && self.remote.is_some() {
             out.requests.push(Request::Quit);
+            return;
+        }
+        // An invitation on screen takes its keys first.
+        if let Some(from) = self.invitation_showing().map(|i| i.from) {
+            let accept = match key {
+                Key::Char('y' | 'Y') => Some(true),
+                Key::Char('n' | 'N') | Key::Esc => Some(false),
+                _ => None,
+            };
+            if let (Some(accept), Some(r)) = (accept, &mut self.remote) {
+                r.invitations.retain(|i| i.from != from);
+                // Accepting leaves a quick-match queue or a room of one's own.
+                if accept && matches!(self.state, State::Seeking(_) | State::Hosting(_)) {
+                    self.show_lobby();
+                }
+                out.requests.push(Request::AnswerChallenge { from, accept });
+                self.screen.invalidate();
+            }
             return;
         }
         let placement = self.screen.placement();
@@ -913,6 +1001,34 @@ impl Session {
                     LiveAction::Lobby => self.show_lobby(),
                     LiveAction::Refresh => out.requests.push(Request::Games),
                     LiveAction::Watch(room) => out.requests.push(Request::Watch(room)),
+                }
+            }
+            State::People(people, _) => {
+                let action = match key {
+                    Key::Click { col, row } => match line_of(col, row) {
+                        Some((_, line)) => people.click(line),
+                        None => PeopleAction::None,
+                    },
+                    k => people.handle(k),
+                };
+                match action {
+                    PeopleAction::None => {}
+                    PeopleAction::Lobby => self.show_lobby(),
+                    PeopleAction::Refresh => out.requests.push(Request::People),
+                    PeopleAction::SetInvitations(on) => {
+                        out.requests.push(Request::SetInvitations(on))
+                    }
+                    PeopleAction::Challenge {
+                        to,
+                        kind,
+                        rated,
+                        clock,
+                    } => out.requests.push(Request::Challenge {
+                        to,
+                        kind,
+                        rated,
+                        clock,
+                    }),
                 }
             }
             State::Closed => {}

@@ -58,6 +58,10 @@ pub enum RemoteAction {
     Games,
     /// A room for a friend: let people watch its game (or not).
     AllowWatchers(bool),
+    /// A room for a friend: play on this clock.
+    RoomClock(Option<crate::clock::TimeControl>),
+    /// Who is online, to invite one of them.
+    People,
     Quit,
 }
 
@@ -79,6 +83,7 @@ enum Choice {
     Profile,
     Leaderboard,
     Watch,
+    People,
     Back,
     KeepWaiting,
     Quit,
@@ -122,6 +127,8 @@ pub struct HostScreen {
     code: Option<String>,
     /// People may watch the game.
     watchers: bool,
+    /// The game's time control.
+    clock: Option<crate::clock::TimeControl>,
 }
 
 /// Line index of the first menu entry in a lobby frame (for clicks).
@@ -166,6 +173,12 @@ fn with_common_entries(m: Menu<Choice>) -> Menu<Choice> {
     )
     .entry('l', "Leaderboard", "", Choice::Leaderboard)
     .entry('w', "Watch a game", "the games in play", Choice::Watch)
+    .entry(
+        'o',
+        "Who is online",
+        "invite someone to a game",
+        Choice::People,
+    )
     .entry('t', "Stones", "emoji or letters", Choice::Theme)
 }
 
@@ -308,6 +321,7 @@ impl LobbyScreen {
             (Choice::Theme, _) => return RemoteAction::ToggleTheme,
             (Choice::Profile, _) => return RemoteAction::Profile,
             (Choice::Watch, _) => return RemoteAction::Games,
+            (Choice::People, _) => return RemoteAction::People,
             (Choice::Leaderboard, _) => {
                 let kind = self
                     .current
@@ -679,6 +693,7 @@ impl HostScreen {
             rules,
             code: None,
             watchers: false,
+            clock: None,
         }
     }
 
@@ -696,6 +711,10 @@ impl HostScreen {
             Key::Char('w' | 'W') if self.code.is_some() => {
                 self.watchers = !self.watchers;
                 RemoteAction::AllowWatchers(self.watchers)
+            }
+            Key::Char('c' | 'C') if self.code.is_some() => {
+                self.clock = crate::clock::next_preset(self.clock);
+                RemoteAction::RoomClock(self.clock)
             }
             _ => RemoteAction::None,
         }
@@ -729,6 +748,13 @@ impl HostScreen {
                     "your game is private (w: let others watch it)"
                 };
                 f.push(Line::styled(format!(" Watchers: {watch}"), Style::PLAIN));
+                f.push(Line::styled(
+                    format!(
+                        " Clock:    {} (c: change)",
+                        crate::clock::describe(self.clock)
+                    ),
+                    Style::PLAIN,
+                ));
                 f.blank();
                 f.push(Line::styled(" Waiting for your friend...", Style::PLAIN));
             }
