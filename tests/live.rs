@@ -573,3 +573,35 @@ async fn a_player_invites_another_from_the_list_of_people_online() {
     dee.send(b"\r").await;
     dee.wait_for("ann is playing: try later").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_people_asking_to_watch_at_once_all_get_in() {
+    // More at once than a room's command queue holds: none is lost.
+    const CROWD: usize = 48;
+    let t = start_host().await;
+    let (mut first, _second) = quick_match_pair(&t, ["ann", "bob"], b"1").await;
+    let mut crowd = Vec::new();
+    for i in 0..CROWD {
+        let addr = t.addr;
+        crowd.push(tokio::spawn(async move {
+            let mut c = Client::connect(addr, &format!("fan{i}"), Login::Guest).await;
+            c.wait_for("Choose a game").await;
+            c
+        }));
+    }
+    let mut watchers = Vec::new();
+    for c in crowd {
+        watchers.push(c.await.unwrap());
+    }
+    // Everyone opens the list first, then all ask in the same moment.
+    for c in &mut watchers {
+        games_list(c).await;
+    }
+    for c in &mut watchers {
+        c.send(b"\r").await;
+    }
+    for c in &mut watchers {
+        c.wait_for("Moves (0)").await;
+    }
+    first.wait_for(&format!("{CROWD} watching")).await;
+}

@@ -120,6 +120,16 @@ const LOBBY_QUEUE: usize = 4096;
 /// How often the counts may change on screen.
 const STATS_INTERVAL: Duration = Duration::from_millis(500);
 
+/// Hands a command to a room without holding up the lobby, and without
+/// dropping it when the room's queue is full (five hundred people asking to
+/// watch one game at once): a task waits for the room. There is at most
+/// one such task per session's request, and the lobby's own queue bounds
+/// the requests.
+fn send_to_room(room: &RoomHandle, cmd: RoomCmd) {
+    let room = room.clone();
+    tokio::spawn(async move { room.send(cmd).await });
+}
+
 /// Starts the lobby task.
 pub fn spawn(settings: LobbySettings) -> LobbyHandle {
     let (tx, rx) = mpsc::channel(LOBBY_QUEUE);
@@ -277,21 +287,27 @@ impl Lobby {
                     if let (Some((handle, _)), Some(inbox)) =
                         (self.rooms.get(&room), self.inboxes.get(&id))
                     {
-                        handle.try_send(RoomCmd::Watch {
-                            id,
-                            inbox: inbox.clone(),
-                        });
+                        send_to_room(
+                            handle,
+                            RoomCmd::Watch {
+                                id,
+                                inbox: inbox.clone(),
+                            },
+                        );
                     }
                 }
                 Effect::Rejoin { room, key, id } => {
                     if let (Some((handle, _)), Some(inbox)) =
                         (self.rooms.get(&room), self.inboxes.get(&id))
                     {
-                        handle.try_send(RoomCmd::Rejoin {
-                            key,
-                            id,
-                            inbox: inbox.clone(),
-                        });
+                        send_to_room(
+                            handle,
+                            RoomCmd::Rejoin {
+                                key,
+                                id,
+                                inbox: inbox.clone(),
+                            },
+                        );
                     }
                 }
                 Effect::AbortRooms { reason } => {
@@ -336,5 +352,96 @@ impl Lobby {
         // A session whose inbox is full is not reading; it will be cut off
         // by its own limits, so dropping here is safe.
         let _ = inbox.try_send(msg);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::room::ROOM_QUEUE_FOR_TESTS;
+    use super::*;
+
+    /// A lobby on this runtime, offering Connect Four, with a computer
+    /// that never plays here.
+    fn lobby() -> LobbyHandle {
+        spawn(LobbySettings {
+            games: vec![Rules::connect_four()],
+            computer: Computer::new(
+                1,
+                Duration::from_millis(10),
+                crate::engine::EngineOptions {
+                    seed: Some(1),
+                    connect4_book: None,
+                    connect4_table_mb: 1,
+                },
+            ),
+            recorder: None,
+            match_wait: Duration::from_secs(30),
+            clocks: HashMap::new(),
+            claim_after: Duration::from_secs(120),
+            reconnect_grace: Duration::from_secs(60),
+            max_spectators: 500,
+            chat_max: 200,
+        })
+    }
+
+    async fn member(lobby: &LobbyHandle, id: SessionId) -> mpsc::Receiver<ToSession> {
+        let (inbox, rx) = mpsc::channel(32);
+        lobby
+            .join(NewMember {
+                id,
+                name: Some(format!("p{id}")),
+                identity: None,
+                account: None,
+                inbox,
+            })
+            .await
+            .expect("the lobby is up");
+        rx
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_crowd_asking_to_watch_at_once_is_not_dropped() {
+        // On one thread the lobby handles every request queued before the
+        // room runs at all: more than the room's queue holds.
+        const CROWD: u64 = 3 * ROOM_QUEUE_FOR_TESTS as u64;
+        let lobby = lobby();
+        let mut players = Vec::new();
+        for id in [1, 2] {
+            players.push(member(&lobby, id).await);
+            lobby
+                .send(Command::QuickMatch {
+                    id,
+                    kind: crate::game::GameKind::ConnectFour,
+                })
+                .await;
+        }
+        let room = loop {
+            match players[0].recv().await {
+                Some(ToSession::Joined(link)) => break link.room.id,
+                Some(_) => continue,
+                None => panic!("the lobby went away"),
+            }
+        };
+        let mut crowd = Vec::new();
+        for id in 10..10 + CROWD {
+            crowd.push(member(&lobby, id).await);
+        }
+        for id in 10..10 + CROWD {
+            lobby.try_send(Command::Watch { id, room });
+        }
+        for (i, inbox) in crowd.iter_mut().enumerate() {
+            let got = tokio::time::timeout(Duration::from_secs(5), async {
+                loop {
+                    match inbox.recv().await {
+                        Some(ToSession::Watching(_)) => return true,
+                        Some(ToSession::LobbyError(e)) => panic!("refused: {e}"),
+                        Some(_) => continue,
+                        None => return false,
+                    }
+                }
+            })
+            .await;
+            assert_eq!(got, Ok(true), "watcher {i} of {CROWD} never got the game");
+        }
     }
 }

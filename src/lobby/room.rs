@@ -153,6 +153,8 @@ pub type SeatSpec = (super::state::Seat, Option<mpsc::Sender<ToSession>>);
 /// Commands a room may have queued: moves arrive one per person at a time,
 /// so a small bound is plenty and keeps a flood from growing memory.
 const ROOM_QUEUE: usize = 32;
+#[cfg(test)]
+pub(crate) const ROOM_QUEUE_FOR_TESTS: usize = ROOM_QUEUE;
 
 /// Longest a finished game's end is kept from the screens while its
 /// record is made durable (stored, or journaled when the store is out of

@@ -754,7 +754,7 @@ impl Session {
             return;
         }
         let frame = self.frame();
-        self.screen.render(&frame, &mut out.bytes);
+        self.screen.present(frame, &mut out.bytes);
     }
 
     fn keys_in(&mut self, keys: &[Key], burst: bool, now: Instant) -> Output {

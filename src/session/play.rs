@@ -103,6 +103,20 @@ pub struct PlayScreen {
     muted: bool,
     /// This person's display name (their own lines stay when muted).
     pub my_name: String,
+    /// The board as last drawn, and what it was drawn from: a clock tick
+    /// or a chat line redraws the screen without drawing the board again.
+    board_cache: Option<Box<BoardCache>>,
+}
+
+/// A drawn board and what it was drawn from.
+#[derive(Debug, Clone)]
+struct BoardCache {
+    position: crate::game::Position,
+    colours: [crate::game::Colour; 2],
+    cursor: Option<Cursor>,
+    theme: Theme,
+    lines: Vec<Line>,
+    geometry: BoardGeometry,
 }
 
 impl PlayScreen {
@@ -125,6 +139,7 @@ impl PlayScreen {
             chat_typing: None,
             muted: false,
             my_name: String::new(),
+            board_cache: None,
         }
     }
 
@@ -865,13 +880,34 @@ impl PlayScreen {
             GameKind::ConnectFour => Cursor::Column(self.cursor.x),
             GameKind::Gomoku => Cursor::Point(self.cursor),
         });
-        let view = BoardView {
-            position: &g.position,
-            colours: g.colours(),
-            cursor,
-            theme,
+        let colours = g.colours();
+        let cached = self.board_cache.as_ref().filter(|c| {
+            c.cursor == cursor
+                && c.theme == theme
+                && c.colours == colours
+                && c.position == g.position
+        });
+        let (board, geometry) = match cached {
+            Some(c) => (c.lines.clone(), c.geometry),
+            None => {
+                let view = BoardView {
+                    position: &g.position,
+                    colours,
+                    cursor,
+                    theme,
+                };
+                let (lines, geometry) = draw_board(&view);
+                self.board_cache = Some(Box::new(BoardCache {
+                    position: g.position.clone(),
+                    colours,
+                    cursor,
+                    theme,
+                    lines: lines.clone(),
+                    geometry,
+                }));
+                (lines, geometry)
+            }
         };
-        let (board, geometry) = draw_board(&view);
         let board_top = f.height();
         let board_rows = board.len();
         self.geometry = Some((f.height(), geometry));

@@ -235,6 +235,11 @@ pub struct Screen {
     rows: u16,
     /// What each row holds now, as the bytes that drew it.
     drawn: Vec<Vec<u8>>,
+    /// The frame lines those bytes were made from, and the left margin:
+    /// a row whose line has not changed keeps its bytes (a clock tick or a
+    /// move changes a few rows; the rest are not formatted again).
+    drawn_lines: Vec<Line>,
+    drawn_left: u16,
     full_redraw: bool,
     placement: Placement,
     /// The last render showed "please enlarge" instead of the frame.
@@ -253,6 +258,8 @@ impl Screen {
             cols,
             rows,
             drawn: Vec::new(),
+            drawn_lines: Vec::new(),
+            drawn_left: 0,
             full_redraw: true,
             placement: Placement::default(),
             too_small: false,
@@ -296,12 +303,15 @@ impl Screen {
 
     /// Renders `frame`, appending to `out` only what changed since the last render.
     pub fn render(&mut self, frame: &Frame, out: &mut Vec<u8>) {
-        let notice;
-        let (frame, shown) = if self.fits(frame) {
+        self.present(frame.clone(), out);
+    }
+
+    /// Like [`Screen::render`], keeping the frame (no copy).
+    pub fn present(&mut self, frame: Frame, out: &mut Vec<u8>) {
+        let (frame, shown) = if self.fits(&frame) {
             (frame, true)
         } else {
-            notice = too_small_frame(frame, self.cols, self.rows);
-            (&notice, false)
+            (too_small_frame(&frame, self.cols, self.rows), false)
         };
         // Centre a block of at least LAYOUT_WIDTH columns, so screens of
         // different widths do not jump sideways from one to the next.
@@ -313,13 +323,24 @@ impl Screen {
 
         let rows = usize::from(self.rows);
         let mut wanted: Vec<Vec<u8>> = vec![Vec::new(); rows];
+        let reuse = !self.full_redraw && self.drawn.len() == rows && self.drawn_left == left;
+        // Rows whose line is as drawn: their bytes move over, unchanged.
+        let mut same = vec![false; rows];
         for (i, line) in frame.lines.iter().enumerate() {
             let row = i + usize::from(top);
             if row >= rows {
                 break;
             }
-            wanted[row] = line_bytes(line, left, usize::from(self.cols));
+            wanted[row] = if reuse && self.drawn_lines.get(row) == Some(line) {
+                same[row] = true;
+                std::mem::take(&mut self.drawn[row])
+            } else {
+                line_bytes(line, left, usize::from(self.cols))
+            };
         }
+        let mut lines = vec![Line::new(); usize::from(top)];
+        lines.extend(frame.lines);
+        lines.truncate(rows);
 
         if self.full_redraw || self.drawn.len() != rows {
             let _ = queue!(
@@ -338,7 +359,7 @@ impl Screen {
             self.full_redraw = false;
         } else {
             for (row, bytes) in wanted.iter().enumerate() {
-                if self.drawn[row] != *bytes {
+                if !same[row] && self.drawn[row] != *bytes {
                     let _ = queue!(out, MoveTo(0, row as u16));
                     out.extend_from_slice(bytes);
                     let _ = queue!(out, Clear(ClearType::UntilNewLine));
@@ -346,6 +367,8 @@ impl Screen {
             }
         }
         self.drawn = wanted;
+        self.drawn_lines = lines;
+        self.drawn_left = left;
     }
 }
 

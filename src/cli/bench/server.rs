@@ -12,7 +12,12 @@
 //!    Four for `--seconds`, each player moving about once per `--think-ms`:
 //!    keypress-to-redraw latency (time to the first byte of the redraw) and
 //!    move latency (time until the mover's screen shows the move applied,
-//!    a round trip through the game's room).
+//!    a round trip through the game's room);
+//! 4. with `--watchers`, that many more sessions watch the games while they
+//!    run: `--hot-watchers` of them one game (the first pair's), the rest
+//!    spread over the others: the players' move latency again, and for the
+//!    crowded game the time from a move's key press until the last of its
+//!    watchers shows the move.
 //!
 //! The load generator runs on the same machine as the host and competes
 //! with it for the CPU; the figures are for both together.
@@ -53,6 +58,32 @@ pub struct BenchServerArgs {
     /// The running host's process id, to read its memory.
     #[arg(long)]
     pub pid: Option<u32>,
+    /// Sessions that watch the games while they run.
+    #[arg(long, default_value_t = 0)]
+    pub watchers: usize,
+    /// How many of the watchers crowd one game.
+    #[arg(long, default_value_t = 500)]
+    pub hot_watchers: usize,
+}
+
+/// The crowded game: when its last move was sent, and how long each
+/// move took to reach its watchers.
+#[derive(Default)]
+struct HotGame {
+    /// The key press of the move the watchers wait for.
+    last_send: Mutex<Option<Instant>>,
+    /// Per move (keyed by its key press): the slowest watcher so far, and
+    /// how many watchers showed it.
+    reached: Mutex<std::collections::HashMap<Instant, (Duration, usize)>>,
+    /// Watchers that found the game.
+    watching: AtomicUsize,
+    /// Watchers of the other games.
+    others: AtomicUsize,
+    /// Watchers that found no game, and the first one's reason.
+    failed: AtomicUsize,
+    first_failure: Mutex<Option<String>>,
+    /// Whether moves count yet (the measuring window).
+    counting: std::sync::atomic::AtomicBool,
 }
 
 struct Trusting;
@@ -129,7 +160,7 @@ mod tempfile_dir {
     }
 }
 
-fn start_host(sessions: usize) -> anyhow::Result<Child> {
+fn start_host(sessions: usize, spectators: usize) -> anyhow::Result<Child> {
     let dir = std::env::temp_dir().join(format!("inarow-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let dir = tempfile_dir::Dir(dir);
@@ -137,10 +168,11 @@ fn start_host(sessions: usize) -> anyhow::Result<Child> {
         .local_addr()?
         .port();
     let config = format!(
-        "[ssh]\nlisten = \"127.0.0.1:{port}\"\nhost_key = \"{}\"\n\n[telnet]\nenabled = false\n\n[limits]\nmax_sessions = {}\nmax_per_ip = {}\nidle_timeout_secs = 3600\n\n[lobby]\nmatch_wait_secs = 3600\n\n[store]\nurl = \"sqlite://{}\"\n\n[log]\nlevel = \"warn\"\n",
+        "[ssh]\nlisten = \"127.0.0.1:{port}\"\nhost_key = \"{}\"\n\n[telnet]\nenabled = false\n\n[limits]\nmax_sessions = {}\nmax_per_ip = {}\nidle_timeout_secs = 3600\n\n[lobby]\nmatch_wait_secs = 3600\nmax_spectators = {}\n\n[store]\nurl = \"sqlite://{}\"\n\n[log]\nlevel = \"warn\"\n",
         dir.0.join("host_key").display(),
         sessions + 64,
         sessions + 64,
+        spectators.max(200),
         dir.0.join("inarow.db").display(),
     );
     let path: PathBuf = dir.0.join("inarow.toml");
@@ -263,7 +295,14 @@ fn last_marker(text: &[u8], markers: &[&[u8]]) -> Option<usize> {
 }
 
 /// One player: moves when its status line says so, rematches at the end.
-async fn player(mut conn: Conn, stats: Arc<GameStats>, think: Duration, until: Instant, seed: u64) {
+async fn player(
+    mut conn: Conn,
+    stats: Arc<GameStats>,
+    think: Duration,
+    until: Instant,
+    seed: u64,
+    hot: Option<Arc<HotGame>>,
+) {
     const MY_TURN: usize = 0;
     const THEIR_TURN: usize = 1;
     const OVER: usize = 2;
@@ -349,6 +388,9 @@ async fn player(mut conn: Conn, stats: Arc<GameStats>, think: Duration, until: I
                 column = (column + 1 + (next_rand() % 3) as u8) % 7;
                 let key = [b'1' + column, b'\r'];
                 sent_at = Some(Instant::now());
+                if let Some(hot) = &hot {
+                    *hot.last_send.lock().unwrap_or_else(|e| e.into_inner()) = sent_at;
+                }
                 first_seen = false;
                 if conn.ch.data(&key[..]).await.is_err() {
                     stats.errors.fetch_add(1, Ordering::Relaxed);
@@ -359,19 +401,177 @@ async fn player(mut conn: Conn, stats: Arc<GameStats>, think: Duration, until: I
     }
 }
 
+/// The number in the last "Moves (N)" of `text`, if any.
+fn last_moves_count(text: &[u8]) -> Option<usize> {
+    let marker = b"Moves (";
+    let at = text.windows(marker.len()).rposition(|w| w == marker)? + marker.len();
+    let digits: Vec<u8> = text[at..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .copied()
+        .collect();
+    if text.get(at + digits.len()) != Some(&b')') {
+        return None;
+    }
+    std::str::from_utf8(&digits).ok()?.parse().ok()
+}
+
+/// Reads output until `needle` shows; returns what came after its last
+/// occurrence in the chunk where it was found (and a little before).
+async fn read_chunk_with(
+    ch: &mut Channel,
+    needle: &[u8],
+    timeout: Duration,
+) -> anyhow::Result<Vec<u8>> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut buf: Vec<u8> = Vec::new();
+    loop {
+        match tokio::time::timeout_at(deadline, ch.wait()).await {
+            Err(_) => bail!(
+                "timed out waiting for {:?}",
+                String::from_utf8_lossy(needle)
+            ),
+            Ok(None) => bail!("the session closed"),
+            Ok(Some(ChannelMsg::Data { data })) => {
+                buf.extend_from_slice(&data);
+                if let Some(at) = buf.windows(needle.len()).rposition(|w| w == needle) {
+                    // Let the rest of this redraw arrive.
+                    while let Ok(Some(msg)) =
+                        tokio::time::timeout(Duration::from_millis(30), ch.wait()).await
+                    {
+                        if let ChannelMsg::Data { data } = msg {
+                            buf.extend_from_slice(&data);
+                        }
+                    }
+                    return Ok(buf[at..].to_vec());
+                }
+            }
+            Ok(Some(_)) => {}
+        }
+    }
+}
+
+/// Whether the chosen row of a games list (the text after its " > ")
+/// names the crowded game's first player.
+fn chosen_is_hot(chunk: &[u8]) -> bool {
+    let lead = b" > ";
+    let Some(at) = chunk.windows(lead.len()).rposition(|w| w == lead) else {
+        return false;
+    };
+    let row = &chunk[at..(at + 160).min(chunk.len())];
+    let name = b"bench0 (";
+    row.windows(name.len()).any(|w| w == name)
+}
+
+/// One watcher: opens the games list, finds its game (the crowded one,
+/// or the `spread`-th row), watches it until `until`, and for the crowded
+/// game times each move from its key press to this screen.
+async fn watcher(
+    mut conn: Conn,
+    hot: Option<Arc<HotGame>>,
+    spread: usize,
+    until: Instant,
+    tally: Arc<HotGame>,
+) {
+    let found = async {
+        for _ in 0..20 {
+            conn.ch.data(&b"w"[..]).await?;
+            let list = read_chunk_with(&mut conn.ch, b"to watch", Duration::from_secs(30)).await?;
+            if hot.is_some() {
+                let mut chunk = list;
+                for _ in 0..crate::lobby::GAMES_LISTED {
+                    if chosen_is_hot(&chunk) {
+                        conn.ch.data(&b"\r"[..]).await?;
+                        read_until(&mut conn.ch, b"Moves (", Duration::from_secs(30)).await?;
+                        return Ok::<bool, anyhow::Error>(true);
+                    }
+                    conn.ch.data(&b"\x1b[B"[..]).await?;
+                    chunk = read_chunk_with(&mut conn.ch, b" > ", Duration::from_secs(5)).await?;
+                }
+            } else {
+                let mut keys = b"\x1b[B".repeat(spread);
+                keys.push(b'\r');
+                conn.ch.data(&keys[..]).await?;
+                read_until(&mut conn.ch, b"Moves (", Duration::from_secs(30)).await?;
+                return Ok(true);
+            }
+            // Not listed just now (between rounds): back, and again.
+            conn.ch.data(&b"\x1b"[..]).await?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        Ok(false)
+    }
+    .await;
+    if !matches!(found, Ok(true)) {
+        tally.failed.fetch_add(1, Ordering::Relaxed);
+        let why = match found {
+            Err(e) => e.to_string(),
+            _ => "the game was not listed".to_string(),
+        };
+        tally
+            .first_failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(why);
+        return;
+    }
+    match &hot {
+        Some(hot) => hot.watching.fetch_add(1, Ordering::Relaxed),
+        None => tally.others.fetch_add(1, Ordering::Relaxed),
+    };
+    let mut shown: Option<usize> = None;
+    let mut tail: Vec<u8> = Vec::new();
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        let Ok(msg) = tokio::time::timeout(left, conn.ch.wait()).await else {
+            return;
+        };
+        let Some(msg) = msg else { return };
+        let ChannelMsg::Data { data } = msg else {
+            continue;
+        };
+        tail.extend_from_slice(&data);
+        let n = last_moves_count(&tail);
+        let keep = tail.len().saturating_sub(16);
+        tail.drain(..keep);
+        let (Some(hot), Some(n)) = (&hot, n) else {
+            continue;
+        };
+        if shown == Some(n) {
+            continue;
+        }
+        shown = Some(n);
+        if !hot.counting.load(Ordering::Relaxed) {
+            continue;
+        }
+        let sent = *hot.last_send.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(sent) = sent {
+            let took = sent.elapsed();
+            let mut reached = hot.reached.lock().unwrap_or_else(|e| e.into_inner());
+            let e = reached.entry(sent).or_insert((Duration::ZERO, 0));
+            e.0 = e.0.max(took);
+            e.1 += 1;
+        }
+    }
+}
+
 pub fn run(args: BenchServerArgs) -> anyhow::Result<ExitCode> {
-    if args.games * 2 > args.sessions {
+    if args.games * 2 + args.watchers > args.sessions {
         bail!(
-            "--games {} needs {} sessions; --sessions is {}",
+            "--games {} and --watchers {} need {} sessions; --sessions is {}",
             args.games,
-            args.games * 2,
+            args.watchers,
+            args.games * 2 + args.watchers,
             args.sessions
         );
+    }
+    if args.watchers > 0 && args.games < 2 {
+        bail!("--watchers needs at least 2 games");
     }
     report_fd_limit();
     let host = match args.addr {
         Some(_) => None,
-        None => Some(start_host(args.sessions)?),
+        None => Some(start_host(args.sessions, args.hot_watchers)?),
     };
     let addr = args
         .addr
@@ -445,6 +645,8 @@ async fn bench(
     // 2. Memory with everyone idle in the lobby.
     let games = args.games.min(conns.len() / 2);
     let mut players: Vec<Conn> = conns.drain(..games * 2).collect();
+    let watchers = args.watchers.min(conns.len());
+    let mut watcher_conns: Vec<Conn> = conns.drain(..watchers).collect();
     let stop_idlers = tokio_util::sync::CancellationToken::new();
     let idlers: Vec<_> = conns
         .into_iter()
@@ -456,8 +658,12 @@ async fn bench(
     for c in players.drain(..) {
         drained.push(idle(c, stop_players.clone()));
     }
+    let mut drained_watchers = Vec::new();
+    for c in watcher_conns.drain(..) {
+        drained_watchers.push(idle(c, stop_players.clone()));
+    }
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let sessions_open = idlers.len() + drained.len();
+    let sessions_open = idlers.len() + drained.len() + drained_watchers.len();
     if let (Some(pid), Some(start)) = (pid, rss_start) {
         let now = rss_kib(pid).unwrap_or(0);
         let per = (now.saturating_sub(start) as f64) / sessions_open.max(1) as f64;
@@ -476,24 +682,99 @@ async fn bench(
             players.push(c);
         }
     }
+    for d in drained_watchers {
+        if let Ok(Some(c)) = d.await {
+            watcher_conns.push(c);
+        }
+    }
     let players: Vec<Conn> = players;
 
     // 3. Games.
     let stats = Arc::new(GameStats::default());
     let think = Duration::from_millis(args.think_ms.max(1));
-    let until = Instant::now() + Duration::from_secs(args.seconds) + Duration::from_secs(2);
+    // Past the window (the watchers take a while to come); the tasks are
+    // stopped after it anyway.
+    let joining = if args.watchers > 0 { 120 } else { 0 };
+    let until = Instant::now() + Duration::from_secs(args.seconds + 2 + joining);
     let mut handles = Vec::new();
+    let hot = Arc::new(HotGame::default());
+    let hot_watchers = args.hot_watchers.min(watchers);
+    let mut watcher_conns = watcher_conns.into_iter();
+    let mut watcher_handles = Vec::new();
+    let start_watcher = |c: Conn, crowd: bool, spread: usize| {
+        tokio::spawn(watcher(
+            c,
+            crowd.then(|| Arc::clone(&hot)),
+            spread,
+            until,
+            Arc::clone(&hot),
+        ))
+    };
+    let wait_for = |hot: Arc<HotGame>, count: usize| async move {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while hot.watching.load(Ordering::Relaxed)
+            + hot.others.load(Ordering::Relaxed)
+            + hot.failed.load(Ordering::Relaxed)
+            < count
+            && Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let joined = Instant::now();
     for (i, c) in players.into_iter().enumerate() {
+        // The first two (bench0 and bench1) meet first: the crowded game,
+        // the only one listed when its first watcher comes.
+        let crowd = (i < 2 && watchers > 0).then(|| Arc::clone(&hot));
         handles.push(tokio::spawn(player(
             c,
             Arc::clone(&stats),
             think,
             until,
             0x9e37_79b9_7f4a_7c15 ^ i as u64,
+            crowd,
         )));
+        if i == 1 && watchers > 0 {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            if let Some(c) = watcher_conns.next() {
+                watcher_handles.push(start_watcher(c, hot_watchers > 0, 1));
+                wait_for(Arc::clone(&hot), 1).await;
+            }
+        }
     }
     // Let the pairs form before counting.
     tokio::time::sleep(Duration::from_secs(2)).await;
+    // The watchers: the rest of the crowd (the crowded game is listed
+    // first now), then the others over the other games.
+    if watchers > 0 {
+        for (i, c) in (1..).zip(watcher_conns) {
+            let spread = 1 + i % (crate::lobby::GAMES_LISTED - 1).min(games - 1);
+            watcher_handles.push(start_watcher(c, i < hot_watchers, spread));
+            if i + 1 == hot_watchers {
+                // The crowd is in before the others come.
+                wait_for(Arc::clone(&hot), hot_watchers).await;
+            }
+        }
+        wait_for(Arc::clone(&hot), watchers).await;
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        println!(
+            "watchers: {} sessions watching ({} of them one game; {} could not), joined in {:.1} s",
+            hot.watching.load(Ordering::Relaxed) + hot.others.load(Ordering::Relaxed),
+            hot.watching.load(Ordering::Relaxed),
+            hot.failed.load(Ordering::Relaxed),
+            joined.elapsed().as_secs_f64()
+        );
+        if let Some(why) = hot
+            .first_failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            println!("  first watcher that could not watch: {why}");
+        }
+        handles.extend(watcher_handles);
+        hot.counting.store(true, Ordering::Relaxed);
+    }
     stats
         .first_byte
         .lock()
@@ -541,6 +822,26 @@ async fn bench(
         ms(applied.last().copied().unwrap_or_default()),
         applied.len()
     );
+    if watchers > 0 {
+        hot.counting.store(false, Ordering::Relaxed);
+        let crowd = hot.watching.load(Ordering::Relaxed);
+        let reached = hot.reached.lock().unwrap_or_else(|e| e.into_inner());
+        // Moves every watcher of the crowd showed: the slowest one's time.
+        let mut last: Vec<Duration> = reached
+            .values()
+            .filter(|(_, n)| *n >= crowd)
+            .map(|(d, _)| *d)
+            .collect();
+        last.sort();
+        println!(
+            "one game with {crowd} watchers: key press to the move on its last watcher's screen p50 {} p99 {} max {} ({} moves; {} seen by fewer)",
+            ms(percentile(&last, 0.5)),
+            ms(percentile(&last, 0.99)),
+            ms(last.last().copied().unwrap_or_default()),
+            last.len(),
+            reached.len() - last.len()
+        );
+    }
     if let Some(pid) = pid
         && let Some(now) = rss_kib(pid)
     {
