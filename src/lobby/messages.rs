@@ -26,6 +26,9 @@ pub enum ToSession {
     Rejected(String),
     /// Close the session with this message.
     Kick(String),
+    /// Close the session: the same key connected again (its seat, if
+    /// any, is kept for the new session).
+    Replaced(String),
     /// Something to read, wherever the person is.
     Said(String),
     /// An invitation to a game.

@@ -126,6 +126,10 @@ const STATS_INTERVAL: Duration = Duration::from_millis(500);
 /// one such task per session's request, and the lobby's own queue bounds
 /// the requests.
 fn send_to_room(room: &RoomHandle, cmd: RoomCmd) {
+    // In order with what follows when there is room (the usual case).
+    let Err(cmd) = room.try_give(cmd) else {
+        return;
+    };
     let room = room.clone();
     tokio::spawn(async move { room.send(cmd).await });
 }
@@ -337,6 +341,7 @@ impl Lobby {
             Notice::RoomCode(c) => ToSession::RoomCode(c),
             Notice::LobbyError(e) => ToSession::LobbyError(e),
             Notice::Kick(m) => ToSession::Kick(m),
+            Notice::Replaced(m) => ToSession::Replaced(m),
             Notice::Said(m) => ToSession::Said(m),
             Notice::Invited(i) => ToSession::Invited(i),
             Notice::InvitationGone { from } => ToSession::InvitationGone { from },

@@ -144,6 +144,15 @@ impl RoomHandle {
     pub fn try_send(&self, cmd: RoomCmd) {
         let _ = self.tx.try_send(cmd);
     }
+
+    /// Sends without waiting; a command the room has no space for comes
+    /// back (a room that has ended takes it and ignores it).
+    pub fn try_give(&self, cmd: RoomCmd) -> Result<(), RoomCmd> {
+        match self.tx.try_send(cmd) {
+            Err(mpsc::error::TrySendError::Full(cmd)) => Err(cmd),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Who takes a seat, as the lobby decided, with the person's inbox

@@ -235,6 +235,9 @@ pub enum Notice {
     Joined(RoomId),
     /// Close the session with this message.
     Kick(String),
+    /// Close the session: the same key connected again. A seat it holds
+    /// is kept for the new session (not forfeited).
+    Replaced(String),
     /// Something for this person to read, wherever they are.
     Said(String),
     /// Someone invites you to a game.
@@ -555,7 +558,7 @@ impl LobbyState {
             for old in old {
                 self.tell(
                     old,
-                    Notice::Kick("You connected again from another terminal.".into()),
+                    Notice::Replaced("You connected again from another terminal.".into()),
                 );
                 self.remove(old);
             }
@@ -1882,7 +1885,7 @@ mod tests {
             vec![
                 tell(
                     1,
-                    Notice::Kick("You connected again from another terminal.".into())
+                    Notice::Replaced("You connected again from another terminal.".into())
                 ),
                 Effect::Forget { id: 1 },
             ]

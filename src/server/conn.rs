@@ -128,6 +128,9 @@ enum End {
     Shutdown,
     /// We close it, with a message for the person.
     Message(String),
+    /// The same key connected again: closed with this message; a seat is
+    /// kept for the new session, as after a dropped connection.
+    Replaced(String),
 }
 
 /// How long before an idle disconnect the person is warned: a minute, or
@@ -400,6 +403,7 @@ pub async fn run(
         End::Idle => "was idle too long",
         End::Shutdown => "host shutting down",
         End::Quit | End::Message(_) => "left",
+        End::Replaced(_) => "connected again elsewhere",
     };
     if conn.watching {
         conn.leave_room().await;
@@ -416,7 +420,7 @@ pub async fn run(
             who: conn.id,
             reason: reason.into(),
             // Not a deliberate quit: an account's seat is kept a while.
-            dropped: matches!(end, End::Gone | End::Cut),
+            dropped: matches!(end, End::Gone | End::Cut | End::Replaced(_)),
         })
         .await;
     }
@@ -429,7 +433,7 @@ pub async fn run(
             let bytes = conn.session.close();
             conn.outbox.finish(&bytes, 0);
         }
-        End::Message(m) => {
+        End::Message(m) | End::Replaced(m) => {
             let bytes = conn.session.goodbye(&m);
             conn.outbox.finish(&bytes, 0);
         }
@@ -795,6 +799,7 @@ impl Conn {
             }
             ToSession::Rejected(e) => self.session.move_rejected(&e),
             ToSession::Kick(m) => return Some(End::Message(m)),
+            ToSession::Replaced(m) => return Some(End::Replaced(m)),
             ToSession::Said(m) => self.session.notice(&m),
             ToSession::Invited(i) => self.session.invited(crate::session::live::InviteView {
                 from: i.from,

@@ -147,8 +147,15 @@ impl Line {
             spans: vec![Span::new(text, style)],
         }
     }
+    /// Adds text; text in the style of the last span joins it (fewer
+    /// spans to build, copy, compare and style: a board row is a few spans
+    /// rather than one per cell).
     pub fn push(&mut self, text: impl Into<String>, style: Style) -> &mut Line {
-        self.spans.push(Span::new(text, style));
+        let text = text.into();
+        match self.spans.last_mut() {
+            Some(last) if last.style == style => last.text.push_str(&text),
+            _ => self.spans.push(Span::new(text, style)),
+        }
         self
     }
     pub fn with(mut self, text: impl Into<String>, style: Style) -> Line {
