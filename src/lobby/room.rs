@@ -147,6 +147,8 @@ impl RoomHandle {
 
     /// Sends without waiting; a command the room has no space for comes
     /// back (a room that has ended takes it and ignores it).
+    // The command itself comes back, to be sent another way.
+    #[allow(clippy::result_large_err)]
     pub fn try_give(&self, cmd: RoomCmd) -> Result<(), RoomCmd> {
         match self.tx.try_send(cmd) {
             Err(mpsc::error::TrySendError::Full(cmd)) => Err(cmd),

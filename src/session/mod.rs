@@ -396,7 +396,17 @@ impl Session {
         self.now = Some(now);
         match (&mut self.state, &self.remote) {
             (State::Seeking(s), Some(r)) => s.tick(now, &r.opts),
-            (State::Play(p), _) => p.tick(now),
+            (State::Play(p), _) => {
+                p.tick(now);
+                // Only the time moved since the last frame (every other
+                // change draws a whole one): the clock rows are enough.
+                if self.help.is_none() {
+                    let mut out = Output::default();
+                    if self.screen.patch(&p.time_lines(), &mut out.bytes) {
+                        return out;
+                    }
+                }
+            }
             _ => {}
         }
         self.rendered()
@@ -1045,4 +1055,76 @@ fn game_kinds(opts: &RemoteOptions) -> Vec<GameKind> {
         }
     }
     kinds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::{Clock, TimeControl};
+    use crate::game::{Colour, Rules, Side};
+    use crate::table::{Seat, Table};
+
+    fn remote() -> Session {
+        let opts = RemoteOptions {
+            name: "ann".into(),
+            motd: String::new(),
+            games: vec![Rules::connect_four()],
+            match_wait: Duration::from_secs(30),
+            join_hint: "ssh CODE@host".into(),
+            max_line: 64,
+            ask_name: false,
+            chat_max: 200,
+        };
+        Session::remote(opts, Theme::Ascii, 80, 24)
+    }
+
+    #[test]
+    fn a_clock_tick_redraws_the_clock_row_alone_and_the_terminal_matches_a_full_frame() {
+        let mut s = remote();
+        let mut term = vt100::Parser::new(24, 80, 0);
+        term.process(&s.open().bytes);
+        let t0 = Instant::now();
+        let table = Table::new(
+            Rules::connect_four(),
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::human("bob", Colour::Blue),
+            ],
+        );
+        let mut clock = Clock::new(TimeControl::new(1, 0));
+        clock.start(Side::First, t0);
+        let mut view = table.view().clone();
+        view.clock = Some(clock.view(t0));
+        s.set_now(t0);
+        let seating = Seating {
+            mine: [true, false],
+            present: [true, true],
+        };
+        term.process(&s.game_started(view, seating).bytes);
+        assert!(term.screen().contents().contains("1:00"));
+        for secs in 1..=12 {
+            let now = t0 + Duration::from_secs(secs);
+            let out = s.tick(now);
+            // Only the running clock's row is written.
+            let text = String::from_utf8_lossy(&out.bytes).to_string();
+            assert!(text.len() < 120, "more than a row at {secs} s: {text:?}");
+            term.process(&out.bytes);
+            let shown = term.screen().contents();
+            let left = 60 - secs;
+            assert!(shown.contains(&format!("0:{left:02}")), "{shown}");
+            // The terminal shows exactly what a whole frame would.
+            let mut fresh = vt100::Parser::new(24, 80, 0);
+            let mut again = remote();
+            // (Drawn whole at this moment: the time is set before the game.)
+            again.set_now(now);
+            let mut view = table.view().clone();
+            view.clock = Some(clock.view(t0));
+            fresh.process(&again.open().bytes);
+            fresh.process(&again.game_started(view, seating).bytes);
+            assert_eq!(shown, fresh.screen().contents());
+        }
+        // A redraw asked for (Ctrl-L) still draws everything.
+        let out = s.redraw();
+        assert!(out.bytes.len() > 400);
+    }
 }

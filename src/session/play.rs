@@ -106,6 +106,9 @@ pub struct PlayScreen {
     /// The board as last drawn, and what it was drawn from: a clock tick
     /// or a chat line redraws the screen without drawing the board again.
     board_cache: Option<Box<BoardCache>>,
+    /// In the last frame: the clock row (if any), the row above the board,
+    /// and where the second clock starts ([`PlayScreen::time_lines`]).
+    time_rows: Option<(Option<usize>, usize, usize)>,
 }
 
 /// A drawn board and what it was drawn from.
@@ -140,6 +143,7 @@ impl PlayScreen {
             muted: false,
             my_name: String::new(),
             board_cache: None,
+            time_rows: None,
         }
     }
 
@@ -834,47 +838,13 @@ impl PlayScreen {
         f.push(players);
         // Both clocks, each under its player's name; only this row changes
         // as the running one counts down.
-        if let Some(clock) = &g.clock {
-            let now = self.clock_now(clock);
-            let mut row = Line::new();
-            for side in Side::BOTH {
-                let left = clock.left_at(side, now);
-                let running = clock.running == Some(side) && g.ending.is_none();
-                let text = format!(" {} ", format_left(left));
-                let at = if side == Side::First {
-                    3
-                } else {
-                    second_at + 3
-                };
-                let pad = at.saturating_sub(row.width() + 1);
-                row.push(" ".repeat(pad), Style::PLAIN);
-                let st = if left.is_zero() || (running && left < Duration::from_secs(10)) {
-                    Style::fg(Ink::Red).bold()
-                } else if running {
-                    Style::PLAIN.bold().reverse()
-                } else {
-                    Style::PLAIN.dim()
-                };
-                row.push(text, st);
-            }
+        let clock_row = self.clock_row(second_at).map(|row| {
             f.push(row);
-        }
+            f.height() - 1
+        });
         // What the ending means for this person, above the board.
-        match self.verdict() {
-            Some(v) => {
-                let mut l = Line::styled(format!(" {v} "), Style::PLAIN.bold().reverse());
-                // A rated game: how this person's rating moved.
-                let mine = Side::BOTH.into_iter().find(|s| self.mine[s.index()]);
-                if let Some(change) = mine.and_then(|s| g.rating_change[s.index()]) {
-                    l.push(format!("  rating {change}"), Style::PLAIN.bold());
-                }
-                f.push(l);
-            }
-            None => match self.offer_line() {
-                Some(l) => f.push(l),
-                None => f.blank(),
-            },
-        }
+        f.push(self.verdict_row());
+        self.time_rows = Some((clock_row, f.height() - 1, second_at));
 
         let cursor = self.my_turn().then(|| match self.kind() {
             GameKind::ConnectFour => Cursor::Column(self.cursor.x),
@@ -1099,6 +1069,69 @@ impl PlayScreen {
             self.draw_pane(&mut f, board_top, board_rows, col);
         }
         f
+    }
+
+    /// The row of both clocks (a game with a clock); the second clock
+    /// starts under the second player's name at `second_at`.
+    fn clock_row(&self, second_at: usize) -> Option<Line> {
+        let g = &self.game;
+        let clock = g.clock.as_ref()?;
+        let now = self.clock_now(clock);
+        let mut row = Line::new();
+        for side in Side::BOTH {
+            let left = clock.left_at(side, now);
+            let running = clock.running == Some(side) && g.ending.is_none();
+            let text = format!(" {} ", format_left(left));
+            let at = if side == Side::First {
+                3
+            } else {
+                second_at + 3
+            };
+            let pad = at.saturating_sub(row.width() + 1);
+            row.push(" ".repeat(pad), Style::PLAIN);
+            let st = if left.is_zero() || (running && left < Duration::from_secs(10)) {
+                Style::fg(Ink::Red).bold()
+            } else if running {
+                Style::PLAIN.bold().reverse()
+            } else {
+                Style::PLAIN.dim()
+            };
+            row.push(text, st);
+        }
+        Some(row)
+    }
+
+    /// The row above the board: the verdict of a finished game, or an
+    /// offer, a countdown or a claim.
+    fn verdict_row(&self) -> Line {
+        let g = &self.game;
+        match self.verdict() {
+            Some(v) => {
+                let mut l = Line::styled(format!(" {v} "), Style::PLAIN.bold().reverse());
+                // A rated game: how this person's rating moved.
+                let mine = Side::BOTH.into_iter().find(|s| self.mine[s.index()]);
+                if let Some(change) = mine.and_then(|s| g.rating_change[s.index()]) {
+                    l.push(format!("  rating {change}"), Style::PLAIN.bold());
+                }
+                l
+            }
+            None => self.offer_line().unwrap_or_default(),
+        }
+    }
+
+    /// The rows of the last frame that change with the time alone (the
+    /// clocks, a countdown, a claim that becomes due), as they are now:
+    /// (frame row, line). Empty before the first frame.
+    pub fn time_lines(&self) -> Vec<(usize, Line)> {
+        let Some((clock_row, verdict_row, second_at)) = self.time_rows else {
+            return Vec::new();
+        };
+        let mut lines = Vec::with_capacity(2);
+        if let (Some(row), Some(line)) = (clock_row, self.clock_row(second_at)) {
+            lines.push((row, line));
+        }
+        lines.push((verdict_row, self.verdict_row()));
+        lines
     }
 
     /// Where a pane beside the board starts (the chat, and the moves for

@@ -308,6 +308,45 @@ impl Screen {
             && frame.height() + usize::from(TOP_MARGIN) <= usize::from(self.rows)
     }
 
+    /// Replaces rows of the frame last presented (by frame row) and draws
+    /// what changed, without a whole frame: for rows that change with the
+    /// time alone (a clock). Refuses (false: present a frame instead) when
+    /// the screen must be drawn in full, or when a line old or new could
+    /// move the frame sideways (wider than the centred block's minimum).
+    pub fn patch(&mut self, lines: &[(usize, Line)], out: &mut Vec<u8>) -> bool {
+        let rows = usize::from(self.rows);
+        let cols = usize::from(self.cols);
+        if self.full_redraw || self.too_small || self.drawn.len() != rows {
+            return false;
+        }
+        let narrow = LAYOUT_WIDTH.min(cols);
+        let top = usize::from(self.placement.top);
+        for (frame_row, line) in lines {
+            let row = frame_row + top;
+            let Some(old) = self.drawn_lines.get(row) else {
+                return false;
+            };
+            if old.width() > narrow || line.width() > narrow {
+                return false;
+            }
+        }
+        for (frame_row, line) in lines {
+            let row = frame_row + top;
+            if self.drawn_lines[row] == *line {
+                continue;
+            }
+            let bytes = line_bytes(line, self.drawn_left, cols);
+            if bytes != self.drawn[row] {
+                let _ = queue!(out, MoveTo(0, row as u16));
+                out.extend_from_slice(&bytes);
+                let _ = queue!(out, Clear(ClearType::UntilNewLine));
+            }
+            self.drawn[row] = bytes;
+            self.drawn_lines[row] = line.clone();
+        }
+        true
+    }
+
     /// Renders `frame`, appending to `out` only what changed since the last render.
     pub fn render(&mut self, frame: &Frame, out: &mut Vec<u8>) {
         self.present(frame.clone(), out);
