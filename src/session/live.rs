@@ -1,6 +1,7 @@
 //! The lobby's live screens: the games in play (to watch one), who is
 //! online (to invite one of them to a game), and an invitation received.
 
+use super::records::window_start;
 use super::remote::{Stats, header};
 use crate::clock::TimeControl;
 use crate::game::{GameKind, Rules};
@@ -137,7 +138,8 @@ impl GamesScreen {
             Style::PLAIN.dim(),
         ));
         debug_assert_eq!(f.height(), ROWS_TOP);
-        for (i, g) in rows.iter().enumerate().skip(start).take(PAGE) {
+        let mut shown = Vec::new();
+        for g in rows.iter().skip(start).take(PAGE) {
             let players = format!(
                 "{} vs {}",
                 text::sanitize(&g.players[0], 19),
@@ -155,51 +157,57 @@ impl GamesScreen {
                 g.moves,
                 g.watchers
             );
-            let (lead, st) = if i == self.selected {
-                (" > ", Style::PLAIN.bold().reverse())
-            } else {
-                ("   ", Style::PLAIN)
-            };
-            f.push(Line::plain(lead).with(row, st));
+            shown.push(row);
         }
-        for _ in rows.len().saturating_sub(start).min(PAGE)..PAGE {
-            f.blank();
-        }
-        if rows.len() > PAGE {
-            f.push(Line::styled(
-                format!(
-                    "   {}-{} of {}",
-                    start + 1,
-                    (start + PAGE).min(rows.len()),
-                    rows.len()
-                ),
-                Style::PLAIN.dim(),
-            ));
-        } else {
-            f.blank();
-        }
-        match &self.message {
-            Some(m) => f.push(Line::styled(
-                format!(" ! {}", text::sanitize(m, 70)),
-                Style::PLAIN.bold(),
-            )),
-            None => f.blank(),
-        }
-        f.push(Line::styled(
+        push_page(
+            &mut f,
+            shown,
+            (self.selected, start, rows.len()),
+            self.message.as_deref(),
             " arrows choose, Enter watches, r refreshes, Esc back; ? help",
-            Style::PLAIN.dim(),
-        ));
+        );
         f
     }
 }
 
-/// The first row of a window of `size` rows over `len` that shows `selected`.
-fn window_start(selected: usize, len: usize, size: usize) -> usize {
-    if len <= size {
-        0
-    } else {
-        selected.saturating_sub(size / 2).min(len - size)
+/// A page of a list: the `shown` rows (the window from `start` of `len`
+/// rows, with `selected` highlighted), padded to [`PAGE`]; "a-b of n"
+/// when there are more; the message; the keys.
+fn push_page(
+    f: &mut Frame,
+    shown: Vec<String>,
+    (selected, start, len): (usize, usize, usize),
+    message: Option<&str>,
+    keys: &str,
+) {
+    let count = shown.len();
+    for (i, row) in shown.into_iter().enumerate() {
+        let (lead, st) = if start + i == selected {
+            (" > ", Style::PLAIN.bold().reverse())
+        } else {
+            ("   ", Style::PLAIN)
+        };
+        f.push(Line::plain(lead).with(row, st));
     }
+    for _ in count..PAGE {
+        f.blank();
+    }
+    if len > PAGE {
+        f.push(Line::styled(
+            format!("   {}-{} of {len}", start + 1, (start + PAGE).min(len)),
+            Style::PLAIN.dim(),
+        ));
+    } else {
+        f.blank();
+    }
+    match message {
+        Some(m) => f.push(Line::styled(
+            format!(" ! {}", text::sanitize(m, 76)),
+            Style::PLAIN.bold(),
+        )),
+        None => f.blank(),
+    }
+    f.push(Line::styled(keys, Style::PLAIN.dim()));
 }
 
 #[cfg(test)]
@@ -522,7 +530,8 @@ impl PeopleScreen {
         f.push(Line::styled(head, Style::PLAIN.dim()));
         debug_assert_eq!(f.height(), PEOPLE_TOP);
         let start = window_start(self.selected, rows.len(), PAGE);
-        for (i, p) in rows.iter().enumerate().skip(start).take(PAGE) {
+        let mut shown = Vec::new();
+        for p in rows.iter().skip(start).take(PAGE) {
             let mut who = text::sanitize(&p.name, text::MAX_NAME_WIDTH);
             if p.me {
                 who.push_str(" (you)");
@@ -546,41 +555,16 @@ impl PeopleScreen {
                 format!("{}, no invitations", p.doing)
             };
             row.push_str(&text::sanitize(&doing, 34));
-            let (lead, st) = if i == self.selected {
-                (" > ", Style::PLAIN.bold().reverse())
-            } else {
-                ("   ", Style::PLAIN)
-            };
-            f.push(Line::plain(lead).with(row, st));
-        }
-        for _ in rows.len().saturating_sub(start).min(PAGE)..PAGE {
-            f.blank();
-        }
-        if rows.len() > PAGE {
-            f.push(Line::styled(
-                format!(
-                    "   {}-{} of {}",
-                    start + 1,
-                    (start + PAGE).min(rows.len()),
-                    rows.len()
-                ),
-                Style::PLAIN.dim(),
-            ));
-        } else {
-            f.blank();
-        }
-        match &self.message {
-            Some(m) => f.push(Line::styled(
-                format!(" ! {}", text::sanitize(m, 76)),
-                Style::PLAIN.bold(),
-            )),
-            None => f.blank(),
+            shown.push(row);
         }
         let on = if self.invitable_me() { "on" } else { "off" };
-        f.push(Line::styled(
-            format!(" Enter invites, i invitations (now {on}), r refreshes, Esc back"),
-            Style::PLAIN.dim(),
-        ));
+        push_page(
+            &mut f,
+            shown,
+            (self.selected, start, rows.len()),
+            self.message.as_deref(),
+            &format!(" Enter invites, i invitations (now {on}), r refreshes, Esc back"),
+        );
         f
     }
 

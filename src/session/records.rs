@@ -706,7 +706,7 @@ impl RecordsScreen {
 }
 
 /// The first row of a window of `size` rows over `len` that shows `selected`.
-fn window_start(selected: usize, len: usize, size: usize) -> usize {
+pub(super) fn window_start(selected: usize, len: usize, size: usize) -> usize {
     if len <= size {
         0
     } else {
