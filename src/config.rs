@@ -63,6 +63,7 @@ struct RawSsh {
     keepalive_secs: u64,
     keepalive_max: u32,
     login_timeout_secs: u64,
+    proxy_protocol: bool,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -70,6 +71,7 @@ struct RawSsh {
 struct RawTelnet {
     enabled: bool,
     listen: String,
+    proxy_protocol: bool,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -168,6 +170,7 @@ impl Default for RawSsh {
             keepalive_secs: 30,
             keepalive_max: 3,
             login_timeout_secs: 30,
+            proxy_protocol: false,
         }
     }
 }
@@ -177,6 +180,7 @@ impl Default for RawTelnet {
         RawTelnet {
             enabled: true,
             listen: "0.0.0.0:2323".into(),
+            proxy_protocol: false,
         }
     }
 }
@@ -256,12 +260,17 @@ pub struct SshConfig {
     pub keepalive_max: usize,
     /// Time a connection has to finish logging in.
     pub login_timeout: Duration,
+    /// Every connection starts with a PROXY protocol header (v1 or v2)
+    /// from a balancer, whose client address then stands for the peer.
+    pub proxy_protocol: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TelnetConfig {
     pub enabled: bool,
     pub listen: SocketAddr,
+    /// As [`SshConfig::proxy_protocol`].
+    pub proxy_protocol: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -437,6 +446,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             100,
         )?,
         login_timeout: secs("ssh.login_timeout_secs", raw.ssh.login_timeout_secs, 1, 600)?,
+        proxy_protocol: raw.ssh.proxy_protocol,
     };
     let telnet = TelnetConfig {
         enabled: raw.telnet.enabled,
@@ -449,6 +459,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
                 ),
             )
         })?,
+        proxy_protocol: raw.telnet.proxy_protocol,
     };
     let l = &raw.limits;
     let limits = ServerLimits {

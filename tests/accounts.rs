@@ -20,7 +20,7 @@ pub(crate) fn config_file(t: &TestHost) -> std::path::PathBuf {
 }
 
 /// `inarow ARGS --config FILE`: stdout, or a panic with stderr.
-fn inarow_with(config: &std::path::Path, args: &[&str]) -> String {
+pub(crate) fn inarow_with(config: &std::path::Path, args: &[&str]) -> String {
     let out = crate::util::inarow()
         .args(args)
         .arg("--config")

@@ -7,6 +7,7 @@ mod computer;
 mod connect4_engine;
 mod gomoku_engine;
 mod live;
+mod operators;
 mod properties;
 mod rules;
 mod screens;

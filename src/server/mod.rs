@@ -8,6 +8,7 @@ pub mod conn;
 pub mod hostkey;
 pub mod net;
 pub mod outbox;
+pub mod proxy;
 pub mod records;
 pub mod ssh;
 pub mod telnet;
@@ -224,7 +225,19 @@ impl Host {
     }
 }
 
+/// How long a balancer has to send the PROXY header once connected.
+pub const PROXY_HEADER_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Connections whose PROXY header is still being read, at most; beyond,
+/// new connections are closed at once.
+const MAX_PENDING_HEADERS: usize = 1024;
+
 async fn accept_loop(ctx: Arc<Ctx>, listener: tokio::net::TcpListener, transport: Transport) {
+    let proxied = match transport {
+        Transport::Ssh => ctx.config.ssh.proxy_protocol,
+        Transport::Telnet => ctx.config.telnet.proxy_protocol,
+    };
+    let pending_headers = Arc::new(tokio::sync::Semaphore::new(MAX_PENDING_HEADERS));
     loop {
         let (stream, peer) = tokio::select! {
             _ = ctx.shutdown.cancelled() => return,
@@ -238,38 +251,82 @@ async fn accept_loop(ctx: Arc<Ctx>, listener: tokio::net::TcpListener, transport
                 }
             },
         };
-        let slot = match ctx.admission.admit(peer.ip()) {
-            Ok(slot) => slot,
-            Err(refusal) => {
-                let why = ctx.admission.explain(refusal);
-                tracing::info!(%peer, reason = %why, "connection refused");
-                // Say why, a bounded number at a time (a flood of refused
-                // connections must cost little); beyond, close at once.
-                if let Ok(permit) = Arc::clone(&ctx.refusals).try_acquire_owned() {
-                    let message = match transport {
-                        Transport::Ssh => net::ssh_refusal(&why),
-                        Transport::Telnet => format!("{why}\r\n").into_bytes(),
-                    };
-                    tokio::spawn(async move {
-                        net::refuse(stream, message).await;
-                        drop(permit);
-                    });
+        if !proxied {
+            admit_and_serve(&ctx, stream, peer, transport);
+            continue;
+        }
+        // Behind a balancer: the header names the client, and only then
+        // can the connection be admitted (by the client's address, not
+        // the balancer's). It is read off the accept loop, a bounded
+        // number at a time, each within a few seconds.
+        let Ok(permit) = Arc::clone(&pending_headers).try_acquire_owned() else {
+            tracing::info!(%peer, "connection refused: too many PROXY headers pending");
+            continue;
+        };
+        let task_ctx = Arc::clone(&ctx);
+        ctx.tracker.spawn(async move {
+            let mut stream = stream;
+            let client = match tokio::time::timeout(
+                PROXY_HEADER_TIMEOUT,
+                proxy::read_header(&mut stream),
+            )
+            .await
+            {
+                Ok(Ok(Some(client))) => client,
+                Ok(Ok(None)) => peer,
+                Ok(Err(e)) => {
+                    tracing::info!(%peer, ?transport, error = %e, "connection refused");
+                    return;
                 }
-                continue;
-            }
-        };
-        tracing::info!(%peer, ?transport, "connection");
-        let _ = stream.set_nodelay(true);
-        match transport {
-            Transport::Ssh => ctx
-                .tracker
-                .spawn(ssh::serve(Arc::clone(&ctx), stream, peer, slot)),
-            Transport::Telnet => {
-                ctx.tracker
-                    .spawn(telnet::serve(Arc::clone(&ctx), stream, peer, slot))
-            }
-        };
+                Err(_) => {
+                    tracing::info!(%peer, ?transport, "connection refused: no PROXY header in time");
+                    return;
+                }
+            };
+            drop(permit);
+            admit_and_serve(&task_ctx, stream, client, transport);
+        });
     }
+}
+
+/// Admits a connection from `peer` (the client's address) and starts its
+/// session, or tells it why not.
+fn admit_and_serve(
+    ctx: &Arc<Ctx>,
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    transport: Transport,
+) {
+    let slot = match ctx.admission.admit(peer.ip()) {
+        Ok(slot) => slot,
+        Err(refusal) => {
+            let why = ctx.admission.explain(refusal);
+            tracing::info!(%peer, reason = %why, "connection refused");
+            // Say why, a bounded number at a time (a flood of refused
+            // connections must cost little); beyond, close at once.
+            if let Ok(permit) = Arc::clone(&ctx.refusals).try_acquire_owned() {
+                let message = match transport {
+                    Transport::Ssh => net::ssh_refusal(&why),
+                    Transport::Telnet => format!("{why}\r\n").into_bytes(),
+                };
+                tokio::spawn(async move {
+                    net::refuse(stream, message).await;
+                    drop(permit);
+                });
+            }
+            return;
+        }
+    };
+    tracing::info!(%peer, ?transport, "connection");
+    let _ = stream.set_nodelay(true);
+    match transport {
+        Transport::Ssh => ctx
+            .tracker
+            .spawn(ssh::serve(Arc::clone(ctx), stream, peer, slot)),
+        Transport::Telnet => ctx
+            .tracker
+            .spawn(telnet::serve(Arc::clone(ctx), stream, peer, slot)),
+    };
 }
 
 /// Runs the host until Ctrl-C or SIGTERM.

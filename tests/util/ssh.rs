@@ -122,6 +122,40 @@ impl Client {
         rows: u16,
     ) -> Client {
         let (handle, ch) = Self::open(addr, user, login).await;
+        Self::start_shell(handle, ch, cols, rows).await
+    }
+
+    /// Connects after sending `prefix` (a PROXY protocol header, as a
+    /// balancer does); 100x30.
+    pub async fn connect_after(
+        addr: SocketAddr,
+        prefix: &[u8],
+        user: &str,
+        login: Login,
+    ) -> Client {
+        let stream = Self::stream_after(addr, prefix).await;
+        let config = Arc::new(client::Config::default());
+        let handle = client::connect_stream(config, stream, Trusting)
+            .await
+            .unwrap();
+        let (handle, ch) = Self::log_in(handle, user, login).await;
+        Self::start_shell(handle, ch, 100, 30).await
+    }
+
+    /// A TCP connection that has sent `prefix`.
+    pub async fn stream_after(addr: SocketAddr, prefix: &[u8]) -> tokio::net::TcpStream {
+        use tokio::io::AsyncWriteExt;
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        stream.write_all(prefix).await.unwrap();
+        stream
+    }
+
+    async fn start_shell(
+        handle: client::Handle<Trusting>,
+        ch: russh::Channel<client::Msg>,
+        cols: u16,
+        rows: u16,
+    ) -> Client {
         ch.request_pty(
             true,
             "xterm-256color",
@@ -151,7 +185,15 @@ impl Client {
         login: Login,
     ) -> (client::Handle<Trusting>, russh::Channel<client::Msg>) {
         let config = Arc::new(client::Config::default());
-        let mut handle = client::connect(config, addr, Trusting).await.unwrap();
+        let handle = client::connect(config, addr, Trusting).await.unwrap();
+        Self::log_in(handle, user, login).await
+    }
+
+    async fn log_in(
+        mut handle: client::Handle<Trusting>,
+        user: &str,
+        login: Login,
+    ) -> (client::Handle<Trusting>, russh::Channel<client::Msg>) {
         match login {
             Login::Key(key) => {
                 let ok = handle

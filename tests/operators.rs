@@ -1,0 +1,172 @@
+//! What operators rely on: the PROXY protocol behind a TCP balancer, and
+//! the health, readiness and metrics endpoints.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+
+use crate::accounts::{config_file, inarow_with};
+use crate::util::TestClient;
+use crate::util::ssh::{Client, Login, start_host_with};
+use crate::util::telnet::TelnetClient;
+
+/// A v1 header from `client` to `server`.
+fn v1(client: &str, server: SocketAddr) -> Vec<u8> {
+    let c: SocketAddr = client.parse().unwrap();
+    let family = if c.is_ipv4() { "TCP4" } else { "TCP6" };
+    format!(
+        "PROXY {family} {} {} {} {}\r\n",
+        c.ip(),
+        server.ip(),
+        c.port(),
+        server.port()
+    )
+    .into_bytes()
+}
+
+/// A v2 header (PROXY command, TCP over IPv4) from `client` to `server`,
+/// with one NOOP TLV as balancers may add.
+fn v2(client: &str, server: SocketAddr) -> Vec<u8> {
+    let c: std::net::SocketAddrV4 = client.parse().unwrap();
+    let SocketAddr::V4(s) = server else {
+        panic!("IPv4 server expected")
+    };
+    let mut body = Vec::new();
+    body.extend_from_slice(&c.ip().octets());
+    body.extend_from_slice(&s.ip().octets());
+    body.extend_from_slice(&c.port().to_be_bytes());
+    body.extend_from_slice(&s.port().to_be_bytes());
+    body.extend_from_slice(&[0x04, 0x00, 0x01, 0x00]);
+    let mut h = b"\r\n\r\n\0\r\nQUIT\n".to_vec();
+    h.extend_from_slice(&[0x21, 0x11]);
+    h.extend_from_slice(&(body.len() as u16).to_be_bytes());
+    h.extend_from_slice(&body);
+    h
+}
+
+/// Reads what the host sends until it closes (or `limit` passes); returns
+/// the bytes and whether it closed.
+async fn read_until_closed(stream: &mut tokio::net::TcpStream, limit: Duration) -> (Vec<u8>, bool) {
+    let deadline = tokio::time::Instant::now() + limit;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return (got, false),
+            Ok(Ok(0)) | Ok(Err(_)) => return (got, true),
+            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_balancer_the_proxy_header_names_the_client_for_limits_and_bans() {
+    let t = start_host_with("[ssh]\nproxy_protocol = true\n\n[limits]\nmax_per_ip = 1").await;
+    // Every connection comes from 127.0.0.1 (the "balancer"), yet with
+    // one session per address allowed, two clients get in: v2 and v1.
+    let mut a = Client::connect_after(
+        t.addr,
+        &v2("198.51.100.1:40001", t.addr),
+        "ann",
+        Login::Guest,
+    )
+    .await;
+    a.wait_for("Choose a game").await;
+    let mut b = Client::connect_after(
+        t.addr,
+        &v1("198.51.100.2:40002", t.addr),
+        "bo",
+        Login::Guest,
+    )
+    .await;
+    b.wait_for("Choose a game").await;
+    // A second session from the first client's address is refused, with
+    // the reason in place of the SSH banner.
+    let mut again = Client::stream_after(t.addr, &v1("198.51.100.1:50000", t.addr)).await;
+    let (said, closed) = read_until_closed(&mut again, Duration::from_secs(5)).await;
+    assert!(closed, "a second session from one address stayed open");
+    assert!(
+        String::from_utf8_lossy(&said).contains("too many sessions from your address"),
+        "{}",
+        String::from_utf8_lossy(&said)
+    );
+    // A ban on the client's address applies through the balancer.
+    inarow_with(
+        &config_file(&t),
+        &["admin", "ban", "203.0.113.9", "--reason", "testing bans"],
+    );
+    let mut banned =
+        Client::connect_after(t.addr, &v2("203.0.113.9:1234", t.addr), "cy", Login::Guest).await;
+    banned.wait_for("testing bans").await;
+    banned.wait_closed().await;
+    // No header: refused before any SSH byte is sent.
+    let mut plain = Client::stream_after(t.addr, b"SSH-2.0-OpenSSH_9.2\r\n").await;
+    let (said, closed) = read_until_closed(&mut plain, Duration::from_secs(5)).await;
+    assert!(
+        closed && said.is_empty(),
+        "a connection without a header was served: {said:?}"
+    );
+    // A malformed header: the same.
+    let mut bad = Client::stream_after(
+        t.addr,
+        b"PROXY TCP4 999.1.1.1 10.0.0.1 1 2\r\nSSH-2.0-x\r\n",
+    )
+    .await;
+    let (said, closed) = read_until_closed(&mut bad, Duration::from_secs(5)).await;
+    assert!(
+        closed && said.is_empty(),
+        "a malformed header was served: {said:?}"
+    );
+    // Silence: closed once the header's time is up.
+    let started = std::time::Instant::now();
+    let mut silent = Client::stream_after(t.addr, b"").await;
+    let (said, closed) = read_until_closed(&mut silent, Duration::from_secs(10)).await;
+    assert!(
+        closed && said.is_empty(),
+        "a silent connection was not closed"
+    );
+    assert!(
+        started.elapsed() >= Duration::from_secs(2),
+        "closed too soon: {:?}",
+        started.elapsed()
+    );
+    // The sessions let in are unharmed.
+    a.send(b"o").await;
+    a.wait_for("bo").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telnet_behind_a_balancer_and_headers_not_taken_when_off() {
+    let t = start_host_with("[telnet]\nproxy_protocol = true\n\n[limits]\nmax_per_ip = 1").await;
+    let telnet = t.host.as_ref().unwrap().telnet_addr.unwrap();
+    let mut a = TelnetClient::connect(telnet, None, 80, 24).await;
+    a.send(&v2("198.51.100.7:1000", telnet)).await;
+    a.log_in(b"nell\r\n", "nell").await;
+    let mut b = TelnetClient::connect(telnet, None, 80, 24).await;
+    b.send(&v1("198.51.100.8:1001", telnet)).await;
+    b.log_in(b"otto\r\n", "otto").await;
+    // SSH on the same host is not behind the balancer: a header there is
+    // not taken (the SSH handshake fails on it), and a plain client plays.
+    let mut raw = Client::stream_after(t.addr, &v1("198.51.100.9:1", t.addr)).await;
+    let (said, _) = read_until_closed(&mut raw, Duration::from_secs(5)).await;
+    assert!(
+        !String::from_utf8_lossy(&said).contains("Choose a game"),
+        "a header was taken with proxy_protocol off"
+    );
+    drop(raw);
+    let mut c = Client::connect(t.addr, "pia", Login::Guest).await;
+    c.wait_for("Choose a game").await;
+
+    // Off for telnet: the header is not taken, so both connections come
+    // from 127.0.0.1 and the second is refused by the per-address limit.
+    let t = start_host_with("[limits]\nmax_per_ip = 1").await;
+    let telnet = t.host.as_ref().unwrap().telnet_addr.unwrap();
+    let mut first = TelnetClient::connect(telnet, None, 80, 24).await;
+    first.send(&v1("198.51.100.10:1", telnet)).await;
+    // The header is just a line typed at the name prompt.
+    first.wait_for("you are PROXY TCP4").await;
+    let mut second = TelnetClient::connect(telnet, None, 80, 24).await;
+    second.send(&v1("198.51.100.11:1", telnet)).await;
+    second.wait_for("too many sessions from your address").await;
+}
