@@ -52,7 +52,24 @@ struct RawConfig {
     games: RawGames,
     store: RawStore,
     chat: RawChat,
+    http: RawHttp,
     log: RawLog,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawHttp {
+    enabled: bool,
+    listen: String,
+}
+
+impl Default for RawHttp {
+    fn default() -> Self {
+        RawHttp {
+            enabled: false,
+            listen: "127.0.0.1:9090".into(),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -351,6 +368,13 @@ pub struct ChatConfig {
     pub per_minute: usize,
 }
 
+/// The operators' endpoints: `/healthz`, `/readyz`, `/metrics`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpConfig {
+    pub enabled: bool,
+    pub listen: SocketAddr,
+}
+
 /// Where accounts, ratings and games are kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreConfig {
@@ -371,6 +395,7 @@ pub struct Config {
     pub games: GamesConfig,
     pub store: StoreConfig,
     pub chat: ChatConfig,
+    pub http: HttpConfig,
     /// A tracing filter directive such as `info` or `inarow=debug`.
     pub log_level: String,
 }
@@ -522,6 +547,18 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         motd,
         public_address,
     };
+    let http = HttpConfig {
+        enabled: raw.http.enabled,
+        listen: raw.http.listen.parse().map_err(|_| {
+            invalid(
+                "http.listen",
+                format!(
+                    "'{}' is not an address such as 127.0.0.1:9090",
+                    crate::text::sanitize_quote(&raw.http.listen, 40)
+                ),
+            )
+        })?,
+    };
     let chat = ChatConfig {
         enabled: raw.chat.enabled,
         max_length: count("chat.max_length", raw.chat.max_length, 1, 1000)?,
@@ -644,6 +681,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         },
         store,
         chat,
+        http,
         log_level: level,
     })
 }

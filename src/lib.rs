@@ -38,6 +38,7 @@ pub mod engine;
 pub mod game;
 pub(crate) mod lobby;
 pub mod local;
+pub mod metrics;
 pub(crate) mod presence;
 pub(crate) mod rng;
 pub(crate) mod room_code;

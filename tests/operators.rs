@@ -170,3 +170,108 @@ async fn telnet_behind_a_balancer_and_headers_not_taken_when_off() {
     second.send(&v1("198.51.100.11:1", telnet)).await;
     second.wait_for("too many sessions from your address").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_readiness_and_metrics_are_scraped_and_parsed() {
+    use crate::ssh::quick_match_pair;
+    use crate::util::http::{get, parse_metrics, try_get};
+    use crate::util::ssh::play;
+
+    let mut t = start_host_with(
+        "[http]\nenabled = true\nlisten = \"127.0.0.1:0\"\n\n[limits]\nmax_per_ip = 2",
+    )
+    .await;
+    let http = t.host.as_ref().unwrap().http_addr.unwrap();
+    assert_eq!(get(http, "/healthz").await, (200, "ok\n".to_string()));
+    assert_eq!(get(http, "/readyz").await, (200, "ready\n".to_string()));
+    assert_eq!(get(http, "/anything-else").await.0, 404);
+    let scrape = || async { parse_metrics(&get(http, "/metrics").await.1) };
+    let m = scrape().await;
+    for key in [
+        "inarow_sessions{transport=\"ssh\"}",
+        "inarow_sessions{transport=\"telnet\"}",
+        "inarow_games_in_play{game=\"connect4\"}",
+        "inarow_games_in_play{game=\"gomoku\"}",
+        "inarow_moves_total{game=\"connect4\"}",
+        "inarow_move_latency_seconds_count",
+        "inarow_quick_match_wait_seconds_count",
+        "inarow_connections_refused_total{reason=\"full\"}",
+        "inarow_connections_refused_total{reason=\"per_address\"}",
+        "inarow_computer_searches_waiting",
+        "inarow_store_queue_games",
+        "inarow_store_journal_games",
+    ] {
+        assert_eq!(m.get(key), Some(&0.0), "{key} in {m:?}");
+    }
+
+    // Two people meet by quick match and play two moves.
+    let (mut first, mut second) = quick_match_pair(&t, ["alice", "bob"], b"1").await;
+    play(&mut first, "a").await;
+    play(&mut second, "b").await;
+    let m = scrape().await;
+    assert_eq!(m["inarow_sessions{transport=\"ssh\"}"], 2.0, "{m:?}");
+    assert_eq!(m["inarow_games_in_play{game=\"connect4\"}"], 1.0, "{m:?}");
+    assert_eq!(m["inarow_moves_total{game=\"connect4\"}"], 2.0, "{m:?}");
+    assert_eq!(m["inarow_move_latency_seconds_count"], 2.0, "{m:?}");
+    assert_eq!(
+        m["inarow_move_latency_seconds_bucket{le=\"+Inf\"}"], 2.0,
+        "{m:?}"
+    );
+    assert!(m["inarow_move_latency_seconds_sum"] > 0.0, "{m:?}");
+    assert_eq!(m["inarow_quick_match_wait_seconds_count"], 2.0, "{m:?}");
+
+    // A third session from this address is refused, and counted.
+    let mut third = Client::stream_after(t.addr, b"").await;
+    let (_, closed) = read_until_closed(&mut third, Duration::from_secs(5)).await;
+    assert!(closed);
+    let m = scrape().await;
+    assert_eq!(
+        m["inarow_connections_refused_total{reason=\"per_address\"}"], 1.0,
+        "{m:?}"
+    );
+
+    // The game ends: no longer in play.
+    for _ in 0..2 {
+        play(&mut first, "a").await;
+        play(&mut second, "b").await;
+    }
+    play(&mut first, "a").await;
+    first.wait_for("You win!").await;
+    let m = scrape().await;
+    assert_eq!(m["inarow_games_in_play{game=\"connect4\"}"], 0.0, "{m:?}");
+    assert_eq!(m["inarow_moves_total{game=\"connect4\"}"], 7.0, "{m:?}");
+
+    // Shutting down: not ready while the sessions are told and closed
+    // (the clients here stay connected, so that takes a moment), then gone.
+    let host = t.host.take().unwrap();
+    let stopping = tokio::spawn(host.shutdown());
+    let mut saw_draining = false;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while tokio::time::Instant::now() < deadline {
+        match try_get(http, "/readyz").await {
+            Ok((503, body)) => {
+                assert!(body.contains("draining"), "{body}");
+                saw_draining = true;
+                // Still up (healthz), only not ready.
+                if let Ok((code, _)) = try_get(http, "/healthz").await {
+                    assert_eq!(code, 200);
+                }
+                break;
+            }
+            Ok((200, _)) => {}
+            Ok(other) => panic!("unexpected /readyz answer {other:?}"),
+            Err(_) => break,
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(
+        saw_draining,
+        "/readyz never said draining during the shutdown"
+    );
+    stopping.await.unwrap();
+    assert!(
+        try_get(http, "/healthz").await.is_err(),
+        "the endpoints outlived the host"
+    );
+    drop((first, second));
+}

@@ -1268,6 +1268,7 @@ async fn store_full_queue_spills_to_the_journal_and_shutdown_drains() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
     use crate::util::TestClient;
+    use crate::util::http::{get, parse_metrics};
     use crate::util::ssh::{
         Client, Login, MY_TURN, THEIR_TURN, new_key, start_host_with, wait_any,
     };
@@ -1298,10 +1299,15 @@ async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
         let dir = tempfile::tempdir().unwrap();
         let journal = dir.path().join("journal.jsonl");
         let mut t = start_host_with(&format!(
-            "[store]\nurl = \"{proxied}\"\njournal = \"{}\"\n",
+            "[store]\nurl = \"{proxied}\"\njournal = \"{}\"\n\n[http]\nenabled = true\nlisten = \"127.0.0.1:0\"\n",
             journal.display()
         ))
         .await;
+        let http = t.host.as_ref().unwrap().http_addr.unwrap();
+        let metric = |name: &'static str| async move {
+            parse_metrics(&get(http, "/metrics").await.1)[name]
+        };
+        assert_eq!(get(http, "/readyz").await.0, 200);
 
         let mut ann = start_game(t.addr, "ann").await;
         leave(&mut ann).await;
@@ -1319,6 +1325,12 @@ async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
             ..Default::default()
         };
         assert_eq!(store.export(&all).await.unwrap().len(), 1);
+        // Operators see it: not ready, two games waiting in the journal.
+        assert_eq!(
+            get(http, "/readyz").await,
+            (503, "store unreachable\n".to_string())
+        );
+        assert_eq!(metric("inarow_store_journal_games").await, 2.0);
 
         proxy.restore();
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
@@ -1350,6 +1362,8 @@ async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
             .collect();
         names.sort();
         assert_eq!(names, ["ann", "bea", "cid"]);
+        assert_eq!(get(http, "/readyz").await.0, 200);
+        assert_eq!(metric("inarow_store_journal_games").await, 0.0);
         drop((ann, bea, cid));
         t.shutdown().await;
     })

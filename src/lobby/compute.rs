@@ -4,7 +4,7 @@
 //! level, so their tables are reused and never exceed one per running search.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,16 +23,46 @@ pub struct Computer {
 
 struct Inner {
     permits: Semaphore,
+    /// Searches waiting for a permit, and running.
+    waiting: AtomicUsize,
+    running: AtomicUsize,
     engines: Mutex<EnginePool>,
     budget: Duration,
     options: EngineOptions,
 }
 
+/// One unit of a count, held (released when dropped, also when the future
+/// holding it is dropped mid-wait).
+struct Count<'a>(&'a AtomicUsize);
+
+impl<'a> Count<'a> {
+    fn new(n: &'a AtomicUsize) -> Count<'a> {
+        n.fetch_add(1, Ordering::Relaxed);
+        Count(n)
+    }
+}
+
+impl Drop for Count<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 impl Computer {
+    /// Searches waiting for their turn, and running.
+    pub fn load(&self) -> (usize, usize) {
+        (
+            self.inner.waiting.load(Ordering::Relaxed),
+            self.inner.running.load(Ordering::Relaxed),
+        )
+    }
+
     pub fn new(max_concurrent: usize, budget: Duration, options: EngineOptions) -> Computer {
         Computer {
             inner: Arc::new(Inner {
                 permits: Semaphore::new(max_concurrent.max(1)),
+                waiting: AtomicUsize::new(0),
+                running: AtomicUsize::new(0),
                 engines: Mutex::new(HashMap::new()),
                 budget,
                 options,
@@ -48,10 +78,14 @@ impl Computer {
         level: Level,
         stop: Arc<AtomicBool>,
     ) -> Option<Move> {
-        let _permit = self.inner.permits.acquire().await.ok()?;
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let _permit = {
+            let _waiting = Count::new(&self.inner.waiting);
+            self.inner.permits.acquire().await.ok()?
+        };
+        if stop.load(Ordering::Relaxed) {
             return None;
         }
+        let _running = Count::new(&self.inner.running);
         let key = (*position.rules(), level);
         let mut engine = self
             .inner

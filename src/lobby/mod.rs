@@ -109,6 +109,8 @@ pub struct LobbySettings {
     pub max_spectators: usize,
     /// Longest chat line.
     pub chat_max: usize,
+    /// What operators see at `/metrics`.
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// Most games the list of games to watch holds (the most watched).
@@ -149,6 +151,7 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
             reconnect_grace: settings.reconnect_grace,
             max_spectators: settings.max_spectators,
             chat_max: settings.chat_max,
+            metrics: Arc::clone(&settings.metrics),
         },
         state: LobbyState::new(settings.games, crate::rng::make_rng(None))
             .with_match_wait(settings.match_wait)
@@ -214,6 +217,7 @@ impl Lobby {
                 let _ = reply.send(name);
             }
             Cmd::Do(cmd) => {
+                self.state.set_now(std::time::Instant::now());
                 let effects = self.state.handle(cmd);
                 self.carry_out(effects);
             }
@@ -261,6 +265,16 @@ impl Lobby {
     }
 
     fn carry_out(&mut self, effects: Vec<Effect>) {
+        let paired = self.state.take_paired_since();
+        if !paired.is_empty() {
+            let now = std::time::Instant::now();
+            for since in paired {
+                self.services
+                    .metrics
+                    .quick_match_wait
+                    .observe(now.saturating_duration_since(since).as_secs_f64());
+            }
+        }
         for effect in effects {
             match effect {
                 Effect::Tell { to, notice } => self.tell(to, notice),
@@ -386,6 +400,7 @@ mod tests {
             reconnect_grace: Duration::from_secs(60),
             max_spectators: 500,
             chat_max: 200,
+            metrics: Default::default(),
         })
     }
 

@@ -56,6 +56,8 @@ pub enum RoomCmd {
     Move {
         who: SessionId,
         m: Move,
+        /// When the key press reached the host (for the move latency).
+        at: Instant,
     },
     /// The session leaves the table (a forfeit if the game is on).
     Leave {
@@ -190,6 +192,8 @@ pub struct RoomServices {
     pub max_spectators: usize,
     /// Longest chat line, in characters.
     pub chat_max: usize,
+    /// What operators see at `/metrics`.
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// Starts a room; `seats[0]` moves first.
@@ -261,6 +265,8 @@ pub fn spawn(
     let (thoughts_tx, thoughts_rx) = mpsc::channel(1);
     let mut room = Room {
         id,
+        in_play: Some(services.metrics.game_in_play(rules.kind())),
+        metrics: Arc::clone(&services.metrics),
         table,
         sitters,
         record: Round::new(),
@@ -364,6 +370,9 @@ fn forfeit_reason(reason: &str) -> Reason {
 struct Room {
     id: RoomId,
     table: Table,
+    metrics: Arc<crate::metrics::Metrics>,
+    /// Counts this game among those in play until it is over.
+    in_play: Option<crate::metrics::GaugeGuard>,
     /// This round's record so far.
     record: Round,
     /// Where finished games go (`None`: not kept, e.g. benchmarks).
@@ -549,6 +558,9 @@ impl Room {
     }
 
     fn publish(&mut self) {
+        if self.table.is_over() {
+            self.in_play = None;
+        }
         let to_move = self.table.to_move();
         if self.turn.map(|t| t.0) != to_move {
             self.turn = to_move.map(|s| (s, Instant::now()));
@@ -704,9 +716,12 @@ impl Room {
                         && self.sitters[side.index()].level.is_some()
                         && !self.check_flag()
                     {
-                        if let Err(e) = self.table.play(side, m) {
-                            tracing::error!(room = self.id, error = %e, "the computer's move was refused");
-                            self.table.abort("the computer failed");
+                        match self.table.play(side, m) {
+                            Ok(_) => self.metrics.observe_move(self.table.position().rules().kind(), None),
+                            Err(e) => {
+                                tracing::error!(room = self.id, error = %e, "the computer's move was refused");
+                                self.table.abort("the computer failed");
+                            }
                         }
                         self.after_move();
                     }
@@ -940,7 +955,7 @@ impl Room {
 
     fn command(&mut self, cmd: RoomCmd) {
         match cmd {
-            RoomCmd::Move { who, m } => {
+            RoomCmd::Move { who, m, at } => {
                 let Some(side) = self.side_of(who) else {
                     return;
                 };
@@ -948,7 +963,11 @@ impl Room {
                     return; // too late: the time ran out first
                 }
                 match self.table.play(side, m) {
-                    Ok(_) => self.after_move(),
+                    Ok(_) => {
+                        self.after_move();
+                        self.metrics
+                            .observe_move(self.table.position().rules().kind(), Some(at.elapsed()));
+                    }
                     Err(e) => {
                         if let Some(inbox) = &self.sitters[side.index()].inbox {
                             let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
@@ -996,6 +1015,10 @@ impl Room {
                     self.sitters.swap(0, 1);
                     self.record = Round::new();
                     self.held = None;
+                    self.in_play = Some(
+                        self.metrics
+                            .game_in_play(self.table.position().rules().kind()),
+                    );
                     if let Some(clock) = &mut self.clock {
                         clock.reset();
                         clock.start(Side::First, Instant::now());

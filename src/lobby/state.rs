@@ -444,6 +444,9 @@ impl Member {
 /// online (one queue place, one hosted room, one table each), except the
 /// names remembered by key, bounded by [`naming::REMEMBERED_MAX`].
 pub struct LobbyState {
+    /// When each seeker paired since last taken started to seek (for the
+    /// quick-match wait operators see).
+    paired_since: Vec<Instant>,
     games: Vec<Rules>,
     members: HashMap<SessionId, Member>,
     /// Seekers by game, longest waiting first, with when they started.
@@ -502,6 +505,7 @@ impl LobbyState {
             held: HashMap::new(),
             resumes: HashMap::new(),
             invites: Vec::new(),
+            paired_since: Vec::new(),
         }
     }
 
@@ -1254,6 +1258,9 @@ impl LobbyState {
                 return;
             };
             let (a, b) = (queue[i].0, queue[j].0);
+            if self.paired_since.len() < 1024 {
+                self.paired_since.extend([queue[i].1, queue[j].1]);
+            }
             if let Some(q) = self.queues.get_mut(&kind) {
                 q.retain(|&(x, _)| x != a && x != b);
             }
@@ -1266,6 +1273,19 @@ impl LobbyState {
             let clock = self.clocks.get(&kind).copied();
             self.start_room(rules, a, Some(b), None, first_is_waiting, true, clock);
         }
+    }
+
+    /// Moves the time forward without anything else a tick does, so a
+    /// seeker's wait starts when it asked, not at the last tick.
+    pub fn set_now(&mut self, now: Instant) {
+        if now > self.now {
+            self.now = now;
+        }
+    }
+
+    /// When the seekers paired since the last call started to seek.
+    pub fn take_paired_since(&mut self) -> Vec<Instant> {
+        std::mem::take(&mut self.paired_since)
     }
 
     /// The time now: quick-match windows widen with it, and seekers whose

@@ -112,6 +112,8 @@ struct Conn {
     rate_noted: bool,
     /// The person's account, if they have one.
     account: Option<String>,
+    /// When the last input reached the host (a move's latency starts there).
+    input_at: std::time::Instant,
 }
 
 /// Why the session ended.
@@ -220,6 +222,7 @@ pub async fn run(
         return;
     };
     tracing::info!(session = p.id, peer = %p.peer, transport = p.transport, name = %name, "session start");
+    let _counted = ctx.metrics.session(p.transport);
     let cfg = &ctx.config;
     let opts = RemoteOptions {
         name,
@@ -249,6 +252,7 @@ pub async fn run(
         warning: None,
         rate_noted: false,
         account,
+        input_at: std::time::Instant::now(),
     };
     let out = conn.session.open();
     conn.emit(out).await;
@@ -317,11 +321,13 @@ pub async fn run(
             ev = events.recv() => match ev {
                 Some(ConnEvent::Input(bytes)) => {
                     tracing::trace!(session = conn.id, len = bytes.len(), "input");
+                    conn.input_at = std::time::Instant::now();
                     conn.key_pressed().await;
                     let out = conn.session.input(&bytes, std::time::Instant::now());
                     if let Some(end) = conn.emit(out).await { break end; }
                 }
                 Some(ConnEvent::Line(bytes)) => {
+                    conn.input_at = std::time::Instant::now();
                     conn.key_pressed().await;
                     let out = conn.session.line(&bytes, std::time::Instant::now());
                     if let Some(end) = conn.emit(out).await { break end; }
@@ -561,7 +567,12 @@ impl Conn {
             Request::Quit => return Some(End::Quit),
             Request::Move(m) => {
                 if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Move { who: id, m }).await;
+                    room.send(RoomCmd::Move {
+                        who: id,
+                        m,
+                        at: self.input_at,
+                    })
+                    .await;
                 }
             }
             Request::Leave => {

@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod conn;
 pub mod hostkey;
+pub mod http;
 pub mod net;
 pub mod outbox;
 pub mod proxy;
@@ -27,6 +28,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::lobby::compute::Computer;
 use crate::lobby::{self, LobbyHandle, LobbySettings, SessionId};
+use crate::metrics::{Metrics, refusal};
 use crate::store::{Journal, Recorder, RecorderOptions, Store};
 use net::Admission;
 
@@ -52,6 +54,10 @@ pub struct Ctx {
     pub store: Store,
     /// Where finished games go.
     pub recorder: Arc<Recorder>,
+    /// The computer's pool (for its load).
+    pub computer: Computer,
+    /// What operators see at `/metrics`.
+    pub metrics: Arc<Metrics>,
     next_id: AtomicU64,
 }
 
@@ -68,8 +74,12 @@ pub struct Host {
     pub telnet_addr: Option<SocketAddr>,
     /// The host key's fingerprint, as players' clients show it.
     pub fingerprint: String,
+    /// Where the operators' endpoints listen, when enabled.
+    pub http_addr: Option<SocketAddr>,
     ctx: Arc<Ctx>,
     accept: Vec<JoinHandle<()>>,
+    /// The endpoints outlive the sessions (`/readyz` says "draining").
+    http: Option<(CancellationToken, JoinHandle<()>)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -116,6 +126,18 @@ impl Host {
             Some(l) => Some(l.local_addr()?),
             None => None,
         };
+        let http_listener = if config.http.enabled {
+            Some(
+                tokio::net::TcpListener::bind(config.http.listen)
+                    .await
+                    .with_context(|| {
+                        format!("cannot listen on {} (http.listen)", config.http.listen)
+                    })?,
+            )
+        } else {
+            None
+        };
+        let metrics = Arc::new(Metrics::new());
         let connect4_book = match &config.computer.connect4_book {
             Some(path) => {
                 let bytes = std::fs::read(path).with_context(|| {
@@ -142,7 +164,8 @@ impl Host {
         );
         let lobby = lobby::spawn(LobbySettings {
             games: config.games.enabled.clone(),
-            computer,
+            computer: computer.clone(),
+            metrics: Arc::clone(&metrics),
             recorder: Some(Arc::clone(&recorder)),
             match_wait: config.lobby.match_wait,
             claim_after: config.lobby.claim_after,
@@ -169,8 +192,22 @@ impl Host {
             join_hint,
             store,
             recorder,
+            computer,
+            metrics,
             next_id: AtomicU64::new(1),
         });
+        let mut http_addr = None;
+        let http = match http_listener {
+            Some(l) => {
+                let addr = l.local_addr()?;
+                tracing::info!(%addr, "http endpoints: /healthz /readyz /metrics");
+                http_addr = Some(addr);
+                let stop = CancellationToken::new();
+                let task = tokio::spawn(http::serve(Arc::clone(&ctx), l, stop.clone()));
+                Some((stop, task))
+            }
+            None => None,
+        };
         tracing::info!(addr = %ssh_addr, "listening for ssh");
         let mut accept = vec![tokio::spawn(accept_loop(
             Arc::clone(&ctx),
@@ -189,8 +226,10 @@ impl Host {
             ssh_addr,
             telnet_addr,
             fingerprint,
+            http_addr,
             ctx,
             accept,
+            http,
         })
     }
 
@@ -221,6 +260,10 @@ impl Host {
             tracing::warn!("some rooms did not end in time; their games may be unrecorded");
         }
         self.ctx.recorder.close().await;
+        if let Some((stop, task)) = self.http {
+            stop.cancel();
+            let _ = tokio::time::timeout(SHUTDOWN_GRACE, task).await;
+        }
         self.ctx.store.close().await;
     }
 }
@@ -260,6 +303,7 @@ async fn accept_loop(ctx: Arc<Ctx>, listener: tokio::net::TcpListener, transport
         // the balancer's). It is read off the accept loop, a bounded
         // number at a time, each within a few seconds.
         let Ok(permit) = Arc::clone(&pending_headers).try_acquire_owned() else {
+            ctx.metrics.refused(refusal::PROXY_PENDING);
             tracing::info!(%peer, "connection refused: too many PROXY headers pending");
             continue;
         };
@@ -275,10 +319,12 @@ async fn accept_loop(ctx: Arc<Ctx>, listener: tokio::net::TcpListener, transport
                 Ok(Ok(Some(client))) => client,
                 Ok(Ok(None)) => peer,
                 Ok(Err(e)) => {
+                    task_ctx.metrics.refused(refusal::PROXY_HEADER);
                     tracing::info!(%peer, ?transport, error = %e, "connection refused");
                     return;
                 }
                 Err(_) => {
+                    task_ctx.metrics.refused(refusal::PROXY_HEADER);
                     tracing::info!(%peer, ?transport, "connection refused: no PROXY header in time");
                     return;
                 }
@@ -300,6 +346,10 @@ fn admit_and_serve(
     let slot = match ctx.admission.admit(peer.ip()) {
         Ok(slot) => slot,
         Err(refusal) => {
+            ctx.metrics.refused(match refusal {
+                net::Refusal::Full => refusal::FULL,
+                net::Refusal::TooManyFromAddress => refusal::PER_ADDRESS,
+            });
             let why = ctx.admission.explain(refusal);
             tracing::info!(%peer, reason = %why, "connection refused");
             // Say why, a bounded number at a time (a flood of refused

@@ -103,6 +103,36 @@ impl Journal {
             .unwrap_or(true)
     }
 
+    /// How many games the journal holds (its non-empty lines), read from
+    /// the file: cheap while the store is reachable (the file is empty),
+    /// one pass over it otherwise.
+    pub fn count(&self) -> io::Result<usize> {
+        let _g = self.guard();
+        let mut f = match File::open(&self.path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(e),
+        };
+        let mut buf = vec![0u8; 64 * 1024];
+        let (mut lines, mut last) = (0usize, b'\n');
+        loop {
+            let n = f.read(&mut buf)?;
+            if n == 0 {
+                break;
+            }
+            for &b in &buf[..n] {
+                if b == b'\n' && last != b'\n' {
+                    lines += 1;
+                }
+                last = b;
+            }
+        }
+        if last != b'\n' {
+            lines += 1; // a last line without its newline (torn or in progress)
+        }
+        Ok(lines)
+    }
+
     /// Reads the records (up to 64 MiB of them) in order.
     pub fn read(&self) -> io::Result<JournalRead> {
         let _g = self.guard();
@@ -197,6 +227,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let j = Journal::new(dir.path().join("sub/journal.jsonl"));
         assert!(j.is_empty());
+        assert_eq!(j.count().unwrap(), 0);
         assert_eq!(j.read().unwrap().records.len(), 0);
         let (a, b, c) = (sample(), sample(), sample());
         j.append(&[a.clone(), b.clone()]).unwrap();
@@ -205,6 +236,11 @@ mod tests {
         f.write_all(b"{\"not\": \"a record\"}\n{\"id\":\"01")
             .unwrap();
         drop(f);
+        assert_eq!(
+            j.count().unwrap(),
+            4,
+            "two games, a junk line and a torn one"
+        );
         let read = j.read().unwrap();
         assert_eq!(read.records, vec![a.clone(), b.clone()]);
         assert_eq!(read.skipped, 2);
@@ -217,5 +253,6 @@ mod tests {
         assert_eq!(again.skipped, 0);
         j.consume(again.len).unwrap();
         assert!(j.is_empty());
+        assert_eq!(j.count().unwrap(), 0);
     }
 }

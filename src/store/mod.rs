@@ -294,6 +294,12 @@ impl Store {
         matches!(self.write, Db::Pg(_))
     }
 
+    /// Whether the store answers a trivial query now.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        with_pool!(&self.read, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()))?;
+        Ok(())
+    }
+
     /// Closes every pooled connection (waits for those in use).
     pub async fn close(&self) {
         for db in [&self.write, &self.read] {

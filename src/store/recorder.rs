@@ -89,6 +89,21 @@ impl Recorder {
         }
     }
 
+    /// Games waiting in the writer's queue.
+    pub fn queued(&self) -> usize {
+        match self.tx.lock() {
+            Ok(tx) => tx
+                .as_ref()
+                .map_or(0, |tx| tx.max_capacity() - tx.capacity()),
+            Err(_) => 0,
+        }
+    }
+
+    /// Games waiting in the journal for the store.
+    pub fn journaled(&self) -> std::io::Result<usize> {
+        self.journal.count()
+    }
+
     /// Hands a finished game to the writer without waiting. The answer
     /// comes on the returned receiver (drop it if nobody needs it).
     pub fn submit(&self, record: GameRecord) -> oneshot::Receiver<Recorded> {

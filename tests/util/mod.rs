@@ -25,6 +25,7 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
     child.wait_with_output().expect("inarow ran")
 }
 
+pub mod http;
 pub mod ssh;
 pub mod telnet;
 
