@@ -53,7 +53,28 @@ struct RawConfig {
     store: RawStore,
     chat: RawChat,
     http: RawHttp,
+    cluster: RawCluster,
     log: RawLog,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawCluster {
+    enabled: bool,
+    nats_url: String,
+    host_name: String,
+    prefix: String,
+}
+
+impl Default for RawCluster {
+    fn default() -> Self {
+        RawCluster {
+            enabled: false,
+            nats_url: "nats://127.0.0.1:4222".into(),
+            host_name: String::new(),
+            prefix: "inarow".into(),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -375,6 +396,18 @@ pub struct HttpConfig {
     pub listen: SocketAddr,
 }
 
+/// Cluster mode: several hosts, one lobby, on NATS.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterConfig {
+    pub enabled: bool,
+    pub nats_url: String,
+    /// Unique in the cluster; the machine's host name by default.
+    pub host_name: String,
+    /// What this cluster's NATS buckets and subjects begin with (several
+    /// clusters, or test runs, can share one NATS server).
+    pub prefix: String,
+}
+
 /// Where accounts, ratings and games are kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreConfig {
@@ -396,6 +429,7 @@ pub struct Config {
     pub store: StoreConfig,
     pub chat: ChatConfig,
     pub http: HttpConfig,
+    pub cluster: ClusterConfig,
     /// A tracing filter directive such as `info` or `inarow=debug`.
     pub log_level: String,
 }
@@ -559,6 +593,54 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             )
         })?,
     };
+    let token = |s: &str| {
+        !s.is_empty()
+            && s.len() <= 64
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
+    let cluster = ClusterConfig {
+        enabled: raw.cluster.enabled,
+        nats_url: match raw.cluster.nats_url.trim() {
+            u if (u.starts_with("nats://") || u.starts_with("tls://")) && u.len() <= 1024 => {
+                u.to_string()
+            }
+            u => {
+                return Err(invalid(
+                    "cluster.nats_url",
+                    format!(
+                        "'{}' is not a NATS URL such as nats://127.0.0.1:4222",
+                        crate::text::sanitize_quote(u, 60)
+                    ),
+                ));
+            }
+        },
+        host_name: match raw.cluster.host_name.trim() {
+            "" => crate::cluster::default_host_name(),
+            n if token(n) => n.to_string(),
+            n => {
+                return Err(invalid(
+                    "cluster.host_name",
+                    format!(
+                        "'{}': letters, digits, - and _ only, at most 64",
+                        crate::text::sanitize_quote(n, 70)
+                    ),
+                ));
+            }
+        },
+        prefix: match raw.cluster.prefix.trim() {
+            p if token(p) => p.to_string(),
+            p => {
+                return Err(invalid(
+                    "cluster.prefix",
+                    format!(
+                        "'{}': letters, digits, - and _ only, at most 64",
+                        crate::text::sanitize_quote(p, 70)
+                    ),
+                ));
+            }
+        },
+    };
     let chat = ChatConfig {
         enabled: raw.chat.enabled,
         max_length: count("chat.max_length", raw.chat.max_length, 1, 1000)?,
@@ -682,6 +764,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         store,
         chat,
         http,
+        cluster,
         log_level: level,
     })
 }

@@ -33,6 +33,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod engine;
 pub mod game;

@@ -81,6 +81,10 @@ pub struct Metrics {
     pub store_queue: Gauge,
     /// Finished games waiting in the journal for the store.
     pub journal_games: Gauge,
+    /// Cluster mode: the round trip to NATS (a PING answered).
+    pub nats_round_trip: Histogram,
+    /// Cluster mode: live hosts, this one included.
+    pub cluster_hosts: Gauge,
 }
 
 impl Default for Metrics {
@@ -106,6 +110,9 @@ impl Metrics {
         let computer_running = Gauge::default();
         let store_queue = Gauge::default();
         let journal_games = Gauge::default();
+        // 50 µs .. about 1.6 s.
+        let nats_round_trip = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        let cluster_hosts = Gauge::default();
         for transport in ["ssh", "telnet"] {
             let _ = sessions.get_or_create(&TransportLabel { transport });
         }
@@ -162,7 +169,19 @@ impl Metrics {
             "Finished games waiting in the journal for the store",
             journal_games.clone(),
         );
+        registry.register(
+            "nats_round_trip_seconds",
+            "Cluster mode: the round trip to NATS",
+            nats_round_trip.clone(),
+        );
+        registry.register(
+            "cluster_hosts",
+            "Cluster mode: live hosts, this one included",
+            cluster_hosts.clone(),
+        );
         Metrics {
+            nats_round_trip,
+            cluster_hosts,
             registry,
             sessions,
             games_in_play,

@@ -6,8 +6,8 @@
 
 use std::future::Future;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+
+use crate::util::proxy::Proxy;
 use std::time::Duration;
 
 use inarow::game::GameKind;
@@ -1021,82 +1021,21 @@ async fn store_journal_is_replayed_at_start_exactly_once() {
     .await;
 }
 
-/// A TCP proxy in front of PostgreSQL that can be cut (every connection
-/// dropped, new ones refused at once) and restored.
-struct Proxy {
-    port: u16,
-    up: Arc<AtomicBool>,
-    live: Arc<Mutex<Vec<tokio::task::AbortHandle>>>,
-    task: tokio::task::JoinHandle<()>,
+/// A cuttable proxy in front of the PostgreSQL server `url` names.
+async fn proxy_in_front_of(url: &str) -> Proxy {
+    let opts = PgConnectOptions::from_str(url).unwrap();
+    Proxy::start(format!("{}:{}", opts.get_host(), opts.get_port())).await
 }
 
-impl Proxy {
-    async fn start(target: String) -> Proxy {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let up = Arc::new(AtomicBool::new(true));
-        let live: Arc<Mutex<Vec<tokio::task::AbortHandle>>> = Arc::default();
-        let (up2, live2) = (up.clone(), live.clone());
-        let task = tokio::spawn(async move {
-            loop {
-                let Ok((mut inbound, _)) = listener.accept().await else {
-                    continue;
-                };
-                if !up2.load(Ordering::SeqCst) {
-                    drop(inbound);
-                    continue;
-                }
-                let target = target.clone();
-                let h = tokio::spawn(async move {
-                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(&target).await {
-                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
-                    }
-                });
-                live2.lock().unwrap().push(h.abort_handle());
-            }
-        });
-        Proxy {
-            port,
-            up,
-            live,
-            task,
-        }
-    }
-
-    /// A proxy in front of the PostgreSQL server `url` names.
-    async fn in_front_of(url: &str) -> Proxy {
-        let opts = PgConnectOptions::from_str(url).unwrap();
-        Proxy::start(format!("{}:{}", opts.get_host(), opts.get_port())).await
-    }
-
-    /// `url` (same user, database and parameters) through this proxy.
-    fn url(&self, url: &str) -> String {
-        let (head, tail) = url.split_once("://").unwrap();
-        let (auth, rest) = tail.split_once('/').unwrap_or((tail, ""));
-        let user = auth
-            .rsplit_once('@')
-            .map(|(u, _)| format!("{u}@"))
-            .unwrap_or_default();
-        format!("{head}://{user}127.0.0.1:{}/{rest}", self.port)
-    }
-
-    fn cut(&self) {
-        self.up.store(false, Ordering::SeqCst);
-        for h in self.live.lock().unwrap().drain(..) {
-            h.abort();
-        }
-    }
-
-    fn restore(&self) {
-        self.up.store(true, Ordering::SeqCst);
-    }
-}
-
-impl Drop for Proxy {
-    fn drop(&mut self) {
-        self.cut();
-        self.task.abort();
-    }
+/// `url` (same user, database and parameters) through `proxy`.
+fn proxied_url(proxy: &Proxy, url: &str) -> String {
+    let (head, tail) = url.split_once("://").unwrap();
+    let (auth, rest) = tail.split_once('/').unwrap_or((tail, ""));
+    let user = auth
+        .rsplit_once('@')
+        .map(|(u, _)| format!("{u}@"))
+        .unwrap_or_default();
+    format!("{head}://{user}127.0.0.1:{}/{rest}", proxy.port)
 }
 
 /// PostgreSQL cut off under a running writer: finished games go to the
@@ -1107,8 +1046,8 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
         let Some(schema) = b.schema.clone() else {
             return; // PostgreSQL only: SQLite is a local file.
         };
-        let proxy = Proxy::in_front_of(&b.url).await;
-        let proxied = proxy.url(&b.url);
+        let proxy = proxy_in_front_of(&b.url).await;
+        let proxied = proxied_url(&proxy, &b.url);
         let options = StoreOptions {
             pg_schema: Some(schema),
             acquire_timeout: Duration::from_millis(800),
@@ -1292,8 +1231,8 @@ async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
         let Some(schema) = b.schema.clone() else {
             return; // PostgreSQL only: SQLite is a local file.
         };
-        let proxy = Proxy::in_front_of(&b.url).await;
-        let url = proxy.url(&b.url);
+        let proxy = proxy_in_front_of(&b.url).await;
+        let url = proxied_url(&proxy, &b.url);
         let joiner = if url.contains('?') { '&' } else { '?' };
         let proxied = format!("{url}{joiner}options[search_path]={schema}");
         let dir = tempfile::tempdir().unwrap();

@@ -3,6 +3,7 @@
 mod accounts;
 mod architecture;
 mod cli_play;
+mod cluster;
 mod computer;
 mod connect4_engine;
 mod gomoku_engine;

@@ -75,6 +75,11 @@ pub enum Cmd {
         id: SessionId,
         reply: oneshot::Sender<Vec<super::state::Person>>,
     },
+    /// Cluster mode: the other hosts' counts in, this host's own back.
+    Cluster {
+        remote: crate::presence::Stats,
+        reply: oneshot::Sender<crate::presence::Stats>,
+    },
     /// Anything else, for the lobby state as it is.
     Do(Command),
 }

@@ -41,6 +41,15 @@ pub struct LobbyHandle {
 }
 
 impl LobbyHandle {
+    /// Cluster mode: hands the lobby the other hosts' counts (shown summed
+    /// with its own) and gets its own back. Never waits: a full queue
+    /// drops the exchange (the receiver then errs).
+    pub fn exchange(&self, remote: Stats) -> oneshot::Receiver<Stats> {
+        let (reply, rx) = oneshot::channel();
+        let _ = self.tx.try_send(Cmd::Cluster { remote, reply });
+        rx
+    }
+
     /// Joins; returns the display name given (unique), or `None` if the lobby is gone.
     pub async fn join(&self, member: NewMember) -> Option<String> {
         let (reply, rx) = oneshot::channel();
@@ -226,6 +235,10 @@ impl Lobby {
             }
             Cmd::People { id, reply } => {
                 let _ = reply.send(self.state.people(id));
+            }
+            Cmd::Cluster { remote, reply } => {
+                self.state.set_remote(remote);
+                let _ = reply.send(self.state.local_stats());
             }
         }
     }

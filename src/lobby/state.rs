@@ -447,6 +447,8 @@ pub struct LobbyState {
     /// When each seeker paired since last taken started to seek (for the
     /// quick-match wait operators see).
     paired_since: Vec<Instant>,
+    /// Cluster mode: the other hosts' counts.
+    remote: Stats,
     games: Vec<Rules>,
     members: HashMap<SessionId, Member>,
     /// Seekers by game, longest waiting first, with when they started.
@@ -506,6 +508,7 @@ impl LobbyState {
             resumes: HashMap::new(),
             invites: Vec::new(),
             paired_since: Vec::new(),
+            remote: Stats::default(),
         }
     }
 
@@ -741,8 +744,28 @@ impl LobbyState {
         std::mem::take(&mut self.dirty).then(|| self.stats())
     }
 
-    /// The counts for the lobby screen.
+    /// Cluster mode: the other hosts' counts, summed; the lobby screen
+    /// shows them added to this host's.
+    pub fn set_remote(&mut self, remote: Stats) {
+        if remote != self.remote {
+            self.remote = remote;
+            self.dirty = true;
+        }
+    }
+
+    /// The counts for the lobby screen: this host's and the others'.
     pub fn stats(&self) -> Stats {
+        let mut s = self.local_stats();
+        s.online += self.remote.online;
+        s.playing += self.remote.playing;
+        for (kind, n) in &mut s.waiting {
+            *n += self.remote.waiting_for(*kind);
+        }
+        s
+    }
+
+    /// This host's own counts.
+    pub fn local_stats(&self) -> Stats {
         let playing = self
             .members
             .values()

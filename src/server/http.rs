@@ -41,6 +41,11 @@ async fn readyz(State(ctx): State<Arc<Ctx>>) -> impl IntoResponse {
             "draining: the host is shutting down\n",
         );
     }
+    if let Some(cluster) = &ctx.cluster
+        && !cluster.connected()
+    {
+        return (StatusCode::SERVICE_UNAVAILABLE, "nats unreachable\n");
+    }
     match tokio::time::timeout(STORE_PING, ctx.store.ping()).await {
         Ok(Ok(())) => (StatusCode::OK, "ready\n"),
         Ok(Err(_)) | Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "store unreachable\n"),

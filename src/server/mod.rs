@@ -58,6 +58,8 @@ pub struct Ctx {
     pub computer: Computer,
     /// What operators see at `/metrics`.
     pub metrics: Arc<Metrics>,
+    /// Cluster mode: this host's place in the cluster.
+    pub cluster: Option<Arc<crate::cluster::Cluster>>,
     next_id: AtomicU64,
 }
 
@@ -180,6 +182,18 @@ impl Host {
             .filter_map(|k| Some((k, config.games.clock_for(k)?)))
             .collect(),
         });
+        let cluster = if config.cluster.enabled {
+            let handle = lobby.clone();
+            let exchange: crate::cluster::Exchange =
+                Arc::new(move |remote| handle.exchange(remote));
+            let cluster =
+                crate::cluster::Cluster::join(&config.cluster, Arc::clone(&metrics), exchange)
+                    .await?;
+            tracing::info!(host = %config.cluster.host_name, "joined the cluster");
+            Some(Arc::new(cluster))
+        } else {
+            None
+        };
         let join_hint = join_hint(config.lobby.public_address.as_deref(), ssh_addr.port());
         let ctx = Arc::new(Ctx {
             ssh_config: Arc::new(ssh::russh_config(&config, key)),
@@ -194,6 +208,7 @@ impl Host {
             recorder,
             computer,
             metrics,
+            cluster,
             next_id: AtomicU64::new(1),
         });
         let mut http_addr = None;
@@ -260,6 +275,9 @@ impl Host {
             tracing::warn!("some rooms did not end in time; their games may be unrecorded");
         }
         self.ctx.recorder.close().await;
+        if let Some(cluster) = &self.ctx.cluster {
+            cluster.leave().await;
+        }
         if let Some((stop, task)) = self.http {
             stop.cancel();
             let _ = tokio::time::timeout(SHUTDOWN_GRACE, task).await;

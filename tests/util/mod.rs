@@ -26,6 +26,7 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
 }
 
 pub mod http;
+pub mod proxy;
 pub mod ssh;
 pub mod telnet;
 

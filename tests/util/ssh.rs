@@ -48,7 +48,7 @@ pub async fn start_host() -> TestHost {
 }
 
 /// Overlays the sections of `extra` on `base` (both TOML).
-fn merge(base: &str, extra: &str) -> String {
+pub fn merge(base: &str, extra: &str) -> String {
     let mut a: toml::Table = base.parse().unwrap();
     let b: toml::Table = extra.parse().unwrap();
     for (section, values) in b {

@@ -1,0 +1,503 @@
+//! Cluster mode on NATS with JetStream: several `inarow serve` processes
+//! share one lobby.
+//!
+//! What is here so far: the connection (refused at start when NATS cannot
+//! be reached, then reconnecting by itself), each host's presence in a
+//! key-value bucket (`<prefix>_hosts`, key `host.<name>`: who it is, when
+//! it last spoke, its lobby's counts), a host name that is unique in the
+//! cluster, and the counts every lobby shows summed over the live hosts.
+//! Everything read from NATS is bounded and validated like network input.
+//!
+//! Buckets are made by hand as streams (`KV_<bucket>`): the client's
+//! bucket creation fails on the NATS 2.9 servers this project runs on, and
+//! per-key TTL does not exist there, so liveness is a heartbeat time inside
+//! each value, with the bucket's `max_age` as the safety net.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow};
+use async_nats::jetstream::{self, kv, stream};
+use serde::{Deserialize, Serialize};
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::ClusterConfig;
+use crate::metrics::Metrics;
+use crate::presence::Stats;
+
+/// How often a host renews its presence (and measures the round trip).
+pub const HEARTBEAT: Duration = Duration::from_secs(2);
+/// A host whose presence is older than this counts as gone.
+pub const HOST_ALIVE: Duration = Duration::from_secs(6);
+/// Presence entries disappear this long after their last renewal, whatever
+/// happened to their host (the bucket's `max_age`).
+const PRESENCE_MAX_AGE: Duration = Duration::from_secs(60);
+/// Largest value accepted from the bucket (a presence is ~200 bytes).
+const MAX_VALUE: usize = 4096;
+/// Most hosts taken into account (a bound on what NATS can make us hold).
+const MAX_HOSTS: usize = 256;
+/// How long the first connection may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// One host's presence, as stored under `host.<name>`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Presence {
+    pub host: String,
+    /// A random id of this run of the host (a restart is a new instance).
+    pub instance: String,
+    /// Milliseconds since the Unix epoch, at the last renewal.
+    pub heartbeat_ms: i64,
+    pub online: u32,
+    pub playing: u32,
+    /// Quick-match seekers per game (`connect4`, `gomoku`).
+    #[serde(default)]
+    pub waiting: Vec<(String, u32)>,
+}
+
+impl Presence {
+    /// A value from the bucket, if it is one (bounded, parsed, sane).
+    fn parse(bytes: &[u8]) -> Option<Presence> {
+        if bytes.len() > MAX_VALUE {
+            return None;
+        }
+        let p: Presence = serde_json::from_slice(bytes).ok()?;
+        (valid_host_name(&p.host) && p.instance.len() <= 64 && p.waiting.len() <= 8).then_some(p)
+    }
+
+    fn alive(&self, now_ms: i64) -> bool {
+        now_ms.saturating_sub(self.heartbeat_ms) < HOST_ALIVE.as_millis() as i64
+    }
+}
+
+/// Host names: what a NATS key token and a log line can hold.
+pub fn valid_host_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The machine's host name made fit for [`valid_host_name`].
+pub fn default_host_name() -> String {
+    let raw = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .unwrap_or_default();
+    let name: String = raw
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    if name.is_empty() {
+        "inarow".into()
+    } else {
+        name
+    }
+}
+
+fn game_word(kind: crate::game::GameKind) -> &'static str {
+    match kind {
+        crate::game::GameKind::ConnectFour => "connect4",
+        crate::game::GameKind::Gomoku => "gomoku",
+    }
+}
+
+fn game_of(word: &str) -> Option<crate::game::GameKind> {
+    match word {
+        "connect4" => Some(crate::game::GameKind::ConnectFour),
+        "gomoku" => Some(crate::game::GameKind::Gomoku),
+        _ => None,
+    }
+}
+
+/// A running host's place in the cluster.
+pub struct Cluster {
+    client: async_nats::Client,
+    hosts: kv::Store,
+    name: String,
+    stop: CancellationToken,
+    task: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// The other live hosts' counts, summed.
+    remote: watch::Receiver<Stats>,
+    live_hosts: watch::Receiver<usize>,
+}
+
+/// What the heartbeat asks of the lobby: take the other hosts' counts,
+/// give this host's own.
+pub type Exchange = Arc<dyn Fn(Stats) -> tokio::sync::oneshot::Receiver<Stats> + Send + Sync>;
+
+impl Cluster {
+    /// Connects to NATS, opens the buckets and claims this host's name.
+    /// Fails (naming the URL) when NATS cannot be reached, and when a live
+    /// host already has the name.
+    pub async fn join(
+        config: &ClusterConfig,
+        metrics: Arc<Metrics>,
+        exchange: Exchange,
+    ) -> anyhow::Result<Cluster> {
+        let url = &config.nats_url;
+        let client = async_nats::ConnectOptions::new()
+            .name(format!("inarow-{}", config.host_name))
+            .connection_timeout(CONNECT_TIMEOUT)
+            .request_timeout(Some(Duration::from_secs(3)))
+            .max_reconnects(None)
+            .reconnect_delay_callback(|n| Duration::from_millis((100u64 << n.min(5)).min(2000)))
+            .subscription_capacity(1024)
+            .event_callback(|ev| async move { tracing::info!(event = %ev, "nats") })
+            .connect(url.as_str())
+            .await
+            .map_err(|e| anyhow!("cannot reach NATS at {url} (cluster.nats_url): {e}"))?;
+        tracing::info!(url = %url, server = %client.server_info().version, "nats connected");
+        let js = jetstream::new(client.clone());
+        let bucket = format!("{}_hosts", config.prefix);
+        let hosts = open_bucket(&js, &bucket, PRESENCE_MAX_AGE)
+            .await
+            .with_context(|| format!("cannot open the NATS bucket {bucket} at {url}"))?;
+
+        let instance = uuid::Uuid::now_v7().simple().to_string();
+        let key = format!("host.{}", config.host_name);
+        let me = Presence {
+            host: config.host_name.clone(),
+            instance: instance.clone(),
+            heartbeat_ms: crate::store::now_ms(),
+            online: 0,
+            playing: 0,
+            waiting: Vec::new(),
+        };
+        let rev = claim_name(&hosts, &key, &me).await?;
+
+        let (remote_tx, remote) = watch::channel(Stats::default());
+        let (hosts_tx, live_hosts) = watch::channel(1usize);
+        let stop = CancellationToken::new();
+        let task = tokio::spawn(heartbeat(
+            client.clone(),
+            hosts.clone(),
+            key,
+            me,
+            rev,
+            exchange,
+            metrics,
+            remote_tx,
+            hosts_tx,
+            stop.clone(),
+        ));
+        Ok(Cluster {
+            client,
+            hosts,
+            name: config.host_name.clone(),
+            stop,
+            task: tokio::sync::Mutex::new(Some(task)),
+            remote,
+            live_hosts,
+        })
+    }
+
+    /// Whether NATS is connected now.
+    pub fn connected(&self) -> bool {
+        self.client.connection_state() == async_nats::connection::State::Connected
+    }
+
+    /// The other live hosts' counts, summed.
+    pub fn remote(&self) -> Stats {
+        self.remote.borrow().clone()
+    }
+
+    /// Live hosts, this one included.
+    pub fn hosts(&self) -> usize {
+        *self.live_hosts.borrow()
+    }
+
+    /// Leaves the cluster: the presence is removed so the others drop
+    /// this host's counts at once.
+    pub async fn leave(&self) {
+        self.stop.cancel();
+        if let Some(task) = self.task.lock().await.take() {
+            let _ = task.await;
+        }
+        let key = format!("host.{}", self.name);
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.hosts.delete(&key)).await;
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.client.flush()).await;
+    }
+}
+
+/// Opens a key-value bucket, creating its stream first when missing
+/// (the way that works on NATS 2.9 as on newer servers).
+pub async fn open_bucket(
+    js: &jetstream::Context,
+    bucket: &str,
+    max_age: Duration,
+) -> anyhow::Result<kv::Store> {
+    js.get_or_create_stream(stream::Config {
+        name: format!("KV_{bucket}"),
+        subjects: vec![format!("$KV.{bucket}.>")],
+        max_messages_per_subject: 1,
+        max_age,
+        max_message_size: MAX_VALUE as i32,
+        allow_rollup: true,
+        deny_delete: true,
+        allow_direct: true,
+        discard: stream::DiscardPolicy::New,
+        ..Default::default()
+    })
+    .await
+    .map_err(|e| anyhow!("{e}"))?;
+    js.get_key_value(bucket).await.map_err(|e| anyhow!("{e}"))
+}
+
+/// Takes `key` for this host unless a live host holds it; returns the
+/// revision written.
+async fn claim_name(hosts: &kv::Store, key: &str, me: &Presence) -> anyhow::Result<u64> {
+    let value: bytes::Bytes = serde_json::to_vec(me)?.into();
+    for _ in 0..5 {
+        let rev = match hosts.entry(key).await.map_err(|e| anyhow!("{e}"))? {
+            Some(e) if e.operation == kv::Operation::Put => {
+                if let Some(p) = Presence::parse(&e.value)
+                    && p.instance != me.instance
+                    && p.alive(crate::store::now_ms())
+                {
+                    return Err(anyhow!(
+                        "another host named {} is running in the cluster (cluster.host_name must be unique)",
+                        me.host
+                    ));
+                }
+                e.revision
+            }
+            Some(e) => e.revision,
+            None => 0,
+        };
+        match hosts.update(key, value.clone(), rev).await {
+            Ok(rev) => return Ok(rev),
+            Err(e) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => continue,
+            Err(e) => return Err(anyhow!("cannot announce this host on NATS: {e}")),
+        }
+    }
+    Err(anyhow!(
+        "another host named {} is starting in the cluster (cluster.host_name must be unique)",
+        me.host
+    ))
+}
+
+/// Renews this host's presence, reads the others', and trades counts with
+/// the lobby, every [`HEARTBEAT`], until stopped. NATS going away only
+/// pauses it; it carries on when NATS is back.
+#[allow(clippy::too_many_arguments)]
+async fn heartbeat(
+    client: async_nats::Client,
+    hosts: kv::Store,
+    key: String,
+    mut me: Presence,
+    mut rev: u64,
+    exchange: Exchange,
+    metrics: Arc<Metrics>,
+    remote_tx: watch::Sender<Stats>,
+    hosts_tx: watch::Sender<usize>,
+    stop: CancellationToken,
+) {
+    let mut tick = tokio::time::interval(HEARTBEAT);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let others = Arc::new(std::sync::Mutex::new(HashMap::new()));
+    let follower = tokio::spawn(follow(
+        hosts.clone(),
+        key.clone(),
+        Arc::clone(&others),
+        stop.clone(),
+    ));
+    let _follower = AbortOnDrop(follower);
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        // The round trip to NATS.
+        let started = std::time::Instant::now();
+        if tokio::time::timeout(Duration::from_secs(2), client.flush())
+            .await
+            .is_ok_and(|r| r.is_ok())
+        {
+            metrics
+                .nats_round_trip
+                .observe(started.elapsed().as_secs_f64());
+        }
+        // The others' counts to the lobby, ours back.
+        let now = crate::store::now_ms();
+        let (remote, live) = {
+            let map = others.lock().unwrap_or_else(|e| e.into_inner());
+            let alive: Vec<&Presence> = map.values().filter(|p| p.alive(now)).collect();
+            (sum(alive.iter().copied()), alive.len() + 1)
+        };
+        let _ = remote_tx.send_replace(remote.clone());
+        let _ = hosts_tx.send_replace(live);
+        metrics.cluster_hosts.set(live as i64);
+        let local = match tokio::time::timeout(Duration::from_secs(1), exchange(remote)).await {
+            Ok(Ok(local)) => local,
+            _ => continue, // the lobby is gone or busy: next time
+        };
+        me.heartbeat_ms = crate::store::now_ms();
+        me.online = local.online as u32;
+        me.playing = local.playing as u32;
+        me.waiting = local
+            .waiting
+            .iter()
+            .map(|(k, n)| (game_word(*k).to_string(), *n as u32))
+            .collect();
+        let Ok(value) = serde_json::to_vec(&me) else {
+            continue;
+        };
+        match tokio::time::timeout(
+            Duration::from_secs(2),
+            hosts.update(&key, value.into(), rev),
+        )
+        .await
+        {
+            Ok(Ok(r)) => rev = r,
+            Ok(Err(e)) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => {
+                // A write that timed out earlier may have landed after all:
+                // take the current revision if the value is still ours.
+                match hosts.entry(&key).await {
+                    Ok(Some(e)) => match Presence::parse(&e.value) {
+                        Some(p) if p.instance == me.instance => rev = e.revision,
+                        Some(_) => {
+                            tracing::error!(host = %me.host, "another host took this host's name in the cluster")
+                        }
+                        None => rev = e.revision,
+                    },
+                    Ok(None) => rev = 0,
+                    Err(_) => {}
+                }
+            }
+            Ok(Err(e)) => tracing::debug!(error = %e, "presence not renewed"),
+            Err(_) => tracing::debug!("presence not renewed in time"),
+        }
+    }
+}
+
+/// Follows every host's presence (bounded, validated) into `others`;
+/// a watcher that ends (NATS gone a long while) is made again.
+async fn follow(
+    hosts: kv::Store,
+    own: String,
+    others: Arc<std::sync::Mutex<HashMap<String, Presence>>>,
+    stop: CancellationToken,
+) {
+    use futures_util::StreamExt;
+    loop {
+        let mut watch = tokio::select! {
+            _ = stop.cancelled() => return,
+            w = hosts.watch_with_history("host.>") => match w {
+                Ok(w) => w,
+                Err(e) => {
+                    tracing::debug!(error = %e, "cannot watch the hosts' presence");
+                    tokio::select! {
+                        _ = stop.cancelled() => return,
+                        _ = tokio::time::sleep(HEARTBEAT) => continue,
+                    }
+                }
+            },
+        };
+        loop {
+            let entry = tokio::select! {
+                _ = stop.cancelled() => return,
+                e = watch.next() => e,
+            };
+            let Some(Ok(entry)) = entry else {
+                break; // ended or failed: watch again
+            };
+            if entry.key == own {
+                continue;
+            }
+            let mut map = others.lock().unwrap_or_else(|e| e.into_inner());
+            match entry.operation {
+                kv::Operation::Put => match Presence::parse(&entry.value) {
+                    Some(p) if format!("host.{}", p.host) == entry.key => {
+                        if map.len() < MAX_HOSTS || map.contains_key(&entry.key) {
+                            map.insert(entry.key, p);
+                        }
+                    }
+                    _ => {
+                        map.remove(&entry.key);
+                    }
+                },
+                kv::Operation::Delete | kv::Operation::Purge => {
+                    map.remove(&entry.key);
+                }
+            }
+        }
+    }
+}
+
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The counts of several hosts, summed.
+fn sum<'a>(hosts: impl Iterator<Item = &'a Presence>) -> Stats {
+    let mut total = Stats::default();
+    let mut waiting: HashMap<crate::game::GameKind, usize> = HashMap::new();
+    for p in hosts {
+        total.online += p.online as usize;
+        total.playing += p.playing as usize;
+        for (word, n) in &p.waiting {
+            if let Some(kind) = game_of(word) {
+                *waiting.entry(kind).or_default() += *n as usize;
+            }
+        }
+    }
+    total.waiting = waiting.into_iter().collect();
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presence_from_the_wire_is_bounded_and_checked() {
+        let p = Presence {
+            host: "a-1".into(),
+            instance: "x".into(),
+            heartbeat_ms: 1000,
+            online: 3,
+            playing: 2,
+            waiting: vec![("gomoku".into(), 1), ("chess".into(), 9)],
+        };
+        let bytes = serde_json::to_vec(&p).unwrap();
+        assert_eq!(Presence::parse(&bytes), Some(p.clone()));
+        assert!(p.alive(1000 + 5000));
+        assert!(!p.alive(1000 + 7000));
+        // A bad host name, junk, or too much.
+        let bad = Presence {
+            host: "a b\u{1b}[2J".into(),
+            ..p.clone()
+        };
+        assert_eq!(Presence::parse(&serde_json::to_vec(&bad).unwrap()), None);
+        assert_eq!(Presence::parse(b"{\"host\":"), None);
+        assert_eq!(Presence::parse(&vec![b' '; MAX_VALUE + 1]), None);
+        // Unknown games are left out of the sums.
+        let s = sum([p.clone(), p].iter());
+        assert_eq!((s.online, s.playing), (6, 4));
+        assert_eq!(s.waiting_for(crate::game::GameKind::Gomoku), 2);
+        assert_eq!(s.waiting.len(), 1);
+    }
+
+    #[test]
+    fn host_names_are_tokens() {
+        assert!(valid_host_name("web-1_a"));
+        assert!(!valid_host_name(""));
+        assert!(!valid_host_name("a.b"));
+        assert!(!valid_host_name("a*"));
+        assert!(valid_host_name(&default_host_name()));
+    }
+}
