@@ -275,3 +275,29 @@ async fn health_readiness_and_metrics_are_scraped_and_parsed() {
     );
     drop((first, second));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_endpoints_serve_a_bounded_number_of_connections() {
+    use crate::util::http::{get, try_get};
+    use inarow::server::http::MAX_CONNECTIONS;
+
+    let mut t = start_host_with("[http]\nenabled = true\nlisten = \"127.0.0.1:0\"").await;
+    let http = t.host.as_ref().unwrap().http_addr.unwrap();
+    // Connections that never send a request hold every place...
+    let mut idle = Vec::new();
+    for _ in 0..MAX_CONNECTIONS {
+        idle.push(tokio::net::TcpStream::connect(http).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // ...so a request waits (in the listen queue)...
+    let waiting = tokio::spawn(async move { try_get(http, "/healthz").await });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!waiting.is_finished(), "served beyond the bound");
+    // ...until one of them goes.
+    idle.pop();
+    let (code, body) = waiting.await.unwrap().unwrap();
+    assert_eq!((code, body.as_str()), (200, "ok\n"));
+    drop(idle);
+    assert_eq!(get(http, "/healthz").await.0, 200);
+    t.shutdown().await;
+}

@@ -278,9 +278,15 @@ impl Host {
         if let Some(cluster) = &self.ctx.cluster {
             cluster.leave().await;
         }
-        if let Some((stop, task)) = self.http {
+        if let Some((stop, mut task)) = self.http {
             stop.cancel();
-            let _ = tokio::time::timeout(SHUTDOWN_GRACE, task).await;
+            // Connections still open (a scraper's keep-alive) are cut.
+            if tokio::time::timeout(SHUTDOWN_GRACE, &mut task)
+                .await
+                .is_err()
+            {
+                task.abort();
+            }
         }
         self.ctx.store.close().await;
     }
