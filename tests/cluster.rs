@@ -10,7 +10,9 @@ use inarow::server::Host;
 
 use crate::util::http::{get, parse_metrics};
 use crate::util::proxy::Proxy;
-use crate::util::ssh::{Client, Login, TestHost, merge, test_config_text};
+use crate::util::ssh::{
+    Client, Login, MY_TURN, THEIR_TURN, TestHost, merge, play, test_config_text, wait_any,
+};
 
 fn nats_url() -> String {
     std::env::var("INAROW_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into())
@@ -47,7 +49,7 @@ impl Drop for Scratch {
                     return;
                 };
                 let js = async_nats::jetstream::new(client);
-                for bucket in ["hosts"] {
+                for bucket in ["hosts", "people", "queue", "codes"] {
                     let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
                 }
             });
@@ -136,6 +138,35 @@ async fn hosts_in_a_cluster_show_the_same_counts_and_names_are_unique() {
     // Each lobby counts the people on both hosts.
     ann.wait_for("2 online").await;
     bo.wait_for("2 online").await;
+    // Who is online lists both, the other host's people marked, and says
+    // why they cannot be invited from here yet.
+    ann.send(b"o").await;
+    let s = ann.wait_for("(on host-b)").await;
+    assert!(s.contains("ann (you)"), "{s}");
+    assert!(s.contains("bo "), "{s}");
+    let mut pressed = 0;
+    while !ann
+        .screen()
+        .lines()
+        .any(|l| l.contains('>') && l.contains("bo "))
+    {
+        ann.send(b"\x1b[B").await;
+        ann.pump(Duration::from_millis(100)).await;
+        pressed += 1;
+        assert!(pressed < 5, "bo could not be selected:\n{}", ann.screen());
+    }
+    ann.send(b"\r").await;
+    ann.wait_for("bo is on another host").await;
+    ann.send(b"\x1b").await;
+    // Guests' names are unique across hosts: bo is taken on host-b.
+    let mut other_bo = Client::connect(a.addr, "bo", Login::Guest).await;
+    let s = other_bo.wait_for("you are ").await;
+    let header = s
+        .lines()
+        .find(|l| l.contains("you are "))
+        .unwrap_or_default();
+    assert!(header.contains("you are bo2"), "{s}");
+    drop(other_bo);
 
     // A second host with a live host's name is refused.
     let dir = tempfile::tempdir().unwrap();
@@ -208,6 +239,172 @@ async fn a_host_cut_off_from_nats_keeps_playing_and_recovers() {
     }
     bo.wait_for("2 online").await;
     drop((ann, bo));
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
+/// Seeks a quick match of Connect Four.
+async fn seek_connect_four(c: &mut Client) {
+    c.wait_for("Choose a game").await;
+    c.send(b"1").await;
+    c.wait_for("Quick match").await;
+    c.send(b"1").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_match_pairs_people_on_different_hosts_and_they_play_it_out() {
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    let mut a = start_cluster_host(&scratch, "qa", &nats).await;
+    let mut b = start_cluster_host(&scratch, "qb", &nats).await;
+    let mut ann = Client::connect(a.addr, "ann", Login::Guest).await;
+    let mut bo = Client::connect(b.addr, "bo", Login::Guest).await;
+    ann.wait_for("2 online").await;
+    seek_connect_four(&mut ann).await;
+    ann.wait_for("Looking for").await;
+    seek_connect_four(&mut bo).await;
+    for c in [&mut ann, &mut bo] {
+        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
+    }
+    // Each sees the other's name at the table.
+    assert!(ann.screen().contains("bo"), "{}", ann.screen());
+    assert!(bo.screen().contains("ann"), "{}", bo.screen());
+    let (mut first, mut second) = if ann.screen().contains(MY_TURN) {
+        (ann, bo)
+    } else {
+        (bo, ann)
+    };
+    // Every move crosses: the first player's four in column a win.
+    for _ in 0..3 {
+        play(&mut first, "a").await;
+        play(&mut second, "b").await;
+    }
+    play(&mut first, "a").await;
+    for c in [&mut first, &mut second] {
+        c.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
+    }
+    assert!(first.screen().contains("You win!"), "{}", first.screen());
+    assert!(second.screen().contains("You lost."), "{}", second.screen());
+    // Both go back to their lobbies, free to play again.
+    for c in [&mut first, &mut second] {
+        c.send(b"l").await;
+        c.wait_for("Quick match").await;
+    }
+    first.wait_for("2 online, 0 playing").await;
+    // And again: they meet once more (the queue holds no stale ticket).
+    for c in [&mut first, &mut second] {
+        c.send(b"1").await;
+    }
+    for c in [&mut first, &mut second] {
+        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
+    }
+    drop((first, second));
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
+#[test]
+fn the_cluster_benchmark_plays_games_across_hosts_and_reports_figures() {
+    let out = crate::util::inarow()
+        .args([
+            "bench",
+            "cluster",
+            "--hosts",
+            "2",
+            "--games",
+            "4",
+            "--seconds",
+            "2",
+            "--think-ms",
+            "100",
+            "--nats-url",
+            &nats_url(),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("4 cross-host matches"), "{text}");
+    // Moves crossed and their latency was measured on the other host.
+    let measured: u64 = text
+        .split(" over ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(measured > 10, "{text}");
+    assert!(text.contains(", 0 errors"), "{text}");
+}
+
+/// Opens a room for a friend from the lobby; its code.
+async fn open_friend_room(c: &mut Client, game_key: &[u8]) -> String {
+    c.wait_for("Choose a game").await;
+    c.send(game_key).await;
+    c.wait_for("Invite a friend").await;
+    c.send(b"3").await;
+    crate::ssh::room_code(&c.wait_for("Room code:").await)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friends_room_code_made_on_one_host_is_joined_from_another() {
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    let mut a = start_cluster_host(&scratch, "ca", &nats).await;
+    let mut b = start_cluster_host(&scratch, "cb", &nats).await;
+    let mut fay = Client::connect(a.addr, "fay", Login::Guest).await;
+    let code = open_friend_room(&mut fay, b"1").await;
+    let mut gus = Client::connect(b.addr, "gus", Login::Guest).await;
+    gus.wait_for("Choose a game").await;
+    // A code no host has: the same clear error as on one host.
+    gus.send(b"j").await;
+    gus.wait_for("room code:").await;
+    gus.send(b"ZZZZ\r").await;
+    gus.wait_for("no room has the code ZZZZ").await;
+    // The code from the other host, typed in lower case.
+    gus.send(format!("{}\r", code.to_lowercase()).as_bytes())
+        .await;
+    for c in [&mut fay, &mut gus] {
+        c.wait_for("(you)").await;
+        let s = c.screen();
+        assert!(s.contains("fay") && s.contains("gus"), "{s}");
+    }
+    let (mut first, mut second) = if fay.screen().contains(MY_TURN) {
+        (fay, gus)
+    } else {
+        (gus, fay)
+    };
+    for _ in 0..3 {
+        play(&mut first, "c").await;
+        play(&mut second, "d").await;
+    }
+    play(&mut first, "c").await;
+    for c in [&mut first, &mut second] {
+        c.wait_for("wins with (2|0) (2|1) (2|2) (2|3)").await;
+    }
+    // A used code is gone everywhere.
+    let mut kim = Client::connect(b.addr, "kim", Login::Guest).await;
+    kim.wait_for("Choose a game").await;
+    kim.send(b"j").await;
+    kim.wait_for("room code:").await;
+    kim.send(format!("{code}\r").as_bytes()).await;
+    kim.wait_for(&format!("no room has the code {code}")).await;
+
+    // As the SSH user name on the other host: `ssh CODE@host`.
+    let mut hal = Client::connect(b.addr, "hal", Login::Guest).await;
+    let code = open_friend_room(&mut hal, b"2").await;
+    let mut ivy = Client::connect(a.addr, &code, Login::Guest).await;
+    for c in [&mut hal, &mut ivy] {
+        c.wait_for("(you)").await;
+        assert!(c.screen().contains("Gomoku 15x15"), "{}", c.screen());
+    }
+    // A name shaped like a code that no host has is a name.
+    let mut fwdx = Client::connect(a.addr, "FWDX", Login::Guest).await;
+    fwdx.wait_for("you are FWDX").await;
+    drop((first, second, hal, ivy, fwdx, kim));
     a.shutdown().await;
     b.shutdown().await;
 }

@@ -78,10 +78,94 @@ pub enum Cmd {
     /// Cluster mode: the other hosts' counts in, this host's own back.
     Cluster {
         remote: crate::presence::Stats,
-        reply: oneshot::Sender<crate::presence::Stats>,
+        people: Vec<super::state::RemotePerson>,
+        reply: oneshot::Sender<(crate::presence::Stats, Vec<super::state::Person>)>,
+    },
+    /// Cluster mode: another host matched this seeker; take it out of the
+    /// queue and say who it is (`None`: it no longer seeks).
+    Reserve {
+        id: SessionId,
+        kind: crate::game::GameKind,
+        reply: oneshot::Sender<Option<super::state::Seeker>>,
+    },
+    /// Cluster mode: the reserved seeker seeks again.
+    Release {
+        id: SessionId,
+        kind: crate::game::GameKind,
+    },
+    /// Cluster mode: seat the reserved seeker and `visitor` at a new table
+    /// here; `false` if the seeker has gone.
+    OpenAcross {
+        id: SessionId,
+        kind: crate::game::GameKind,
+        visitor: super::state::Visitor,
+        reply: oneshot::Sender<bool>,
+    },
+    /// Cluster mode: this seeker plays at a table on another host; take
+    /// it out of the queue and give its description and inbox.
+    LeaveFor {
+        id: SessionId,
+        kind: crate::game::GameKind,
+        reply: oneshot::Sender<Option<(super::state::Seeker, mpsc::Sender<ToSession>)>>,
+    },
+    /// Cluster mode: no host has the room `code` that `id` asked for.
+    CodeUnknown {
+        id: SessionId,
+        code: String,
+        from_login: bool,
+    },
+    /// Cluster mode: `id` goes to a room for a friend on another host;
+    /// its description and inbox, if it is free.
+    LeaveToJoin {
+        id: SessionId,
+        reply: oneshot::Sender<Option<(super::state::Seeker, mpsc::Sender<ToSession>)>>,
+    },
+    /// Cluster mode: someone on another host joins the room for a friend
+    /// under `code`; the error is for them.
+    OpenForVisitor {
+        code: String,
+        visitor: super::state::Visitor,
+        ratings: [Option<u32>; 2],
+        reply: oneshot::Sender<Result<(), String>>,
     },
     /// Anything else, for the lobby state as it is.
     Do(Command),
+}
+
+/// What the lobby hands the cluster (cluster mode only).
+pub enum Across {
+    /// Offer this seeker to the other hosts.
+    Seek {
+        id: SessionId,
+        kind: crate::game::GameKind,
+        seeker: super::state::Seeker,
+    },
+    /// This session no longer seeks.
+    Unseek { id: SessionId },
+    /// A room for a friend opened here under `code`.
+    CodeOpened {
+        code: String,
+        kind: crate::game::GameKind,
+    },
+    /// The room for a friend under `code` is no longer open.
+    CodeClosed { code: String },
+    /// No room here has `code`: look on the other hosts.
+    FindCode {
+        id: SessionId,
+        code: String,
+        from_login: bool,
+        joiner: super::state::Seeker,
+    },
+    /// A table here seats a visitor from another host as `ghost`: its
+    /// state and what the room tells the seat go to the visitor's host;
+    /// the visitor's commands come back through `handle`.
+    Opened {
+        handle: RoomHandle,
+        state: watch::Receiver<Arc<RoomState>>,
+        ghost: SessionId,
+        visitor: super::state::Visitor,
+        inbox: mpsc::Receiver<ToSession>,
+    },
 }
 
 /// A game in play, as the list of games to watch shows it.

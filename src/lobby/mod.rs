@@ -28,8 +28,10 @@ use compute::Computer;
 use room::{RoomCmd, RoomHandle, RoomServices, RoomState};
 
 pub(crate) use codes::{looks_like_code, normalise_code};
-pub use messages::{Cmd, GameSummary, NewMember, RoomLink, ToSession};
-pub use state::{Arrival, Command, Effect, LobbyState, Notice, Person, RoomId, Seat, SessionId};
+pub use messages::{Across, Cmd, GameSummary, NewMember, RoomLink, ToSession};
+pub use state::{
+    Arrival, Command, Effect, LobbyState, Notice, Person, RoomId, Seat, Seeker, SessionId, Visitor,
+};
 
 /// A cheap-to-clone handle to the lobby.
 #[derive(Clone)]
@@ -44,9 +46,17 @@ impl LobbyHandle {
     /// Cluster mode: hands the lobby the other hosts' counts (shown summed
     /// with its own) and gets its own back. Never waits: a full queue
     /// drops the exchange (the receiver then errs).
-    pub fn exchange(&self, remote: Stats) -> oneshot::Receiver<Stats> {
+    pub fn exchange(
+        &self,
+        remote: Stats,
+        people: Vec<state::RemotePerson>,
+    ) -> oneshot::Receiver<(Stats, Vec<state::Person>)> {
         let (reply, rx) = oneshot::channel();
-        let _ = self.tx.try_send(Cmd::Cluster { remote, reply });
+        let _ = self.tx.try_send(Cmd::Cluster {
+            remote,
+            people,
+            reply,
+        });
         rx
     }
 
@@ -88,6 +98,73 @@ impl LobbyHandle {
         rx.await.unwrap_or_default()
     }
 
+    /// Cluster mode: takes a seeker another host matched out of the queue.
+    pub async fn reserve(&self, id: SessionId, kind: crate::game::GameKind) -> Option<Seeker> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::Reserve { id, kind, reply }).await.ok()?;
+        rx.await.ok().flatten()
+    }
+
+    /// Cluster mode: seats a reserved seeker with a visitor; `false` if
+    /// the seeker has gone.
+    pub async fn open_across(
+        &self,
+        id: SessionId,
+        kind: crate::game::GameKind,
+        visitor: Visitor,
+    ) -> bool {
+        let (reply, rx) = oneshot::channel();
+        let cmd = Cmd::OpenAcross {
+            id,
+            kind,
+            visitor,
+            reply,
+        };
+        if self.tx.send(cmd).await.is_err() {
+            return false;
+        }
+        rx.await.unwrap_or(false)
+    }
+
+    /// Cluster mode: a session goes to a friend's room on another host.
+    pub async fn leave_to_join(&self, id: SessionId) -> Option<(Seeker, mpsc::Sender<ToSession>)> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::LeaveToJoin { id, reply }).await.ok()?;
+        rx.await.ok().flatten()
+    }
+
+    /// Cluster mode: someone on another host joins a friend's room here.
+    pub async fn open_for_visitor(
+        &self,
+        code: String,
+        visitor: Visitor,
+        ratings: [Option<u32>; 2],
+    ) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        let cmd = Cmd::OpenForVisitor {
+            code,
+            visitor,
+            ratings,
+            reply,
+        };
+        if self.tx.send(cmd).await.is_err() {
+            return Err("the host is shutting down".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the host is shutting down".into()))
+    }
+
+    /// Cluster mode: a seeker goes to play on another host.
+    pub async fn leave_for(
+        &self,
+        id: SessionId,
+        kind: crate::game::GameKind,
+    ) -> Option<(Seeker, mpsc::Sender<ToSession>)> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::LeaveFor { id, kind, reply }).await.ok()?;
+        rx.await.ok().flatten()
+    }
+
     /// For synchronous code (a Drop); dropped if the lobby is overloaded.
     pub fn try_send(&self, cmd: impl Into<Cmd>) {
         let _ = self.tx.try_send(cmd.into());
@@ -120,7 +197,12 @@ pub struct LobbySettings {
     pub chat_max: usize,
     /// What operators see at `/metrics`.
     pub metrics: Arc<crate::metrics::Metrics>,
+    /// Cluster mode: where seekers and visitors' tables go.
+    pub across: Option<mpsc::Sender<Across>>,
 }
+
+/// How many messages may wait for the cluster ([`Across`]).
+pub const ACROSS_QUEUE: usize = 4096;
 
 /// Most games the list of games to watch holds (the most watched).
 pub const GAMES_LISTED: usize = 100;
@@ -164,7 +246,10 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
         },
         state: LobbyState::new(settings.games, crate::rng::make_rng(None))
             .with_match_wait(settings.match_wait)
-            .with_clocks(settings.clocks),
+            .with_clocks(settings.clocks)
+            .with_cluster(settings.across.is_some()),
+        across: settings.across,
+        visiting: HashMap::new(),
         inboxes: HashMap::new(),
         rooms: HashMap::new(),
         stats_tx,
@@ -182,6 +267,10 @@ struct Lobby {
     state: LobbyState,
     /// Each member's inbox (the members of `state`, no others).
     inboxes: HashMap<SessionId, mpsc::Sender<ToSession>>,
+    /// Cluster mode: the way to the other hosts.
+    across: Option<mpsc::Sender<Across>>,
+    /// Visitors about to be seated: their seat's inbox, both ends.
+    visiting: HashMap<SessionId, (Visitor, mpsc::Sender<ToSession>, mpsc::Receiver<ToSession>)>,
     /// The rooms in play: the handle and its state, for those seated.
     rooms: HashMap<RoomId, (RoomHandle, watch::Receiver<Arc<RoomState>>)>,
     stats_tx: watch::Sender<Stats>,
@@ -236,10 +325,94 @@ impl Lobby {
             Cmd::People { id, reply } => {
                 let _ = reply.send(self.state.people(id));
             }
-            Cmd::Cluster { remote, reply } => {
+            Cmd::Cluster {
+                remote,
+                people,
+                reply,
+            } => {
                 self.state.set_remote(remote);
-                let _ = reply.send(self.state.local_stats());
+                self.state.set_remote_people(people);
+                let _ = reply.send((self.state.local_stats(), self.state.local_people()));
             }
+            Cmd::Reserve { id, kind, reply } => {
+                let _ = reply.send(self.state.reserve(id, kind));
+            }
+            Cmd::Release { id, kind } => {
+                let effects = self.state.release(id, kind);
+                self.carry_out(effects);
+            }
+            Cmd::OpenAcross {
+                id,
+                kind,
+                visitor,
+                reply,
+            } => {
+                self.state.set_now(std::time::Instant::now());
+                match self.state.open_across(id, kind, visitor) {
+                    Some((_, effects)) => {
+                        self.carry_out(effects);
+                        let _ = reply.send(true);
+                    }
+                    None => {
+                        let _ = reply.send(false);
+                    }
+                }
+            }
+            Cmd::CodeUnknown {
+                id,
+                code,
+                from_login,
+            } => {
+                let effects = self.state.code_unknown(id, code, from_login);
+                self.carry_out(effects);
+            }
+            Cmd::LeaveToJoin { id, reply } => {
+                let answer = match (self.inboxes.get(&id).cloned(), self.state.leave_to_join(id)) {
+                    (Some(inbox), Some(seeker)) => Some((seeker, inbox)),
+                    _ => None,
+                };
+                let effects = self.state.take_effects();
+                self.carry_out(effects);
+                let _ = reply.send(answer);
+            }
+            Cmd::OpenForVisitor {
+                code,
+                visitor,
+                ratings,
+                reply,
+            } => {
+                self.state.set_now(std::time::Instant::now());
+                match self.state.open_for_visitor(&code, visitor, ratings) {
+                    Ok(effects) => {
+                        self.carry_out(effects);
+                        let _ = reply.send(Ok(()));
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                }
+            }
+            Cmd::LeaveFor { id, kind, reply } => {
+                let answer = match (self.state.leave_for(id, kind), self.inboxes.get(&id)) {
+                    (Some((seeker, effects)), Some(inbox)) => {
+                        let inbox = inbox.clone();
+                        self.carry_out(effects);
+                        Some((seeker, inbox))
+                    }
+                    _ => None,
+                };
+                let _ = reply.send(answer);
+            }
+        }
+    }
+
+    fn across(&self, msg: Across) {
+        if let Some(tx) = &self.across
+            && tx.try_send(msg).is_err()
+        {
+            tracing::warn!(
+                "the cluster is not keeping up: a quick-match ticket or table was dropped"
+            );
         }
     }
 
@@ -300,14 +473,59 @@ impl Lobby {
                 } => {
                     let seats = seats.map(|seat| {
                         let inbox = match &seat {
-                            Seat::Human { id, .. } => self.inboxes.get(id).cloned(),
+                            Seat::Human { id, .. } => self
+                                .inboxes
+                                .get(id)
+                                .or_else(|| self.visiting.get(id).map(|v| &v.1))
+                                .cloned(),
                             Seat::Computer { .. } => None,
                         };
                         (seat, inbox)
                     });
+                    let visitors: Vec<SessionId> = seats
+                        .iter()
+                        .filter_map(|(seat, _)| match seat {
+                            Seat::Human { id, .. } if self.visiting.contains_key(id) => Some(*id),
+                            _ => None,
+                        })
+                        .collect();
                     let opened = room::spawn(room, rules, seats, rated, clock, &self.services);
+                    for ghost in visitors {
+                        if let Some((visitor, _, inbox)) = self.visiting.remove(&ghost) {
+                            self.across(Across::Opened {
+                                handle: opened.0.clone(),
+                                state: opened.1.clone(),
+                                ghost,
+                                visitor,
+                                inbox,
+                            });
+                        }
+                    }
                     self.rooms.insert(room, opened);
                 }
+                Effect::Visit {
+                    room: _,
+                    ghost,
+                    visitor,
+                } => {
+                    let (tx, rx) = mpsc::channel(64);
+                    self.visiting.insert(ghost, (visitor, tx, rx));
+                }
+                Effect::Seek { id, kind, seeker } => self.across(Across::Seek { id, kind, seeker }),
+                Effect::Unseek { id } => self.across(Across::Unseek { id }),
+                Effect::CodeOpened { code, kind } => self.across(Across::CodeOpened { code, kind }),
+                Effect::CodeClosed { code } => self.across(Across::CodeClosed { code }),
+                Effect::FindCode {
+                    id,
+                    code,
+                    from_login,
+                    joiner,
+                } => self.across(Across::FindCode {
+                    id,
+                    code,
+                    from_login,
+                    joiner,
+                }),
                 Effect::Forget { id } => {
                     self.inboxes.remove(&id);
                 }
@@ -414,6 +632,7 @@ mod tests {
             max_spectators: 500,
             chat_max: 200,
             metrics: Default::default(),
+            across: None,
         })
     }
 

@@ -137,6 +137,12 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
+    /// A handle whose commands go to `tx` (cluster mode: a table on
+    /// another host, reached through NATS).
+    pub fn proxy(id: RoomId, tx: mpsc::Sender<RoomCmd>) -> RoomHandle {
+        RoomHandle { id, tx }
+    }
+
     /// Sends a command; a room that has ended ignores it.
     pub async fn send(&self, cmd: RoomCmd) {
         let _ = self.tx.send(cmd).await;

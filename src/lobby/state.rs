@@ -50,6 +50,43 @@ impl Player {
     }
 }
 
+/// Cluster mode: someone on another host who sits at a table here (the
+/// room runs on this host; their commands and the table's state travel
+/// over NATS).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Visitor {
+    /// Their host's name, and the session there.
+    pub host: String,
+    pub session: SessionId,
+    pub name: String,
+    /// Their account (cluster hosts share one store).
+    pub account: Option<String>,
+    /// Their rating in the game, for a rated game.
+    pub rating: Option<u32>,
+    pub colour: Option<Colour>,
+    /// The secret their host's commands for the seat carry.
+    pub token: String,
+}
+
+/// What a seeker on this host is, as a quick match on another host needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seeker {
+    pub name: String,
+    pub account: Option<String>,
+    /// The rating that counts in a rated game of the offered rules.
+    pub rating: Option<u32>,
+    /// Ratings by game ([`kind_index`]), for a player with an account.
+    pub ratings: [Option<u32>; 2],
+    pub colour: Option<Colour>,
+}
+
+/// Session ids from here up are seats of visitors from other hosts
+/// (the host numbers its own sessions from 1).
+pub const VISITOR_IDS: SessionId = 1 << 48;
+
+/// The room a person playing at a table on another host is "in".
+pub const ELSEWHERE: RoomId = 0;
+
 /// The index of a game in per-game arrays.
 pub fn kind_index(kind: GameKind) -> usize {
     match kind {
@@ -271,6 +308,18 @@ pub struct Person {
     pub invitable: bool,
     /// This is the one asking.
     pub me: bool,
+    /// Cluster mode: the host they are on, when it is another one.
+    pub host: Option<String>,
+}
+
+/// Cluster mode: someone on another host, as that host announced them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemotePerson {
+    pub host: String,
+    pub name: String,
+    pub account: bool,
+    pub ratings: [Option<u32>; 2],
+    pub doing: Doing,
 }
 
 /// What someone online is doing.
@@ -285,6 +334,31 @@ pub enum Doing {
 }
 
 impl Doing {
+    /// One word for the wire (cluster mode).
+    pub fn word(self) -> &'static str {
+        match self {
+            Doing::Lobby => "lobby",
+            Doing::Seeking(GameKind::ConnectFour) => "seeking_connect4",
+            Doing::Seeking(GameKind::Gomoku) => "seeking_gomoku",
+            Doing::Hosting => "hosting",
+            Doing::Playing => "playing",
+            Doing::Watching => "watching",
+        }
+    }
+
+    /// The word back; `None` for anything else.
+    pub fn from_word(word: &str) -> Option<Doing> {
+        Some(match word {
+            "lobby" => Doing::Lobby,
+            "seeking_connect4" => Doing::Seeking(GameKind::ConnectFour),
+            "seeking_gomoku" => Doing::Seeking(GameKind::Gomoku),
+            "hosting" => Doing::Hosting,
+            "playing" => Doing::Playing,
+            "watching" => Doing::Watching,
+            _ => return None,
+        })
+    }
+
     pub fn describe(self) -> String {
         match self {
             Doing::Lobby => "in the lobby".into(),
@@ -391,6 +465,34 @@ pub enum Effect {
     /// This session would watch the game at `room` (the room has the
     /// last word: it may be full).
     Watch { room: RoomId, id: SessionId },
+    /// Cluster mode: this session seeks a quick match and found nobody
+    /// here; the other hosts may have someone.
+    Seek {
+        id: SessionId,
+        kind: GameKind,
+        seeker: Seeker,
+    },
+    /// Cluster mode: this session no longer seeks.
+    Unseek { id: SessionId },
+    /// Cluster mode: a room for a friend opened here under `code`.
+    CodeOpened { code: String, kind: GameKind },
+    /// Cluster mode: the room for a friend under `code` closed (or started).
+    CodeClosed { code: String },
+    /// Cluster mode: no room here has `code`: look on the other hosts
+    /// (and if none has it, [`LobbyState::code_unknown`]).
+    FindCode {
+        id: SessionId,
+        code: String,
+        from_login: bool,
+        joiner: Seeker,
+    },
+    /// Cluster mode: the next [`Effect::OpenRoom`] seats `visitor` as
+    /// session `ghost`.
+    Visit {
+        room: RoomId,
+        ghost: SessionId,
+        visitor: Visitor,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -430,6 +532,17 @@ struct Member {
 }
 
 impl Member {
+    /// Who this is, as another host needs it (`rules`: of the game sought).
+    fn seeker(&self, rules: Option<&Rules>) -> Seeker {
+        Seeker {
+            name: self.name.clone(),
+            account: self.account.as_ref().map(|p| p.account.clone()),
+            rating: rules.and_then(|r| self.rated(r)),
+            ratings: self.account.as_ref().map_or([None; 2], |p| p.ratings),
+            colour: self.colour,
+        }
+    }
+
     /// The rating that counts in a rated game of `rules`, if it would be one.
     fn rated(&self, rules: &Rules) -> Option<u32> {
         if !rated_rules(rules) {
@@ -449,6 +562,8 @@ pub struct LobbyState {
     paired_since: Vec<Instant>,
     /// Cluster mode: the other hosts' counts.
     remote: Stats,
+    /// Cluster mode: the people on the other hosts.
+    remote_people: Vec<RemotePerson>,
     games: Vec<Rules>,
     members: HashMap<SessionId, Member>,
     /// Seekers by game, longest waiting first, with when they started.
@@ -483,6 +598,11 @@ pub struct LobbyState {
     /// Invitations waiting for answers (bounded by the people online times
     /// [`OPEN_PER_SENDER`]).
     invites: Vec<Invite>,
+    /// Cluster mode: quick match looks on the other hosts too.
+    cluster: bool,
+    /// Visitors being seated by [`LobbyState::open_across`].
+    visitors: HashMap<SessionId, Visitor>,
+    next_ghost: SessionId,
 }
 
 impl LobbyState {
@@ -509,7 +629,90 @@ impl LobbyState {
             invites: Vec::new(),
             paired_since: Vec::new(),
             remote: Stats::default(),
+            remote_people: Vec::new(),
+            cluster: false,
+            visitors: HashMap::new(),
+            next_ghost: VISITOR_IDS,
         }
+    }
+
+    /// Cluster mode: seekers nobody here meets are offered to the other
+    /// hosts ([`Effect::Seek`]).
+    pub fn with_cluster(mut self, on: bool) -> LobbyState {
+        self.cluster = on;
+        self
+    }
+
+    /// Cluster mode: a host has matched this session's ticket. Takes it
+    /// out of the queue (so nobody here pairs it meanwhile) and says who
+    /// it is, if it still seeks that game; it stays "seeking" until
+    /// [`LobbyState::open_across`] or [`LobbyState::release`].
+    pub fn reserve(&mut self, id: SessionId, kind: GameKind) -> Option<Seeker> {
+        let rules = self.rules(kind)?;
+        let m = self.members.get(&id)?;
+        if m.status != Status::Seeking(kind) {
+            return None;
+        }
+        let q = self.queues.get_mut(&kind)?;
+        let at = q.iter().position(|&(x, _)| x == id)?;
+        q.remove(at);
+        self.dirty = true;
+        Some(m.seeker(Some(&rules)))
+    }
+
+    /// Cluster mode: the match of a reserved seeker fell through: it
+    /// seeks again (and is offered to the other hosts again).
+    pub fn release(&mut self, id: SessionId, kind: GameKind) -> Vec<Effect> {
+        if self.members.get(&id).is_some_and(|m| {
+            m.status == Status::Seeking(kind) || m.status == Status::Playing(ELSEWHERE)
+        }) {
+            self.quick_match(id, kind);
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// Cluster mode: the reserved seeker `id` plays `visitor` at a table
+    /// on this host. `None` if `id` no longer seeks (it left or cancelled).
+    pub fn open_across(
+        &mut self,
+        id: SessionId,
+        kind: GameKind,
+        visitor: Visitor,
+    ) -> Option<(RoomId, Vec<Effect>)> {
+        let rules = self.rules(kind)?;
+        if self.members.get(&id)?.status != Status::Seeking(kind) {
+            return None;
+        }
+        let ghost = self.next_ghost;
+        self.next_ghost += 1;
+        self.visitors.insert(ghost, visitor.clone());
+        self.out.push(Effect::Visit {
+            room: self.next_room,
+            ghost,
+            visitor,
+        });
+        if let Some(m) = self.members.get_mut(&id) {
+            m.status = Status::Idle;
+        }
+        let first_is_waiting = self.rng.random_bool(0.5);
+        let clock = self.clocks.get(&kind).copied();
+        let room = self.start_room(rules, id, Some(ghost), None, first_is_waiting, true, clock);
+        self.visitors.remove(&ghost);
+        let effects = std::mem::take(&mut self.out);
+        room.map(|room| (room, effects))
+    }
+
+    /// Cluster mode: a host on which `id` will play has taken its ticket.
+    /// Takes it out of the queue and marks it playing elsewhere, if it
+    /// still seeks that game.
+    pub fn leave_for(&mut self, id: SessionId, kind: GameKind) -> Option<(Seeker, Vec<Effect>)> {
+        let seeker = self.reserve(id, kind)?;
+        if let Some(m) = self.members.get_mut(&id) {
+            m.status = Status::Playing(ELSEWHERE);
+        }
+        self.withdraw_invites_to(id, "has started another game");
+        self.withdraw_invites_of(id);
+        Some((seeker, std::mem::take(&mut self.out)))
     }
 
     /// The resume code of the guest `id` at `room`, if any.
@@ -578,7 +781,7 @@ impl LobbyState {
                     .map(str::to_string)
             })
             .unwrap_or_else(|| naming::guest_name(identity.as_deref(), &mut self.rng));
-        let name = self.unique_name(&wanted, id);
+        let name = self.unique_name(&wanted, id, account.is_some());
         self.remembered.remember(identity.as_deref(), &name);
         self.members.insert(
             id,
@@ -646,6 +849,12 @@ impl LobbyState {
                     );
                     if let Some(m) = self.members.get_mut(&id) {
                         m.status = Status::Hosting(code.clone());
+                    }
+                    if self.cluster {
+                        self.out.push(Effect::CodeOpened {
+                            code: code.clone(),
+                            kind,
+                        });
                     }
                     self.tell(id, Notice::RoomCode(code));
                 }
@@ -758,8 +967,12 @@ impl LobbyState {
         let mut s = self.local_stats();
         s.online += self.remote.online;
         s.playing += self.remote.playing;
-        for (kind, n) in &mut s.waiting {
-            *n += self.remote.waiting_for(*kind);
+        // Seekers elsewhere count too: quick match pairs across hosts.
+        for (kind, n) in &self.remote.waiting {
+            match s.waiting.iter_mut().find(|(k, _)| k == kind) {
+                Some((_, m)) => *m += n,
+                None => s.waiting.push((*kind, *n)),
+            }
         }
         s
     }
@@ -792,8 +1005,29 @@ impl LobbyState {
     /// marked), by name; at most [`PEOPLE_LISTED`], the asker always among
     /// them.
     pub fn people(&self, asker: SessionId) -> Vec<Person> {
-        let mut people: Vec<Person> = self
-            .members
+        let mut people = self.local_people();
+        for p in &mut people {
+            p.me = p.id == asker;
+        }
+        people.extend(self.remote_people.iter().map(|r| Person {
+            id: 0,
+            name: r.name.clone(),
+            ratings: r.ratings,
+            account: r.account,
+            doing: r.doing,
+            invitable: false,
+            me: false,
+            host: Some(r.host.clone()),
+        }));
+        // The asker first, then by name.
+        people.sort_by_cached_key(|p| (!p.me, p.name.to_lowercase(), p.id));
+        people.truncate(PEOPLE_LISTED);
+        people
+    }
+
+    /// Everyone on this host (none marked as the asker), in no order.
+    pub fn local_people(&self) -> Vec<Person> {
+        self.members
             .iter()
             .map(|(&id, m)| Person {
                 id,
@@ -808,13 +1042,17 @@ impl LobbyState {
                     Status::Watching(_) => Doing::Watching,
                 },
                 invitable: m.invitable,
-                me: id == asker,
+                me: false,
+                host: None,
             })
-            .collect();
-        // The asker first, then by name.
-        people.sort_by_cached_key(|p| (!p.me, p.name.to_lowercase(), p.id));
+            .collect()
+    }
+
+    /// Cluster mode: the people on the other hosts (at most
+    /// [`PEOPLE_LISTED`] are kept).
+    pub fn set_remote_people(&mut self, mut people: Vec<RemotePerson>) {
         people.truncate(PEOPLE_LISTED);
-        people
+        self.remote_people = people;
     }
 
     /// A member's display name ("someone" once gone).
@@ -1067,11 +1305,19 @@ impl LobbyState {
         }
     }
 
-    fn unique_name(&self, name: &str, id: SessionId) -> String {
+    /// `name`, or the first free variant of it. Free: nobody here has it,
+    /// and (cluster mode) nobody on another host who could claim it: a
+    /// guest gives way to anyone, a player with an account (whose name is
+    /// theirs in the shared store) only to another account.
+    fn unique_name(&self, name: &str, id: SessionId, has_account: bool) -> String {
         naming::unique_name(name, id, |candidate| {
             self.members
                 .iter()
                 .any(|(&other, m)| other != id && m.name.eq_ignore_ascii_case(candidate))
+                || self
+                    .remote_people
+                    .iter()
+                    .any(|p| (p.account || !has_account) && p.name.eq_ignore_ascii_case(candidate))
         })
     }
 
@@ -1081,7 +1327,8 @@ impl LobbyState {
             return;
         }
         if self.members.contains_key(&id) {
-            let unique = self.unique_name(&name, id);
+            let has_account = self.members.get(&id).is_some_and(|m| m.account.is_some());
+            let unique = self.unique_name(&name, id, has_account);
             let identity = self.members.get_mut(&id).and_then(|m| {
                 m.name = unique.clone();
                 m.identity.clone()
@@ -1107,9 +1354,15 @@ impl LobbyState {
                 if let Some(q) = self.queues.get_mut(&kind) {
                     q.retain(|&(x, _)| x != id);
                 }
+                if self.cluster {
+                    self.out.push(Effect::Unseek { id });
+                }
             }
             Status::Hosting(code) => {
                 self.hosted.remove(&code);
+                if self.cluster {
+                    self.out.push(Effect::CodeClosed { code });
+                }
             }
             other => m.status = other,
         }
@@ -1199,15 +1452,122 @@ impl LobbyState {
                     "the room {code} is already playing: ask your friend for a new code"
                 )),
             ),
+            // Another host may have it.
+            None if self.cluster => {
+                if let Some(m) = self.members.get(&id) {
+                    let joiner = m.seeker(None);
+                    self.out.push(Effect::FindCode {
+                        id,
+                        code,
+                        from_login,
+                        joiner,
+                    });
+                }
+            }
+            None => self.no_such_code(id, code, from_login),
+        }
+    }
+
+    fn no_such_code(&mut self, id: SessionId, code: String, from_login: bool) {
+        if from_login {
             // `ssh FWDX@host` with no such room: FWDX was a name.
-            None if from_login => self.set_name(id, code),
-            None => self.tell(
+            self.set_name(id, code);
+        } else {
+            self.tell(
                 id,
                 Notice::LobbyError(format!(
                     "no room has the code {}: check it with your friend",
                     crate::text::sanitize_quote(&code, 8)
                 )),
-            ),
+            );
+        }
+    }
+
+    /// Effects of the direct calls above that are still to be carried out.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.out)
+    }
+
+    /// Cluster mode: no host has the room `code` that `id` asked for.
+    pub fn code_unknown(&mut self, id: SessionId, code: String, from_login: bool) -> Vec<Effect> {
+        if self.members.contains_key(&id) {
+            self.no_such_code(id, code, from_login);
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// Cluster mode: `id` goes to a room for a friend on another host.
+    /// `None` if it is not free (playing, or gone).
+    pub fn leave_to_join(&mut self, id: SessionId) -> Option<Seeker> {
+        self.unqueue(id);
+        let m = self.members.get_mut(&id)?;
+        if m.status != Status::Idle {
+            return None;
+        }
+        m.status = Status::Playing(ELSEWHERE);
+        let seeker = m.seeker(None);
+        self.withdraw_invites_to(id, "has started another game");
+        self.withdraw_invites_of(id);
+        self.dirty = true;
+        Some(seeker)
+    }
+
+    /// Cluster mode: someone on another host joins the room for a friend
+    /// under `code`: the game starts here, with them as a visitor. The
+    /// error says why not, for the joiner.
+    pub fn open_for_visitor(
+        &mut self,
+        code: &str,
+        mut visitor: Visitor,
+        ratings: [Option<u32>; 2],
+    ) -> Result<Vec<Effect>, String> {
+        let code = normalise_code(code);
+        let Some(h) = self.hosted.get(&code).copied() else {
+            return Err(if self.started.contains_key(&code) {
+                format!("the room {code} is already playing: ask your friend for a new code")
+            } else {
+                format!(
+                    "no room has the code {}: check it with your friend",
+                    crate::text::sanitize_quote(&code, 8)
+                )
+            });
+        };
+        let rules = self.rules(h.kind).ok_or("that game is not offered here")?;
+        visitor.rating = if visitor.account.is_some() && rated_rules(&rules) {
+            Some(ratings[kind_index(h.kind)].unwrap_or(1500))
+        } else {
+            None
+        };
+        self.unqueue(h.host);
+        let ghost = self.next_ghost;
+        self.next_ghost += 1;
+        self.visitors.insert(ghost, visitor.clone());
+        self.out.push(Effect::Visit {
+            room: self.next_room,
+            ghost,
+            visitor,
+        });
+        let host_first = self.rng.random_bool(0.5);
+        let room = self.start_room(
+            rules,
+            h.host,
+            Some(ghost),
+            None,
+            host_first,
+            h.rated,
+            h.clock,
+        );
+        self.visitors.remove(&ghost);
+        match room {
+            Some(room) => {
+                self.started.insert(code, room);
+                self.public.insert(room, h.watchers);
+                Ok(std::mem::take(&mut self.out))
+            }
+            None => {
+                self.out.clear();
+                Err("your friend has left".into())
+            }
         }
     }
 
@@ -1225,6 +1585,16 @@ impl LobbyState {
         }
         self.dirty = true;
         self.pair_seekers(rules, true);
+        if self.cluster
+            && self
+                .queues
+                .get(&kind)
+                .is_some_and(|q| q.iter().any(|&(x, _)| x == id))
+            && let Some(m) = self.members.get(&id)
+        {
+            let seeker = m.seeker(Some(&rules));
+            self.out.push(Effect::Seek { id, kind, seeker });
+        }
     }
 
     /// Pairs the seekers of one game who may play each other, until no
@@ -1286,6 +1656,10 @@ impl LobbyState {
             }
             if let Some(q) = self.queues.get_mut(&kind) {
                 q.retain(|&(x, _)| x != a && x != b);
+            }
+            if self.cluster {
+                self.out.push(Effect::Unseek { id: a });
+                self.out.push(Effect::Unseek { id: b });
             }
             for id in [a, b] {
                 if let Some(m) = self.members.get_mut(&id) {
@@ -1366,12 +1740,14 @@ impl LobbyState {
             }
         };
         let b_member = b.and_then(|b| self.members.get(&b));
+        let visitor = b.and_then(|b| self.visitors.get(&b));
         // Rated: two players with accounts on a standard board, matched by
         // the quick match (friend rooms and the computer are casual).
         let rated = may_rate
             && level.is_none()
             && self.members.get(&a).and_then(|m| m.rated(&rules)).is_some()
-            && b_member.and_then(|m| m.rated(&rules)).is_some();
+            && (b_member.and_then(|m| m.rated(&rules)).is_some()
+                || visitor.is_some_and(|v| v.account.is_some() && v.rating.is_some()));
         let human = |id: SessionId, m: &Member, colour: Colour| Seat::Human {
             id,
             name: m.name.clone(),
@@ -1388,12 +1764,23 @@ impl LobbyState {
             None => return None,
         };
         let seat_b = match b {
-            Some(b) => match self.members.get(&b) {
-                Some(m) => {
+            Some(b) => match (self.members.get(&b), self.visitors.get(&b)) {
+                (Some(m), _) => {
                     let colour = take_colour(&mut self.rng, m.colour);
                     human(b, m, colour)
                 }
-                None => return None,
+                (None, Some(v)) => {
+                    let colour = take_colour(&mut self.rng, v.colour);
+                    Seat::Human {
+                        id: b,
+                        name: v.name.clone(),
+                        colour,
+                        account: v.account.clone(),
+                        rating: if rated { v.rating } else { None },
+                        resume: None,
+                    }
+                }
+                (None, None) => return None,
             },
             None => Seat::Computer {
                 level: level.unwrap_or(Level::Medium),
@@ -1413,6 +1800,7 @@ impl LobbyState {
                 resume,
                 ..
             } = seat
+                && *id < VISITOR_IDS
             {
                 let code = new_code_of(&mut self.rng, RESUME_LEN, |c| {
                     self.resumes.contains_key(c) || self.hosted.contains_key(c)
@@ -2448,6 +2836,223 @@ mod tests {
             "{people:?}"
         );
         assert!(people[0].me && people[0].name == "ann");
+    }
+
+    fn visitor(name: &str) -> Visitor {
+        Visitor {
+            host: "host-b".into(),
+            session: 9,
+            name: name.into(),
+            account: None,
+            rating: None,
+            colour: Some(Colour::Blue),
+            token: "t".into(),
+        }
+    }
+
+    #[test]
+    fn in_cluster_mode_a_lonely_seeker_is_offered_to_the_other_hosts_and_seated_with_a_visitor() {
+        let mut s = lobby(40).with_cluster(true);
+        named(&mut s, 1, "ann");
+        let effects = quick(&mut s, 1, C4);
+        assert!(
+            effects.iter().any(
+                |e| matches!(e, Effect::Seek { id: 1, kind: C4, seeker } if seeker.name == "ann")
+            ),
+            "{effects:?}"
+        );
+        // Cancelling withdraws the ticket; seeking again offers it again.
+        let effects = s.handle(Command::Cancel { id: 1 });
+        assert!(effects.contains(&Effect::Unseek { id: 1 }), "{effects:?}");
+        quick(&mut s, 1, C4);
+        // Another host took the ticket: ann is reserved, out of the queue,
+        // so a newcomer here does not meet her meanwhile.
+        assert_eq!(s.reserve(1, C4).map(|p| p.name), Some("ann".into()));
+        named(&mut s, 2, "cy");
+        let effects = quick(&mut s, 2, C4);
+        assert!(
+            !effects.iter().any(|e| matches!(e, Effect::OpenRoom { .. })),
+            "{effects:?}"
+        );
+        assert_eq!(
+            s.reserve(1, GameKind::Gomoku),
+            None,
+            "not seeking that game"
+        );
+        // The visitor sits with ann at a table here.
+        let (room, effects) = s.open_across(1, C4, visitor("bea")).expect("opened");
+        let Some(Effect::Visit {
+            ghost, visitor: v, ..
+        }) = effects.first()
+        else {
+            panic!("{effects:?}")
+        };
+        assert!(*ghost >= VISITOR_IDS);
+        assert_eq!(v.name, "bea");
+        let (opened, _, seats) = opened(&effects);
+        assert_eq!(opened, room);
+        assert_eq!(seated(&seats).into_iter().flatten().count(), 2);
+        assert!(seated(&seats).contains(&Some(*ghost)));
+        // A seeker who has gone cannot be seated.
+        assert_eq!(s.open_across(2, GameKind::Gomoku, visitor("dee")), None);
+        s.handle(Command::Leave { id: 2 });
+        assert_eq!(s.open_across(2, C4, visitor("dee")), None);
+    }
+
+    #[test]
+    fn in_cluster_mode_room_codes_are_announced_looked_for_elsewhere_and_open_for_visitors() {
+        let mut s = lobby(42).with_cluster(true);
+        named(&mut s, 1, "fay");
+        let effects = s.handle(Command::CreateRoom {
+            id: 1,
+            kind: C4,
+            rated: false,
+        });
+        let code = effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::CodeOpened { code, kind: C4 } => Some(code.clone()),
+                _ => None,
+            })
+            .expect("announced");
+        // A code no room here has is looked for on the other hosts.
+        named(&mut s, 2, "gus");
+        let effects = s.handle(Command::JoinRoom {
+            id: 2,
+            code: "ZZZZ".into(),
+            from_login: false,
+        });
+        assert!(
+            matches!(effects.as_slice(), [Effect::FindCode { id: 2, code, .. }] if code == "ZZZZ"),
+            "{effects:?}"
+        );
+        // None has it: the usual error, or (as a login name) a name.
+        let effects = s.code_unknown(2, "ZZZZ".into(), false);
+        assert_eq!(
+            effects,
+            vec![error(
+                2,
+                "no room has the code ZZZZ: check it with your friend"
+            )]
+        );
+        s.code_unknown(2, "QQQQ".into(), true);
+        assert_eq!(s.name(2), Some("QQQQ"));
+        // Someone from another host joins fay's room: the game starts here.
+        let effects = s
+            .open_for_visitor(&code.to_lowercase(), visitor("hal"), [None; 2])
+            .expect("opened");
+        assert!(effects.iter().any(|e| matches!(e, Effect::Visit { .. })));
+        assert!(effects.contains(&Effect::CodeClosed { code: code.clone() }));
+        let (_, _, seats) = opened(&effects);
+        assert!(seated(&seats).contains(&Some(1)));
+        let again = s.open_for_visitor(&code, visitor("ivy"), [None; 2]);
+        assert!(again.unwrap_err().contains("already playing"));
+        // A session that is playing cannot go to a room elsewhere.
+        assert_eq!(s.leave_to_join(1), None);
+        assert_eq!(s.leave_to_join(2).map(|j| j.name), Some("QQQQ".into()));
+    }
+
+    #[test]
+    fn in_cluster_mode_a_seeker_leaving_for_another_host_plays_elsewhere_or_seeks_again() {
+        let mut s = lobby(41).with_cluster(true);
+        named(&mut s, 1, "ann");
+        quick(&mut s, 1, C4);
+        let (seeker, _) = s.leave_for(1, C4).expect("still seeking");
+        assert_eq!(seeker.name, "ann");
+        assert_eq!(s.local_stats().playing, 1);
+        assert_eq!(s.leave_for(1, C4), None, "taken once only");
+        // The table never started: she seeks again, offered again.
+        let effects = s.release(1, C4);
+        assert!(
+            effects
+                .iter()
+                .any(|e| matches!(e, Effect::Seek { id: 1, .. })),
+            "{effects:?}"
+        );
+        // Back from the other host's table: free again.
+        s.leave_for(1, C4).expect("seeking again");
+        s.handle(Command::LeftRoom { id: 1 });
+        assert_eq!(s.local_stats().playing, 0);
+    }
+
+    #[test]
+    fn names_on_other_hosts_are_taken_for_guests_and_accounts_names_for_accounts() {
+        let mut s = lobby(43).with_cluster(true);
+        let remote = |name: &str, account: bool| RemotePerson {
+            host: "host-b".into(),
+            name: name.into(),
+            account,
+            ratings: [None; 2],
+            doing: Doing::Lobby,
+        };
+        s.set_remote_people(vec![remote("bea", false), remote("cal", true)]);
+        // A guest gives way to anyone on another host, any case.
+        assert_ne!(arrive(&mut s, 1, Some("BEA"), None).to_lowercase(), "bea");
+        assert_ne!(arrive(&mut s, 2, Some("cal"), None), "cal");
+        // An account's name is its own against a guest elsewhere...
+        rated_player(&mut s, 3, "bea", 1500);
+        // ...but not against another account.
+        let (given, _) = s.join(Arrival {
+            id: 4,
+            name: Some("cal".into()),
+            identity: Some("SHA256:cal2".into()),
+            account: Some(Player {
+                account: "acct-cal-2".into(),
+                ratings: [None; 2],
+            }),
+        });
+        assert_ne!(given, "cal");
+        // Renaming obeys the same rule.
+        s.handle(Command::SetName {
+            id: 1,
+            name: "Cal".into(),
+        });
+        assert_ne!(s.name(1), Some("Cal"));
+    }
+
+    #[test]
+    fn other_hosts_people_are_listed_and_counted_but_not_invitable() {
+        let mut s = lobby(32);
+        named(&mut s, 1, "ann");
+        s.handle(Command::QuickMatch {
+            id: 1,
+            kind: GameKind::ConnectFour,
+        });
+        s.set_remote(Stats {
+            online: 3,
+            playing: 2,
+            waiting: vec![(GameKind::ConnectFour, 1)],
+        });
+        s.set_remote_people(vec![RemotePerson {
+            host: "host-b".into(),
+            name: "bea".into(),
+            account: true,
+            ratings: [Some(1620), None],
+            doing: Doing::Playing,
+        }]);
+        let stats = s.take_stats().unwrap();
+        assert_eq!((stats.online, stats.playing), (4, 2));
+        // Seekers on both hosts: quick match pairs across hosts.
+        assert_eq!(stats.waiting_for(GameKind::ConnectFour), 2);
+        assert_eq!(s.local_stats().online, 1);
+        let people = s.people(1);
+        assert_eq!(people.len(), 2);
+        assert!(people[0].me && people[0].host.is_none());
+        let bea = &people[1];
+        assert_eq!(bea.host.as_deref(), Some("host-b"));
+        assert!(!bea.invitable && !bea.me);
+        assert_eq!(bea.ratings, [Some(1620), None]);
+        assert_eq!(s.local_people().len(), 1);
+        for d in [
+            Doing::Lobby,
+            Doing::Seeking(GameKind::Gomoku),
+            Doing::Hosting,
+            Doing::Playing,
+            Doing::Watching,
+        ] {
+            assert_eq!(Doing::from_word(d.word()), Some(d));
+        }
+        assert_eq!(Doing::from_word("dancing"), None);
     }
 
     #[test]

@@ -617,9 +617,13 @@ impl Conn {
                         name: p.name,
                         ratings: p.ratings,
                         account: p.account,
-                        doing: p.doing.describe(),
+                        doing: match &p.host {
+                            Some(host) => format!("{} (on {host})", p.doing.describe()),
+                            None => p.doing.describe(),
+                        },
                         invitable: p.invitable,
                         me: p.me,
+                        elsewhere: p.host.is_some(),
                     })
                     .collect();
                 let out = self.session.show_people(rows);

@@ -164,7 +164,14 @@ impl Host {
                 connect4_table_mb: config.computer.connect4_table_mb,
             },
         );
+        let (across_tx, across_rx) = if config.cluster.enabled {
+            let (tx, rx) = tokio::sync::mpsc::channel(lobby::ACROSS_QUEUE);
+            (Some(tx), Some(rx))
+        } else {
+            (None, None)
+        };
         let lobby = lobby::spawn(LobbySettings {
+            across: across_tx,
             games: config.games.enabled.clone(),
             computer: computer.clone(),
             metrics: Arc::clone(&metrics),
@@ -185,10 +192,20 @@ impl Host {
         let cluster = if config.cluster.enabled {
             let handle = lobby.clone();
             let exchange: crate::cluster::Exchange =
-                Arc::new(move |remote| handle.exchange(remote));
-            let cluster =
-                crate::cluster::Cluster::join(&config.cluster, Arc::clone(&metrics), exchange)
-                    .await?;
+                Arc::new(move |remote, people| handle.exchange(remote, people));
+            let link = crate::cluster::LobbyLink {
+                lobby: lobby.clone(),
+                from_lobby: across_rx.expect("made in cluster mode"),
+                match_wait: config.lobby.match_wait,
+                chat_max: config.chat.max_length,
+            };
+            let cluster = crate::cluster::Cluster::join(
+                &config.cluster,
+                Arc::clone(&metrics),
+                exchange,
+                link,
+            )
+            .await?;
             tracing::info!(host = %config.cluster.host_name, "joined the cluster");
             Some(Arc::new(cluster))
         } else {

@@ -269,6 +269,8 @@ pub struct PersonRow {
     pub invitable: bool,
     /// This is me.
     pub me: bool,
+    /// On another host of the cluster (not invitable from here yet).
+    pub elsewhere: bool,
 }
 
 /// An invitation to a game, as its recipient sees it.
@@ -375,6 +377,11 @@ impl PeopleScreen {
         };
         let why = if p.me {
             Some("that is you: choose someone else".to_string())
+        } else if p.elsewhere {
+            Some(format!(
+                "{} is on another host: invitations across hosts are not ready yet",
+                p.name
+            ))
         } else if !p.invitable {
             Some(format!("{} does not take invitations", p.name))
         } else {
@@ -549,7 +556,7 @@ impl PeopleScreen {
                 };
                 row.push_str(&format!("{r:<7}"));
             }
-            let doing = if p.invitable {
+            let doing = if p.invitable || p.elsewhere {
                 p.doing.clone()
             } else {
                 format!("{}, no invitations", p.doing)

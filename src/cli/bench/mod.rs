@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
+pub mod cluster;
 pub mod connect4;
 pub mod gomoku;
 pub mod server;
@@ -17,6 +18,8 @@ pub enum BenchCommand {
     Gomoku(gomoku::BenchGomokuArgs),
     /// Open many real SSH sessions against a host and report throughput, memory and latency.
     Server(server::BenchServerArgs),
+    /// Start several hosts in cluster mode and time games whose players sit on different hosts.
+    Cluster(cluster::BenchClusterArgs),
     /// Write game records and time leaderboard and profile queries on a store.
     Store(store::BenchStoreArgs),
 }
@@ -27,5 +30,6 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Gomoku(args) => gomoku::run(args),
         BenchCommand::Server(args) => server::run(args),
         BenchCommand::Store(args) => store::run(args),
+        BenchCommand::Cluster(args) => cluster::run(args),
     }
 }

@@ -86,7 +86,7 @@ struct HotGame {
     counting: std::sync::atomic::AtomicBool,
 }
 
-struct Trusting;
+pub(super) struct Trusting;
 
 impl client::Handler for Trusting {
     type Error = anyhow::Error;
@@ -98,12 +98,12 @@ impl client::Handler for Trusting {
     }
 }
 
-type Channel = russh::Channel<client::Msg>;
+pub(super) type Channel = russh::Channel<client::Msg>;
 
 /// A logged-in session with its channel.
-struct Conn {
-    _handle: client::Handle<Trusting>,
-    ch: Channel,
+pub(super) struct Conn {
+    pub(super) _handle: client::Handle<Trusting>,
+    pub(super) ch: Channel,
 }
 
 /// Resident memory of a process, in KiB.
@@ -119,7 +119,7 @@ fn rss_kib(pid: u32) -> Option<u64> {
 }
 
 /// Prints the open-file limit (each session is a socket on both sides).
-fn report_fd_limit() {
+pub(super) fn report_fd_limit() {
     // `ulimit -n` in a child shell cannot change our own limit; read it to report.
     if let Ok(limits) = std::fs::read_to_string("/proc/self/limits")
         && let Some(line) = limits.lines().find(|l| l.starts_with("Max open files"))
@@ -131,7 +131,7 @@ fn report_fd_limit() {
     }
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
+pub(super) fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
     }
@@ -139,7 +139,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-fn ms(d: Duration) -> String {
+pub(super) fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
@@ -151,7 +151,7 @@ struct Child {
 }
 
 /// A temporary directory removed on drop (no test-only crate in the binary).
-mod tempfile_dir {
+pub(super) mod tempfile_dir {
     pub struct Dir(pub std::path::PathBuf);
     impl Drop for Dir {
         fn drop(&mut self) {
@@ -207,7 +207,11 @@ impl Drop for Child {
 }
 
 /// Reads until `needle` has been seen in the output.
-async fn read_until(ch: &mut Channel, needle: &[u8], timeout: Duration) -> anyhow::Result<()> {
+pub(super) async fn read_until(
+    ch: &mut Channel,
+    needle: &[u8],
+    timeout: Duration,
+) -> anyhow::Result<()> {
     let deadline = tokio::time::Instant::now() + timeout;
     let mut tail: Vec<u8> = Vec::new();
     loop {
@@ -230,7 +234,7 @@ async fn read_until(ch: &mut Channel, needle: &[u8], timeout: Duration) -> anyho
     }
 }
 
-async fn connect_one(addr: SocketAddr, n: usize) -> anyhow::Result<Conn> {
+pub(super) async fn connect_one(addr: SocketAddr, n: usize) -> anyhow::Result<Conn> {
     let config = Arc::new(client::Config {
         inactivity_timeout: None,
         ..Default::default()
@@ -282,7 +286,7 @@ struct GameStats {
 }
 
 /// Finds the last of several markers in `text`: its index in `markers`.
-fn last_marker(text: &[u8], markers: &[&[u8]]) -> Option<usize> {
+pub(super) fn last_marker(text: &[u8], markers: &[&[u8]]) -> Option<usize> {
     let mut best: Option<(usize, usize)> = None;
     for (i, m) in markers.iter().enumerate() {
         if let Some(pos) = text.windows(m.len()).rposition(|w| w == *m)

@@ -8,10 +8,16 @@
 //! cluster, and the counts every lobby shows summed over the live hosts.
 //! Everything read from NATS is bounded and validated like network input.
 //!
+//! Quick match across hosts and tables whose players sit on different
+//! hosts are in [`across`]; what crosses for them, in [`wire`].
+//!
 //! Buckets are made by hand as streams (`KV_<bucket>`): the client's
 //! bucket creation fails on the NATS 2.9 servers this project runs on, and
 //! per-key TTL does not exist there, so liveness is a heartbeat time inside
 //! each value, with the bucket's `max_age` as the safety net.
+
+pub mod across;
+pub mod wire;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -24,6 +30,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::ClusterConfig;
+use crate::lobby::state::{Doing, Person, RemotePerson};
 use crate::metrics::Metrics;
 use crate::presence::Stats;
 
@@ -38,7 +45,16 @@ const PRESENCE_MAX_AGE: Duration = Duration::from_secs(60);
 const MAX_VALUE: usize = 4096;
 /// Most hosts taken into account (a bound on what NATS can make us hold).
 const MAX_HOSTS: usize = 256;
+/// Most people taken from other hosts (a bound on what NATS can make us hold).
+const MAX_REMOTE_PEOPLE: usize = 100_000;
+/// People announcements outlive a host that vanished at most this long
+/// (they are ignored as soon as the host is not alive).
+const PEOPLE_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 /// How long the first connection may take.
+/// The quick-match queues' safety net: a ticket older than this is gone.
+const QUEUE_MAX_AGE: Duration = Duration::from_secs(3600);
+/// Room codes' safety net: a code older than this is gone.
+const CODES_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// One host's presence, as stored under `host.<name>`.
@@ -123,17 +139,82 @@ fn game_of(word: &str) -> Option<crate::game::GameKind> {
 pub struct Cluster {
     client: async_nats::Client,
     hosts: kv::Store,
+    people: kv::Store,
+    instance: String,
     name: String,
     stop: CancellationToken,
     task: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// Matches and tables across hosts.
+    crossing: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     /// The other live hosts' counts, summed.
     remote: watch::Receiver<Stats>,
     live_hosts: watch::Receiver<usize>,
 }
 
-/// What the heartbeat asks of the lobby: take the other hosts' counts,
-/// give this host's own.
-pub type Exchange = Arc<dyn Fn(Stats) -> tokio::sync::oneshot::Receiver<Stats> + Send + Sync>;
+/// What the heartbeat asks of the lobby: take the other hosts' counts and
+/// people, give this host's own.
+/// The lobby's side of matches and tables across hosts.
+pub struct LobbyLink {
+    pub lobby: crate::lobby::LobbyHandle,
+    pub from_lobby: tokio::sync::mpsc::Receiver<crate::lobby::Across>,
+    pub match_wait: Duration,
+    pub chat_max: usize,
+}
+
+pub type Exchange = Arc<
+    dyn Fn(Stats, Vec<RemotePerson>) -> tokio::sync::oneshot::Receiver<(Stats, Vec<Person>)>
+        + Send
+        + Sync,
+>;
+
+/// One person as announced under `p.<host>.<instance>.<session>`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+struct PersonValue {
+    name: String,
+    account: bool,
+    ratings: [Option<u32>; 2],
+    doing: String,
+}
+
+impl PersonValue {
+    fn of(p: &Person) -> PersonValue {
+        PersonValue {
+            name: p.name.clone(),
+            account: p.account,
+            ratings: p.ratings,
+            doing: p.doing.word().to_string(),
+        }
+    }
+
+    /// A value from the bucket as someone on `host`, if it is one.
+    fn parse(bytes: &[u8], host: &str) -> Option<RemotePerson> {
+        if bytes.len() > 512 {
+            return None;
+        }
+        let v: PersonValue = serde_json::from_slice(bytes).ok()?;
+        let name = crate::text::sanitize(&v.name, crate::text::MAX_NAME_WIDTH);
+        if name.is_empty() || v.ratings.iter().flatten().any(|&r| r > 10_000) {
+            return None;
+        }
+        Some(RemotePerson {
+            host: host.to_string(),
+            name,
+            account: v.account,
+            ratings: v.ratings,
+            doing: Doing::from_word(&v.doing)?,
+        })
+    }
+}
+
+/// `p.<host>.<instance>.<session>` split, if it is one.
+fn person_key(key: &str) -> Option<(&str, &str, u64)> {
+    let mut parts = key.strip_prefix("p.")?.split('.');
+    let (host, instance, id) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || !valid_host_name(host) || instance.len() > 64 {
+        return None;
+    }
+    Some((host, instance, id.parse().ok()?))
+}
 
 impl Cluster {
     /// Connects to NATS, opens the buckets and claims this host's name.
@@ -143,6 +224,7 @@ impl Cluster {
         config: &ClusterConfig,
         metrics: Arc<Metrics>,
         exchange: Exchange,
+        link: LobbyLink,
     ) -> anyhow::Result<Cluster> {
         let url = &config.nats_url;
         let client = async_nats::ConnectOptions::new()
@@ -174,6 +256,20 @@ impl Cluster {
             waiting: Vec::new(),
         };
         let rev = claim_name(&hosts, &key, &me).await?;
+        let people_bucket = format!("{}_people", config.prefix);
+        let people = open_bucket(&js, &people_bucket, PEOPLE_MAX_AGE)
+            .await
+            .with_context(|| format!("cannot open the NATS bucket {people_bucket} at {url}"))?;
+
+        let queue_bucket = format!("{}_queue", config.prefix);
+        let queue = open_bucket(&js, &queue_bucket, QUEUE_MAX_AGE)
+            .await
+            .with_context(|| format!("cannot open the NATS bucket {queue_bucket} at {url}"))?;
+        let codes_bucket = format!("{}_codes", config.prefix);
+        let codes = open_bucket(&js, &codes_bucket, CODES_MAX_AGE)
+            .await
+            .with_context(|| format!("cannot open the NATS bucket {codes_bucket} at {url}"))?;
+        let (live_tx, live) = watch::channel(HashMap::new());
 
         let (remote_tx, remote) = watch::channel(Stats::default());
         let (hosts_tx, live_hosts) = watch::channel(1usize);
@@ -181,6 +277,7 @@ impl Cluster {
         let task = tokio::spawn(heartbeat(
             client.clone(),
             hosts.clone(),
+            people.clone(),
             key,
             me,
             rev,
@@ -188,11 +285,28 @@ impl Cluster {
             metrics,
             remote_tx,
             hosts_tx,
+            live_tx,
             stop.clone(),
         ));
+        let crossing = across::Crossing::new(
+            client.clone(),
+            queue,
+            codes,
+            config.prefix.clone(),
+            config.host_name.clone(),
+            instance.clone(),
+            link.lobby,
+            link.match_wait,
+            link.chat_max,
+            live,
+        );
+        let crossing = tokio::spawn(crossing.run(link.from_lobby, stop.clone()));
         Ok(Cluster {
+            crossing: tokio::sync::Mutex::new(Some(crossing)),
             client,
             hosts,
+            people,
+            instance,
             name: config.host_name.clone(),
             stop,
             task: tokio::sync::Mutex::new(Some(task)),
@@ -223,8 +337,28 @@ impl Cluster {
         if let Some(task) = self.task.lock().await.take() {
             let _ = task.await;
         }
+        if let Some(task) = self.crossing.lock().await.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(3), task).await;
+        }
         let key = format!("host.{}", self.name);
         let _ = tokio::time::timeout(Duration::from_secs(2), self.hosts.delete(&key)).await;
+        // Our people's announcements (ignored by the others from now on,
+        // as the host is gone; removed so they do not wait for max_age).
+        let prefix = format!("p.{}.{}.", self.name, self.instance);
+        let _ = tokio::time::timeout(Duration::from_secs(3), async {
+            use futures_util::StreamExt;
+            if let Ok(keys) = self.people.keys().await {
+                let keys: Vec<String> = keys
+                    .take(MAX_REMOTE_PEOPLE)
+                    .filter_map(|k| async move { k.ok() })
+                    .collect()
+                    .await;
+                for k in keys.iter().filter(|k| k.starts_with(&prefix)) {
+                    let _ = self.people.purge(k).await;
+                }
+            }
+        })
+        .await;
         let _ = tokio::time::timeout(Duration::from_secs(2), self.client.flush()).await;
     }
 }
@@ -293,6 +427,7 @@ async fn claim_name(hosts: &kv::Store, key: &str, me: &Presence) -> anyhow::Resu
 async fn heartbeat(
     client: async_nats::Client,
     hosts: kv::Store,
+    people: kv::Store,
     key: String,
     mut me: Presence,
     mut rev: u64,
@@ -300,6 +435,7 @@ async fn heartbeat(
     metrics: Arc<Metrics>,
     remote_tx: watch::Sender<Stats>,
     hosts_tx: watch::Sender<usize>,
+    live_tx: watch::Sender<HashMap<String, String>>,
     stop: CancellationToken,
 ) {
     let mut tick = tokio::time::interval(HEARTBEAT);
@@ -312,6 +448,15 @@ async fn heartbeat(
         stop.clone(),
     ));
     let _follower = AbortOnDrop(follower);
+    let everyone = Arc::new(std::sync::Mutex::new(HashMap::new()));
+    let people_follower = tokio::spawn(follow_people(
+        people.clone(),
+        Arc::clone(&everyone),
+        stop.clone(),
+    ));
+    let _people_follower = AbortOnDrop(people_follower);
+    // What we announced: session -> value.
+    let mut announced: HashMap<u64, PersonValue> = HashMap::new();
     loop {
         tokio::select! {
             _ = stop.cancelled() => return,
@@ -329,18 +474,35 @@ async fn heartbeat(
         }
         // The others' counts to the lobby, ours back.
         let now = crate::store::now_ms();
-        let (remote, live) = {
+        let (remote, live, instances) = {
             let map = others.lock().unwrap_or_else(|e| e.into_inner());
             let alive: Vec<&Presence> = map.values().filter(|p| p.alive(now)).collect();
-            (sum(alive.iter().copied()), alive.len() + 1)
+            let instances: HashMap<String, String> = alive
+                .iter()
+                .map(|p| (p.host.clone(), p.instance.clone()))
+                .collect();
+            (sum(alive.iter().copied()), alive.len() + 1, instances)
+        };
+        // The people of live hosts only (a vanished host's are ignored).
+        let remote_people: Vec<RemotePerson> = {
+            let map = everyone.lock().unwrap_or_else(|e| e.into_inner());
+            map.iter()
+                .filter(|((host, instance, _), _)| instances.get(host) == Some(instance))
+                .map(|(_, p): (_, &RemotePerson)| p.clone())
+                .collect()
         };
         let _ = remote_tx.send_replace(remote.clone());
+        let _ = live_tx.send_replace(instances.clone());
         let _ = hosts_tx.send_replace(live);
         metrics.cluster_hosts.set(live as i64);
-        let local = match tokio::time::timeout(Duration::from_secs(1), exchange(remote)).await {
-            Ok(Ok(local)) => local,
-            _ => continue, // the lobby is gone or busy: next time
-        };
+        let (local, local_people) =
+            match tokio::time::timeout(Duration::from_secs(1), exchange(remote, remote_people))
+                .await
+            {
+                Ok(Ok(local)) => local,
+                _ => continue, // the lobby is gone or busy: next time
+            };
+        announce_people(&people, &me, &local_people, &mut announced).await;
         me.heartbeat_ms = crate::store::now_ms();
         me.online = local.online as u32;
         me.playing = local.playing as u32;
@@ -376,6 +538,102 @@ async fn heartbeat(
             }
             Ok(Err(e)) => tracing::debug!(error = %e, "presence not renewed"),
             Err(_) => tracing::debug!("presence not renewed in time"),
+        }
+    }
+}
+
+/// Brings this host's people in the bucket up to date with `now`: puts
+/// who is new or changed, removes who left. What fails is tried again at
+/// the next heartbeat.
+async fn announce_people(
+    people: &kv::Store,
+    me: &Presence,
+    now: &[Person],
+    announced: &mut HashMap<u64, PersonValue>,
+) {
+    let key = |id: u64| format!("p.{}.{}.{id}", me.host, me.instance);
+    let current: HashMap<u64, PersonValue> =
+        now.iter().map(|p| (p.id, PersonValue::of(p))).collect();
+    let gone: Vec<u64> = announced
+        .keys()
+        .filter(|id| !current.contains_key(id))
+        .copied()
+        .collect();
+    for id in gone {
+        match tokio::time::timeout(Duration::from_secs(2), people.purge(key(id))).await {
+            Ok(Ok(())) => {
+                announced.remove(&id);
+            }
+            _ => return,
+        }
+    }
+    for (id, value) in current {
+        if announced.get(&id) == Some(&value) {
+            continue;
+        }
+        let Ok(bytes) = serde_json::to_vec(&value) else {
+            continue;
+        };
+        match tokio::time::timeout(Duration::from_secs(2), people.put(key(id), bytes.into())).await
+        {
+            Ok(Ok(_)) => {
+                announced.insert(id, value);
+            }
+            _ => return,
+        }
+    }
+}
+
+/// The other hosts' people by (host, instance, session).
+type Everyone = HashMap<(String, String, u64), RemotePerson>;
+
+/// Follows everyone's announcements (bounded, validated) into `everyone`,
+/// by (host, instance, session).
+async fn follow_people(
+    people: kv::Store,
+    everyone: Arc<std::sync::Mutex<Everyone>>,
+    stop: CancellationToken,
+) {
+    use futures_util::StreamExt;
+    loop {
+        let mut watch = tokio::select! {
+            _ = stop.cancelled() => return,
+            w = people.watch_with_history("p.>") => match w {
+                Ok(w) => w,
+                Err(_) => {
+                    tokio::select! {
+                        _ = stop.cancelled() => return,
+                        _ = tokio::time::sleep(HEARTBEAT) => continue,
+                    }
+                }
+            },
+        };
+        loop {
+            let entry = tokio::select! {
+                _ = stop.cancelled() => return,
+                e = watch.next() => e,
+            };
+            let Some(Ok(entry)) = entry else {
+                break;
+            };
+            let Some((host, instance, id)) = person_key(&entry.key) else {
+                continue;
+            };
+            let k = (host.to_string(), instance.to_string(), id);
+            let mut map = everyone.lock().unwrap_or_else(|e| e.into_inner());
+            match entry.operation {
+                kv::Operation::Put => match PersonValue::parse(&entry.value, host) {
+                    Some(p) if map.len() < MAX_REMOTE_PEOPLE || map.contains_key(&k) => {
+                        map.insert(k, p);
+                    }
+                    _ => {
+                        map.remove(&k);
+                    }
+                },
+                kv::Operation::Delete | kv::Operation::Purge => {
+                    map.remove(&k);
+                }
+            }
         }
     }
 }
@@ -434,7 +692,7 @@ async fn follow(
     }
 }
 
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
+pub(crate) struct AbortOnDrop(tokio::task::JoinHandle<()>);
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {

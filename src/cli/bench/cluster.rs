@@ -1,0 +1,470 @@
+//! `inarow bench cluster`: games whose two players sit on different hosts.
+//!
+//! Starts `--hosts` hosts in cluster mode as child processes on loopback
+//! (against the NATS server at `--nats-url`, with a bucket prefix of this
+//! run's own, removed at the end), or takes running hosts with `--addrs`.
+//! Then:
+//!
+//! 1. opens two SSH sessions per game, the first player of game `g` on host
+//!    `g mod H` and the second on the next host;
+//! 2. pairs them by quick match, one pair at a time (so each host has one
+//!    seeker at a time and every match crosses hosts): cross-host matches
+//!    per second and the time from the second seeker's key to both players
+//!    at the table;
+//! 3. lets every pair play Connect Four for `--seconds`, each player moving
+//!    about once per `--think-ms`: keypress-to-opponent's-redraw latency,
+//!    from the key leaving the mover's client until the opponent's screen
+//!    (on the other host) says it is their move.
+//!
+//! The load generator, the hosts and NATS share the machine's CPUs; the
+//! figures are for all of them together.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use russh::ChannelMsg;
+use tokio::sync::Semaphore;
+
+use super::server::{
+    Conn, connect_one, last_marker, ms, percentile, read_until, report_fd_limit, tempfile_dir,
+};
+
+#[derive(Debug, clap::Args)]
+pub struct BenchClusterArgs {
+    /// Hosts to start (at least 2).
+    #[arg(long, default_value_t = 3)]
+    pub hosts: usize,
+    /// Games, each between players on two different hosts.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// How long the games run.
+    #[arg(long, default_value_t = 20)]
+    pub seconds: u64,
+    /// Mean time between a player's turn and its move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub think_ms: u64,
+    /// Handshakes in flight at once.
+    #[arg(long, default_value_t = 64)]
+    pub concurrency: usize,
+    /// Bench hosts already running in one cluster (SSH addresses, comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub addrs: Vec<SocketAddr>,
+    /// The NATS server the started hosts share.
+    #[arg(long, default_value = "nats://127.0.0.1:4222")]
+    pub nats_url: String,
+    /// A store the started hosts share (default: each its own SQLite file).
+    #[arg(long)]
+    pub store_url: Option<String>,
+}
+
+struct Hosts {
+    children: Vec<std::process::Child>,
+    addrs: Vec<SocketAddr>,
+    prefix: String,
+    nats_url: String,
+    _dir: tempfile_dir::Dir,
+}
+
+impl Drop for Hosts {
+    fn drop(&mut self) {
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn free_port() -> anyhow::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+fn start_hosts(args: &BenchClusterArgs) -> anyhow::Result<Hosts> {
+    let dir = std::env::temp_dir().join(format!("inarow-bench-cluster-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let dir = tempfile_dir::Dir(dir);
+    let prefix = format!("bench_{}_{}", std::process::id(), crate::store::now_ms());
+    let exe = std::env::current_exe().context("cannot find the inarow binary")?;
+    let sessions = args.games * 2 + 64;
+    let mut hosts = Hosts {
+        children: Vec::new(),
+        addrs: Vec::new(),
+        prefix: prefix.clone(),
+        nats_url: args.nats_url.clone(),
+        _dir: dir,
+    };
+    for i in 0..args.hosts {
+        let port = free_port()?;
+        let store = match &args.store_url {
+            Some(url) => url.clone(),
+            None => format!(
+                "sqlite://{}",
+                hosts._dir.0.join(format!("host{i}.db")).display()
+            ),
+        };
+        let config = format!(
+            "[ssh]\nlisten = \"127.0.0.1:{port}\"\nhost_key = \"{}\"\n\n[telnet]\nenabled = false\n\n\
+             [limits]\nmax_sessions = {sessions}\nmax_per_ip = {sessions}\nidle_timeout_secs = 3600\n\n\
+             [lobby]\nmatch_wait_secs = 3600\n\n[store]\nurl = \"{store}\"\n\n[log]\nlevel = \"warn\"\n\n\
+             [cluster]\nenabled = true\nnats_url = \"{}\"\nhost_name = \"bench-{i}\"\nprefix = \"{prefix}\"\n",
+            hosts._dir.0.join(format!("host_key{i}")).display(),
+            args.nats_url,
+        );
+        let path = hosts._dir.0.join(format!("inarow{i}.toml"));
+        std::fs::write(&path, config)?;
+        let child = std::process::Command::new(&exe)
+            .args(["serve", "--config"])
+            .arg(&path)
+            .stdin(std::process::Stdio::null())
+            .spawn()
+            .context("cannot start a host")?;
+        hosts.children.push(child);
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(addr).is_err() {
+            if Instant::now() > deadline {
+                bail!(
+                    "host {i} did not start listening on {addr} (is NATS at {}?)",
+                    args.nats_url
+                );
+            }
+            if let Ok(Some(status)) = hosts.children[i].try_wait() {
+                bail!(
+                    "host {i} stopped at start ({status}); is NATS at {}?",
+                    args.nats_url
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        hosts.addrs.push(addr);
+    }
+    Ok(hosts)
+}
+
+/// Removes the run's buckets from NATS.
+async fn remove_buckets(nats_url: &str, prefix: &str) {
+    let Ok(Ok(client)) =
+        tokio::time::timeout(Duration::from_secs(3), async_nats::connect(nats_url)).await
+    else {
+        return;
+    };
+    let js = async_nats::jetstream::new(client);
+    for bucket in ["hosts", "people", "queue", "codes"] {
+        let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
+    }
+}
+
+pub fn run(args: BenchClusterArgs) -> anyhow::Result<ExitCode> {
+    if args.addrs.is_empty() && args.hosts < 2 {
+        bail!("--hosts must be at least 2");
+    }
+    if !args.addrs.is_empty() && args.addrs.len() < 2 {
+        bail!("--addrs needs at least two hosts");
+    }
+    report_fd_limit();
+    let hosts = if args.addrs.is_empty() {
+        Some(start_hosts(&args)?)
+    } else {
+        None
+    };
+    let addrs = match &hosts {
+        Some(h) => h.addrs.clone(),
+        None => args.addrs.clone(),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let result = runtime.block_on(bench(&args, &addrs));
+    if let Some(h) = &hosts {
+        runtime.block_on(remove_buckets(&h.nats_url, &h.prefix));
+    }
+    drop(hosts);
+    result
+}
+
+/// Sends the keys of a quick match of Connect Four from the lobby.
+async fn seek(conn: &mut Conn) -> anyhow::Result<()> {
+    conn.ch.data(&b"1"[..]).await?;
+    conn.ch.data(&b"1"[..]).await?;
+    Ok(())
+}
+
+const AT_TABLE: [&[u8]; 2] = [b") to move", b"Waiting for"];
+
+/// Reads until one of the table's status lines shows; whether it is this
+/// player's move.
+async fn until_at_table(conn: &mut Conn, timeout: Duration) -> anyhow::Result<bool> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut tail: Vec<u8> = Vec::new();
+    loop {
+        match tokio::time::timeout_at(deadline, conn.ch.wait()).await {
+            Err(_) => bail!("no table within {timeout:?}"),
+            Ok(None) => bail!("the session closed"),
+            Ok(Some(ChannelMsg::Data { data })) => {
+                tail.extend_from_slice(&data);
+                if let Some(i) = last_marker(&tail, &AT_TABLE) {
+                    return Ok(i == 0);
+                }
+                let keep = tail.len().saturating_sub(32);
+                tail.drain(..keep);
+            }
+            Ok(Some(_)) => {}
+        }
+    }
+}
+
+#[derive(Default)]
+struct Stats {
+    /// Key press to the opponent's screen showing their turn.
+    seen: Mutex<Vec<Duration>>,
+    moves: AtomicU64,
+    games_over: AtomicU64,
+    errors: AtomicUsize,
+}
+
+/// One player: moves when its screen says so, rematches at the end, and
+/// times how long its opponent's moves took to reach its screen.
+async fn player(
+    mut conn: Conn,
+    stats: Arc<Stats>,
+    // When each side of this game last pressed a move key ([mine, theirs]).
+    sent: [Arc<Mutex<Option<Instant>>>; 2],
+    think: Duration,
+    until: Instant,
+    seed: u64,
+    my_move: bool,
+) {
+    const MY_TURN: usize = 0;
+    const THEIR_TURN: usize = 1;
+    const OVER: usize = 2;
+    const FULL: usize = 3;
+    let markers: [&[u8]; 6] = [
+        b") to move",
+        b"Waiting for",
+        b"wins with",
+        b"is full",
+        b"Draw:",
+        b"by forfeit",
+    ];
+    let mut tail: Vec<u8> = Vec::new();
+    let mut rng = seed | 1;
+    let mut next_rand = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut move_at: Option<tokio::time::Instant> =
+        my_move.then(|| tokio::time::Instant::now() + think / 2);
+    let mut waiting_for_mine = false;
+    let mut column = (next_rand() % 7) as u8;
+    let mut asked_rematch = false;
+    let take =
+        |slot: &Arc<Mutex<Option<Instant>>>| slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+    loop {
+        let wake =
+            move_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
+        tokio::select! {
+            msg = conn.ch.wait() => {
+                let Some(msg) = msg else { return };
+                let ChannelMsg::Data { data } = msg else { continue };
+                tail.extend_from_slice(&data);
+                let found = last_marker(&tail, &markers).map(|i| if i >= 4 { OVER } else { i });
+                let keep = tail.len().saturating_sub(32);
+                tail.drain(..keep);
+                match found {
+                    Some(THEIR_TURN) => {
+                        if waiting_for_mine {
+                            waiting_for_mine = false;
+                            stats.moves.fetch_add(1, Ordering::Relaxed);
+                        }
+                        asked_rematch = false;
+                    }
+                    Some(MY_TURN) if move_at.is_none() && !waiting_for_mine => {
+                        asked_rematch = false;
+                        // The opponent's move has reached this screen.
+                        if let Some(t) = take(&sent[1]) {
+                            stats.seen.lock().unwrap_or_else(|e| e.into_inner()).push(t.elapsed());
+                        }
+                        let jitter = think.as_millis() as u64 / 2 + next_rand() % (think.as_millis() as u64 + 1);
+                        move_at = Some(tokio::time::Instant::now() + Duration::from_millis(jitter));
+                    }
+                    Some(FULL) => {
+                        waiting_for_mine = false;
+                        take(&sent[0]);
+                        column = (column + 1) % 7;
+                        move_at = Some(tokio::time::Instant::now());
+                    }
+                    Some(OVER) if !asked_rematch => {
+                        asked_rematch = true;
+                        waiting_for_mine = false;
+                        move_at = None;
+                        take(&sent[0]);
+                        take(&sent[1]);
+                        stats.games_over.fetch_add(1, Ordering::Relaxed);
+                        if conn.ch.data(&b"r"[..]).await.is_err() {
+                            stats.errors.fetch_add(1, Ordering::Relaxed);
+                            return;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ = tokio::time::sleep_until(wake), if move_at.is_some() => {
+                move_at = None;
+                if Instant::now() >= until {
+                    return;
+                }
+                column = (column + 1 + (next_rand() % 3) as u8) % 7;
+                let key = [b'1' + column, b'\r'];
+                *sent[0].lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+                waiting_for_mine = true;
+                if conn.ch.data(&key[..]).await.is_err() {
+                    stats.errors.fetch_add(1, Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+async fn bench(args: &BenchClusterArgs, addrs: &[SocketAddr]) -> anyhow::Result<ExitCode> {
+    let h = addrs.len();
+    println!(
+        "inarow bench cluster: {h} hosts ({}), {} games across hosts, {} cores",
+        addrs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        args.games,
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    // Give the hosts time to see each other (a heartbeat or two).
+    tokio::time::sleep(Duration::from_secs(5)).await;
+
+    // 1. The sessions: game g's first player on host g mod H, the second
+    //    on the next host.
+    let permits = Arc::new(Semaphore::new(args.concurrency.max(1)));
+    let started = Instant::now();
+    let mut tasks = Vec::with_capacity(args.games * 2);
+    for n in 0..args.games * 2 {
+        let (g, second) = (n / 2, n % 2);
+        let addr = addrs[(g + second) % h];
+        let permits = Arc::clone(&permits);
+        tasks.push(tokio::spawn(async move {
+            let _permit = permits.acquire_owned().await.ok()?;
+            Some(connect_one(addr, n).await)
+        }));
+    }
+    let mut conns = Vec::with_capacity(args.games * 2);
+    for t in tasks {
+        match t.await {
+            Ok(Some(Ok(c))) => conns.push(c),
+            Ok(Some(Err(e))) => bail!("a session did not open: {e}"),
+            _ => bail!("a session did not open"),
+        }
+    }
+    println!(
+        "connect: {} sessions in {:.2} s",
+        conns.len(),
+        started.elapsed().as_secs_f64()
+    );
+
+    // 2. Pair them, one pair at a time.
+    let started = Instant::now();
+    let mut match_times = Vec::with_capacity(args.games);
+    let mut pairs = Vec::with_capacity(args.games);
+    let mut it = conns.into_iter();
+    while let (Some(mut a), Some(mut b)) = (it.next(), it.next()) {
+        seek(&mut a).await?;
+        read_until(&mut a.ch, b"Looking for", Duration::from_secs(30)).await?;
+        let t = Instant::now();
+        seek(&mut b).await?;
+        let (ra, rb) = tokio::join!(
+            until_at_table(&mut a, Duration::from_secs(30)),
+            until_at_table(&mut b, Duration::from_secs(30))
+        );
+        let a_first = ra.context("the first seeker found no table")?;
+        let b_first = rb.context("the second seeker found no table")?;
+        if a_first == b_first {
+            bail!("both players of a game think it is their move (or neither does)");
+        }
+        match_times.push(t.elapsed());
+        pairs.push((a, b, a_first));
+    }
+    let elapsed = started.elapsed();
+    match_times.sort();
+    println!(
+        "matches: {} cross-host matches in {:.2} s = {:.1} matches/s, one pair at a time; second seeker's key to both at the table p50 {} p99 {}",
+        pairs.len(),
+        elapsed.as_secs_f64(),
+        pairs.len() as f64 / elapsed.as_secs_f64(),
+        ms(percentile(&match_times, 0.5)),
+        ms(percentile(&match_times, 0.99)),
+    );
+
+    // 3. Play.
+    let stats = Arc::new(Stats::default());
+    let think = Duration::from_millis(args.think_ms.max(1));
+    let until = Instant::now() + Duration::from_secs(args.seconds + 2);
+    let mut handles = Vec::new();
+    for (g, (a, b, a_first)) in pairs.into_iter().enumerate() {
+        let slots = [
+            Arc::new(Mutex::new(None)),
+            Arc::new(Mutex::new(None::<Instant>)),
+        ];
+        let seed = g as u64 * 2 + 1;
+        handles.push(tokio::spawn(player(
+            a,
+            Arc::clone(&stats),
+            [Arc::clone(&slots[0]), Arc::clone(&slots[1])],
+            think,
+            until,
+            seed,
+            a_first,
+        )));
+        handles.push(tokio::spawn(player(
+            b,
+            Arc::clone(&stats),
+            [Arc::clone(&slots[1]), Arc::clone(&slots[0])],
+            think,
+            until,
+            seed + 1,
+            !a_first,
+        )));
+    }
+    // The first two seconds warm up; then measure for --seconds.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stats.seen.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    let moves_before = stats.moves.load(Ordering::Relaxed);
+    let window = Instant::now();
+    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    let window = window.elapsed();
+    let moves = stats.moves.load(Ordering::Relaxed) - moves_before;
+    let mut seen = stats.seen.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for handle in handles {
+        handle.abort();
+    }
+    seen.sort();
+    println!(
+        "games: {moves} moves in {:.1} s = {:.0} moves/s, {} games finished, {} errors",
+        window.as_secs_f64(),
+        moves as f64 / window.as_secs_f64(),
+        stats.games_over.load(Ordering::Relaxed) / 2,
+        stats.errors.load(Ordering::Relaxed)
+    );
+    println!(
+        "keypress to the opponent's redraw (other host): p50 {} p99 {} max {} over {} moves",
+        ms(percentile(&seen, 0.5)),
+        ms(percentile(&seen, 0.99)),
+        ms(seen.last().copied().unwrap_or_default()),
+        seen.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}

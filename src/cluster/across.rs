@@ -1,0 +1,990 @@
+//! Quick match across hosts, and tables whose two players sit on different
+//! hosts.
+//!
+//! **The queue.** Each game has one key, `queue.<game>`, in the `queue`
+//! bucket: the list of seekers no host could pair at home ([`Ticket`]s).
+//! Every change is a compare-and-set on the key's revision, so two hosts
+//! can never both take the same ticket. A seeker nobody here meets is
+//! offered to the others: its host takes the best ticket of another live
+//! host if one fits (the same rating window as at home), else adds its own.
+//! Every heartbeat, the tickets already waiting are looked at again (the
+//! windows widen with the wait).
+//!
+//! **Settling a match.** The host that took a ticket reserves its own
+//! seeker in its lobby, then asks the ticket's host (request/reply on
+//! `<prefix>.h.<host>.match`) for its seeker; that host takes the seeker
+//! out of its queue and answers with who it is, or "no" if the seeker has
+//! gone (then both seek again). The table runs on the host that took the
+//! ticket; the other player is a visitor there.
+//!
+//! **A visitor's seat.** The room's host sends every new state of the
+//! table, as a full snapshot, and what the room tells the seat, to
+//! `<prefix>.h.<visitor's host>.s.<session>`; the visitor's host turns
+//! them into the same [`RoomLink`] a table at home gives (a watch channel
+//! and a room handle), so the session code is the same. The visitor's
+//! commands go to `<prefix>.h.<room's host>.t.<token>`, where the token is
+//! the seat's secret: nothing else can move for that seat.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use async_nats::jetstream::kv;
+use futures_util::StreamExt;
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::wire::{
+    CodeValue, FromVisitor, JoinAnswer, JoinAsk, MatchAnswer, MatchAsk, Ticket, ToVisitor, WireCmd,
+    WireState, parse_tickets,
+};
+use crate::game::{GameKind, Rules};
+use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
+use crate::lobby::state::{rated_rules, rating_window};
+use crate::lobby::{Across, Command, LobbyHandle, RoomLink, SessionId, ToSession, Visitor};
+
+/// How long the host that took a ticket waits for the ticket's host.
+const ASK_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long a visitor's host waits for the first state of its table.
+const FIRST_STATE: Duration = Duration::from_secs(10);
+/// Most commands one visitor's seat may send a second.
+const COMMANDS_PER_SECOND: u32 = 20;
+/// Most matches being settled at once (each is a request to another host).
+const SETTLING_MAX: usize = 256;
+/// Queue operations a seek may retry on conflicts before giving up.
+const CAS_TRIES: usize = 50;
+
+/// A seat here for a visitor: where its commands go.
+struct Seat {
+    handle: RoomHandle,
+    ghost: SessionId,
+    name: String,
+    /// Commands counted in the current second.
+    window: (Instant, u32),
+}
+
+/// A session of this host playing at a table on another.
+struct Visit {
+    /// The game it sought by quick match (it seeks again if the table
+    /// never starts); `None`: it came by a room code.
+    seek: Option<GameKind>,
+    room_host: String,
+    token: String,
+    inbox: mpsc::Sender<ToSession>,
+    /// Set from the first state on.
+    state: Option<watch::Sender<Arc<RoomState>>>,
+    since: Instant,
+}
+
+/// This host's side of matches and tables across hosts.
+pub struct Crossing {
+    client: async_nats::Client,
+    queue: kv::Store,
+    codes: kv::Store,
+    prefix: String,
+    host: String,
+    instance: String,
+    lobby: LobbyHandle,
+    match_wait: Duration,
+    chat_max: usize,
+    /// The other live hosts: name -> instance.
+    live: watch::Receiver<HashMap<String, String>>,
+    seats: Arc<Mutex<HashMap<String, Seat>>>,
+    visits: Mutex<HashMap<SessionId, Visit>>,
+    settling: Arc<tokio::sync::Semaphore>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn queue_key(kind: GameKind) -> String {
+    format!("queue.{}", kind.id())
+}
+
+/// Whether two tickets may play each other now (`now_ms`): anyone with
+/// anyone, except two rated players outside the window of the longer wait.
+fn fits(a: &Ticket, b: &Ticket, now_ms: i64, match_wait: Duration) -> Option<u32> {
+    match (a.rating, b.rating) {
+        (Some(ra), Some(rb)) => {
+            let gap = ra.abs_diff(rb);
+            let waited = now_ms.saturating_sub(a.since_ms.min(b.since_ms)).max(0) as u64;
+            (gap <= rating_window(Duration::from_millis(waited), match_wait)).then_some(gap)
+        }
+        _ => Some(u32::MAX),
+    }
+}
+
+/// The best ticket in `queue` for `me` among other live hosts': the
+/// closest rating, else the longest waiting.
+fn best_for(
+    me: &Ticket,
+    queue: &[Ticket],
+    live: &HashMap<String, String>,
+    now_ms: i64,
+    match_wait: Duration,
+) -> Option<usize> {
+    queue
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.host != me.host && live.get(&t.host) == Some(&t.instance))
+        .filter_map(|(i, t)| Some((fits(me, t, now_ms, match_wait)?, t.since_ms, i)))
+        .min()
+        .map(|(_, _, i)| i)
+}
+
+impl Crossing {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        client: async_nats::Client,
+        queue: kv::Store,
+        codes: kv::Store,
+        prefix: String,
+        host: String,
+        instance: String,
+        lobby: LobbyHandle,
+        match_wait: Duration,
+        chat_max: usize,
+        live: watch::Receiver<HashMap<String, String>>,
+    ) -> Arc<Crossing> {
+        Arc::new(Crossing {
+            client,
+            queue,
+            codes,
+            prefix,
+            host,
+            instance,
+            lobby,
+            match_wait,
+            chat_max,
+            live,
+            seats: Arc::new(Mutex::new(HashMap::new())),
+            visits: Mutex::new(HashMap::new()),
+            settling: Arc::new(tokio::sync::Semaphore::new(SETTLING_MAX)),
+        })
+    }
+
+    fn subject(&self, host: &str, rest: &str) -> String {
+        format!("{}.h.{host}.{rest}", self.prefix)
+    }
+
+    /// Runs until stopped: the lobby's seekers and tables, the messages
+    /// for this host, and a look at the queues every heartbeat.
+    pub async fn run(
+        self: Arc<Self>,
+        mut from_lobby: mpsc::Receiver<Across>,
+        stop: CancellationToken,
+    ) {
+        let inbound = match self.client.subscribe(self.subject(&self.host, ">")).await {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot subscribe to this host's subjects: no matches across hosts");
+                return;
+            }
+        };
+        let router = tokio::spawn(Arc::clone(&self).route(inbound, stop.clone()));
+        let _router = super::AbortOnDrop(router);
+        let mut tick = tokio::time::interval(super::HEARTBEAT);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // This host's tickets: session -> game.
+        let mut mine: HashMap<SessionId, GameKind> = HashMap::new();
+        // This host's rooms for a friend, by code.
+        let mut codes: std::collections::HashSet<String> = std::collections::HashSet::new();
+        loop {
+            tokio::select! {
+                _ = stop.cancelled() => break,
+                msg = from_lobby.recv() => match msg {
+                    Some(Across::Seek { id, kind, seeker }) => {
+                        let me = Ticket {
+                            host: self.host.clone(),
+                            instance: self.instance.clone(),
+                            session: id,
+                            name: seeker.name,
+                            rating: seeker.rating,
+                            since_ms: crate::store::now_ms(),
+                        };
+                        match self.seek(kind, me).await {
+                            Ok(Some(other)) => self.settle_later(id, kind, other),
+                            Ok(None) => { mine.insert(id, kind); }
+                            Err(e) => tracing::debug!(error = %e, "quick match across hosts unavailable"),
+                        }
+                    }
+                    Some(Across::Unseek { id }) => {
+                        if let Some(kind) = mine.remove(&id) {
+                            let _ = self.withdraw(kind, id).await;
+                        }
+                    }
+                    Some(Across::Opened { handle, state, ghost, visitor, inbox }) => {
+                        self.seat_visitor(handle, state, ghost, visitor, inbox);
+                    }
+                    Some(Across::CodeOpened { code, kind }) => {
+                        match self.announce_code(&code, kind).await {
+                            Ok(()) => { codes.insert(code); }
+                            Err(e) => tracing::warn!(error = %e, "a room code is not reachable from the other hosts"),
+                        }
+                    }
+                    Some(Across::CodeClosed { code }) => {
+                        if codes.remove(&code) {
+                            self.withdraw_code(&code).await;
+                        }
+                    }
+                    Some(Across::FindCode { id, code, from_login, joiner }) => {
+                        match Arc::clone(&self.settling).try_acquire_owned() {
+                            Ok(permit) => {
+                                let this = Arc::clone(&self);
+                                tokio::spawn(async move {
+                                    this.find_code(id, code, from_login, joiner).await;
+                                    drop(permit);
+                                });
+                            }
+                            Err(_) => self.lobby.try_send(crate::lobby::Cmd::CodeUnknown { id, code, from_login }),
+                        }
+                    }
+                    None => break,
+                },
+                _ = tick.tick() => {
+                    for kind in [GameKind::ConnectFour, GameKind::Gomoku] {
+                        if let Ok(Some((id, other))) = self.look_again(kind).await {
+                            mine.remove(&id);
+                            self.settle_later(id, kind, other);
+                        }
+                    }
+                    self.drop_stale_visits();
+                }
+            }
+        }
+        // Our tickets and codes go with us.
+        for (id, kind) in mine {
+            let _ = tokio::time::timeout(Duration::from_secs(1), self.withdraw(kind, id)).await;
+        }
+        for code in codes {
+            let _ = tokio::time::timeout(Duration::from_secs(1), self.withdraw_code(&code)).await;
+        }
+    }
+
+    /// The queue of `kind` and its revision (0: no key yet).
+    async fn read_queue(&self, kind: GameKind) -> anyhow::Result<(Vec<Ticket>, u64)> {
+        Ok(match self.queue.entry(queue_key(kind)).await? {
+            Some(e) if e.operation == kv::Operation::Put => (parse_tickets(&e.value), e.revision),
+            Some(e) => (Vec::new(), e.revision),
+            None => (Vec::new(), 0),
+        })
+    }
+
+    /// Writes the queue if nobody changed it since `rev`; `false` on a conflict.
+    async fn write_queue(
+        &self,
+        kind: GameKind,
+        queue: &[Ticket],
+        rev: u64,
+    ) -> anyhow::Result<bool> {
+        let value = serde_json::to_vec(queue)?;
+        match tokio::time::timeout(
+            Duration::from_secs(3),
+            self.queue.update(queue_key(kind), value.into(), rev),
+        )
+        .await
+        {
+            Ok(Ok(_)) => Ok(true),
+            Ok(Err(e)) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => Ok(false),
+            Ok(Err(e)) => Err(e.into()),
+            Err(_) => anyhow::bail!("the queue did not answer in time"),
+        }
+    }
+
+    /// Keeps only live hosts' tickets (ours included).
+    fn prune(&self, queue: &mut Vec<Ticket>) {
+        let live = self.live.borrow();
+        queue.retain(|t| {
+            (t.host == self.host && t.instance == self.instance)
+                || live.get(&t.host) == Some(&t.instance)
+        });
+    }
+
+    /// Offers `me` to the other hosts: takes the best ticket that fits
+    /// (returned), or adds `me` to the queue (`None`).
+    async fn seek(&self, kind: GameKind, me: Ticket) -> anyhow::Result<Option<Ticket>> {
+        for _ in 0..CAS_TRIES {
+            let (mut queue, rev) = self.read_queue(kind).await?;
+            self.prune(&mut queue);
+            queue.retain(|t| !(t.host == me.host && t.session == me.session));
+            let now = crate::store::now_ms();
+            let best = best_for(&me, &queue, &self.live.borrow(), now, self.match_wait);
+            let taken = match best {
+                Some(i) => Some(queue.remove(i)),
+                None if queue.len() < super::wire::MAX_TICKETS => {
+                    queue.push(me.clone());
+                    None
+                }
+                // A full queue: this seeker waits at home only.
+                None => return Ok(None),
+            };
+            if self.write_queue(kind, &queue, rev).await? {
+                return Ok(taken);
+            }
+        }
+        anyhow::bail!("the queue is too busy")
+    }
+
+    /// Takes this host's ticket for `id` out of the queue.
+    async fn withdraw(&self, kind: GameKind, id: SessionId) -> anyhow::Result<()> {
+        for _ in 0..CAS_TRIES {
+            let (mut queue, rev) = self.read_queue(kind).await?;
+            let before = queue.len();
+            queue.retain(|t| !(t.host == self.host && t.session == id));
+            if queue.len() == before || self.write_queue(kind, &queue, rev).await? {
+                return Ok(());
+            }
+        }
+        anyhow::bail!("the queue is too busy")
+    }
+
+    /// Looks at the queue again: one of our tickets that now fits another
+    /// host's is taken out with it (both at once).
+    async fn look_again(&self, kind: GameKind) -> anyhow::Result<Option<(SessionId, Ticket)>> {
+        for _ in 0..CAS_TRIES {
+            let (mut queue, rev) = self.read_queue(kind).await?;
+            let before = queue.len();
+            self.prune(&mut queue);
+            let now = crate::store::now_ms();
+            let pair = {
+                let live = self.live.borrow();
+                queue
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.host == self.host && t.instance == self.instance)
+                    .find_map(|(i, me)| {
+                        best_for(me, &queue, &live, now, self.match_wait).map(|j| (i, j))
+                    })
+            };
+            let taken = match pair {
+                Some((i, j)) => {
+                    let other = queue[j].clone();
+                    let me = queue[i].session;
+                    queue.retain(|t| {
+                        let ours = t.host == self.host && t.session == me;
+                        let theirs = t.host == other.host && t.session == other.session;
+                        !(ours || theirs)
+                    });
+                    Some((me, other))
+                }
+                None if queue.len() == before => return Ok(None),
+                None => None,
+            };
+            if self.write_queue(kind, &queue, rev).await? {
+                return Ok(taken);
+            }
+        }
+        anyhow::bail!("the queue is too busy")
+    }
+
+    /// Puts a ticket we took back (our seeker had gone meanwhile).
+    async fn put_back(&self, kind: GameKind, ticket: Ticket) -> anyhow::Result<()> {
+        for _ in 0..CAS_TRIES {
+            let (mut queue, rev) = self.read_queue(kind).await?;
+            if queue.len() >= super::wire::MAX_TICKETS {
+                return Ok(());
+            }
+            let at = queue
+                .iter()
+                .position(|t| t.since_ms > ticket.since_ms)
+                .unwrap_or(queue.len());
+            queue.insert(at, ticket.clone());
+            if self.write_queue(kind, &queue, rev).await? {
+                return Ok(());
+            }
+        }
+        anyhow::bail!("the queue is too busy")
+    }
+
+    fn settle_later(self: &Arc<Self>, id: SessionId, kind: GameKind, other: Ticket) {
+        let Ok(permit) = Arc::clone(&self.settling).try_acquire_owned() else {
+            tracing::warn!("too many matches being settled: one seeker seeks again");
+            let lobby = self.lobby.clone();
+            tokio::spawn(async move { lobby.send(crate::lobby::Cmd::Release { id, kind }).await });
+            return;
+        };
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            this.settle(id, kind, other).await;
+            drop(permit);
+        });
+    }
+
+    /// Our seeker `id` meets the seeker of `other`'s ticket at a table here.
+    async fn settle(&self, id: SessionId, kind: GameKind, other: Ticket) {
+        if self.lobby.reserve(id, kind).await.is_none() {
+            let _ = self.put_back(kind, other).await;
+            return;
+        }
+        let token = format!("{:032x}", rand::random::<u128>());
+        let ask = MatchAsk {
+            game: kind.id().to_string(),
+            session: other.session,
+            instance: other.instance.clone(),
+            room_host: self.host.clone(),
+            token: token.clone(),
+        };
+        let answer = match serde_json::to_vec(&ask) {
+            Ok(body) => {
+                match tokio::time::timeout(
+                    ASK_TIMEOUT,
+                    self.client
+                        .request(self.subject(&other.host, "match"), body.into()),
+                )
+                .await
+                {
+                    Ok(Ok(reply)) if reply.payload.len() <= 4096 => {
+                        serde_json::from_slice::<MatchAnswer>(&reply.payload).ok()
+                    }
+                    _ => None,
+                }
+            }
+            Err(_) => None,
+        };
+        let Some(MatchAnswer::Yes {
+            name,
+            account,
+            rating,
+            colour,
+        }) = answer
+        else {
+            self.lobby
+                .send(crate::lobby::Cmd::Release { id, kind })
+                .await;
+            return;
+        };
+        let rules = Rules::standard(kind);
+        let visitor = Visitor {
+            host: other.host.clone(),
+            session: other.session,
+            name: crate::text::sanitize_name(&name, "Visitor"),
+            account: account.filter(|a| a.len() <= 128),
+            rating: rating.filter(|&r| r <= 10_000 && rated_rules(&rules)),
+            colour: colour.and_then(|c| c.parse().ok()),
+            token,
+        };
+        if !self.lobby.open_across(id, kind, visitor).await {
+            // Our seeker went meanwhile: theirs seeks again.
+            let gone = ToVisitor::Said("your opponent left before the game began".into());
+            self.send_visitor(&other.host, other.session, &gone).await;
+        }
+    }
+
+    /// Makes the room code `code` reachable from the other hosts.
+    async fn announce_code(&self, code: &str, kind: GameKind) -> anyhow::Result<()> {
+        let key = format!("code.{code}");
+        let value = serde_json::to_vec(&CodeValue {
+            host: self.host.clone(),
+            instance: self.instance.clone(),
+            game: kind.id().to_string(),
+        })?;
+        match self.codes.create(&key, value.clone().into()).await {
+            Ok(_) => Ok(()),
+            Err(e) if e.kind() == kv::CreateErrorKind::AlreadyExists => {
+                // Taken: only a host that is gone (or this one, earlier) may lose it.
+                let Some(entry) = self.codes.entry(&key).await? else {
+                    anyhow::bail!("the code {code} changed meanwhile");
+                };
+                let holder = CodeValue::parse(&entry.value);
+                let free = holder.as_ref().is_none_or(|h| {
+                    h.host == self.host || self.live.borrow().get(&h.host) != Some(&h.instance)
+                });
+                if !free {
+                    anyhow::bail!("another host has a room with the code {code}");
+                }
+                self.codes
+                    .update(&key, value.into(), entry.revision)
+                    .await?;
+                Ok(())
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Removes our room code from NATS.
+    async fn withdraw_code(&self, code: &str) {
+        let key = format!("code.{code}");
+        if let Ok(Some(entry)) = self.codes.entry(&key).await
+            && CodeValue::parse(&entry.value).is_some_and(|h| h.host == self.host)
+        {
+            let _ = self.codes.delete(&key).await;
+        }
+    }
+
+    /// Our session `id` asked for a room code no room here has: the room
+    /// may be on another host; our session then plays there as a visitor.
+    async fn find_code(
+        &self,
+        id: SessionId,
+        code: String,
+        from_login: bool,
+        joiner: crate::lobby::Seeker,
+    ) {
+        let unknown = || crate::lobby::Cmd::CodeUnknown {
+            id,
+            code: code.clone(),
+            from_login,
+        };
+        let holder = match self.codes.entry(format!("code.{code}")).await {
+            Ok(Some(e)) if e.operation == kv::Operation::Put => CodeValue::parse(&e.value),
+            _ => None,
+        };
+        // Not checked against the live hosts (a host that just started
+        // may not have seen the others yet): a host that is gone does not
+        // answer, and then no room has the code.
+        let Some(holder) = holder.filter(|h| h.host != self.host) else {
+            self.lobby.send(unknown()).await;
+            return;
+        };
+        let Some((_, inbox)) = self.lobby.leave_to_join(id).await else {
+            return;
+        };
+        let token = format!("{:032x}", rand::random::<u128>());
+        lock(&self.visits).insert(
+            id,
+            Visit {
+                seek: None,
+                room_host: holder.host.clone(),
+                token: token.clone(),
+                inbox: inbox.clone(),
+                state: None,
+                since: Instant::now(),
+            },
+        );
+        let ask = JoinAsk {
+            code: code.clone(),
+            token,
+            host: self.host.clone(),
+            session: id,
+            name: joiner.name,
+            account: joiner.account,
+            ratings: joiner.ratings,
+            colour: joiner.colour.map(|c| c.name().to_string()),
+        };
+        let mut nobody = false;
+        let answer = match serde_json::to_vec(&ask) {
+            Ok(body) => match tokio::time::timeout(
+                ASK_TIMEOUT,
+                self.client
+                    .request(self.subject(&holder.host, "join"), body.into()),
+            )
+            .await
+            {
+                Ok(Ok(reply)) if reply.payload.len() <= 4096 => {
+                    serde_json::from_slice::<JoinAnswer>(&reply.payload).ok()
+                }
+                Ok(Err(e)) => {
+                    nobody = e.kind() == async_nats::client::RequestErrorKind::NoResponders;
+                    None
+                }
+                _ => None,
+            },
+            Err(_) => None,
+        };
+        let why = match answer {
+            Some(JoinAnswer::Yes) => return,
+            Some(JoinAnswer::No(why)) => Some(crate::text::sanitize(&why, 200)),
+            None if nobody => None,
+            None => Some(format!(
+                "the host of the room {code} did not answer: try again"
+            )),
+        };
+        if lock(&self.visits).remove(&id).is_some() {
+            self.lobby.send(Command::LeftRoom { id }).await;
+            match why {
+                Some(why) => {
+                    let _ = inbox.try_send(ToSession::LobbyError(why));
+                }
+                None => self.lobby.send(unknown()).await,
+            }
+        }
+    }
+
+    /// Someone on another host joins a room for a friend here.
+    async fn answer_join(&self, body: &[u8]) -> JoinAnswer {
+        let Ok(ask) = serde_json::from_slice::<JoinAsk>(body) else {
+            return JoinAnswer::No("a request this host does not understand".into());
+        };
+        if !super::valid_host_name(&ask.host)
+            || ask.token.len() != 32
+            || !ask.token.bytes().all(|b| b.is_ascii_hexdigit())
+            || ask.code.len() > 16
+            || ask.ratings.iter().flatten().any(|&r| r > 10_000)
+        {
+            return JoinAnswer::No("a request this host does not understand".into());
+        }
+        let visitor = Visitor {
+            host: ask.host,
+            session: ask.session,
+            name: crate::text::sanitize_name(&ask.name, "Visitor"),
+            account: ask.account.filter(|a| a.len() <= 128),
+            rating: None,
+            colour: ask.colour.and_then(|c| c.parse().ok()),
+            token: ask.token,
+        };
+        match self
+            .lobby
+            .open_for_visitor(ask.code, visitor, ask.ratings)
+            .await
+        {
+            Ok(()) => JoinAnswer::Yes,
+            Err(why) => JoinAnswer::No(why),
+        }
+    }
+
+    /// A table here seats a visitor: its state and notices go to the
+    /// visitor's host; its commands come in on the seat's token.
+    fn seat_visitor(
+        &self,
+        handle: RoomHandle,
+        mut state: watch::Receiver<Arc<RoomState>>,
+        ghost: SessionId,
+        visitor: Visitor,
+        mut inbox: mpsc::Receiver<ToSession>,
+    ) {
+        let token = visitor.token.clone();
+        lock(&self.seats).insert(
+            token.clone(),
+            Seat {
+                handle,
+                ghost,
+                name: visitor.name.clone(),
+                window: (Instant::now(), 0),
+            },
+        );
+        let client = self.client.clone();
+        let subject = self.subject(&visitor.host, &format!("s.{}", visitor.session));
+        let seats = Arc::clone(&self.seats);
+        tokio::spawn(async move {
+            let send = |msg: ToVisitor| {
+                let client = client.clone();
+                let subject = subject.clone();
+                async move {
+                    if let Ok(body) = serde_json::to_vec(&msg) {
+                        let _ = tokio::time::timeout(
+                            Duration::from_secs(1),
+                            client.publish(subject, body.into()),
+                        )
+                        .await;
+                    }
+                }
+            };
+            let first = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
+            send(ToVisitor::State(Box::new(first))).await;
+            loop {
+                tokio::select! {
+                    changed = state.changed() => {
+                        if changed.is_err() {
+                            break;
+                        }
+                        let wire = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
+                        send(ToVisitor::State(Box::new(wire))).await;
+                    }
+                    msg = inbox.recv() => match msg {
+                        Some(msg) => {
+                            if let Some(msg) = ToVisitor::of(msg) {
+                                send(msg).await;
+                            }
+                        }
+                        None => break,
+                    },
+                }
+            }
+            lock(&seats).remove(&token);
+        });
+    }
+
+    async fn send_visitor(&self, host: &str, session: SessionId, msg: &ToVisitor) {
+        if let Ok(body) = serde_json::to_vec(msg) {
+            let subject = self.subject(host, &format!("s.{session}"));
+            let _ = tokio::time::timeout(
+                Duration::from_secs(1),
+                self.client.publish(subject, body.into()),
+            )
+            .await;
+        }
+    }
+
+    /// Messages for this host: match requests, visitors' commands, and
+    /// our visitors' tables.
+    async fn route(self: Arc<Self>, mut inbound: async_nats::Subscriber, stop: CancellationToken) {
+        let mine = format!("{}.h.{}.", self.prefix, self.host);
+        loop {
+            let msg = tokio::select! {
+                _ = stop.cancelled() => return,
+                msg = inbound.next() => match msg {
+                    Some(m) => m,
+                    None => return,
+                },
+            };
+            if msg.payload.len() > super::wire::MAX_MESSAGE {
+                continue;
+            }
+            let Some(rest) = msg.subject.as_str().strip_prefix(&mine) else {
+                continue;
+            };
+            if rest == "match" {
+                if let Some(reply) = msg.reply.clone() {
+                    let this = Arc::clone(&self);
+                    let body = msg.payload.clone();
+                    tokio::spawn(async move {
+                        let answer = this.answer_match(&body).await;
+                        if let Ok(bytes) = serde_json::to_vec(&answer) {
+                            let _ = this.client.publish(reply, bytes.into()).await;
+                        }
+                    });
+                }
+            } else if rest == "join" {
+                if let Some(reply) = msg.reply.clone() {
+                    let this = Arc::clone(&self);
+                    let body = msg.payload.clone();
+                    tokio::spawn(async move {
+                        let answer = this.answer_join(&body).await;
+                        if let Ok(bytes) = serde_json::to_vec(&answer) {
+                            let _ = this.client.publish(reply, bytes.into()).await;
+                        }
+                    });
+                }
+            } else if let Some(token) = rest.strip_prefix("t.") {
+                self.visitor_command(token, &msg.payload);
+            } else if let Some(Ok(session)) = rest.strip_prefix("s.").map(str::parse::<SessionId>) {
+                self.for_visit(session, &msg.payload);
+            }
+        }
+    }
+
+    /// Another host took our seeker's ticket: our seeker goes there, if
+    /// it still seeks.
+    async fn answer_match(&self, body: &[u8]) -> MatchAnswer {
+        let Ok(ask) = serde_json::from_slice::<MatchAsk>(body) else {
+            return MatchAnswer::No;
+        };
+        let Ok(kind) = ask.game.parse::<GameKind>() else {
+            return MatchAnswer::No;
+        };
+        if ask.instance != self.instance
+            || !super::valid_host_name(&ask.room_host)
+            || ask.token.len() != 32
+            || !ask.token.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return MatchAnswer::No;
+        }
+        let Some((seeker, inbox)) = self.lobby.leave_for(ask.session, kind).await else {
+            return MatchAnswer::No;
+        };
+        lock(&self.visits).insert(
+            ask.session,
+            Visit {
+                seek: Some(kind),
+                room_host: ask.room_host,
+                token: ask.token,
+                inbox,
+                state: None,
+                since: Instant::now(),
+            },
+        );
+        MatchAnswer::Yes {
+            name: seeker.name,
+            account: seeker.account,
+            rating: seeker.rating,
+            colour: seeker.colour.map(|c| c.name().to_string()),
+        }
+    }
+
+    /// A visitor's command, for the seat with this token.
+    fn visitor_command(&self, token: &str, body: &[u8]) {
+        let Ok(from) = serde_json::from_slice::<FromVisitor>(body) else {
+            return;
+        };
+        let mut seats = lock(&self.seats);
+        let Some(seat) = seats.get_mut(token) else {
+            return;
+        };
+        if from.token != token {
+            return;
+        }
+        let now = Instant::now();
+        if now.duration_since(seat.window.0) >= Duration::from_secs(1) {
+            seat.window = (now, 0);
+        }
+        seat.window.1 += 1;
+        if seat.window.1 > COMMANDS_PER_SECOND {
+            return;
+        }
+        let cmd = from
+            .cmd
+            .into_room_cmd(seat.ghost, &seat.name, self.chat_max);
+        if let Err(cmd) = seat.handle.try_give(cmd) {
+            let handle = seat.handle.clone();
+            tokio::spawn(async move {
+                let _ = tokio::time::timeout(Duration::from_secs(2), handle.send(cmd)).await;
+            });
+        }
+    }
+
+    /// The table of our session `session` on another host says something.
+    fn for_visit(self: &Arc<Self>, session: SessionId, body: &[u8]) {
+        let Some(msg) = ToVisitor::parse(body) else {
+            return;
+        };
+        let mut visits = lock(&self.visits);
+        let Some(visit) = visits.get_mut(&session) else {
+            return;
+        };
+        match msg {
+            ToVisitor::State(wire) => {
+                let state = match wire.into_state(session, Instant::now()) {
+                    Ok(s) => Arc::new(s),
+                    Err(e) => {
+                        tracing::warn!(error = %e, host = %visit.room_host, "a table's state from another host was refused");
+                        return;
+                    }
+                };
+                match &visit.state {
+                    Some(tx) => {
+                        tx.send_replace(state);
+                    }
+                    None => {
+                        let (tx, rx) = watch::channel(state);
+                        visit.state = Some(tx);
+                        let (room_tx, room_rx) = mpsc::channel(32);
+                        let handle = RoomHandle::proxy(0, room_tx);
+                        let link = RoomLink {
+                            room: handle,
+                            state: rx,
+                            resume: None,
+                        };
+                        let _ = visit.inbox.try_send(ToSession::Joined(link));
+                        let this = Arc::clone(self);
+                        let host = visit.room_host.clone();
+                        let token = visit.token.clone();
+                        tokio::spawn(this.forward(session, host, token, room_rx));
+                    }
+                }
+            }
+            other => {
+                if visit.state.is_none() {
+                    // The table never started: back to seeking.
+                    let visit = visits.remove(&session);
+                    drop(visits);
+                    if let Some(visit) = visit {
+                        if let Some(notice) = other.notice() {
+                            let _ = visit.inbox.try_send(notice);
+                        }
+                        self.back_home(session, visit.seek);
+                    }
+                } else if let Some(notice) = other.notice() {
+                    let _ = visit.inbox.try_send(notice);
+                }
+            }
+        }
+    }
+
+    /// Our session's commands to its table on `host`.
+    async fn forward(
+        self: Arc<Self>,
+        session: SessionId,
+        host: String,
+        token: String,
+        mut commands: mpsc::Receiver<RoomCmd>,
+    ) {
+        let subject = self.subject(&host, &format!("t.{token}"));
+        while let Some(cmd) = commands.recv().await {
+            let leaving = matches!(cmd, RoomCmd::Leave { .. });
+            if let Some(cmd) = WireCmd::of(&cmd) {
+                let from = FromVisitor {
+                    token: token.clone(),
+                    cmd,
+                };
+                if let Ok(body) = serde_json::to_vec(&from) {
+                    let _ = tokio::time::timeout(
+                        Duration::from_secs(1),
+                        self.client.publish(subject.clone(), body.into()),
+                    )
+                    .await;
+                }
+            }
+            if leaving {
+                break;
+            }
+        }
+        lock(&self.visits).remove(&session);
+        self.lobby.send(Command::LeftRoom { id: session }).await;
+    }
+
+    /// Visits whose table never sent its first state: back to seeking.
+    fn drop_stale_visits(&self) {
+        let stale: Vec<(SessionId, Visit)> = {
+            let mut visits = lock(&self.visits);
+            let ids: Vec<SessionId> = visits
+                .iter()
+                .filter(|(_, v)| v.state.is_none() && v.since.elapsed() > FIRST_STATE)
+                .map(|(id, _)| *id)
+                .collect();
+            ids.into_iter()
+                .filter_map(|id| Some((id, visits.remove(&id)?)))
+                .collect()
+        };
+        for (id, visit) in stale {
+            let _ = visit.inbox.try_send(ToSession::Said(
+                "the game on the other host did not start".into(),
+            ));
+            self.back_home(id, visit.seek);
+        }
+    }
+
+    /// A session whose table elsewhere never started: it seeks again, or
+    /// is back in the lobby.
+    fn back_home(&self, id: SessionId, seek: Option<GameKind>) {
+        self.lobby.try_send(match seek {
+            Some(kind) => crate::lobby::Cmd::Release { id, kind },
+            None => Command::LeftRoom { id }.into(),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ticket(host: &str, session: SessionId, rating: Option<u32>, since_ms: i64) -> Ticket {
+        Ticket {
+            host: host.into(),
+            instance: format!("{host}-1"),
+            session,
+            name: format!("p{session}"),
+            rating,
+            since_ms,
+        }
+    }
+
+    #[test]
+    fn a_ticket_takes_the_closest_fitting_rating_of_another_live_host() {
+        let live: HashMap<String, String> = [("b", "b-1"), ("c", "c-1")]
+            .into_iter()
+            .map(|(h, i)| (h.to_string(), i.to_string()))
+            .collect();
+        let wait = Duration::from_secs(30);
+        let me = ticket("a", 1, Some(1500), 1000);
+        let queue = vec![
+            ticket("a", 2, Some(1500), 0),    // our own host: never
+            ticket("dead", 3, Some(1500), 0), // no live host
+            ticket("b", 4, Some(2100), 0),    // too far
+            ticket("c", 5, Some(1580), 500),  // fits
+            ticket("b", 6, Some(1530), 900),  // fits, closer
+        ];
+        assert_eq!(best_for(&me, &queue, &live, 1000, wait), Some(4));
+        // A rating too far fits after a long enough wait.
+        assert_eq!(best_for(&me, &queue[..3], &live, 1000, wait), None);
+        let late = 1000 + 31_000;
+        assert_eq!(best_for(&me, &queue[..3], &live, late, wait), Some(2));
+        // A guest meets the longest waiting of another live host.
+        let guest = ticket("a", 7, None, 1000);
+        assert_eq!(best_for(&guest, &queue, &live, 1000, wait), Some(2));
+        // A stale instance of a live host does not count.
+        let mut old = ticket("b", 8, None, 0);
+        old.instance = "b-0".into();
+        assert_eq!(best_for(&guest, &[old], &live, 1000, wait), None);
+    }
+}
