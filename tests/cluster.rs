@@ -350,6 +350,86 @@ async fn open_friend_room(c: &mut Client, game_key: &[u8]) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_on_one_host_is_watched_live_from_another() {
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    let a = start_cluster_host(&scratch, "wa", &nats).await;
+    let b = start_cluster_host(&scratch, "wb", &nats).await;
+    // Two players meet on host wa.
+    let mut ann = Client::connect(a.addr, "ann", Login::Guest).await;
+    let mut bo = Client::connect(a.addr, "bo", Login::Guest).await;
+    seek_connect_four(&mut ann).await;
+    ann.wait_for("Looking for").await;
+    seek_connect_four(&mut bo).await;
+    for c in [&mut ann, &mut bo] {
+        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
+    }
+    let (mut first, mut second) = if ann.screen().contains(MY_TURN) {
+        (ann, bo)
+    } else {
+        (bo, ann)
+    };
+    play(&mut first, "d").await;
+
+    // A watcher on host wb finds the game in the list, marked with its
+    // host (once wb has seen wa's heartbeat), and joins it late.
+    let mut cy = Client::connect(b.addr, "cy", Login::Guest).await;
+    cy.wait_for("3 online").await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        cy.send(b"w").await;
+        cy.wait_for("Games in play:").await;
+        wait_any(&mut cy, &["to watch", "none just now"]).await;
+        let s = cy.screen();
+        if s.contains("(on wa)") {
+            assert!(s.contains("ann") && s.contains("bo"), "{s}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{s}");
+        cy.send(b"\x1b").await;
+        cy.wait_for("Watch a game").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    cy.send(b"\r").await;
+    cy.wait_for("Moves (1)").await;
+    cy.wait_for("q back to the lobby").await;
+    assert_eq!(crate::util::board_stones(&cy.screen()), 1);
+    assert!(!cy.screen().contains("(you)"), "{}", cy.screen());
+    for c in [&mut first, &mut second] {
+        c.wait_for("1 watching").await;
+    }
+    // Every move reaches the watcher on the other host.
+    play(&mut second, "d").await;
+    cy.wait_for("Moves (2)").await;
+    assert_eq!(crate::util::board_stones(&cy.screen()), 2);
+    // A watcher's keys do not play, here as at home.
+    cy.send(b"e\r").await;
+    cy.wait_for("you are watching").await;
+    // The watchers' chat crosses back to the table (cleaned of control
+    // bytes on the way); the players do not see it.
+    cy.send("\tnice\u{202e} game\r".as_bytes()).await;
+    cy.wait_for("cy: nice game").await;
+    first.send(b"\tthanks\r").await;
+    second.wait_for(": thanks").await;
+    for c in [&first, &second] {
+        assert!(!c.screen().contains("nice game"), "{}", c.screen());
+    }
+    assert!(!cy.screen().contains("thanks"), "{}", cy.screen());
+    // The watcher leaves with q: back in the lobby, and the table's count
+    // goes down.
+    cy.send(b"q").await;
+    cy.wait_for("Watch a game").await;
+    first.wait_gone("1 watching").await;
+    // The game goes on; the watcher can come back and see where it is.
+    play(&mut first, "e").await;
+    cy.send(b"w").await;
+    let s = cy.wait_for("(on wa)").await;
+    assert!(s.contains("Games in play: 1 to watch"), "{s}");
+    cy.send(b"\r").await;
+    cy.wait_for("Moves (3)").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_friends_room_code_made_on_one_host_is_joined_from_another() {
     let scratch = Scratch::new();
     let nats = nats_url();

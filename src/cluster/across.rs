@@ -35,8 +35,8 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::wire::{
-    CodeValue, FromVisitor, JoinAnswer, JoinAsk, MatchAnswer, MatchAsk, Ticket, ToVisitor, WireCmd,
-    WireState, parse_tickets,
+    CodeValue, FromVisitor, JoinAnswer, JoinAsk, MatchAnswer, MatchAsk, Ticket, ToVisitor,
+    WatchAnswer, WatchAsk, WireCmd, WireGame, WireState, parse_tickets,
 };
 use crate::game::{GameKind, Rules};
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
@@ -51,16 +51,21 @@ const FIRST_STATE: Duration = Duration::from_secs(10);
 const COMMANDS_PER_SECOND: u32 = 20;
 /// Most matches being settled at once (each is a request to another host).
 const SETTLING_MAX: usize = 256;
+/// How long a list of games waits for each other host.
+const GAMES_TIMEOUT: Duration = Duration::from_millis(500);
 /// Queue operations a seek may retry on conflicts before giving up.
 const CAS_TRIES: usize = 50;
 
-/// A seat here for a visitor: where its commands go.
+/// A seat here for a visitor (a player or a watcher on another host):
+/// where its commands go.
 struct Seat {
     handle: RoomHandle,
     ghost: SessionId,
     name: String,
     /// Commands counted in the current second.
     window: (Instant, u32),
+    /// A watcher: only chat lines and leaving; stops its forwarder on leaving.
+    watcher: Option<CancellationToken>,
 }
 
 /// A session of this host playing at a table on another.
@@ -74,6 +79,8 @@ struct Visit {
     /// Set from the first state on.
     state: Option<watch::Sender<Arc<RoomState>>>,
     since: Instant,
+    /// It watches the game (it does not play).
+    watching: bool,
 }
 
 /// This host's side of matches and tables across hosts.
@@ -550,6 +557,7 @@ impl Crossing {
                 inbox: inbox.clone(),
                 state: None,
                 since: Instant::now(),
+                watching: false,
             },
         );
         let ask = JoinAsk {
@@ -633,6 +641,187 @@ impl Crossing {
         }
     }
 
+    /// The games in play here that may be watched, for another host.
+    async fn our_games(&self) -> Vec<WireGame> {
+        self.lobby
+            .games()
+            .await
+            .into_iter()
+            .map(|g| WireGame {
+                room: g.room,
+                game: g.game,
+                players: g.players,
+                rated: g.rated,
+                moves: g.moves,
+                watchers: g.watchers,
+            })
+            .collect()
+    }
+
+    /// The games in play on the other live hosts, each with its host:
+    /// asked of all at once, a host that does not answer in time left out.
+    pub async fn games(&self) -> Vec<(String, WireGame)> {
+        let hosts: Vec<String> = self.live.borrow().keys().cloned().collect();
+        let asks = hosts.into_iter().map(|host| async move {
+            let reply = tokio::time::timeout(
+                GAMES_TIMEOUT,
+                self.client
+                    .request(self.subject(&host, "games"), bytes::Bytes::new()),
+            )
+            .await;
+            let games = match reply {
+                Ok(Ok(m)) => WireGame::parse_list(&m.payload, crate::lobby::GAMES_LISTED),
+                _ => None,
+            };
+            games
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |g| (host.clone(), g))
+                .collect::<Vec<_>>()
+        });
+        futures_util::future::join_all(asks)
+            .await
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    /// Our session `id` would watch the game at `room` on `host`.
+    pub fn watch(self: &Arc<Self>, id: SessionId, host: String, room: u64) {
+        let this = Arc::clone(self);
+        tokio::spawn(async move { this.watch_across(id, host, room).await });
+    }
+
+    async fn watch_across(&self, id: SessionId, host: String, room: u64) {
+        if !super::valid_host_name(&host) {
+            return;
+        }
+        let Some((name, inbox)) = self.lobby.watch_elsewhere(id).await else {
+            return;
+        };
+        let token = format!("{:032x}", rand::random::<u128>());
+        lock(&self.visits).insert(
+            id,
+            Visit {
+                seek: None,
+                room_host: host.clone(),
+                token: token.clone(),
+                inbox: inbox.clone(),
+                state: None,
+                since: Instant::now(),
+                watching: true,
+            },
+        );
+        let ask = WatchAsk {
+            room,
+            token,
+            host: self.host.clone(),
+            session: id,
+            name,
+        };
+        let answer = match serde_json::to_vec(&ask) {
+            Ok(body) => match tokio::time::timeout(
+                ASK_TIMEOUT,
+                self.client
+                    .request(self.subject(&host, "watch"), body.into()),
+            )
+            .await
+            {
+                Ok(Ok(reply)) if reply.payload.len() <= 4096 => {
+                    serde_json::from_slice::<WatchAnswer>(&reply.payload).ok()
+                }
+                _ => None,
+            },
+            Err(_) => None,
+        };
+        let why = match answer {
+            Some(JoinAnswer::Yes) => return,
+            Some(JoinAnswer::No(why)) => crate::text::sanitize(&why, 200),
+            None => format!("{host} did not answer: try again"),
+        };
+        if lock(&self.visits).remove(&id).is_some() {
+            self.lobby.send(Command::LeftRoom { id }).await;
+            let _ = inbox.try_send(ToSession::LobbyError(why));
+        }
+    }
+
+    /// Someone on another host would watch a game here: the room takes
+    /// them as a watcher (or says why not); the game's states go to their
+    /// host, and their chat lines and leaving come back on their token.
+    async fn answer_watch(&self, body: &[u8]) -> WatchAnswer {
+        let Ok(ask) = serde_json::from_slice::<WatchAsk>(body) else {
+            return JoinAnswer::No("a request this host does not understand".into());
+        };
+        if !super::valid_host_name(&ask.host)
+            || ask.token.len() != 32
+            || !ask.token.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return JoinAnswer::No("a request this host does not understand".into());
+        }
+        let (handle, ghost, mut inbox) = match self.lobby.watch_for_visitor(ask.room).await {
+            Ok(x) => x,
+            Err(why) => return JoinAnswer::No(why),
+        };
+        let link = match tokio::time::timeout(ASK_TIMEOUT, inbox.recv()).await {
+            Ok(Some(ToSession::Watching(link))) => link,
+            Ok(Some(ToSession::LobbyError(why) | ToSession::Said(why))) => {
+                return JoinAnswer::No(why);
+            }
+            _ => return JoinAnswer::No("that game has ended: choose another".into()),
+        };
+        let stop = CancellationToken::new();
+        lock(&self.seats).insert(
+            ask.token.clone(),
+            Seat {
+                handle: handle.clone(),
+                ghost,
+                name: crate::text::sanitize_name(&ask.name, "Watcher"),
+                window: (Instant::now(), 0),
+                watcher: Some(stop.clone()),
+            },
+        );
+        let client = self.client.clone();
+        let subject = self.subject(&ask.host, &format!("s.{}", ask.session));
+        let seats = Arc::clone(&self.seats);
+        let live = self.live.clone();
+        let (host, token) = (ask.host, ask.token);
+        let mut state = link.state;
+        tokio::spawn(async move {
+            let mut first = true;
+            // Whether this host has seen the watcher's host live (one that
+            // started a moment ago may not be in the list yet).
+            let mut seen = false;
+            loop {
+                if !first {
+                    tokio::select! {
+                        _ = stop.cancelled() => break,
+                        changed = state.changed() => if changed.is_err() {
+                            break;
+                        },
+                    }
+                }
+                first = false;
+                let alive = live.borrow().contains_key(&host);
+                seen |= alive;
+                if seen && !alive {
+                    // The watcher's host is gone: so is the watcher.
+                    let _ = handle.send(RoomCmd::Unwatch { id: ghost }).await;
+                    break;
+                }
+                let wire = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
+                if let Ok(body) = serde_json::to_vec(&ToVisitor::State(Box::new(wire))) {
+                    let _ = tokio::time::timeout(
+                        Duration::from_secs(1),
+                        client.publish(subject.clone(), body.into()),
+                    )
+                    .await;
+                }
+            }
+            lock(&seats).remove(&token);
+        });
+        JoinAnswer::Yes
+    }
+
     /// A table here seats a visitor: its state and notices go to the
     /// visitor's host; its commands come in on the seat's token.
     fn seat_visitor(
@@ -651,6 +840,7 @@ impl Crossing {
                 ghost,
                 name: visitor.name.clone(),
                 window: (Instant::now(), 0),
+                watcher: None,
             },
         );
         let client = self.client.clone();
@@ -746,6 +936,27 @@ impl Crossing {
                         }
                     });
                 }
+            } else if rest == "games" || rest == "watch" {
+                let Some(reply) = msg.reply.clone() else {
+                    continue;
+                };
+                let Ok(permit) = Arc::clone(&self.settling).try_acquire_owned() else {
+                    continue; // the asker times out
+                };
+                let this = Arc::clone(&self);
+                let body = msg.payload.clone();
+                let games = rest == "games";
+                tokio::spawn(async move {
+                    let bytes = if games {
+                        serde_json::to_vec(&this.our_games().await)
+                    } else {
+                        serde_json::to_vec(&this.answer_watch(&body).await)
+                    };
+                    if let Ok(bytes) = bytes {
+                        let _ = this.client.publish(reply, bytes.into()).await;
+                    }
+                    drop(permit);
+                });
             } else if let Some(token) = rest.strip_prefix("t.") {
                 self.visitor_command(token, &msg.payload);
             } else if let Some(Ok(session)) = rest.strip_prefix("s.").map(str::parse::<SessionId>) {
@@ -782,6 +993,7 @@ impl Crossing {
                 inbox,
                 state: None,
                 since: Instant::now(),
+                watching: false,
             },
         );
         MatchAnswer::Yes {
@@ -811,6 +1023,28 @@ impl Crossing {
         seat.window.1 += 1;
         if seat.window.1 > COMMANDS_PER_SECOND {
             return;
+        }
+        if seat.watcher.is_some() {
+            match from.cmd {
+                WireCmd::Chat(_) => {}
+                WireCmd::Unwatch => {
+                    let seat = seats.remove(token);
+                    drop(seats);
+                    if let Some(seat) = seat {
+                        if let Some(stop) = &seat.watcher {
+                            stop.cancel();
+                        }
+                        let handle = seat.handle.clone();
+                        let cmd = RoomCmd::Unwatch { id: seat.ghost };
+                        tokio::spawn(async move {
+                            let _ = tokio::time::timeout(Duration::from_secs(2), handle.send(cmd))
+                                .await;
+                        });
+                    }
+                    return;
+                }
+                _ => return, // a watcher does not play
+            }
         }
         let cmd = from
             .cmd
@@ -855,7 +1089,11 @@ impl Crossing {
                             state: rx,
                             resume: None,
                         };
-                        let _ = visit.inbox.try_send(ToSession::Joined(link));
+                        let _ = visit.inbox.try_send(if visit.watching {
+                            ToSession::Watching(link)
+                        } else {
+                            ToSession::Joined(link)
+                        });
                         let this = Arc::clone(self);
                         let host = visit.room_host.clone();
                         let token = visit.token.clone();
@@ -891,7 +1129,7 @@ impl Crossing {
     ) {
         let subject = self.subject(&host, &format!("t.{token}"));
         while let Some(cmd) = commands.recv().await {
-            let leaving = matches!(cmd, RoomCmd::Leave { .. });
+            let leaving = matches!(cmd, RoomCmd::Leave { .. } | RoomCmd::Unwatch { .. });
             if let Some(cmd) = WireCmd::of(&cmd) {
                 let from = FromVisitor {
                     token: token.clone(),

@@ -146,6 +146,7 @@ pub struct Cluster {
     task: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     /// Matches and tables across hosts.
     crossing: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    across: Arc<across::Crossing>,
     /// The other live hosts' counts, summed.
     remote: watch::Receiver<Stats>,
     live_hosts: watch::Receiver<usize>,
@@ -300,8 +301,10 @@ impl Cluster {
             link.chat_max,
             live,
         );
+        let across = Arc::clone(&crossing);
         let crossing = tokio::spawn(crossing.run(link.from_lobby, stop.clone()));
         Ok(Cluster {
+            across,
             crossing: tokio::sync::Mutex::new(Some(crossing)),
             client,
             hosts,
@@ -316,6 +319,18 @@ impl Cluster {
     }
 
     /// Whether NATS is connected now.
+    /// The games in play on the other live hosts that may be watched:
+    /// each with its host (a host that does not answer in time is left out).
+    pub async fn games(&self) -> Vec<(String, wire::WireGame)> {
+        self.across.games().await
+    }
+
+    /// Our session `id` would watch the game at `room` on `host`; the
+    /// answer comes to the session as for a game here.
+    pub fn watch(&self, id: crate::lobby::SessionId, host: String, room: u64) {
+        self.across.watch(id, host, room);
+    }
+
     pub fn connected(&self) -> bool {
         self.client.connection_state() == async_nats::connection::State::Connected
     }

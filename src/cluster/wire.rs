@@ -381,6 +381,8 @@ pub enum WireCmd {
         accept: bool,
     },
     Chat(String),
+    /// A watcher on another host stops watching.
+    Unwatch,
     /// The visitor's host shuts down: the game stops without a result,
     /// as every game on a host that shuts down does.
     Abort {
@@ -413,6 +415,7 @@ impl WireCmd {
             },
             R::Answer { accept, .. } => WireCmd::Answer { accept: *accept },
             R::Chat { text, .. } => WireCmd::Chat(text.clone()),
+            R::Unwatch { .. } => WireCmd::Unwatch,
             R::Abort { reason } => WireCmd::Abort {
                 reason: reason.clone(),
             },
@@ -463,6 +466,7 @@ impl WireCmd {
                 from: name.to_string(),
                 text: t.chars().take(chat_max).collect(),
             },
+            WireCmd::Unwatch => R::Unwatch { id: ghost },
         }
     }
 }
@@ -590,6 +594,56 @@ pub enum JoinAnswer {
     No(String),
 }
 
+/// Someone on another host would watch the game at `room` here.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct WatchAsk {
+    pub room: u64,
+    /// The watcher's secret, for its chat lines and its leaving.
+    pub token: String,
+    pub host: String,
+    pub session: SessionId,
+    pub name: String,
+}
+
+/// The game's host's answer: watching, or why not.
+pub type WatchAnswer = JoinAnswer;
+
+/// A game in play that may be watched, as its host lists it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct WireGame {
+    pub room: u64,
+    pub game: String,
+    pub players: [String; 2],
+    pub rated: bool,
+    pub moves: usize,
+    pub watchers: usize,
+}
+
+impl WireGame {
+    /// A host's list from NATS: bounded, each text sanitised; `None` if
+    /// it is not one.
+    pub fn parse_list(bytes: &[u8], max: usize) -> Option<Vec<WireGame>> {
+        if bytes.len() > MAX_MESSAGE {
+            return None;
+        }
+        let games: Vec<WireGame> = serde_json::from_slice(bytes).ok()?;
+        if games.len() > max {
+            return None;
+        }
+        Some(
+            games
+                .into_iter()
+                .filter(|g| g.moves <= 100_000 && g.watchers <= 1_000_000)
+                .map(|g| WireGame {
+                    game: text(&g.game, 40),
+                    players: g.players.map(|p| text(&p, 40)),
+                    ..g
+                })
+                .collect(),
+        )
+    }
+}
+
 /// The ticket's host's answer: the seeker, or gone.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub enum MatchAnswer {
@@ -704,5 +758,46 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_hosts_list_of_games_is_bounded_and_cleaned() {
+        let game = |room: u64| WireGame {
+            room,
+            game: "Connect Four 7x6".into(),
+            players: ["ann\u{1b}[2J".into(), "bo\u{202e}".into()],
+            rated: false,
+            moves: 3,
+            watchers: 1,
+        };
+        let list: Vec<WireGame> = (0..3).map(game).collect();
+        let bytes = serde_json::to_vec(&list).unwrap();
+        let got = WireGame::parse_list(&bytes, 3).expect("a list");
+        assert_eq!(got.len(), 3);
+        assert!(
+            got.iter().all(|g| g
+                .players
+                .iter()
+                .all(|p| !p.contains('\u{1b}') && !p.contains('\u{202e}'))),
+            "{got:?}"
+        );
+        assert_eq!(got[0].players[0], "ann[2J");
+        // More games than a host lists, or not a list: refused whole.
+        assert_eq!(WireGame::parse_list(&bytes, 2), None);
+        assert_eq!(WireGame::parse_list(b"{\"room\": 1}", 3), None);
+        let huge = vec![b' '; MAX_MESSAGE + 1];
+        assert_eq!(WireGame::parse_list(&huge, 3), None);
+    }
+
+    #[test]
+    fn a_watcher_leaving_crosses_as_unwatch_for_its_ghost() {
+        let cmd = crate::lobby::room::RoomCmd::Unwatch { id: 7 };
+        let wire = WireCmd::of(&cmd).expect("crosses");
+        assert_eq!(wire, WireCmd::Unwatch);
+        let ghost = (1 << 48) + 5;
+        assert!(matches!(
+            wire.into_room_cmd(ghost, "cy", 200),
+            crate::lobby::room::RoomCmd::Unwatch { id } if id == ghost
+        ));
     }
 }

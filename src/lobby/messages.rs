@@ -114,6 +114,19 @@ pub enum Cmd {
         code: String,
         from_login: bool,
     },
+    /// Cluster mode: this session would watch a game on another host:
+    /// its name and inbox, if it is free to.
+    WatchElsewhere {
+        id: SessionId,
+        reply: oneshot::Sender<Option<(String, mpsc::Sender<ToSession>)>>,
+    },
+    /// Cluster mode: someone on another host would watch the game at
+    /// `room`: the room's handle, the session id they watch as and the
+    /// inbox the room answers on (with [`ToSession::Watching`] or why not).
+    WatchForVisitor {
+        room: super::RoomId,
+        reply: oneshot::Sender<Result<(RoomHandle, SessionId, mpsc::Receiver<ToSession>), String>>,
+    },
     /// Cluster mode: `id` goes to a room for a friend on another host;
     /// its description and inbox, if it is free.
     LeaveToJoin {

@@ -133,6 +133,37 @@ impl LobbyHandle {
         rx.await.ok().flatten()
     }
 
+    /// Cluster mode: `id` would watch a game on another host: its name
+    /// and inbox, if it is free to.
+    pub async fn watch_elsewhere(
+        &self,
+        id: SessionId,
+    ) -> Option<(String, mpsc::Sender<ToSession>)> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::WatchElsewhere { id, reply }).await.ok()?;
+        rx.await.ok().flatten()
+    }
+
+    /// Cluster mode: someone on another host would watch the game at
+    /// `room` here: the room, the id they watch as, and the inbox on which
+    /// the room lets them in (or says why not).
+    pub async fn watch_for_visitor(
+        &self,
+        room: RoomId,
+    ) -> Result<(RoomHandle, SessionId, mpsc::Receiver<ToSession>), String> {
+        let (reply, rx) = oneshot::channel();
+        if self
+            .tx
+            .send(Cmd::WatchForVisitor { room, reply })
+            .await
+            .is_err()
+        {
+            return Err("the host is shutting down".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the host is shutting down".into()))
+    }
+
     /// Cluster mode: someone on another host joins a friend's room here.
     pub async fn open_for_visitor(
         &self,
@@ -365,6 +396,36 @@ impl Lobby {
             } => {
                 let effects = self.state.code_unknown(id, code, from_login);
                 self.carry_out(effects);
+            }
+            Cmd::WatchElsewhere { id, reply } => {
+                let answer = match (
+                    self.inboxes.get(&id).cloned(),
+                    self.state.watch_elsewhere(id),
+                ) {
+                    (Some(inbox), Some(name)) => Some((name, inbox)),
+                    _ => None,
+                };
+                let effects = self.state.take_effects();
+                self.carry_out(effects);
+                let _ = reply.send(answer);
+            }
+            Cmd::WatchForVisitor { room, reply } => {
+                let answer = match (self.rooms.get(&room), self.state.ghost_watcher(room)) {
+                    (Some((handle, _)), Ok(ghost)) => {
+                        let (tx, rx) = mpsc::channel(4);
+                        send_to_room(
+                            handle,
+                            RoomCmd::Watch {
+                                id: ghost,
+                                inbox: tx,
+                            },
+                        );
+                        Ok((handle.clone(), ghost, rx))
+                    }
+                    (None, _) => Err("that game has ended: choose another".into()),
+                    (_, Err(why)) => Err(why),
+                };
+                let _ = reply.send(answer);
             }
             Cmd::LeaveToJoin { id, reply } => {
                 let answer = match (self.inboxes.get(&id).cloned(), self.state.leave_to_join(id)) {

@@ -114,7 +114,14 @@ struct Conn {
     account: Option<String>,
     /// When the last input reached the host (a move's latency starts there).
     input_at: std::time::Instant,
+    /// Cluster mode: the games on other hosts in the list last shown, by
+    /// the number they have in it (at most [`crate::lobby::GAMES_LISTED`]).
+    remote_games: std::collections::HashMap<u64, (String, u64)>,
 }
+
+/// Numbers given to games on other hosts in a list of games (above any
+/// table of this host).
+const REMOTE_GAMES: u64 = 1 << 62;
 
 /// Why the session ended.
 enum End {
@@ -253,6 +260,7 @@ pub async fn run(
         rate_noted: false,
         account,
         input_at: std::time::Instant::now(),
+        remote_games: std::collections::HashMap::new(),
     };
     let out = conn.session.open();
     conn.emit(out).await;
@@ -592,8 +600,8 @@ impl Conn {
             }
             Request::ToMenu => self.leave_room().await,
             Request::Games => {
-                let games = self.ctx.lobby.games().await;
-                let rows = games
+                let local = self.ctx.lobby.games().await;
+                let mut rows: Vec<crate::session::live::GameRow> = local
                     .into_iter()
                     .map(|g| crate::session::live::GameRow {
                         room: g.room,
@@ -602,10 +610,42 @@ impl Conn {
                         rated: g.rated,
                         moves: g.moves,
                         watchers: g.watchers,
+                        host: None,
                     })
                     .collect();
+                self.remote_games.clear();
+                if let Some(cluster) = &self.ctx.cluster {
+                    for (i, (host, g)) in cluster.games().await.into_iter().enumerate() {
+                        let number = REMOTE_GAMES + i as u64;
+                        self.remote_games.insert(number, (host.clone(), g.room));
+                        rows.push(crate::session::live::GameRow {
+                            room: number,
+                            game: g.game,
+                            players: g.players,
+                            rated: g.rated,
+                            moves: g.moves,
+                            watchers: g.watchers,
+                            host: Some(host),
+                        });
+                    }
+                    rows.sort_by(|a, b| {
+                        (b.watchers, b.moves, a.room).cmp(&(a.watchers, a.moves, b.room))
+                    });
+                    rows.truncate(crate::lobby::GAMES_LISTED);
+                    self.remote_games
+                        .retain(|number, _| rows.iter().any(|r| r.room == *number));
+                }
                 let out = self.session.show_games(rows);
                 return Box::pin(self.emit(out)).await;
+            }
+            Request::Watch(room) if room >= REMOTE_GAMES => {
+                match (self.remote_games.get(&room), &self.ctx.cluster) {
+                    (Some((host, room)), Some(cluster)) => cluster.watch(id, host.clone(), *room),
+                    _ => {
+                        let out = self.session.notice("that game has ended: choose another");
+                        return Box::pin(self.emit(out)).await;
+                    }
+                }
             }
             Request::Watch(room) => lobby.send(Command::Watch { id, room }).await,
             Request::People => {

@@ -21,6 +21,8 @@ pub struct GameRow {
     pub rated: bool,
     pub moves: usize,
     pub watchers: usize,
+    /// Cluster mode: the host the game is on, if not this one.
+    pub host: Option<String>,
 }
 
 /// What a key on the list asks for.
@@ -145,6 +147,15 @@ impl GamesScreen {
                 text::sanitize(&g.players[0], 19),
                 text::sanitize(&g.players[1], 19)
             );
+            // A game on another host says where (the names give way).
+            let players = match &g.host {
+                Some(host) => {
+                    let at = format!(" (on {})", text::sanitize(host, 16));
+                    let room = 39usize.saturating_sub(text::width(&at));
+                    format!("{}{at}", text::sanitize(&players, room))
+                }
+                None => players,
+            };
             let game = if g.rated {
                 format!("{} rated", g.game)
             } else {
@@ -222,6 +233,7 @@ mod tests {
             rated: false,
             moves: room as usize,
             watchers: 0,
+            host: None,
         }
     }
 
