@@ -59,6 +59,10 @@ pub struct NewMember {
     pub inbox: mpsc::Sender<ToSession>,
 }
 
+/// A watcher from another host: the room, the id they watch as, and the
+/// inbox on which the room lets them in (or says why not).
+pub type GhostWatcher = (RoomHandle, SessionId, mpsc::Receiver<ToSession>);
+
 /// What goes to the lobby task.
 pub enum Cmd {
     /// Arrive; the display name given comes back on `reply`.
@@ -125,7 +129,7 @@ pub enum Cmd {
     /// inbox the room answers on (with [`ToSession::Watching`] or why not).
     WatchForVisitor {
         room: super::RoomId,
-        reply: oneshot::Sender<Result<(RoomHandle, SessionId, mpsc::Receiver<ToSession>), String>>,
+        reply: oneshot::Sender<Result<GhostWatcher, String>>,
     },
     /// Cluster mode: `id` goes to a room for a friend on another host;
     /// its description and inbox, if it is free.

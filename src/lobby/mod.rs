@@ -147,10 +147,7 @@ impl LobbyHandle {
     /// Cluster mode: someone on another host would watch the game at
     /// `room` here: the room, the id they watch as, and the inbox on which
     /// the room lets them in (or says why not).
-    pub async fn watch_for_visitor(
-        &self,
-        room: RoomId,
-    ) -> Result<(RoomHandle, SessionId, mpsc::Receiver<ToSession>), String> {
+    pub async fn watch_for_visitor(&self, room: RoomId) -> Result<messages::GhostWatcher, String> {
         let (reply, rx) = oneshot::channel();
         if self
             .tx
