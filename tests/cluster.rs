@@ -126,7 +126,7 @@ async fn cluster_mode_refuses_to_start_when_nats_cannot_be_reached() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hosts_in_a_cluster_show_the_same_counts_and_names_are_unique() {
+async fn hosts_in_a_cluster_show_the_same_counts_invite_across_and_names_are_unique() {
     let scratch = Scratch::new();
     let nats = nats_url();
     let mut a = start_cluster_host(&scratch, "host-a", &nats).await;
@@ -138,8 +138,7 @@ async fn hosts_in_a_cluster_show_the_same_counts_and_names_are_unique() {
     // Each lobby counts the people on both hosts.
     ann.wait_for("2 online").await;
     bo.wait_for("2 online").await;
-    // Who is online lists both, the other host's people marked, and says
-    // why they cannot be invited from here yet.
+    // Who is online lists both, the other host's people marked.
     ann.send(b"o").await;
     let s = ann.wait_for("(on host-b)").await;
     assert!(s.contains("ann (you)"), "{s}");
@@ -155,9 +154,34 @@ async fn hosts_in_a_cluster_show_the_same_counts_and_names_are_unique() {
         pressed += 1;
         assert!(pressed < 5, "bo could not be selected:\n{}", ann.screen());
     }
+    // ann invites bo across hosts: bo declines, then accepts the next.
     ann.send(b"\r").await;
-    ann.wait_for("bo is on another host").await;
-    ann.send(b"\x1b").await;
+    ann.wait_for("Invite bo to a game").await;
+    ann.send(b"\r").await;
+    ann.wait_for("invitation sent to bo").await;
+    bo.wait_for("ann invites you to a game").await;
+    bo.send(b"n").await;
+    ann.wait_for("bo declined your invitation").await;
+    bo.wait_for("Choose a game").await;
+    ann.send(b"\r").await;
+    ann.wait_for("Invite bo to a game").await;
+    ann.send(b"\r").await;
+    bo.wait_for("ann invites you to a game").await;
+    bo.send(b"y").await;
+    // The table runs on ann's host; bo plays there as a visitor.
+    for c in [&mut ann, &mut bo] {
+        c.wait_for("(you)").await;
+        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
+    }
+    let (first, second) = if ann.screen().contains(MY_TURN) {
+        (&mut ann, &mut bo)
+    } else {
+        (&mut bo, &mut ann)
+    };
+    play(first, "d").await;
+    play(second, "c").await;
+    first.wait_for(MY_TURN).await;
+    assert_eq!(crate::util::board_stones(&first.screen()), 2);
     // Guests' names are unique across hosts: bo is taken on host-b.
     let mut other_bo = Client::connect(a.addr, "bo", Login::Guest).await;
     let s = other_bo.wait_for("you are ").await;
@@ -186,9 +210,11 @@ async fn hosts_in_a_cluster_show_the_same_counts_and_names_are_unique() {
     assert!(m["inarow_nats_round_trip_seconds_count"] >= 1.0, "{m:?}");
 
     // A host that leaves takes its people out of the others' counts.
+    let mut cy = Client::connect(a.addr, "cy", Login::Guest).await;
+    cy.wait_for("3 online").await;
     drop(bo);
     b.shutdown().await;
-    ann.wait_for("1 online").await;
+    cy.wait_for("2 online").await;
     a.shutdown().await;
 }
 

@@ -35,8 +35,9 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::wire::{
-    CodeValue, FromVisitor, JoinAnswer, JoinAsk, MatchAnswer, MatchAsk, Ticket, ToVisitor,
-    WatchAnswer, WatchAsk, WireCmd, WireGame, WireState, parse_tickets,
+    AcceptAsk, CodeValue, DeclineNote, FromVisitor, InviteAsk, JoinAnswer, JoinAsk, MatchAnswer,
+    MatchAsk, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame, WireState,
+    parse_tickets,
 };
 use crate::game::{GameKind, Rules};
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
@@ -234,6 +235,18 @@ impl Crossing {
                         if codes.remove(&code) {
                             self.withdraw_code(&code).await;
                         }
+                    }
+                    Some(Across::Invite { host, session, invitation, account }) => {
+                        let this = Arc::clone(&self);
+                        tokio::spawn(async move { this.invite(host, session, invitation, account).await });
+                    }
+                    Some(Across::Decline { host, inviter, id }) => {
+                        let this = Arc::clone(&self);
+                        tokio::spawn(async move { this.decline(host, inviter, id).await });
+                    }
+                    Some(Across::Accept { id, host, inviter, seeker, inbox }) => {
+                        let this = Arc::clone(&self);
+                        tokio::spawn(async move { this.accept(id, host, inviter, seeker, inbox).await });
                     }
                     Some(Across::FindCode { id, code, from_login, joiner }) => {
                         match Arc::clone(&self.settling).try_acquire_owned() {
@@ -641,6 +654,223 @@ impl Crossing {
         }
     }
 
+    /// A request to `host` on `rest`, answered yes or no (`None`: no
+    /// answer in time, or no such host).
+    async fn ask(&self, host: &str, rest: &str, body: Vec<u8>) -> Option<JoinAnswer> {
+        match tokio::time::timeout(
+            ASK_TIMEOUT,
+            self.client.request(self.subject(host, rest), body.into()),
+        )
+        .await
+        {
+            Ok(Ok(reply)) if reply.payload.len() <= 4096 => {
+                serde_json::from_slice::<JoinAnswer>(&reply.payload).ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// Our `invitation` for `session` on `host`: delivered, or the
+    /// inviter hears why not.
+    async fn invite(
+        &self,
+        host: String,
+        session: SessionId,
+        invitation: crate::lobby::Invitation,
+        account: bool,
+    ) {
+        let inviter = invitation.from;
+        let ask = InviteAsk {
+            host: self.host.clone(),
+            session: inviter,
+            to: session,
+            name: invitation.name,
+            account,
+            rating: invitation.rating,
+            game: invitation.kind.id().to_string(),
+            rated: invitation.rated,
+            clock: invitation.clock.map(|c| c.to_string()),
+        };
+        let why = match serde_json::to_vec(&ask) {
+            Ok(body) => match self.ask(&host, "invite", body).await {
+                Some(JoinAnswer::Yes) => return,
+                Some(JoinAnswer::No(why)) => crate::text::sanitize(&why, 200),
+                None => format!("{host} did not answer: the invitation did not reach them"),
+            },
+            Err(_) => return,
+        };
+        self.lobby
+            .send(crate::lobby::Cmd::InviteRefused {
+                inviter,
+                host,
+                session,
+                why,
+            })
+            .await;
+    }
+
+    /// An invitation from another host for someone here.
+    async fn answer_invite(&self, body: &[u8]) -> JoinAnswer {
+        let not_understood = || JoinAnswer::No("a request this host does not understand".into());
+        let Ok(ask) = serde_json::from_slice::<InviteAsk>(body) else {
+            return not_understood();
+        };
+        let (Ok(kind), Ok(clock)) = (
+            ask.game.parse::<GameKind>(),
+            ask.clock
+                .as_deref()
+                .map(str::parse::<crate::clock::TimeControl>)
+                .transpose(),
+        ) else {
+            return not_understood();
+        };
+        if !super::valid_host_name(&ask.host) || ask.rating.is_some_and(|r| r > 10_000) {
+            return not_understood();
+        }
+        let ask = crate::lobby::InvitationFromAfar {
+            host: ask.host,
+            session: ask.session,
+            to: ask.to,
+            name: ask.name,
+            account: ask.account,
+            rating: ask.rating,
+            kind,
+            rated: ask.rated,
+            clock,
+        };
+        match self.lobby.invited_from_afar(ask).await {
+            Ok(()) => JoinAnswer::Yes,
+            Err(why) => JoinAnswer::No(why),
+        }
+    }
+
+    /// Our session `id` declined the invitation of `inviter` on `host`.
+    async fn decline(&self, host: String, inviter: SessionId, id: SessionId) {
+        let name = self.lobby_name(id).await;
+        let note = DeclineNote {
+            inviter,
+            host: self.host.clone(),
+            session: id,
+            name,
+        };
+        if let Ok(body) = serde_json::to_vec(&note) {
+            let _ = tokio::time::timeout(
+                Duration::from_secs(1),
+                self.client
+                    .publish(self.subject(&host, "declined"), body.into()),
+            )
+            .await;
+        }
+    }
+
+    /// The name someone here goes by, as the list of people has it.
+    async fn lobby_name(&self, id: SessionId) -> String {
+        self.lobby
+            .people(id)
+            .await
+            .into_iter()
+            .find(|p| p.me)
+            .map_or_else(|| "someone".to_string(), |p| p.name)
+    }
+
+    /// Someone on another host declined our session's invitation.
+    fn declined(&self, body: &[u8]) {
+        if body.len() > 4096 {
+            return;
+        }
+        let Ok(note) = serde_json::from_slice::<DeclineNote>(body) else {
+            return;
+        };
+        if !super::valid_host_name(&note.host) {
+            return;
+        }
+        let name = crate::text::sanitize_name(&note.name, "someone");
+        self.lobby.try_send(crate::lobby::Cmd::InviteRefused {
+            inviter: note.inviter,
+            host: note.host,
+            session: note.session,
+            why: format!("{name} declined your invitation"),
+        });
+    }
+
+    /// Our session `id` accepted the invitation of `inviter` on `host`:
+    /// it plays at a table there, as a visitor.
+    async fn accept(
+        &self,
+        id: SessionId,
+        host: String,
+        inviter: SessionId,
+        seeker: crate::lobby::Seeker,
+        inbox: mpsc::Sender<ToSession>,
+    ) {
+        let token = format!("{:032x}", rand::random::<u128>());
+        lock(&self.visits).insert(
+            id,
+            Visit {
+                seek: None,
+                room_host: host.clone(),
+                token: token.clone(),
+                inbox: inbox.clone(),
+                state: None,
+                since: Instant::now(),
+                watching: false,
+            },
+        );
+        let ask = AcceptAsk {
+            inviter,
+            token,
+            host: self.host.clone(),
+            session: id,
+            name: seeker.name,
+            account: seeker.account,
+            ratings: seeker.ratings,
+            colour: seeker.colour.map(|c| c.name().to_string()),
+        };
+        let why = match serde_json::to_vec(&ask) {
+            Ok(body) => match self.ask(&host, "accept", body).await {
+                Some(JoinAnswer::Yes) => return,
+                Some(JoinAnswer::No(why)) => crate::text::sanitize(&why, 200),
+                None => format!("{host} did not answer: the game did not start"),
+            },
+            Err(_) => "the game did not start".into(),
+        };
+        if lock(&self.visits).remove(&id).is_some() {
+            self.lobby.send(Command::LeftRoom { id }).await;
+            let _ = inbox.try_send(ToSession::LobbyError(why));
+        }
+    }
+
+    /// Someone on another host accepted our session's invitation.
+    async fn answer_accept(&self, body: &[u8]) -> JoinAnswer {
+        let Ok(ask) = serde_json::from_slice::<AcceptAsk>(body) else {
+            return JoinAnswer::No("a request this host does not understand".into());
+        };
+        if !super::valid_host_name(&ask.host)
+            || ask.token.len() != 32
+            || !ask.token.bytes().all(|b| b.is_ascii_hexdigit())
+            || ask.ratings.iter().flatten().any(|&r| r > 10_000)
+        {
+            return JoinAnswer::No("a request this host does not understand".into());
+        }
+        let visitor = Visitor {
+            host: ask.host,
+            session: ask.session,
+            name: crate::text::sanitize_name(&ask.name, "Visitor"),
+            account: ask.account.filter(|a| a.len() <= 128),
+            rating: None,
+            colour: ask.colour.and_then(|c| c.parse().ok()),
+            token: ask.token,
+        };
+        match self
+            .lobby
+            .open_for_invitee(ask.inviter, visitor, ask.ratings)
+            .await
+        {
+            Ok(()) => JoinAnswer::Yes,
+            Err(why) => JoinAnswer::No(why),
+        }
+    }
+
     /// The games in play here that may be watched, for another host.
     async fn our_games(&self) -> Vec<WireGame> {
         self.lobby
@@ -936,6 +1166,29 @@ impl Crossing {
                         }
                     });
                 }
+            } else if rest == "declined" {
+                self.declined(&msg.payload);
+            } else if rest == "invite" || rest == "accept" {
+                let Some(reply) = msg.reply.clone() else {
+                    continue;
+                };
+                let Ok(permit) = Arc::clone(&self.settling).try_acquire_owned() else {
+                    continue; // the asker times out
+                };
+                let this = Arc::clone(&self);
+                let body = msg.payload.clone();
+                let invite = rest == "invite";
+                tokio::spawn(async move {
+                    let answer = if invite {
+                        this.answer_invite(&body).await
+                    } else {
+                        this.answer_accept(&body).await
+                    };
+                    if let Ok(bytes) = serde_json::to_vec(&answer) {
+                        let _ = this.client.publish(reply, bytes.into()).await;
+                    }
+                    drop(permit);
+                });
             } else if rest == "games" || rest == "watch" {
                 let Some(reply) = msg.reply.clone() else {
                     continue;

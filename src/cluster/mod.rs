@@ -175,6 +175,13 @@ struct PersonValue {
     account: bool,
     ratings: [Option<u32>; 2],
     doing: String,
+    /// Takes invitations.
+    #[serde(default = "yes")]
+    invitable: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl PersonValue {
@@ -184,11 +191,12 @@ impl PersonValue {
             account: p.account,
             ratings: p.ratings,
             doing: p.doing.word().to_string(),
+            invitable: p.invitable,
         }
     }
 
     /// A value from the bucket as someone on `host`, if it is one.
-    fn parse(bytes: &[u8], host: &str) -> Option<RemotePerson> {
+    fn parse(bytes: &[u8], host: &str, session: u64) -> Option<RemotePerson> {
         if bytes.len() > 512 {
             return None;
         }
@@ -199,6 +207,8 @@ impl PersonValue {
         }
         Some(RemotePerson {
             host: host.to_string(),
+            session,
+            invitable: v.invitable,
             name,
             account: v.account,
             ratings: v.ratings,
@@ -637,7 +647,7 @@ async fn follow_people(
             let k = (host.to_string(), instance.to_string(), id);
             let mut map = everyone.lock().unwrap_or_else(|e| e.into_inner());
             match entry.operation {
-                kv::Operation::Put => match PersonValue::parse(&entry.value, host) {
+                kv::Operation::Put => match PersonValue::parse(&entry.value, host, id) {
                     Some(p) if map.len() < MAX_REMOTE_PEOPLE || map.contains_key(&k) => {
                         map.insert(k, p);
                     }

@@ -594,6 +594,46 @@ pub enum JoinAnswer {
     No(String),
 }
 
+/// An invitation from someone on another host (`host`, `session`) for
+/// the person `to` here.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct InviteAsk {
+    pub host: String,
+    pub session: SessionId,
+    pub to: SessionId,
+    pub name: String,
+    pub account: bool,
+    pub rating: Option<u32>,
+    pub game: String,
+    pub rated: bool,
+    /// `"3+2"` and the like; `None`: no clock.
+    pub clock: Option<String>,
+}
+
+/// The person `session` on `host` declined the invitation of `inviter`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct DeclineNote {
+    pub inviter: SessionId,
+    pub host: String,
+    pub session: SessionId,
+    pub name: String,
+}
+
+/// The person `session` on `host` accepted the invitation of `inviter`
+/// and plays at a table on the inviter's host, as a visitor.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct AcceptAsk {
+    pub inviter: SessionId,
+    /// The seat's secret.
+    pub token: String,
+    pub host: String,
+    pub session: SessionId,
+    pub name: String,
+    pub account: Option<String>,
+    pub ratings: [Option<u32>; 2],
+    pub colour: Option<String>,
+}
+
 /// Someone on another host would watch the game at `room` here.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct WatchAsk {

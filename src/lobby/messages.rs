@@ -131,6 +131,28 @@ pub enum Cmd {
         room: super::RoomId,
         reply: oneshot::Sender<Result<GhostWatcher, String>>,
     },
+    /// Cluster mode: someone on another host invites a person here; why
+    /// not, for them.
+    InvitedFromAfar {
+        ask: super::state::InvitationFromAfar,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// Cluster mode: the invitation `inviter` sent to `session` on `host`
+    /// is off (`why`, for the inviter).
+    InviteRefused {
+        inviter: SessionId,
+        host: String,
+        session: SessionId,
+        why: String,
+    },
+    /// Cluster mode: the person `inviter` invited on another host
+    /// accepted; the error is for them.
+    OpenForInvitee {
+        inviter: SessionId,
+        visitor: super::state::Visitor,
+        ratings: [Option<u32>; 2],
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     /// Cluster mode: `id` goes to a room for a friend on another host;
     /// its description and inbox, if it is free.
     LeaveToJoin {
@@ -172,6 +194,27 @@ pub enum Across {
         code: String,
         from_login: bool,
         joiner: super::state::Seeker,
+    },
+    /// Invite `session` on `host` (the invitation as they will see it).
+    Invite {
+        host: String,
+        session: SessionId,
+        invitation: super::state::Invitation,
+        account: bool,
+    },
+    /// `id` declined the invitation of `inviter` on `host`.
+    Decline {
+        host: String,
+        inviter: SessionId,
+        id: SessionId,
+    },
+    /// `id` accepted the invitation of `inviter` on `host`: it plays there.
+    Accept {
+        id: SessionId,
+        host: String,
+        inviter: SessionId,
+        seeker: super::state::Seeker,
+        inbox: mpsc::Sender<ToSession>,
     },
     /// A table here seats a visitor from another host as `ghost`: its
     /// state and what the room tells the seat go to the visitor's host;

@@ -30,7 +30,8 @@ use room::{RoomCmd, RoomHandle, RoomServices, RoomState};
 pub(crate) use codes::{looks_like_code, normalise_code};
 pub use messages::{Across, Cmd, GameSummary, NewMember, RoomLink, ToSession};
 pub use state::{
-    Arrival, Command, Effect, LobbyState, Notice, Person, RoomId, Seat, Seeker, SessionId, Visitor,
+    Arrival, Command, Effect, Invitation, InvitationFromAfar, LobbyState, Notice, Person, RoomId,
+    Seat, Seeker, SessionId, Visitor,
 };
 
 /// A cheap-to-clone handle to the lobby.
@@ -155,6 +156,42 @@ impl LobbyHandle {
             .await
             .is_err()
         {
+            return Err("the host is shutting down".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the host is shutting down".into()))
+    }
+
+    /// Cluster mode: someone on another host invites a person here.
+    pub async fn invited_from_afar(&self, ask: state::InvitationFromAfar) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        if self
+            .tx
+            .send(Cmd::InvitedFromAfar { ask, reply })
+            .await
+            .is_err()
+        {
+            return Err("the host is shutting down".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the host is shutting down".into()))
+    }
+
+    /// Cluster mode: the person `inviter` invited on another host accepted.
+    pub async fn open_for_invitee(
+        &self,
+        inviter: SessionId,
+        visitor: Visitor,
+        ratings: [Option<u32>; 2],
+    ) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        let cmd = Cmd::OpenForInvitee {
+            inviter,
+            visitor,
+            ratings,
+            reply,
+        };
+        if self.tx.send(cmd).await.is_err() {
             return Err("the host is shutting down".into());
         }
         rx.await
@@ -424,6 +461,44 @@ impl Lobby {
                 };
                 let _ = reply.send(answer);
             }
+            Cmd::InvitedFromAfar { ask, reply } => {
+                self.state.set_now(std::time::Instant::now());
+                match self.state.invited_from_afar(ask) {
+                    Ok(effects) => {
+                        self.carry_out(effects);
+                        let _ = reply.send(Ok(()));
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                }
+            }
+            Cmd::InviteRefused {
+                inviter,
+                host,
+                session,
+                why,
+            } => {
+                let effects = self.state.invitation_refused(inviter, &host, session, why);
+                self.carry_out(effects);
+            }
+            Cmd::OpenForInvitee {
+                inviter,
+                visitor,
+                ratings,
+                reply,
+            } => {
+                self.state.set_now(std::time::Instant::now());
+                match self.state.open_for_invitee(inviter, visitor, ratings) {
+                    Ok(effects) => {
+                        self.carry_out(effects);
+                        let _ = reply.send(Ok(()));
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                }
+            }
             Cmd::LeaveToJoin { id, reply } => {
                 let answer = match (self.inboxes.get(&id).cloned(), self.state.leave_to_join(id)) {
                     (Some(inbox), Some(seeker)) => Some((seeker, inbox)),
@@ -573,6 +648,37 @@ impl Lobby {
                 Effect::Unseek { id } => self.across(Across::Unseek { id }),
                 Effect::CodeOpened { code, kind } => self.across(Across::CodeOpened { code, kind }),
                 Effect::CodeClosed { code } => self.across(Across::CodeClosed { code }),
+                Effect::InviteAcross {
+                    host,
+                    session,
+                    invitation,
+                    account,
+                } => self.across(Across::Invite {
+                    host,
+                    session,
+                    invitation,
+                    account,
+                }),
+                Effect::DeclineAcross { host, inviter, id } => {
+                    self.across(Across::Decline { host, inviter, id });
+                }
+                Effect::AcceptAcross {
+                    id,
+                    host,
+                    inviter,
+                    seeker,
+                } => {
+                    if let Some(inbox) = self.inboxes.get(&id) {
+                        let inbox = inbox.clone();
+                        self.across(Across::Accept {
+                            id,
+                            host,
+                            inviter,
+                            seeker,
+                            inbox,
+                        });
+                    }
+                }
                 Effect::FindCode {
                     id,
                     code,

@@ -84,6 +84,35 @@ pub struct Seeker {
 /// (the host numbers its own sessions from 1).
 pub const VISITOR_IDS: SessionId = 1 << 48;
 
+/// Session ids from here up stand, in this lobby's lists and invitations,
+/// for people on other hosts (one id per host and session).
+pub const AFAR_IDS: SessionId = 1 << 56;
+
+/// Cluster mode: someone on another host who invited a person here, or
+/// whom a person here invited.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Afar {
+    pub host: String,
+    pub session: SessionId,
+    pub name: String,
+}
+
+/// Cluster mode: an invitation from someone on another host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvitationFromAfar {
+    pub host: String,
+    pub session: SessionId,
+    /// Whom here they invite.
+    pub to: SessionId,
+    pub name: String,
+    pub account: bool,
+    /// The inviter's rating in the game, for a rated game.
+    pub rating: Option<u32>,
+    pub kind: GameKind,
+    pub rated: bool,
+    pub clock: Option<TimeControl>,
+}
+
 /// The room a person playing at a table on another host is "in".
 pub const ELSEWHERE: RoomId = 0;
 
@@ -316,6 +345,10 @@ pub struct Person {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RemotePerson {
     pub host: String,
+    /// Their session on that host.
+    pub session: SessionId,
+    /// They take invitations.
+    pub invitable: bool,
     pub name: String,
     pub account: bool,
     pub ratings: [Option<u32>; 2],
@@ -486,6 +519,28 @@ pub enum Effect {
         from_login: bool,
         joiner: Seeker,
     },
+    /// Cluster mode: an invitation for `session` on `host`.
+    InviteAcross {
+        host: String,
+        session: SessionId,
+        invitation: Invitation,
+        /// The inviter has an account.
+        account: bool,
+    },
+    /// Cluster mode: `id` declined the invitation of `inviter` on `host`.
+    DeclineAcross {
+        host: String,
+        inviter: SessionId,
+        id: SessionId,
+    },
+    /// Cluster mode: `id` accepted the invitation of `inviter` on `host`
+    /// and goes to play there.
+    AcceptAcross {
+        id: SessionId,
+        host: String,
+        inviter: SessionId,
+        seeker: Seeker,
+    },
     /// Cluster mode: the next [`Effect::OpenRoom`] seats `visitor` as
     /// session `ghost`.
     Visit {
@@ -564,6 +619,11 @@ pub struct LobbyState {
     remote: Stats,
     /// Cluster mode: the people on the other hosts.
     remote_people: Vec<RemotePerson>,
+    /// Cluster mode: the ids given to people on other hosts (see
+    /// [`AFAR_IDS`]), kept while listed or in an invitation.
+    afar: HashMap<SessionId, Afar>,
+    afar_ids: HashMap<(String, SessionId), SessionId>,
+    next_afar: SessionId,
     games: Vec<Rules>,
     members: HashMap<SessionId, Member>,
     /// Seekers by game, longest waiting first, with when they started.
@@ -630,6 +690,9 @@ impl LobbyState {
             paired_since: Vec::new(),
             remote: Stats::default(),
             remote_people: Vec::new(),
+            afar: HashMap::new(),
+            afar_ids: HashMap::new(),
+            next_afar: AFAR_IDS,
             cluster: false,
             visitors: HashMap::new(),
             next_ghost: VISITOR_IDS,
@@ -1009,15 +1072,21 @@ impl LobbyState {
         for p in &mut people {
             p.me = p.id == asker;
         }
-        people.extend(self.remote_people.iter().map(|r| Person {
-            id: 0,
-            name: r.name.clone(),
-            ratings: r.ratings,
-            account: r.account,
-            doing: r.doing,
-            invitable: false,
-            me: false,
-            host: Some(r.host.clone()),
+        people.extend(self.remote_people.iter().map(|r| {
+            Person {
+                id: self
+                    .afar_ids
+                    .get(&(r.host.clone(), r.session))
+                    .copied()
+                    .unwrap_or(0),
+                name: r.name.clone(),
+                ratings: r.ratings,
+                account: r.account,
+                doing: r.doing,
+                invitable: r.invitable,
+                me: false,
+                host: Some(r.host.clone()),
+            }
         }));
         // The asker first, then by name.
         people.sort_by_cached_key(|p| (!p.me, p.name.to_lowercase(), p.id));
@@ -1053,13 +1122,65 @@ impl LobbyState {
     pub fn set_remote_people(&mut self, mut people: Vec<RemotePerson>) {
         people.truncate(PEOPLE_LISTED);
         self.remote_people = people;
+        // Ids for the people listed; those of people gone are kept while
+        // an invitation names them.
+        let listed: Vec<(String, SessionId, String)> = self
+            .remote_people
+            .iter()
+            .map(|p| (p.host.clone(), p.session, p.name.clone()))
+            .collect();
+        let mut keep: std::collections::HashSet<SessionId> = self
+            .invites
+            .iter()
+            .flat_map(|i| [i.from, i.to])
+            .filter(|&id| id >= AFAR_IDS)
+            .collect();
+        for (host, session, name) in listed {
+            keep.insert(self.afar_id(&host, session, &name));
+        }
+        self.afar.retain(|id, _| keep.contains(id));
+        let afar = &self.afar;
+        self.afar_ids.retain(|_, id| afar.contains_key(id));
+    }
+
+    /// The id that stands here for `session` on `host` (named `name`).
+    fn afar_id(&mut self, host: &str, session: SessionId, name: &str) -> SessionId {
+        let key = (host.to_string(), session);
+        let id = match self.afar_ids.get(&key) {
+            Some(&id) => id,
+            None => {
+                let id = self.next_afar;
+                self.next_afar += 1;
+                self.afar_ids.insert(key, id);
+                id
+            }
+        };
+        self.afar.insert(
+            id,
+            Afar {
+                host: host.to_string(),
+                session,
+                name: name.to_string(),
+            },
+        );
+        id
+    }
+
+    /// Who the id of someone on another host stands for.
+    #[cfg(test)]
+    pub fn afar(&self, id: SessionId) -> Option<&Afar> {
+        self.afar.get(&id)
     }
 
     /// A member's display name ("someone" once gone).
     fn name_of(&self, id: SessionId) -> String {
-        self.members
-            .get(&id)
-            .map_or_else(|| "someone".to_string(), |m| m.name.clone())
+        match self.members.get(&id) {
+            Some(m) => m.name.clone(),
+            None => self
+                .afar
+                .get(&id)
+                .map_or_else(|| "someone".to_string(), |a| a.name.clone()),
+        }
     }
 
     /// `id` invites `to` to a game, within the bounds: one open invitation
@@ -1081,20 +1202,48 @@ impl LobbyState {
         let Some(rules) = self.offered(id, kind) else {
             return;
         };
-        let Some(target) = self.members.get(&to) else {
-            return refuse(self, "that player has left".into());
+        // Who they are and what they do (someone on another host as
+        // their host last said; it has the last word).
+        let (name, invitable, doing, account) = match self.members.get(&to) {
+            Some(t) => (
+                t.name.clone(),
+                t.invitable,
+                match t.status {
+                    Status::Idle => Doing::Lobby,
+                    Status::Seeking(kind) => Doing::Seeking(kind),
+                    Status::Hosting(_) => Doing::Hosting,
+                    Status::Playing(_) => Doing::Playing,
+                    Status::Watching(_) => Doing::Watching,
+                },
+                t.rated(&rules).is_some(),
+            ),
+            None => {
+                let listed = self.afar.get(&to).and_then(|a| {
+                    self.remote_people
+                        .iter()
+                        .find(|p| p.host == a.host && p.session == a.session)
+                });
+                match listed {
+                    Some(p) => (
+                        p.name.clone(),
+                        p.invitable,
+                        p.doing,
+                        p.account && rated_rules(&rules),
+                    ),
+                    None => return refuse(self, "that player has left".into()),
+                }
+            }
         };
-        let name = target.name.clone();
-        if !target.invitable {
+        if !invitable {
             return refuse(self, format!("{name} does not take invitations"));
         }
-        match target.status {
-            Status::Idle | Status::Seeking(_) => {}
-            Status::Playing(_) => return refuse(self, format!("{name} is playing: try later")),
-            Status::Watching(_) => {
+        match doing {
+            Doing::Lobby | Doing::Seeking(_) => {}
+            Doing::Playing => return refuse(self, format!("{name} is playing: try later")),
+            Doing::Watching => {
                 return refuse(self, format!("{name} is watching a game: try later"));
             }
-            Status::Hosting(_) => {
+            Doing::Hosting => {
                 return refuse(self, format!("{name} is waiting for a friend: try later"));
             }
         }
@@ -1141,11 +1290,7 @@ impl LobbyState {
                 .get(&id)
                 .and_then(|m| m.rated(&rules))
                 .is_some()
-            && self
-                .members
-                .get(&to)
-                .and_then(|m| m.rated(&rules))
-                .is_some();
+            && account;
         let rating = if rated {
             self.members.get(&id).and_then(|m| m.rated(&rules))
         } else {
@@ -1159,17 +1304,26 @@ impl LobbyState {
             clock,
             at: now,
         });
-        self.tell(
-            to,
-            Notice::Invited(Invitation {
-                from: id,
-                name: from_name,
-                rating,
-                kind,
-                rated,
-                clock,
-            }),
-        );
+        let invitation = Invitation {
+            from: id,
+            name: from_name,
+            rating,
+            kind,
+            rated,
+            clock,
+        };
+        match self.afar.get(&to) {
+            Some(a) => {
+                let seeker = self.members.get(&id).map(|m| m.seeker(Some(&rules)));
+                self.out.push(Effect::InviteAcross {
+                    host: a.host.clone(),
+                    session: a.session,
+                    invitation,
+                    account: seeker.is_some_and(|s| s.account.is_some()),
+                });
+            }
+            None => self.tell(to, Notice::Invited(invitation)),
+        }
         self.tell(
             id,
             Notice::Said(format!(
@@ -1194,6 +1348,9 @@ impl LobbyState {
         };
         let invite = self.invites.swap_remove(i);
         let name = self.name_of(id);
+        if let Some(a) = self.afar.get(&from).cloned() {
+            return self.answer_from_afar(id, a, invite, accept);
+        }
         if !accept {
             self.tell(
                 from,
@@ -1227,6 +1384,190 @@ impl LobbyState {
             invite.rated,
             invite.clock,
         );
+    }
+
+    /// Cluster mode: `id` answers the invitation of `a`, on another host.
+    /// Declined: their host hears it. Accepted: `id` goes to play there
+    /// (the table runs on the inviter's host).
+    fn answer_from_afar(&mut self, id: SessionId, a: Afar, invite: Invite, accept: bool) {
+        if !accept {
+            self.out.push(Effect::DeclineAcross {
+                host: a.host,
+                inviter: a.session,
+                id,
+            });
+            return;
+        }
+        let Some(rules) = self.rules(invite.kind) else {
+            return;
+        };
+        self.unqueue(id);
+        let Some(m) = self.members.get_mut(&id) else {
+            return;
+        };
+        m.status = Status::Playing(ELSEWHERE);
+        let seeker = m.seeker(Some(&rules));
+        self.withdraw_invites_to(id, "has started another game");
+        self.withdraw_invites_of(id);
+        self.dirty = true;
+        self.out.push(Effect::AcceptAcross {
+            id,
+            host: a.host,
+            inviter: a.session,
+            seeker,
+        });
+    }
+
+    /// Cluster mode: someone on another host invites a person here; why
+    /// not, for them, if it cannot be (the same bounds as here).
+    pub fn invited_from_afar(&mut self, ask: InvitationFromAfar) -> Result<Vec<Effect>, String> {
+        let name = crate::text::sanitize_name(&ask.name, "Visitor");
+        let from = self.afar_id(&ask.host, ask.session, &name);
+        let rules = self
+            .rules(ask.kind)
+            .ok_or("that game is not offered here")?;
+        let Some(target) = self.members.get(&ask.to) else {
+            return Err("that player has left".into());
+        };
+        let to_name = target.name.clone();
+        if !target.invitable {
+            return Err(format!("{to_name} does not take invitations"));
+        }
+        match target.status {
+            Status::Idle | Status::Seeking(_) => {}
+            Status::Playing(_) => return Err(format!("{to_name} is playing: try later")),
+            Status::Watching(_) => {
+                return Err(format!("{to_name} is watching a game: try later"));
+            }
+            Status::Hosting(_) => {
+                return Err(format!("{to_name} is waiting for a friend: try later"));
+            }
+        }
+        let rated = ask.rated && ask.account && target.rated(&rules).is_some();
+        if self
+            .invites
+            .iter()
+            .any(|i| i.from == from && i.to == ask.to)
+        {
+            return Err(format!(
+                "you have invited {to_name} already: wait for the answer"
+            ));
+        }
+        if self.invites.iter().filter(|i| i.from == from).count() >= OPEN_PER_SENDER {
+            return Err(format!(
+                "at most {OPEN_PER_SENDER} invitations may wait at once: wait for answers"
+            ));
+        }
+        if self.invites.iter().filter(|i| i.to == ask.to).count() >= OPEN_PER_RECIPIENT {
+            return Err(format!("{to_name} has many invitations waiting: try later"));
+        }
+        self.invites.push(Invite {
+            from,
+            to: ask.to,
+            kind: ask.kind,
+            rated,
+            clock: ask.clock,
+            at: self.now,
+        });
+        self.tell(
+            ask.to,
+            Notice::Invited(Invitation {
+                from,
+                name,
+                rating: ask.rating.filter(|_| rated),
+                kind: ask.kind,
+                rated,
+                clock: ask.clock,
+            }),
+        );
+        Ok(std::mem::take(&mut self.out))
+    }
+
+    /// Cluster mode: the invitation `inviter` sent to `session` on `host`
+    /// did not reach them, or they declined it (`why`: for the inviter).
+    pub fn invitation_refused(
+        &mut self,
+        inviter: SessionId,
+        host: &str,
+        session: SessionId,
+        why: String,
+    ) -> Vec<Effect> {
+        if let Some(&to) = self.afar_ids.get(&(host.to_string(), session))
+            && let Some(i) = self
+                .invites
+                .iter()
+                .position(|i| i.from == inviter && i.to == to)
+        {
+            self.invites.swap_remove(i);
+            self.tell(inviter, Notice::Said(why));
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// Cluster mode: the person `inviter` invited on another host accepted:
+    /// the game starts here, with them as a visitor. The error is for them.
+    pub fn open_for_invitee(
+        &mut self,
+        inviter: SessionId,
+        mut visitor: Visitor,
+        ratings: [Option<u32>; 2],
+    ) -> Result<Vec<Effect>, String> {
+        let to = self
+            .afar_ids
+            .get(&(visitor.host.clone(), visitor.session))
+            .copied()
+            .ok_or("that invitation is no longer open")?;
+        let i = self
+            .invites
+            .iter()
+            .position(|i| i.from == inviter && i.to == to)
+            .ok_or("that invitation is no longer open")?;
+        let invite = self.invites.swap_remove(i);
+        let inviter_name = self.name_of(inviter);
+        if !self
+            .members
+            .get(&inviter)
+            .is_some_and(|m| matches!(m.status, Status::Idle | Status::Seeking(_)))
+        {
+            return Err(format!("{inviter_name} is no longer free to play"));
+        }
+        let rules = self
+            .rules(invite.kind)
+            .ok_or("that game is not offered here")?;
+        visitor.rating = if invite.rated && visitor.account.is_some() && rated_rules(&rules) {
+            Some(ratings[kind_index(invite.kind)].unwrap_or(1500))
+        } else {
+            None
+        };
+        self.unqueue(inviter);
+        self.withdraw_invites_of(inviter);
+        self.withdraw_invites_to(inviter, "has started another game");
+        let ghost = self.next_ghost;
+        self.next_ghost += 1;
+        self.visitors.insert(ghost, visitor.clone());
+        self.out.push(Effect::Visit {
+            room: self.next_room,
+            ghost,
+            visitor,
+        });
+        let first = self.rng.random_bool(0.5);
+        let room = self.start_room(
+            rules,
+            inviter,
+            Some(ghost),
+            None,
+            first,
+            invite.rated,
+            invite.clock,
+        );
+        self.visitors.remove(&ghost);
+        match room {
+            Some(_) => Ok(std::mem::take(&mut self.out)),
+            None => {
+                self.out.clear();
+                Err(format!("{inviter_name} has left"))
+            }
+        }
     }
 
     /// Invitations waiting for `id` are void (`why`: "has left"...): their
@@ -2981,6 +3322,108 @@ mod tests {
     }
 
     #[test]
+    fn in_cluster_mode_people_on_other_hosts_are_invited_and_invite() {
+        // Host A: ann invites bo, who is on host-b.
+        let mut a = lobby(44).with_cluster(true);
+        named(&mut a, 1, "ann");
+        a.set_remote_people(vec![RemotePerson {
+            host: "host-b".into(),
+            session: 7,
+            invitable: true,
+            name: "bo".into(),
+            account: false,
+            ratings: [None; 2],
+            doing: Doing::Lobby,
+        }]);
+        let bo = a.people(1).iter().find(|p| p.name == "bo").unwrap().id;
+        assert!(bo >= AFAR_IDS);
+        assert_eq!(
+            a.afar(bo).map(|x| (x.host.as_str(), x.session)),
+            Some(("host-b", 7))
+        );
+        let e = invite(&mut a, 1, bo);
+        assert!(
+            e.iter().any(|x| matches!(x,
+                Effect::InviteAcross { host, session: 7, invitation, .. }
+                    if host == "host-b" && invitation.from == 1 && invitation.name == "ann")),
+            "{e:?}"
+        );
+        assert!(said(&e, 1)[0].contains("invitation sent to bo"), "{e:?}");
+        let e = invite(&mut a, 1, bo);
+        assert!(said(&e, 1)[0].contains("invited bo already"), "{e:?}");
+        // Declined there: ann hears it and may ask again.
+        let e = a.invitation_refused(1, "host-b", 7, "bo declined your invitation".into());
+        assert_eq!(said(&e, 1), vec!["bo declined your invitation"]);
+        invite(&mut a, 1, bo);
+        // Accepted there: the table opens here, bo a visitor.
+        let mut v = visitor("bo");
+        v.host = "host-b".into();
+        v.session = 7;
+        let e = a.open_for_invitee(1, v.clone(), [None; 2]).expect("opened");
+        assert!(e.iter().any(|x| matches!(x, Effect::Visit { .. })), "{e:?}");
+        let (_, _, seats) = opened(&e);
+        assert!(seated(&seats).contains(&Some(1)));
+        assert_eq!(
+            a.open_for_invitee(1, v, [None; 2]),
+            Err("that invitation is no longer open".into())
+        );
+
+        // Host B: cy gets ann's invitation from host-a.
+        let mut b = lobby(45).with_cluster(true);
+        named(&mut b, 2, "cy");
+        let ask = |to| InvitationFromAfar {
+            host: "host-a".into(),
+            session: 1,
+            to,
+            name: "ann\u{1b}[2J".into(),
+            account: false,
+            rating: None,
+            kind: C4,
+            rated: false,
+            clock: None,
+        };
+        let e = b.invited_from_afar(ask(2)).expect("delivered");
+        let inv = invited(&e, 2).expect("cy is invited");
+        assert!(inv.from >= AFAR_IDS);
+        assert!(!inv.name.contains('\u{1b}'), "{inv:?}");
+        assert!(b.invited_from_afar(ask(2)).unwrap_err().contains("already"));
+        assert_eq!(
+            b.invited_from_afar(ask(99)),
+            Err("that player has left".into())
+        );
+        let e = b.handle(Command::AnswerChallenge {
+            id: 2,
+            from: inv.from,
+            accept: false,
+        });
+        assert_eq!(
+            e,
+            vec![Effect::DeclineAcross {
+                host: "host-a".into(),
+                inviter: 1,
+                id: 2
+            }]
+        );
+        b.invited_from_afar(ask(2)).expect("delivered again");
+        let e = b.handle(Command::AnswerChallenge {
+            id: 2,
+            from: inv.from,
+            accept: true,
+        });
+        assert!(
+            e.iter().any(|x| matches!(x,
+                Effect::AcceptAcross { id: 2, host, inviter: 1, seeker } if host == "host-a" && seeker.name == "cy")),
+            "{e:?}"
+        );
+        // cy plays elsewhere now: not free for another invitation.
+        assert!(
+            b.invited_from_afar(ask(2))
+                .unwrap_err()
+                .contains("is playing")
+        );
+    }
+
+    #[test]
     fn in_cluster_mode_games_here_are_watched_from_elsewhere_and_people_here_watch_elsewhere() {
         let mut s = lobby(43).with_cluster(true);
         named(&mut s, 1, "ann");
@@ -3058,6 +3501,8 @@ mod tests {
         let mut s = lobby(43).with_cluster(true);
         let remote = |name: &str, account: bool| RemotePerson {
             host: "host-b".into(),
+            session: name.len() as u64,
+            invitable: true,
             name: name.into(),
             account,
             ratings: [None; 2],
@@ -3089,7 +3534,7 @@ mod tests {
     }
 
     #[test]
-    fn other_hosts_people_are_listed_and_counted_but_not_invitable() {
+    fn other_hosts_people_are_listed_and_counted_with_their_invitations_setting() {
         let mut s = lobby(32);
         named(&mut s, 1, "ann");
         s.handle(Command::QuickMatch {
@@ -3103,6 +3548,8 @@ mod tests {
         });
         s.set_remote_people(vec![RemotePerson {
             host: "host-b".into(),
+            session: 3,
+            invitable: false,
             name: "bea".into(),
             account: true,
             ratings: [Some(1620), None],
@@ -3118,7 +3565,7 @@ mod tests {
         assert!(people[0].me && people[0].host.is_none());
         let bea = &people[1];
         assert_eq!(bea.host.as_deref(), Some("host-b"));
-        assert!(!bea.invitable && !bea.me);
+        assert!(!bea.invitable && !bea.me && bea.id >= AFAR_IDS);
         assert_eq!(bea.ratings, [Some(1620), None]);
         assert_eq!(s.local_people().len(), 1);
         for d in [

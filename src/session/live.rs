@@ -281,7 +281,7 @@ pub struct PersonRow {
     pub invitable: bool,
     /// This is me.
     pub me: bool,
-    /// On another host of the cluster (not invitable from here yet).
+    /// On another host of the cluster.
     pub elsewhere: bool,
 }
 
@@ -389,11 +389,6 @@ impl PeopleScreen {
         };
         let why = if p.me {
             Some("that is you: choose someone else".to_string())
-        } else if p.elsewhere {
-            Some(format!(
-                "{} is on another host: invitations across hosts are not ready yet",
-                p.name
-            ))
         } else if !p.invitable {
             Some(format!("{} does not take invitations", p.name))
         } else {
@@ -568,7 +563,7 @@ impl PeopleScreen {
                 };
                 row.push_str(&format!("{r:<7}"));
             }
-            let doing = if p.invitable || p.elsewhere {
+            let doing = if p.invitable {
                 p.doing.clone()
             } else {
                 format!("{}, no invitations", p.doing)
