@@ -11,6 +11,9 @@ pub struct Stats {
     pub playing: usize,
     /// People waiting in quick match, per game.
     pub waiting: Vec<(GameKind, usize)>,
+    /// Cluster mode: the other hosts cannot be reached just now, so what
+    /// crosses hosts (matches, invitations, watching, codes) is off.
+    pub degraded: bool,
 }
 
 impl Stats {

@@ -251,8 +251,10 @@ async fn a_host_cut_off_from_nats_keeps_playing_and_recovers() {
     }
     // The other host stops counting it once its presence is stale.
     bo.wait_for("1 online").await;
-    ann.send(b"1").await;
-    ann.wait_for("Quick match").await;
+    // ann's lobby says what is off; a quick match waits at home.
+    ann.wait_for("some features are unavailable").await;
+    seek_connect_four(&mut ann).await;
+    ann.wait_for("Looking for").await;
 
     proxy.restore();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
@@ -264,6 +266,13 @@ async fn a_host_cut_off_from_nats_keeps_playing_and_recovers() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     bo.wait_for("2 online").await;
+    // Back by itself: ann's seek is offered to the other hosts again, and
+    // bo, on the other host, meets her.
+    seek_connect_four(&mut bo).await;
+    for c in [&mut ann, &mut bo] {
+        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
+    }
+    assert!(bo.screen().contains("ann"), "{}", bo.screen());
     drop((ann, bo));
     a.shutdown().await;
     b.shutdown().await;

@@ -338,10 +338,21 @@ fn the_lobby_shows_who_waits_for_which_game() {
         online: 3,
         playing: 0,
         waiting: vec![(GameKind::ConnectFour, 1), (GameKind::Gomoku, 0)],
+        degraded: false,
     });
     r.apply(out);
     r.shows("1 waiting for Connect Four");
     assert!(!r.screen().contains("waiting for Gomoku"));
+    assert!(!r.screen().contains("some features are unavailable"));
+    // In a cluster whose other hosts cannot be reached, the lobby says so.
+    let out = r.session.stats(Stats {
+        online: 3,
+        playing: 0,
+        waiting: vec![],
+        degraded: true,
+    });
+    r.apply(out);
+    r.shows("some features are unavailable");
 }
 
 #[test]

@@ -489,10 +489,11 @@ async fn heartbeat(
         }
         // The round trip to NATS.
         let started = std::time::Instant::now();
-        if tokio::time::timeout(Duration::from_secs(2), client.flush())
+        let reachable = tokio::time::timeout(Duration::from_secs(2), client.flush())
             .await
             .is_ok_and(|r| r.is_ok())
-        {
+            && client.connection_state() == async_nats::connection::State::Connected;
+        if reachable {
             metrics
                 .nats_round_trip
                 .observe(started.elapsed().as_secs_f64());
@@ -516,6 +517,8 @@ async fn heartbeat(
                 .map(|(_, p): (_, &RemotePerson)| p.clone())
                 .collect()
         };
+        let mut remote = remote;
+        remote.degraded = !reachable;
         let _ = remote_tx.send_replace(remote.clone());
         let _ = live_tx.send_replace(instances.clone());
         let _ = hosts_tx.send_replace(live);

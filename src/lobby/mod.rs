@@ -397,6 +397,8 @@ impl Lobby {
             } => {
                 self.state.set_remote(remote);
                 self.state.set_remote_people(people);
+                let effects = self.state.take_effects();
+                self.carry_out(effects);
                 let _ = reply.send((self.state.local_stats(), self.state.local_people()));
             }
             Cmd::Reserve { id, kind, reply } => {

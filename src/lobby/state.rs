@@ -1019,10 +1019,26 @@ impl LobbyState {
     /// Cluster mode: the other hosts' counts, summed; the lobby screen
     /// shows them added to this host's.
     pub fn set_remote(&mut self, remote: Stats) {
-        if remote != self.remote {
-            self.remote = remote;
-            self.dirty = true;
+        if remote == self.remote {
+            return;
         }
+        // The other hosts are back: the seekers waiting here are offered
+        // to them again (their offers may not have reached them).
+        if self.cluster && self.remote.degraded && !remote.degraded {
+            let seekers: Vec<(SessionId, GameKind)> = self
+                .queues
+                .iter()
+                .flat_map(|(kind, q)| q.iter().map(|&(id, _)| (id, *kind)))
+                .collect();
+            for (id, kind) in seekers {
+                if let (Some(rules), Some(m)) = (self.rules(kind), self.members.get(&id)) {
+                    let seeker = m.seeker(Some(&rules));
+                    self.out.push(Effect::Seek { id, kind, seeker });
+                }
+            }
+        }
+        self.remote = remote;
+        self.dirty = true;
     }
 
     /// The counts for the lobby screen: this host's and the others'.
@@ -1030,6 +1046,7 @@ impl LobbyState {
         let mut s = self.local_stats();
         s.online += self.remote.online;
         s.playing += self.remote.playing;
+        s.degraded = self.remote.degraded;
         // Seekers elsewhere count too: quick match pairs across hosts.
         for (kind, n) in &self.remote.waiting {
             match s.waiting.iter_mut().find(|(k, _)| k == kind) {
@@ -1061,6 +1078,7 @@ impl LobbyState {
             online: self.members.len(),
             playing,
             waiting,
+            degraded: false,
         }
     }
 
@@ -1955,6 +1973,7 @@ impl LobbyState {
         self.dirty = true;
         self.pair_seekers(rules, true);
         if self.cluster
+            && !self.remote.degraded
             && self
                 .queues
                 .get(&kind)
@@ -3322,6 +3341,38 @@ mod tests {
     }
 
     #[test]
+    fn in_cluster_mode_seekers_are_kept_home_while_the_other_hosts_are_away_and_offered_on_return()
+    {
+        let mut s = lobby(46).with_cluster(true);
+        named(&mut s, 1, "ann");
+        let away = Stats {
+            degraded: true,
+            ..Stats::default()
+        };
+        s.set_remote(away);
+        assert!(s.stats().degraded);
+        let e = quick(&mut s, 1, C4);
+        assert!(
+            !e.iter().any(|x| matches!(x, Effect::Seek { .. })),
+            "offered while NATS is away: {e:?}"
+        );
+        s.set_remote(Stats::default());
+        assert!(!s.stats().degraded);
+        let e = s.take_effects();
+        assert!(
+            e.iter().any(|x| matches!(
+                x,
+                Effect::Seek {
+                    id: 1,
+                    kind: C4,
+                    ..
+                }
+            )),
+            "{e:?}"
+        );
+    }
+
+    #[test]
     fn in_cluster_mode_people_on_other_hosts_are_invited_and_invite() {
         // Host A: ann invites bo, who is on host-b.
         let mut a = lobby(44).with_cluster(true);
@@ -3545,6 +3596,7 @@ mod tests {
             online: 3,
             playing: 2,
             waiting: vec![(GameKind::ConnectFour, 1)],
+            degraded: false,
         });
         s.set_remote_people(vec![RemotePerson {
             host: "host-b".into(),

@@ -557,7 +557,12 @@ pub(crate) fn header(name: &str, stats: &Stats) -> Frame {
         .filter(|(_, n)| *n > 0)
         .map(|(kind, n)| format!("{n} waiting for {}", kind.name()))
         .collect();
-    if waiting.is_empty() {
+    if stats.degraded {
+        f.push(Line::styled(
+            " some features are unavailable: the other hosts cannot be reached just now",
+            Style::PLAIN.dim(),
+        ));
+    } else if waiting.is_empty() {
         f.blank();
     } else {
         f.push(Line::styled(
