@@ -49,7 +49,7 @@ impl Drop for Scratch {
                     return;
                 };
                 let js = async_nats::jetstream::new(client);
-                for bucket in ["hosts", "people", "queue", "codes"] {
+                for bucket in ["hosts", "people", "queue", "codes", "rooms"] {
                     let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
                 }
             });
@@ -382,6 +382,116 @@ async fn open_friend_room(c: &mut Client, game_key: &[u8]) -> String {
     c.wait_for("Invite a friend").await;
     c.send(b"3").await;
     crate::ssh::room_code(&c.wait_for("Room code:").await)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hosts_racing_to_apply_a_move_to_the_same_room_apply_it_once() {
+    use inarow::cluster::rooms::{Applied, MAX_ROOM_VALUE, Rooms, StoredRoom};
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    // Three hosts, each with its own connection to NATS.
+    let mut hosts = Vec::new();
+    for host in ["race-a", "race-b", "race-c"] {
+        let client = async_nats::connect(&nats)
+            .await
+            .unwrap_or_else(|e| panic!("NATS at {nats}: {e}"));
+        let js = async_nats::jetstream::new(client);
+        let bucket = format!("{}_rooms", scratch.prefix);
+        let kv = inarow::cluster::open_bucket_sized(
+            &js,
+            &bucket,
+            Duration::from_secs(3600),
+            MAX_ROOM_VALUE,
+        )
+        .await
+        .unwrap();
+        hosts.push(Rooms::new(kv, host.into()));
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let start = StoredRoom {
+        owner: "race-a".into(),
+        lease_until_ms: now + 60_000,
+        game: "gomoku".into(),
+        width: 15,
+        height: 15,
+        line: 5,
+        exact: false,
+        players: ["ann".into(), "bo".into()],
+        moves: Vec::new(),
+    };
+    hosts[0].create("r1", &start).await.unwrap();
+    assert!(hosts[1].create("r1", &start).await.is_err(), "made twice");
+    // The same move sent by two hosts at once, twenty times over: each
+    // is applied once, and the other host hears it was already.
+    for n in 0..20usize {
+        let mv = ((n % 15) as u8, (n / 15) as u8);
+        let (a, b) = tokio::join!(
+            hosts[0].apply_move("r1", n, mv),
+            hosts[1].apply_move("r1", n, mv)
+        );
+        let mut got = [a.unwrap(), b.unwrap()];
+        got.sort_by_key(|x| matches!(x, Applied::Already));
+        assert!(
+            matches!(got, [Applied::Done(_), Applied::Already]),
+            "move {n}: {got:?}"
+        );
+    }
+    // Two different moves for the same turn: one is played, the other
+    // refused.
+    let (a, b) = tokio::join!(
+        hosts[0].apply_move("r1", 20, (5, 1)),
+        hosts[1].apply_move("r1", 20, (6, 1))
+    );
+    let got = [a.unwrap(), b.unwrap()];
+    assert_eq!(
+        got.iter().filter(|x| matches!(x, Applied::Done(_))).count(),
+        1,
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&Applied::Refused("another move was played first".into())),
+        "{got:?}"
+    );
+    let (room, position, _) = hosts[2].read("r1").await.unwrap().unwrap();
+    assert_eq!(room.moves.len(), 21);
+    assert_eq!(position.stones(), 21);
+    // A taken point, or a move out of step, is refused.
+    assert!(matches!(
+        hosts[2].apply_move("r1", 21, (0, 0)).await.unwrap(),
+        Applied::Refused(_)
+    ));
+    assert!(matches!(
+        hosts[2].apply_move("r1", 25, (9, 9)).await.unwrap(),
+        Applied::Refused(_)
+    ));
+    // While the owner's lease holds, nobody takes the room over; once it
+    // has run out, of two hosts claiming at once exactly one gets it.
+    assert!(
+        !hosts[1]
+            .claim("r1", now, Duration::from_secs(30))
+            .await
+            .unwrap()
+    );
+    let later = now + 120_000;
+    let (b, c) = tokio::join!(
+        hosts[1].claim("r1", later, Duration::from_secs(30)),
+        hosts[2].claim("r1", later, Duration::from_secs(30))
+    );
+    let (b, c) = (b.unwrap(), c.unwrap());
+    assert!(b != c, "both or neither took the room: {b} {c}");
+    let (room, _, _) = hosts[0].read("r1").await.unwrap().unwrap();
+    assert_eq!(room.owner, if b { "race-b" } else { "race-c" });
+    assert_eq!(room.moves.len(), 21, "a claim keeps the game");
+    // An ended room goes.
+    hosts[0].remove("r1").await.unwrap();
+    assert!(hosts[1].read("r1").await.unwrap().is_none());
+    assert_eq!(
+        hosts[1].apply_move("r1", 21, (9, 9)).await.unwrap(),
+        Applied::Refused("the room has ended".into())
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -17,6 +17,7 @@
 //! each value, with the bucket's `max_age` as the safety net.
 
 pub mod across;
+pub mod rooms;
 pub mod wire;
 
 use std::collections::HashMap;
@@ -395,12 +396,22 @@ pub async fn open_bucket(
     bucket: &str,
     max_age: Duration,
 ) -> anyhow::Result<kv::Store> {
+    open_bucket_sized(js, bucket, max_age, MAX_VALUE).await
+}
+
+/// [`open_bucket`] with values up to `max_value` bytes.
+pub async fn open_bucket_sized(
+    js: &jetstream::Context,
+    bucket: &str,
+    max_age: Duration,
+    max_value: usize,
+) -> anyhow::Result<kv::Store> {
     js.get_or_create_stream(stream::Config {
         name: format!("KV_{bucket}"),
         subjects: vec![format!("$KV.{bucket}.>")],
         max_messages_per_subject: 1,
         max_age,
-        max_message_size: MAX_VALUE as i32,
+        max_message_size: max_value.min(i32::MAX as usize) as i32,
         allow_rollup: true,
         deny_delete: true,
         allow_direct: true,

@@ -1,0 +1,250 @@
+//! Rooms kept in NATS, so that no game depends on one host: one key per
+//! room in the `rooms` bucket, holding the game as it stands (rules,
+//! moves, players), the host that runs it and until when its lease holds.
+//!
+//! Every change is a compare-and-set on the key's revision, so two hosts
+//! can never both apply a move: the one whose write lands second re-reads
+//! the room and finds the move there already (the same move: it was
+//! applied once) or another one (its move is refused). A room whose
+//! owner's lease has run out (the host died) is claimed the same way: of
+//! two hosts claiming at once, one wins.
+//!
+//! This is the building block; which host writes when is the lobby's
+//! business (docs/cluster.md, items 3 and 4).
+
+use std::time::Duration;
+
+use async_nats::jetstream::kv;
+use serde::{Deserialize, Serialize};
+
+use crate::game::{GameKind, Move, Point, Position, Rules};
+
+/// The largest room value taken from the bucket.
+pub const MAX_ROOM_VALUE: usize = 64 * 1024;
+/// Compare-and-set tries before giving up (each lost race re-reads).
+const TRIES: usize = 20;
+/// How long one read or write may take.
+const OP_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// A room as kept in NATS.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct StoredRoom {
+    /// The host that runs the room.
+    pub owner: String,
+    /// Until when (ms since the Unix epoch) the owner's lease holds.
+    pub lease_until_ms: i64,
+    pub game: String,
+    pub width: u8,
+    pub height: u8,
+    pub line: u8,
+    pub exact: bool,
+    /// The players' names, first player first.
+    pub players: [String; 2],
+    /// Every move, as board points, in order.
+    pub moves: Vec<(u8, u8)>,
+}
+
+/// What became of a move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Applied {
+    /// This host's write applied it (the room's new revision).
+    Done(u64),
+    /// Another write had applied this very move already.
+    Already,
+    /// Not applied, and why (another move came first, an illegal move...).
+    Refused(String),
+}
+
+impl StoredRoom {
+    /// A room as read from the bucket: bounded, and its moves a game the
+    /// rules allow (replayed), or `None`.
+    pub fn parse(bytes: &[u8]) -> Option<(StoredRoom, Position)> {
+        if bytes.len() > MAX_ROOM_VALUE {
+            return None;
+        }
+        let room: StoredRoom = serde_json::from_slice(bytes).ok()?;
+        if !super::valid_host_name(&room.owner) {
+            return None;
+        }
+        let position = room.position().ok()?;
+        Some((room, position))
+    }
+
+    fn rules(&self) -> Result<Rules, String> {
+        let kind: GameKind = self.game.parse().map_err(|_| "unknown game")?;
+        Rules::new(kind, self.width, self.height, self.line, self.exact).map_err(|e| e.to_string())
+    }
+
+    /// The position its moves reach.
+    pub fn position(&self) -> Result<Position, String> {
+        let rules = self.rules()?;
+        if self.moves.len() > rules.cells() {
+            return Err("more moves than cells".into());
+        }
+        let mut position = Position::new(rules);
+        for &(x, y) in &self.moves {
+            position
+                .play(Move::Point(Point::new(x, y)))
+                .map_err(|e| format!("a move that cannot be played: {e}"))?;
+        }
+        Ok(position)
+    }
+}
+
+/// The rooms bucket of one host.
+#[derive(Clone)]
+pub struct Rooms {
+    kv: kv::Store,
+    host: String,
+}
+
+fn key(room: &str) -> String {
+    format!("room.{room}")
+}
+
+impl Rooms {
+    pub fn new(kv: kv::Store, host: String) -> Rooms {
+        Rooms { kv, host }
+    }
+
+    /// The room under `room` and its revision, if there is one.
+    pub async fn read(&self, room: &str) -> anyhow::Result<Option<(StoredRoom, Position, u64)>> {
+        let entry = tokio::time::timeout(OP_TIMEOUT, self.kv.entry(key(room)))
+            .await
+            .map_err(|_| anyhow::anyhow!("NATS did not answer in time"))??;
+        Ok(match entry {
+            Some(e) if e.operation == kv::Operation::Put => {
+                let (r, p) = StoredRoom::parse(&e.value)
+                    .ok_or_else(|| anyhow::anyhow!("the room {room} in NATS is not one"))?;
+                Some((r, p, e.revision))
+            }
+            _ => None,
+        })
+    }
+
+    /// Writes `value` over revision `rev` (0: only if there is no room
+    /// yet); `None` if another write came first.
+    async fn write(&self, room: &str, value: &StoredRoom, rev: u64) -> anyhow::Result<Option<u64>> {
+        let bytes: bytes::Bytes = serde_json::to_vec(value)?.into();
+        if rev == 0 {
+            match tokio::time::timeout(OP_TIMEOUT, self.kv.create(key(room), bytes)).await {
+                Ok(Ok(rev)) => Ok(Some(rev)),
+                Ok(Err(e)) if e.kind() == kv::CreateErrorKind::AlreadyExists => Ok(None),
+                Ok(Err(e)) => Err(anyhow::anyhow!("{e}")),
+                Err(_) => Err(anyhow::anyhow!("NATS did not answer in time")),
+            }
+        } else {
+            match tokio::time::timeout(OP_TIMEOUT, self.kv.update(key(room), bytes, rev)).await {
+                Ok(Ok(rev)) => Ok(Some(rev)),
+                Ok(Err(e)) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => Ok(None),
+                Ok(Err(e)) => Err(anyhow::anyhow!("{e}")),
+                Err(_) => Err(anyhow::anyhow!("NATS did not answer in time")),
+            }
+        }
+    }
+
+    /// Keeps a new room (fails if the name is taken).
+    pub async fn create(&self, room: &str, value: &StoredRoom) -> anyhow::Result<u64> {
+        self.write(room, value, 0)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("a room named {room} exists already"))
+    }
+
+    /// Applies `mv` as move number `number` (0-based) of `room`, exactly
+    /// once whoever else tries the same: see [`Applied`].
+    pub async fn apply_move(
+        &self,
+        room: &str,
+        number: usize,
+        mv: (u8, u8),
+    ) -> anyhow::Result<Applied> {
+        for _ in 0..TRIES {
+            let Some((mut stored, mut position, rev)) = self.read(room).await? else {
+                return Ok(Applied::Refused("the room has ended".into()));
+            };
+            match stored.moves.len() {
+                n if n > number => {
+                    return Ok(if stored.moves[number] == mv {
+                        Applied::Already
+                    } else {
+                        Applied::Refused("another move was played first".into())
+                    });
+                }
+                n if n < number => {
+                    return Ok(Applied::Refused("a move is missing before it".into()));
+                }
+                _ => {}
+            }
+            if let Err(e) = position.play(Move::Point(Point::new(mv.0, mv.1))) {
+                return Ok(Applied::Refused(e.to_string()));
+            }
+            stored.moves.push(mv);
+            if let Some(rev) = self.write(room, &stored, rev).await? {
+                return Ok(Applied::Done(rev));
+            }
+            // Another write came first: look again.
+        }
+        anyhow::bail!("the room {room} changed too often to write")
+    }
+
+    /// Takes over `room` for this host, for `lease`, if its owner's lease
+    /// ran out by `now_ms` (or it is ours): `true` if this host runs it now.
+    pub async fn claim(&self, room: &str, now_ms: i64, lease: Duration) -> anyhow::Result<bool> {
+        for _ in 0..TRIES {
+            let Some((mut stored, _, rev)) = self.read(room).await? else {
+                return Ok(false);
+            };
+            if stored.owner != self.host && stored.lease_until_ms > now_ms {
+                return Ok(false);
+            }
+            stored.owner = self.host.clone();
+            stored.lease_until_ms = now_ms.saturating_add(lease.as_millis() as i64);
+            if self.write(room, &stored, rev).await?.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The room has ended: it goes from the bucket.
+    pub async fn remove(&self, room: &str) -> anyhow::Result<()> {
+        tokio::time::timeout(OP_TIMEOUT, self.kv.delete(key(room)))
+            .await
+            .map_err(|_| anyhow::anyhow!("NATS did not answer in time"))??;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn room(moves: Vec<(u8, u8)>) -> StoredRoom {
+        StoredRoom {
+            owner: "host-a".into(),
+            lease_until_ms: 0,
+            game: "connect4".into(),
+            width: 7,
+            height: 6,
+            line: 4,
+            exact: false,
+            players: ["ann".into(), "bo".into()],
+            moves,
+        }
+    }
+
+    #[test]
+    fn a_stored_room_is_taken_only_when_its_moves_are_a_legal_game() {
+        let good = serde_json::to_vec(&room(vec![(3, 0), (3, 1)])).unwrap();
+        let (r, p) = StoredRoom::parse(&good).expect("a room");
+        assert_eq!(r.moves.len(), 2);
+        assert_eq!(p.stones(), 2);
+        // A stone in the air (Connect Four has gravity) is no game.
+        let floating = serde_json::to_vec(&room(vec![(3, 2)])).unwrap();
+        assert!(StoredRoom::parse(&floating).is_none());
+        let mut bad_owner = room(vec![]);
+        bad_owner.owner = "a b".into();
+        assert!(StoredRoom::parse(&serde_json::to_vec(&bad_owner).unwrap()).is_none());
+        assert!(StoredRoom::parse(&vec![b' '; MAX_ROOM_VALUE + 1]).is_none());
+    }
+}
