@@ -278,6 +278,48 @@ async fn a_host_cut_off_from_nats_keeps_playing_and_recovers() {
     b.shutdown().await;
 }
 
+/// This run's rooms bucket, as any host sees it.
+async fn rooms_bucket(scratch: &Scratch) -> async_nats::jetstream::kv::Store {
+    let client = async_nats::connect(nats_url()).await.expect("NATS");
+    let js = async_nats::jetstream::new(client);
+    inarow::cluster::open_bucket_sized(
+        &js,
+        &format!("{}_rooms", scratch.prefix),
+        Duration::from_secs(3600),
+        inarow::cluster::rooms::MAX_ROOM_VALUE,
+    )
+    .await
+    .unwrap()
+}
+
+/// Waits (at most 10 s) until the rooms kept in NATS satisfy `ok`.
+async fn wait_for_rooms(
+    kv: &async_nats::jetstream::kv::Store,
+    ok: impl Fn(&[inarow::cluster::rooms::StoredRoom]) -> bool,
+) -> Vec<inarow::cluster::rooms::StoredRoom> {
+    use futures_util::StreamExt;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut rooms = Vec::new();
+        let keys: Vec<String> = match kv.keys().await {
+            Ok(k) => k.filter_map(|k| async move { k.ok() }).collect().await,
+            Err(_) => Vec::new(),
+        };
+        for key in keys {
+            if let Ok(Some(v)) = kv.get(&key).await
+                && let Some((r, _)) = inarow::cluster::rooms::StoredRoom::parse(&v)
+            {
+                rooms.push(r);
+            }
+        }
+        if ok(&rooms) {
+            return rooms;
+        }
+        assert!(std::time::Instant::now() < deadline, "{rooms:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Seeks a quick match of Connect Four.
 async fn seek_connect_four(c: &mut Client) {
     c.wait_for("Choose a game").await;
@@ -314,10 +356,18 @@ async fn quick_match_pairs_people_on_different_hosts_and_they_play_it_out() {
         play(&mut first, "a").await;
         play(&mut second, "b").await;
     }
+    // The game as it stands is kept in NATS, where any host can read it.
+    let rooms = rooms_bucket(&scratch).await;
+    let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.moves.len() == 6)).await;
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(kept[0].moves[..2], [(0, 0), (1, 0)], "{kept:?}");
+    assert!(["qa", "qb"].contains(&kept[0].owner.as_str()), "{kept:?}");
     play(&mut first, "a").await;
     for c in [&mut first, &mut second] {
         c.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
     }
+    // An ended game is no longer kept.
+    wait_for_rooms(&rooms, |r| r.is_empty()).await;
     assert!(first.screen().contains("You win!"), "{}", first.screen());
     assert!(second.screen().contains("You lost."), "{}", second.screen());
     // Both go back to their lobbies, free to play again.

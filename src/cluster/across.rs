@@ -89,6 +89,7 @@ pub struct Crossing {
     client: async_nats::Client,
     queue: kv::Store,
     codes: kv::Store,
+    rooms: super::rooms::Rooms,
     prefix: String,
     host: String,
     instance: String,
@@ -147,6 +148,7 @@ impl Crossing {
         client: async_nats::Client,
         queue: kv::Store,
         codes: kv::Store,
+        rooms: super::rooms::Rooms,
         prefix: String,
         host: String,
         instance: String,
@@ -159,6 +161,7 @@ impl Crossing {
             client,
             queue,
             codes,
+            rooms,
             prefix,
             host,
             instance,
@@ -235,6 +238,10 @@ impl Crossing {
                         if codes.remove(&code) {
                             self.withdraw_code(&code).await;
                         }
+                    }
+                    Some(Across::Kept { room, state }) => {
+                        let name = format!("{}.{}.{room}", self.host, self.instance);
+                        tokio::spawn(keep_room(self.rooms.clone(), self.host.clone(), name, state));
                     }
                     Some(Across::Invite { host, session, invitation, account }) => {
                         let this = Arc::clone(&self);
@@ -1432,6 +1439,66 @@ impl Crossing {
             Some(kind) => crate::lobby::Cmd::Release { id, kind },
             None => Command::LeftRoom { id }.into(),
         });
+    }
+}
+
+/// Keeps the game at a table here in NATS (as `name`) while it runs:
+/// written at each move, removed when the game ends or the table closes
+/// (and written again if a rematch starts). Stops writing if another host
+/// has written the room meanwhile (it runs the room now).
+async fn keep_room(
+    rooms: super::rooms::Rooms,
+    host: String,
+    name: String,
+    mut state: watch::Receiver<Arc<RoomState>>,
+) {
+    use super::rooms::StoredRoom;
+    // The revision we wrote last; `None`: not kept now (no game in play).
+    let mut rev: Option<u64> = None;
+    let mut kept: Option<StoredRoom> = None;
+    loop {
+        let stored = {
+            let st = state.borrow_and_update();
+            (st.view.ending.is_none()).then(|| StoredRoom::of(&st, &host, crate::store::now_ms()))
+        };
+        match (stored, rev) {
+            (Some(stored), None) => match rooms.create(&name, &stored).await {
+                Ok(r) => {
+                    rev = Some(r);
+                    kept = Some(stored);
+                }
+                Err(e) => tracing::warn!(room = %name, error = %e, "a room is not kept in NATS"),
+            },
+            (Some(stored), Some(r)) => {
+                if kept.as_ref().map(|k| &k.moves) != Some(&stored.moves) {
+                    match rooms.replace(&name, &stored, r).await {
+                        Ok(Some(r)) => {
+                            rev = Some(r);
+                            kept = Some(stored);
+                        }
+                        Ok(None) => {
+                            tracing::warn!(room = %name, "another host wrote this room: no longer kept from here");
+                            return;
+                        }
+                        Err(e) => {
+                            tracing::debug!(room = %name, error = %e, "a move is not kept in NATS yet")
+                        }
+                    }
+                }
+            }
+            (None, Some(_)) => {
+                let _ = rooms.remove(&name).await;
+                rev = None;
+                kept = None;
+            }
+            (None, None) => {}
+        }
+        if state.changed().await.is_err() {
+            break;
+        }
+    }
+    if rev.is_some() {
+        let _ = rooms.remove(&name).await;
     }
 }
 

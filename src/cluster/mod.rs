@@ -56,6 +56,8 @@ const PEOPLE_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 const QUEUE_MAX_AGE: Duration = Duration::from_secs(3600);
 /// Room codes' safety net: a code older than this is gone.
 const CODES_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
+/// Rooms' safety net: a room not written for this long is gone.
+const ROOMS_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// One host's presence, as stored under `host.<name>`.
@@ -281,6 +283,11 @@ impl Cluster {
         let codes = open_bucket(&js, &codes_bucket, CODES_MAX_AGE)
             .await
             .with_context(|| format!("cannot open the NATS bucket {codes_bucket} at {url}"))?;
+        let rooms_bucket = format!("{}_rooms", config.prefix);
+        let rooms = open_bucket_sized(&js, &rooms_bucket, ROOMS_MAX_AGE, rooms::MAX_ROOM_VALUE)
+            .await
+            .with_context(|| format!("cannot open the NATS bucket {rooms_bucket} at {url}"))?;
+        let rooms = rooms::Rooms::new(rooms, config.host_name.clone());
         let (live_tx, live) = watch::channel(HashMap::new());
 
         let (remote_tx, remote) = watch::channel(Stats::default());
@@ -304,6 +311,7 @@ impl Cluster {
             client.clone(),
             queue,
             codes,
+            rooms,
             config.prefix.clone(),
             config.host_name.clone(),
             instance.clone(),

@@ -25,6 +25,9 @@ pub const MAX_ROOM_VALUE: usize = 64 * 1024;
 const TRIES: usize = 20;
 /// How long one read or write may take.
 const OP_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long after its last write a room's lease holds (a claim also
+/// needs the owner host gone from the live hosts).
+pub const LEASE: Duration = Duration::from_secs(6);
 
 /// A room as kept in NATS.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -56,6 +59,24 @@ pub enum Applied {
 }
 
 impl StoredRoom {
+    /// The game at a table of `owner`'s, as kept (`now_ms`: the lease
+    /// starts).
+    pub fn of(state: &crate::lobby::room::RoomState, owner: &str, now_ms: i64) -> StoredRoom {
+        let v = &state.view;
+        let rules = v.position.rules();
+        StoredRoom {
+            owner: owner.to_string(),
+            lease_until_ms: now_ms.saturating_add(LEASE.as_millis() as i64),
+            game: rules.kind().id().to_string(),
+            width: rules.width(),
+            height: rules.height(),
+            line: rules.line(),
+            exact: rules.is_exact(),
+            players: v.seats.each_ref().map(|s| s.name.clone()),
+            moves: v.position.history().iter().map(|p| (p.x, p.y)).collect(),
+        }
+    }
+
     /// A room as read from the bucket: bounded, and its moves a game the
     /// rules allow (replayed), or `None`.
     pub fn parse(bytes: &[u8]) -> Option<(StoredRoom, Position)> {
@@ -141,6 +162,17 @@ impl Rooms {
                 Err(_) => Err(anyhow::anyhow!("NATS did not answer in time")),
             }
         }
+    }
+
+    /// Writes the room over revision `rev`: its new revision, or `None`
+    /// if another write came first (another host runs it now).
+    pub async fn replace(
+        &self,
+        room: &str,
+        value: &StoredRoom,
+        rev: u64,
+    ) -> anyhow::Result<Option<u64>> {
+        self.write(room, value, rev.max(1)).await
     }
 
     /// Keeps a new room (fails if the name is taken).

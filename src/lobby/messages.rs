@@ -173,6 +173,11 @@ pub enum Cmd {
 
 /// What the lobby hands the cluster (cluster mode only).
 pub enum Across {
+    /// A table opened here: its game is kept in NATS while it runs.
+    Kept {
+        room: super::RoomId,
+        state: watch::Receiver<Arc<RoomState>>,
+    },
     /// Offer this seeker to the other hosts.
     Seek {
         id: SessionId,

@@ -625,6 +625,12 @@ impl Lobby {
                         })
                         .collect();
                     let opened = room::spawn(room, rules, seats, rated, clock, &self.services);
+                    if self.across.is_some() {
+                        self.across(Across::Kept {
+                            room,
+                            state: opened.1.clone(),
+                        });
+                    }
                     for ghost in visitors {
                         if let Some((visitor, _, inbox)) = self.visiting.remove(&ghost) {
                             self.across(Across::Opened {
