@@ -52,6 +52,37 @@ const FIRST_STATE: Duration = Duration::from_secs(10);
 const COMMANDS_PER_SECOND: u32 = 20;
 /// Most matches being settled at once (each is a request to another host).
 const SETTLING_MAX: usize = 256;
+/// The subjects under `<prefix>.h.<host>.` that are requests answered here.
+const REQUESTS: [&str; 6] = ["match", "join", "invite", "accept", "games", "watch"];
+/// What a host says of a request it cannot take.
+const NOT_UNDERSTOOD: &str = "a request this host does not understand";
+
+/// A seat's secret as it crosses: 32 hex digits.
+fn valid_token(token: &str) -> bool {
+    token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A visitor from another host as its host describes it, checked and
+/// cleaned (`None`: not one).
+fn visitor_from(
+    host: String,
+    session: SessionId,
+    name: &str,
+    account: Option<String>,
+    colour: Option<String>,
+    token: String,
+) -> Option<Visitor> {
+    (super::valid_host_name(&host) && valid_token(&token)).then(|| Visitor {
+        host,
+        session,
+        name: crate::text::sanitize_name(name, "Visitor"),
+        account: account.filter(|a| a.len() <= 128),
+        rating: None,
+        colour: colour.and_then(|c| c.parse().ok()),
+        token,
+    })
+}
+
 /// How long a list of games waits for each other host.
 const GAMES_TIMEOUT: Duration = Duration::from_millis(500);
 /// Queue operations a seek may retry on conflicts before giving up.
@@ -632,24 +663,20 @@ impl Crossing {
     /// Someone on another host joins a room for a friend here.
     async fn answer_join(&self, body: &[u8]) -> JoinAnswer {
         let Ok(ask) = serde_json::from_slice::<JoinAsk>(body) else {
-            return JoinAnswer::No("a request this host does not understand".into());
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
         };
-        if !super::valid_host_name(&ask.host)
-            || ask.token.len() != 32
-            || !ask.token.bytes().all(|b| b.is_ascii_hexdigit())
-            || ask.code.len() > 16
-            || ask.ratings.iter().flatten().any(|&r| r > 10_000)
-        {
-            return JoinAnswer::No("a request this host does not understand".into());
+        if ask.code.len() > 16 || ask.ratings.iter().flatten().any(|&r| r > 10_000) {
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
         }
-        let visitor = Visitor {
-            host: ask.host,
-            session: ask.session,
-            name: crate::text::sanitize_name(&ask.name, "Visitor"),
-            account: ask.account.filter(|a| a.len() <= 128),
-            rating: None,
-            colour: ask.colour.and_then(|c| c.parse().ok()),
-            token: ask.token,
+        let Some(visitor) = visitor_from(
+            ask.host,
+            ask.session,
+            &ask.name,
+            ask.account,
+            ask.colour,
+            ask.token,
+        ) else {
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
         };
         match self
             .lobby
@@ -718,7 +745,7 @@ impl Crossing {
 
     /// An invitation from another host for someone here.
     async fn answer_invite(&self, body: &[u8]) -> JoinAnswer {
-        let not_understood = || JoinAnswer::No("a request this host does not understand".into());
+        let not_understood = || JoinAnswer::No(NOT_UNDERSTOOD.into());
         let Ok(ask) = serde_json::from_slice::<InviteAsk>(body) else {
             return not_understood();
         };
@@ -841,32 +868,26 @@ impl Crossing {
             },
             Err(_) => "the game did not start".into(),
         };
-        if lock(&self.visits).remove(&id).is_some() {
-            self.lobby.send(Command::LeftRoom { id }).await;
-            let _ = inbox.try_send(ToSession::LobbyError(why));
-        }
+        self.visit_failed(id, &inbox, why).await;
     }
 
     /// Someone on another host accepted our session's invitation.
     async fn answer_accept(&self, body: &[u8]) -> JoinAnswer {
         let Ok(ask) = serde_json::from_slice::<AcceptAsk>(body) else {
-            return JoinAnswer::No("a request this host does not understand".into());
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
         };
-        if !super::valid_host_name(&ask.host)
-            || ask.token.len() != 32
-            || !ask.token.bytes().all(|b| b.is_ascii_hexdigit())
-            || ask.ratings.iter().flatten().any(|&r| r > 10_000)
-        {
-            return JoinAnswer::No("a request this host does not understand".into());
+        if ask.ratings.iter().flatten().any(|&r| r > 10_000) {
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
         }
-        let visitor = Visitor {
-            host: ask.host,
-            session: ask.session,
-            name: crate::text::sanitize_name(&ask.name, "Visitor"),
-            account: ask.account.filter(|a| a.len() <= 128),
-            rating: None,
-            colour: ask.colour.and_then(|c| c.parse().ok()),
-            token: ask.token,
+        let Some(visitor) = visitor_from(
+            ask.host,
+            ask.session,
+            &ask.name,
+            ask.account,
+            ask.colour,
+            ask.token,
+        ) else {
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
         };
         match self
             .lobby
@@ -957,18 +978,7 @@ impl Crossing {
             name,
         };
         let answer = match serde_json::to_vec(&ask) {
-            Ok(body) => match tokio::time::timeout(
-                ASK_TIMEOUT,
-                self.client
-                    .request(self.subject(&host, "watch"), body.into()),
-            )
-            .await
-            {
-                Ok(Ok(reply)) if reply.payload.len() <= 4096 => {
-                    serde_json::from_slice::<WatchAnswer>(&reply.payload).ok()
-                }
-                _ => None,
-            },
+            Ok(body) => self.ask(&host, "watch", body).await,
             Err(_) => None,
         };
         let why = match answer {
@@ -976,6 +986,12 @@ impl Crossing {
             Some(JoinAnswer::No(why)) => crate::text::sanitize(&why, 200),
             None => format!("{host} did not answer: try again"),
         };
+        self.visit_failed(id, &inbox, why).await;
+    }
+
+    /// The visit of our session `id` did not begin: it is back in the
+    /// lobby and reads why (unless the visit was over already).
+    async fn visit_failed(&self, id: SessionId, inbox: &mpsc::Sender<ToSession>, why: String) {
         if lock(&self.visits).remove(&id).is_some() {
             self.lobby.send(Command::LeftRoom { id }).await;
             let _ = inbox.try_send(ToSession::LobbyError(why));
@@ -987,13 +1003,10 @@ impl Crossing {
     /// host, and their chat lines and leaving come back on their token.
     async fn answer_watch(&self, body: &[u8]) -> WatchAnswer {
         let Ok(ask) = serde_json::from_slice::<WatchAsk>(body) else {
-            return JoinAnswer::No("a request this host does not understand".into());
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
         };
-        if !super::valid_host_name(&ask.host)
-            || ask.token.len() != 32
-            || !ask.token.bytes().all(|b| b.is_ascii_hexdigit())
-        {
-            return JoinAnswer::No("a request this host does not understand".into());
+        if !super::valid_host_name(&ask.host) || !valid_token(&ask.token) {
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
         }
         let (handle, ghost, mut inbox) = match self.lobby.watch_for_visitor(ask.room).await {
             Ok(x) => x,
@@ -1151,31 +1164,9 @@ impl Crossing {
             let Some(rest) = msg.subject.as_str().strip_prefix(&mine) else {
                 continue;
             };
-            if rest == "match" {
-                if let Some(reply) = msg.reply.clone() {
-                    let this = Arc::clone(&self);
-                    let body = msg.payload.clone();
-                    tokio::spawn(async move {
-                        let answer = this.answer_match(&body).await;
-                        if let Ok(bytes) = serde_json::to_vec(&answer) {
-                            let _ = this.client.publish(reply, bytes.into()).await;
-                        }
-                    });
-                }
-            } else if rest == "join" {
-                if let Some(reply) = msg.reply.clone() {
-                    let this = Arc::clone(&self);
-                    let body = msg.payload.clone();
-                    tokio::spawn(async move {
-                        let answer = this.answer_join(&body).await;
-                        if let Ok(bytes) = serde_json::to_vec(&answer) {
-                            let _ = this.client.publish(reply, bytes.into()).await;
-                        }
-                    });
-                }
-            } else if rest == "declined" {
+            if rest == "declined" {
                 self.declined(&msg.payload);
-            } else if rest == "invite" || rest == "accept" {
+            } else if REQUESTS.contains(&rest) {
                 let Some(reply) = msg.reply.clone() else {
                     continue;
                 };
@@ -1184,35 +1175,9 @@ impl Crossing {
                 };
                 let this = Arc::clone(&self);
                 let body = msg.payload.clone();
-                let invite = rest == "invite";
+                let what = rest.to_string();
                 tokio::spawn(async move {
-                    let answer = if invite {
-                        this.answer_invite(&body).await
-                    } else {
-                        this.answer_accept(&body).await
-                    };
-                    if let Ok(bytes) = serde_json::to_vec(&answer) {
-                        let _ = this.client.publish(reply, bytes.into()).await;
-                    }
-                    drop(permit);
-                });
-            } else if rest == "games" || rest == "watch" {
-                let Some(reply) = msg.reply.clone() else {
-                    continue;
-                };
-                let Ok(permit) = Arc::clone(&self.settling).try_acquire_owned() else {
-                    continue; // the asker times out
-                };
-                let this = Arc::clone(&self);
-                let body = msg.payload.clone();
-                let games = rest == "games";
-                tokio::spawn(async move {
-                    let bytes = if games {
-                        serde_json::to_vec(&this.our_games().await)
-                    } else {
-                        serde_json::to_vec(&this.answer_watch(&body).await)
-                    };
-                    if let Ok(bytes) = bytes {
+                    if let Some(bytes) = this.answer(&what, &body).await {
                         let _ = this.client.publish(reply, bytes.into()).await;
                     }
                     drop(permit);
@@ -1223,6 +1188,20 @@ impl Crossing {
                 self.for_visit(session, &msg.payload);
             }
         }
+    }
+
+    /// The answer to a request on one of [`REQUESTS`], as it crosses.
+    async fn answer(&self, what: &str, body: &[u8]) -> Option<Vec<u8>> {
+        match what {
+            "match" => serde_json::to_vec(&self.answer_match(body).await),
+            "join" => serde_json::to_vec(&self.answer_join(body).await),
+            "invite" => serde_json::to_vec(&self.answer_invite(body).await),
+            "accept" => serde_json::to_vec(&self.answer_accept(body).await),
+            "games" => serde_json::to_vec(&self.our_games().await),
+            "watch" => serde_json::to_vec(&self.answer_watch(body).await),
+            _ => return None,
+        }
+        .ok()
     }
 
     /// Another host took our seeker's ticket: our seeker goes there, if
@@ -1236,8 +1215,7 @@ impl Crossing {
         };
         if ask.instance != self.instance
             || !super::valid_host_name(&ask.room_host)
-            || ask.token.len() != 32
-            || !ask.token.bytes().all(|b| b.is_ascii_hexdigit())
+            || !valid_token(&ask.token)
         {
             return MatchAnswer::No;
         }

@@ -634,73 +634,23 @@ async fn announce_people(
 /// The other hosts' people by (host, instance, session).
 type Everyone = HashMap<(String, String, u64), RemotePerson>;
 
-/// Follows everyone's announcements (bounded, validated) into `everyone`,
-/// by (host, instance, session).
-async fn follow_people(
-    people: kv::Store,
-    everyone: Arc<std::sync::Mutex<Everyone>>,
+/// Follows the keys matching `pattern` in `bucket`, from their history
+/// on, handing each change to `take`, until stopped; a watcher that ends
+/// (NATS gone a long while) is made again.
+async fn follow_bucket(
+    bucket: kv::Store,
+    pattern: &str,
     stop: CancellationToken,
+    mut take: impl FnMut(kv::Entry),
 ) {
     use futures_util::StreamExt;
     loop {
         let mut watch = tokio::select! {
             _ = stop.cancelled() => return,
-            w = people.watch_with_history("p.>") => match w {
-                Ok(w) => w,
-                Err(_) => {
-                    tokio::select! {
-                        _ = stop.cancelled() => return,
-                        _ = tokio::time::sleep(HEARTBEAT) => continue,
-                    }
-                }
-            },
-        };
-        loop {
-            let entry = tokio::select! {
-                _ = stop.cancelled() => return,
-                e = watch.next() => e,
-            };
-            let Some(Ok(entry)) = entry else {
-                break;
-            };
-            let Some((host, instance, id)) = person_key(&entry.key) else {
-                continue;
-            };
-            let k = (host.to_string(), instance.to_string(), id);
-            let mut map = everyone.lock().unwrap_or_else(|e| e.into_inner());
-            match entry.operation {
-                kv::Operation::Put => match PersonValue::parse(&entry.value, host, id) {
-                    Some(p) if map.len() < MAX_REMOTE_PEOPLE || map.contains_key(&k) => {
-                        map.insert(k, p);
-                    }
-                    _ => {
-                        map.remove(&k);
-                    }
-                },
-                kv::Operation::Delete | kv::Operation::Purge => {
-                    map.remove(&k);
-                }
-            }
-        }
-    }
-}
-
-/// Follows every host's presence (bounded, validated) into `others`;
-/// a watcher that ends (NATS gone a long while) is made again.
-async fn follow(
-    hosts: kv::Store,
-    own: String,
-    others: Arc<std::sync::Mutex<HashMap<String, Presence>>>,
-    stop: CancellationToken,
-) {
-    use futures_util::StreamExt;
-    loop {
-        let mut watch = tokio::select! {
-            _ = stop.cancelled() => return,
-            w = hosts.watch_with_history("host.>") => match w {
+            w = bucket.watch_with_history(pattern) => match w {
                 Ok(w) => w,
                 Err(e) => {
-                    tracing::debug!(error = %e, "cannot watch the hosts' presence");
+                    tracing::debug!(error = %e, pattern, "cannot watch a NATS bucket");
                     tokio::select! {
                         _ = stop.cancelled() => return,
                         _ = tokio::time::sleep(HEARTBEAT) => continue,
@@ -716,27 +666,70 @@ async fn follow(
             let Some(Ok(entry)) = entry else {
                 break; // ended or failed: watch again
             };
-            if entry.key == own {
-                continue;
-            }
-            let mut map = others.lock().unwrap_or_else(|e| e.into_inner());
-            match entry.operation {
-                kv::Operation::Put => match Presence::parse(&entry.value) {
-                    Some(p) if format!("host.{}", p.host) == entry.key => {
-                        if map.len() < MAX_HOSTS || map.contains_key(&entry.key) {
-                            map.insert(entry.key, p);
-                        }
-                    }
-                    _ => {
-                        map.remove(&entry.key);
-                    }
-                },
-                kv::Operation::Delete | kv::Operation::Purge => {
-                    map.remove(&entry.key);
-                }
-            }
+            take(entry);
         }
     }
+}
+
+/// Follows everyone's announcements (bounded, validated) into `everyone`,
+/// by (host, instance, session).
+async fn follow_people(
+    people: kv::Store,
+    everyone: Arc<std::sync::Mutex<Everyone>>,
+    stop: CancellationToken,
+) {
+    follow_bucket(people, "p.>", stop, |entry| {
+        let Some((host, instance, id)) = person_key(&entry.key) else {
+            return;
+        };
+        let k = (host.to_string(), instance.to_string(), id);
+        let mut map = everyone.lock().unwrap_or_else(|e| e.into_inner());
+        match entry.operation {
+            kv::Operation::Put => match PersonValue::parse(&entry.value, host, id) {
+                Some(p) if map.len() < MAX_REMOTE_PEOPLE || map.contains_key(&k) => {
+                    map.insert(k, p);
+                }
+                _ => {
+                    map.remove(&k);
+                }
+            },
+            kv::Operation::Delete | kv::Operation::Purge => {
+                map.remove(&k);
+            }
+        }
+    })
+    .await;
+}
+
+/// Follows every host's presence (bounded, validated) into `others`.
+async fn follow(
+    hosts: kv::Store,
+    own: String,
+    others: Arc<std::sync::Mutex<HashMap<String, Presence>>>,
+    stop: CancellationToken,
+) {
+    follow_bucket(hosts, "host.>", stop, |entry| {
+        if entry.key == own {
+            return;
+        }
+        let mut map = others.lock().unwrap_or_else(|e| e.into_inner());
+        match entry.operation {
+            kv::Operation::Put => match Presence::parse(&entry.value) {
+                Some(p) if format!("host.{}", p.host) == entry.key => {
+                    if map.len() < MAX_HOSTS || map.contains_key(&entry.key) {
+                        map.insert(entry.key, p);
+                    }
+                }
+                _ => {
+                    map.remove(&entry.key);
+                }
+            },
+            kv::Operation::Delete | kv::Operation::Purge => {
+                map.remove(&entry.key);
+            }
+        }
+    })
+    .await;
 }
 
 pub(crate) struct AbortOnDrop(tokio::task::JoinHandle<()>);

@@ -149,13 +149,17 @@ impl LobbyHandle {
     /// `room` here: the room, the id they watch as, and the inbox on which
     /// the room lets them in (or says why not).
     pub async fn watch_for_visitor(&self, room: RoomId) -> Result<messages::GhostWatcher, String> {
+        self.ask(|reply| Cmd::WatchForVisitor { room, reply }).await
+    }
+
+    /// Sends the command `make` builds around a reply channel and waits
+    /// for the answer; the error says why not (for someone on another host).
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Cmd,
+    ) -> Result<T, String> {
         let (reply, rx) = oneshot::channel();
-        if self
-            .tx
-            .send(Cmd::WatchForVisitor { room, reply })
-            .await
-            .is_err()
-        {
+        if self.tx.send(make(reply)).await.is_err() {
             return Err("the host is shutting down".into());
         }
         rx.await
@@ -164,17 +168,7 @@ impl LobbyHandle {
 
     /// Cluster mode: someone on another host invites a person here.
     pub async fn invited_from_afar(&self, ask: state::InvitationFromAfar) -> Result<(), String> {
-        let (reply, rx) = oneshot::channel();
-        if self
-            .tx
-            .send(Cmd::InvitedFromAfar { ask, reply })
-            .await
-            .is_err()
-        {
-            return Err("the host is shutting down".into());
-        }
-        rx.await
-            .unwrap_or_else(|_| Err("the host is shutting down".into()))
+        self.ask(|reply| Cmd::InvitedFromAfar { ask, reply }).await
     }
 
     /// Cluster mode: the person `inviter` invited on another host accepted.
@@ -184,18 +178,13 @@ impl LobbyHandle {
         visitor: Visitor,
         ratings: [Option<u32>; 2],
     ) -> Result<(), String> {
-        let (reply, rx) = oneshot::channel();
-        let cmd = Cmd::OpenForInvitee {
+        self.ask(|reply| Cmd::OpenForInvitee {
             inviter,
             visitor,
             ratings,
             reply,
-        };
-        if self.tx.send(cmd).await.is_err() {
-            return Err("the host is shutting down".into());
-        }
-        rx.await
-            .unwrap_or_else(|_| Err("the host is shutting down".into()))
+        })
+        .await
     }
 
     /// Cluster mode: someone on another host joins a friend's room here.
@@ -205,18 +194,13 @@ impl LobbyHandle {
         visitor: Visitor,
         ratings: [Option<u32>; 2],
     ) -> Result<(), String> {
-        let (reply, rx) = oneshot::channel();
-        let cmd = Cmd::OpenForVisitor {
+        self.ask(|reply| Cmd::OpenForVisitor {
             code,
             visitor,
             ratings,
             reply,
-        };
-        if self.tx.send(cmd).await.is_err() {
-            return Err("the host is shutting down".into());
-        }
-        rx.await
-            .unwrap_or_else(|_| Err("the host is shutting down".into()))
+        })
+        .await
     }
 
     /// Cluster mode: a seeker goes to play on another host.
@@ -465,15 +449,8 @@ impl Lobby {
             }
             Cmd::InvitedFromAfar { ask, reply } => {
                 self.state.set_now(std::time::Instant::now());
-                match self.state.invited_from_afar(ask) {
-                    Ok(effects) => {
-                        self.carry_out(effects);
-                        let _ = reply.send(Ok(()));
-                    }
-                    Err(e) => {
-                        let _ = reply.send(Err(e));
-                    }
-                }
+                let done = self.state.invited_from_afar(ask);
+                self.answer(done, reply);
             }
             Cmd::InviteRefused {
                 inviter,
@@ -491,15 +468,8 @@ impl Lobby {
                 reply,
             } => {
                 self.state.set_now(std::time::Instant::now());
-                match self.state.open_for_invitee(inviter, visitor, ratings) {
-                    Ok(effects) => {
-                        self.carry_out(effects);
-                        let _ = reply.send(Ok(()));
-                    }
-                    Err(e) => {
-                        let _ = reply.send(Err(e));
-                    }
-                }
+                let done = self.state.open_for_invitee(inviter, visitor, ratings);
+                self.answer(done, reply);
             }
             Cmd::LeaveToJoin { id, reply } => {
                 let answer = match (self.inboxes.get(&id).cloned(), self.state.leave_to_join(id)) {
@@ -517,15 +487,8 @@ impl Lobby {
                 reply,
             } => {
                 self.state.set_now(std::time::Instant::now());
-                match self.state.open_for_visitor(&code, visitor, ratings) {
-                    Ok(effects) => {
-                        self.carry_out(effects);
-                        let _ = reply.send(Ok(()));
-                    }
-                    Err(e) => {
-                        let _ = reply.send(Err(e));
-                    }
-                }
+                let done = self.state.open_for_visitor(&code, visitor, ratings);
+                self.answer(done, reply);
             }
             Cmd::LeaveFor { id, kind, reply } => {
                 let answer = match (self.state.leave_for(id, kind), self.inboxes.get(&id)) {
@@ -539,6 +502,16 @@ impl Lobby {
                 let _ = reply.send(answer);
             }
         }
+    }
+
+    /// Carries out what the state did for someone on another host, and
+    /// tells them it is done, or why not.
+    fn answer(
+        &mut self,
+        done: Result<Vec<Effect>, String>,
+        reply: oneshot::Sender<Result<(), String>>,
+    ) {
+        let _ = reply.send(done.map(|effects| self.carry_out(effects)));
     }
 
     fn across(&self, msg: Across) {

@@ -113,6 +113,20 @@ pub struct InvitationFromAfar {
     pub clock: Option<TimeControl>,
 }
 
+/// Why `name` cannot be invited now (taking invitations or not, doing
+/// `doing`), if they cannot.
+fn not_free(name: &str, invitable: bool, doing: Doing) -> Option<String> {
+    if !invitable {
+        return Some(format!("{name} does not take invitations"));
+    }
+    match doing {
+        Doing::Lobby | Doing::Seeking(_) => None,
+        Doing::Playing => Some(format!("{name} is playing: try later")),
+        Doing::Watching => Some(format!("{name} is watching a game: try later")),
+        Doing::Hosting => Some(format!("{name} is waiting for a friend: try later")),
+    }
+}
+
 /// The room a person playing at a table on another host is "in".
 pub const ELSEWHERE: RoomId = 0;
 
@@ -587,6 +601,17 @@ struct Member {
 }
 
 impl Member {
+    /// What this person is doing, as the lists say it.
+    fn doing(&self) -> Doing {
+        match self.status {
+            Status::Idle => Doing::Lobby,
+            Status::Seeking(kind) => Doing::Seeking(kind),
+            Status::Hosting(_) => Doing::Hosting,
+            Status::Playing(_) => Doing::Playing,
+            Status::Watching(_) => Doing::Watching,
+        }
+    }
+
     /// Who this is, as another host needs it (`rules`: of the game sought).
     fn seeker(&self, rules: Option<&Rules>) -> Seeker {
         Seeker {
@@ -746,21 +771,11 @@ impl LobbyState {
         if self.members.get(&id)?.status != Status::Seeking(kind) {
             return None;
         }
-        let ghost = self.next_ghost;
-        self.next_ghost += 1;
-        self.visitors.insert(ghost, visitor.clone());
-        self.out.push(Effect::Visit {
-            room: self.next_room,
-            ghost,
-            visitor,
-        });
         if let Some(m) = self.members.get_mut(&id) {
             m.status = Status::Idle;
         }
-        let first_is_waiting = self.rng.random_bool(0.5);
         let clock = self.clocks.get(&kind).copied();
-        let room = self.start_room(rules, id, Some(ghost), None, first_is_waiting, true, clock);
-        self.visitors.remove(&ghost);
+        let room = self.start_with_visitor(rules, id, visitor, true, clock);
         let effects = std::mem::take(&mut self.out);
         room.map(|room| (room, effects))
     }
@@ -1121,13 +1136,7 @@ impl LobbyState {
                 name: m.name.clone(),
                 ratings: m.account.as_ref().map_or([None; 2], |p| p.ratings),
                 account: m.account.is_some(),
-                doing: match m.status {
-                    Status::Idle => Doing::Lobby,
-                    Status::Seeking(kind) => Doing::Seeking(kind),
-                    Status::Hosting(_) => Doing::Hosting,
-                    Status::Playing(_) => Doing::Playing,
-                    Status::Watching(_) => Doing::Watching,
-                },
+                doing: m.doing(),
                 invitable: m.invitable,
                 me: false,
                 host: None,
@@ -1226,13 +1235,7 @@ impl LobbyState {
             Some(t) => (
                 t.name.clone(),
                 t.invitable,
-                match t.status {
-                    Status::Idle => Doing::Lobby,
-                    Status::Seeking(kind) => Doing::Seeking(kind),
-                    Status::Hosting(_) => Doing::Hosting,
-                    Status::Playing(_) => Doing::Playing,
-                    Status::Watching(_) => Doing::Watching,
-                },
+                t.doing(),
                 t.rated(&rules).is_some(),
             ),
             None => {
@@ -1252,18 +1255,8 @@ impl LobbyState {
                 }
             }
         };
-        if !invitable {
-            return refuse(self, format!("{name} does not take invitations"));
-        }
-        match doing {
-            Doing::Lobby | Doing::Seeking(_) => {}
-            Doing::Playing => return refuse(self, format!("{name} is playing: try later")),
-            Doing::Watching => {
-                return refuse(self, format!("{name} is watching a game: try later"));
-            }
-            Doing::Hosting => {
-                return refuse(self, format!("{name} is waiting for a friend: try later"));
-            }
+        if let Some(why) = not_free(&name, invitable, doing) {
+            return refuse(self, why);
         }
         if self.invites.iter().any(|i| i.from == id && i.to == to) {
             return refuse(
@@ -1448,18 +1441,8 @@ impl LobbyState {
             return Err("that player has left".into());
         };
         let to_name = target.name.clone();
-        if !target.invitable {
-            return Err(format!("{to_name} does not take invitations"));
-        }
-        match target.status {
-            Status::Idle | Status::Seeking(_) => {}
-            Status::Playing(_) => return Err(format!("{to_name} is playing: try later")),
-            Status::Watching(_) => {
-                return Err(format!("{to_name} is watching a game: try later"));
-            }
-            Status::Hosting(_) => {
-                return Err(format!("{to_name} is waiting for a friend: try later"));
-            }
+        if let Some(why) = not_free(&to_name, target.invitable, target.doing()) {
+            return Err(why);
         }
         let rated = ask.rated && ask.account && target.rated(&rules).is_some();
         if self
@@ -1560,26 +1543,7 @@ impl LobbyState {
         self.unqueue(inviter);
         self.withdraw_invites_of(inviter);
         self.withdraw_invites_to(inviter, "has started another game");
-        let ghost = self.next_ghost;
-        self.next_ghost += 1;
-        self.visitors.insert(ghost, visitor.clone());
-        self.out.push(Effect::Visit {
-            room: self.next_room,
-            ghost,
-            visitor,
-        });
-        let first = self.rng.random_bool(0.5);
-        let room = self.start_room(
-            rules,
-            inviter,
-            Some(ghost),
-            None,
-            first,
-            invite.rated,
-            invite.clock,
-        );
-        self.visitors.remove(&ghost);
-        match room {
+        match self.start_with_visitor(rules, inviter, visitor, invite.rated, invite.clock) {
             Some(_) => Ok(std::mem::take(&mut self.out)),
             None => {
                 self.out.clear();
@@ -1899,6 +1863,30 @@ impl LobbyState {
         }
     }
 
+    /// Cluster mode: seats `member` and a visitor from another host at a
+    /// new table here (who starts drawn at random); the room, if it opened.
+    fn start_with_visitor(
+        &mut self,
+        rules: Rules,
+        member: SessionId,
+        visitor: Visitor,
+        rated: bool,
+        clock: Option<TimeControl>,
+    ) -> Option<RoomId> {
+        let ghost = self.next_ghost;
+        self.next_ghost += 1;
+        self.visitors.insert(ghost, visitor.clone());
+        self.out.push(Effect::Visit {
+            room: self.next_room,
+            ghost,
+            visitor,
+        });
+        let member_first = self.rng.random_bool(0.5);
+        let room = self.start_room(rules, member, Some(ghost), None, member_first, rated, clock);
+        self.visitors.remove(&ghost);
+        room
+    }
+
     /// Cluster mode: someone on another host joins the room for a friend
     /// under `code`: the game starts here, with them as a visitor. The
     /// error says why not, for the joiner.
@@ -1926,26 +1914,7 @@ impl LobbyState {
             None
         };
         self.unqueue(h.host);
-        let ghost = self.next_ghost;
-        self.next_ghost += 1;
-        self.visitors.insert(ghost, visitor.clone());
-        self.out.push(Effect::Visit {
-            room: self.next_room,
-            ghost,
-            visitor,
-        });
-        let host_first = self.rng.random_bool(0.5);
-        let room = self.start_room(
-            rules,
-            h.host,
-            Some(ghost),
-            None,
-            host_first,
-            h.rated,
-            h.clock,
-        );
-        self.visitors.remove(&ghost);
-        match room {
+        match self.start_with_visitor(rules, h.host, visitor, h.rated, h.clock) {
             Some(room) => {
                 self.started.insert(code, room);
                 self.public.insert(room, h.watchers);
