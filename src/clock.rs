@@ -199,6 +199,13 @@ impl Clock {
         self.control
     }
 
+    /// Clocks that had `left` elsewhere (a game carried on from another
+    /// host); `to_move`'s runs from `now`.
+    pub fn resume(&mut self, left: [Duration; 2], to_move: Option<Side>, now: Instant) {
+        self.left = left;
+        self.running = to_move.map(|s| (s, now));
+    }
+
     /// Starts `side`'s clock (the game starts with `side` to move).
     pub fn start(&mut self, side: Side, now: Instant) {
         self.stop(now);

@@ -49,7 +49,7 @@ impl Drop for Scratch {
                     return;
                 };
                 let js = async_nats::jetstream::new(client);
-                for bucket in ["hosts", "people", "queue", "codes", "rooms"] {
+                for bucket in ["hosts", "people", "queue", "codes", "rooms", "seats"] {
                     let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
                 }
             });
@@ -58,13 +58,20 @@ impl Drop for Scratch {
     }
 }
 
-fn cluster_config(dir: &std::path::Path, scratch: &Scratch, host: &str, nats: &str) -> Config {
+fn cluster_config_text(dir: &std::path::Path, scratch: &Scratch, host: &str, nats: &str) -> String {
     let extra = format!(
         "[cluster]\nenabled = true\nnats_url = \"{nats}\"\nhost_name = \"{host}\"\nprefix = \"{}\"\n\n[http]\nenabled = true\nlisten = \"127.0.0.1:0\"\n",
         scratch.prefix
     );
-    let text = merge(&test_config_text(dir, ""), &extra);
-    Config::parse(&text, "test config").unwrap()
+    merge(&test_config_text(dir, ""), &extra)
+}
+
+fn cluster_config(dir: &std::path::Path, scratch: &Scratch, host: &str, nats: &str) -> Config {
+    Config::parse(
+        &cluster_config_text(dir, scratch, host, nats),
+        "test config",
+    )
+    .unwrap()
 }
 
 async fn start_cluster_host(scratch: &Scratch, host: &str, nats: &str) -> TestHost {
@@ -471,6 +478,8 @@ async fn two_hosts_racing_to_apply_a_move_to_the_same_room_apply_it_once() {
         exact: false,
         players: ["ann".into(), "bo".into()],
         moves: Vec::new(),
+        owner_instance: "race-a-1".into(),
+        ..Default::default()
     };
     hosts[0].create("r1", &start).await.unwrap();
     assert!(hosts[1].create("r1", &start).await.is_err(), "made twice");
@@ -518,23 +527,44 @@ async fn two_hosts_racing_to_apply_a_move_to_the_same_room_apply_it_once() {
         Applied::Refused(_)
     ));
     // While the owner's lease holds, nobody takes the room over; once it
-    // has run out, of two hosts claiming at once exactly one gets it.
+    // has run out, not while the owner's run is live; then, of two hosts
+    // claiming at once exactly one gets it.
+    let nobody_live = |_: &str, _: &str| false;
+    let a_live = |h: &str, i: &str| h == "race-a" && i == "race-a-1";
     assert!(
-        !hosts[1]
-            .claim("r1", now, Duration::from_secs(30))
+        hosts[1]
+            .claim("r1", now, Duration::from_secs(30), nobody_live)
             .await
             .unwrap()
+            .is_none()
     );
     let later = now + 120_000;
-    let (b, c) = tokio::join!(
-        hosts[1].claim("r1", later, Duration::from_secs(30)),
-        hosts[2].claim("r1", later, Duration::from_secs(30))
+    assert!(
+        hosts[1]
+            .claim("r1", later, Duration::from_secs(30), a_live)
+            .await
+            .unwrap()
+            .is_none()
     );
-    let (b, c) = (b.unwrap(), c.unwrap());
+    let (b, c) = tokio::join!(
+        hosts[1].claim("r1", later, Duration::from_secs(30), nobody_live),
+        hosts[2].claim("r1", later, Duration::from_secs(30), nobody_live)
+    );
+    let (b, c) = (b.unwrap().is_some(), c.unwrap().is_some());
     assert!(b != c, "both or neither took the room: {b} {c}");
-    let (room, _, _) = hosts[0].read("r1").await.unwrap().unwrap();
+    let (room, _, rev) = hosts[0].read("r1").await.unwrap().unwrap();
     assert_eq!(room.owner, if b { "race-b" } else { "race-c" });
     assert_eq!(room.moves.len(), 21, "a claim keeps the game");
+    // A room its owner let go (a restart) is claimed at once, lease or not.
+    let owner = if b { &hosts[1] } else { &hosts[2] };
+    owner.release("r1", &room, rev).await.unwrap();
+    assert!(
+        hosts[0]
+            .claim("r1", now, Duration::from_secs(30), |_, _| true)
+            .await
+            .unwrap()
+            .is_some()
+    );
     // An ended room goes.
     hosts[0].remove("r1").await.unwrap();
     assert!(hosts[1].read("r1").await.unwrap().is_none());
@@ -682,4 +712,198 @@ async fn a_friends_room_code_made_on_one_host_is_joined_from_another() {
     drop((first, second, hal, ivy, fwdx, kim));
     a.shutdown().await;
     b.shutdown().await;
+}
+
+/// The `[cluster]` section of a host of this run.
+fn cluster_extra(scratch: &Scratch, host: &str, nats: &str) -> String {
+    format!(
+        "[cluster]\nenabled = true\nnats_url = \"{nats}\"\nhost_name = \"{host}\"\nprefix = \"{}\"\n",
+        scratch.prefix
+    )
+}
+
+/// A PostgreSQL schema of this run, shared by its hosts as their store
+/// (the cluster's hosts share one store: accounts are the same on all),
+/// dropped afterwards.
+struct PgScratch {
+    schema: String,
+}
+
+fn pg_url() -> String {
+    std::env::var("INAROW_TEST_PG").unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into())
+}
+
+impl PgScratch {
+    async fn new() -> PgScratch {
+        use sqlx::Executor;
+        let schema = format!("cluster_test_{}", uuid::Uuid::now_v7().simple());
+        let admin = sqlx::PgPool::connect(&pg_url())
+            .await
+            .unwrap_or_else(|e| panic!("PostgreSQL at {}: {e}", pg_url()));
+        admin
+            .execute(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+            .await
+            .unwrap();
+        admin.close().await;
+        PgScratch { schema }
+    }
+
+    /// The store URL whose connections work in this schema.
+    fn url(&self) -> String {
+        format!("{}?options=-c%20search_path%3D{}", pg_url(), self.schema)
+    }
+
+    /// The `[store]` section for a host.
+    fn section(&self) -> String {
+        format!("[store]\nurl = \"{}\"\n", self.url())
+    }
+}
+
+impl Drop for PgScratch {
+    fn drop(&mut self) {
+        let schema = self.schema.clone();
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                use sqlx::Executor;
+                if let Ok(admin) = sqlx::PgPool::connect(&pg_url()).await {
+                    let _ = admin
+                        .execute(sqlx::AssertSqlSafe(format!(
+                            "DROP SCHEMA IF EXISTS {schema} CASCADE"
+                        )))
+                        .await;
+                    admin.close().await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+async fn start_cluster_host_with(
+    scratch: &Scratch,
+    host: &str,
+    nats: &str,
+    extra: &str,
+) -> TestHost {
+    let dir = tempfile::tempdir().unwrap();
+    let base = cluster_config_text(dir.path(), scratch, host, nats);
+    let config = Config::parse(&merge(&base, extra), "test config").unwrap();
+    let host = Host::start(config).await.unwrap_or_else(|e| {
+        panic!(
+            "a cluster host did not start (NATS at {nats}, PostgreSQL at {}?): {e:#}",
+            pg_url()
+        )
+    });
+    TestHost {
+        addr: host.ssh_addr,
+        host: Some(host),
+        dir,
+    }
+}
+
+/// The games a store holds with `player` in them.
+async fn games_of(url: &str, player: &str) -> Vec<inarow::store::GameRecord> {
+    let store = inarow::store::Store::open(url).await.unwrap();
+    let games = store
+        .export(&inarow::store::ExportFilter {
+            player: Some(player.into()),
+            limit: 100,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    store.close().await;
+    games
+}
+
+/// Waits until a player's seat shows a game (a turn), and says whether
+/// it is theirs to move.
+async fn at_table(c: &mut Client) -> bool {
+    wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await == 0
+}
+
+/// One move each, column a for the first player and b for the second.
+async fn one_each(first: &mut Client, second: &mut Client) {
+    play(first, "a").await;
+    play(second, "b").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_of_a_game_killed_its_players_finish_it_from_the_other_hosts_recorded_once() {
+    use crate::util::ssh::{ServerProcess, new_key};
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    // The hosts share one store, as a cluster does.
+    let pg = PgScratch::new().await;
+    // Host A is a process of its own, to be killed with SIGKILL.
+    let a = ServerProcess::start(&(cluster_extra(&scratch, "ka", &nats) + &pg.section()));
+    let mut b = start_cluster_host_with(&scratch, "kb", &nats, &pg.section()).await;
+    let mut c = start_cluster_host_with(&scratch, "kc", &nats, &pg.section()).await;
+    let (ann_key, bo_key) = (new_key(), new_key());
+    let mut bo = Client::connect(b.addr, "bo", Login::Key(bo_key.clone())).await;
+    let mut ann = Client::connect(a.addr, "ann", Login::Key(ann_key.clone())).await;
+    ann.wait_for("2 online").await;
+    bo.wait_for("2 online").await;
+    // bo waits first, so ann's host takes the ticket: the table is on A.
+    seek_connect_four(&mut bo).await;
+    bo.wait_for("Looking for").await;
+    seek_connect_four(&mut ann).await;
+    let ann_first = at_table(&mut ann).await;
+    assert_ne!(ann_first, at_table(&mut bo).await);
+    if ann_first {
+        one_each(&mut ann, &mut bo).await;
+        one_each(&mut ann, &mut bo).await;
+    } else {
+        one_each(&mut bo, &mut ann).await;
+        one_each(&mut bo, &mut ann).await;
+    }
+    let rooms = rooms_bucket(&scratch).await;
+    let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.moves.len() == 4)).await;
+    assert_eq!(kept[0].owner, "ka", "{kept:?}");
+    a.signal("KILL");
+    drop(ann);
+    // bo's host carries the game on once A is seen gone (its heartbeat
+    // and the room's lease lapse): bo sees ann's seat wait for her.
+    bo.wait_for_within("ann lost the connection, waiting", Duration::from_secs(25))
+        .await;
+    let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.owner == "kb")).await;
+    assert_eq!(kept[0].moves.len(), 4, "the game as it stood: {kept:?}");
+    // ann comes back through the third host and finds her game.
+    let mut ann = Client::connect(c.addr, "ann", Login::Key(ann_key)).await;
+    assert_eq!(at_table(&mut ann).await, ann_first);
+    bo.wait_gone("lost the connection").await;
+    // bo moves to the third host too (the balancer sent him there).
+    drop(bo);
+    let mut bo = Client::connect(c.addr, "bo", Login::Key(bo_key)).await;
+    assert_eq!(at_table(&mut bo).await, !ann_first);
+    let (first, second) = if ann_first {
+        (&mut ann, &mut bo)
+    } else {
+        (&mut bo, &mut ann)
+    };
+    one_each(first, second).await;
+    play(first, "a").await;
+    for p in [first, second] {
+        p.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
+    }
+    wait_for_rooms(&rooms, |r| r.is_empty()).await;
+    // The record: once, whole.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let all = games_of(&pg.url(), "ann").await;
+        if let [g] = &all[..] {
+            assert_eq!(g.moves.len(), 7, "{g:?}");
+            break;
+        }
+        assert!(all.len() < 2, "recorded twice: {all:?}");
+        assert!(std::time::Instant::now() < deadline, "never recorded");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    drop((ann, bo));
+    b.shutdown().await;
+    c.shutdown().await;
 }

@@ -36,7 +36,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::wire::{
     AcceptAsk, CodeValue, DeclineNote, FromVisitor, InviteAsk, JoinAnswer, JoinAsk, MatchAnswer,
-    MatchAsk, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame, WireState,
+    MatchAsk, RejoinAsk, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame, WireState,
     parse_tickets,
 };
 use crate::game::{GameKind, Rules};
@@ -53,7 +53,12 @@ const COMMANDS_PER_SECOND: u32 = 20;
 /// Most matches being settled at once (each is a request to another host).
 const SETTLING_MAX: usize = 256;
 /// The subjects under `<prefix>.h.<host>.` that are requests answered here.
-const REQUESTS: [&str; 6] = ["match", "join", "invite", "accept", "games", "watch"];
+const REQUESTS: [&str; 7] = [
+    "match", "join", "invite", "accept", "games", "watch", "rejoin",
+];
+/// How long a player coming back looks for their game while its host is
+/// not yet seen gone (its heartbeat and the room's lease run out).
+const SEAT_WAIT: Duration = Duration::from_secs(15);
 /// What a host says of a request it cannot take.
 const NOT_UNDERSTOOD: &str = "a request this host does not understand";
 
@@ -113,6 +118,11 @@ struct Visit {
     since: Instant,
     /// It watches the game (it does not play).
     watching: bool,
+    /// What takes its seat back if the table's host goes: its account, or
+    /// the seat's first secret (a guest).
+    key: Option<String>,
+    /// Its table's host went: the seat is being looked for.
+    orphaned: bool,
 }
 
 /// This host's side of matches and tables across hosts.
@@ -132,6 +142,9 @@ pub struct Crossing {
     seats: Arc<Mutex<HashMap<String, Seat>>>,
     visits: Mutex<HashMap<SessionId, Visit>>,
     settling: Arc<tokio::sync::Semaphore>,
+    /// The tasks keeping this host's rooms in NATS (a restart waits for
+    /// them to release their rooms).
+    pub keeping: tokio_util::task::TaskTracker,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -203,6 +216,7 @@ impl Crossing {
             seats: Arc::new(Mutex::new(HashMap::new())),
             visits: Mutex::new(HashMap::new()),
             settling: Arc::new(tokio::sync::Semaphore::new(SETTLING_MAX)),
+            keeping: tokio_util::task::TaskTracker::new(),
         })
     }
 
@@ -270,9 +284,10 @@ impl Crossing {
                             self.withdraw_code(&code).await;
                         }
                     }
-                    Some(Across::Kept { room, state }) => {
-                        let name = format!("{}.{}.{room}", self.host, self.instance);
-                        tokio::spawn(keep_room(self.rooms.clone(), self.host.clone(), name, state));
+                    Some(Across::Kept { room, state, from }) => {
+                        let (name, rev) = from.unwrap_or_else(|| (format!("{}.{}.{room}", self.host, self.instance), 0));
+                        let owner = (self.host.clone(), self.instance.clone());
+                        self.keeping.spawn(keep_room(self.rooms.clone(), owner, room, name, state, (rev > 0).then_some(rev)));
                     }
                     Some(Across::Invite { host, session, invitation, account }) => {
                         let this = Arc::clone(&self);
@@ -285,6 +300,15 @@ impl Crossing {
                     Some(Across::Accept { id, host, inviter, seeker, inbox }) => {
                         let this = Arc::clone(&self);
                         tokio::spawn(async move { this.accept(id, host, inviter, seeker, inbox).await });
+                    }
+                    Some(Across::FindSeat { id, key }) => {
+                        if let Ok(permit) = Arc::clone(&self.settling).try_acquire_owned() {
+                            let this = Arc::clone(&self);
+                            tokio::spawn(async move {
+                                this.find_seat(id, &key).await;
+                                drop(permit);
+                            });
+                        }
                     }
                     Some(Across::FindCode { id, code, from_login, joiner }) => {
                         match Arc::clone(&self.settling).try_acquire_owned() {
@@ -308,6 +332,7 @@ impl Crossing {
                         }
                     }
                     self.drop_stale_visits();
+                    self.look_for_lost_tables();
                 }
             }
         }
@@ -584,6 +609,10 @@ impl Crossing {
             code: code.clone(),
             from_login,
         };
+        // A guest's resume code for a game kept in NATS.
+        if self.find_seat(id, &code).await {
+            return;
+        }
         let holder = match self.codes.entry(format!("code.{code}")).await {
             Ok(Some(e)) if e.operation == kv::Operation::Put => CodeValue::parse(&e.value),
             _ => None,
@@ -609,6 +638,8 @@ impl Crossing {
                 state: None,
                 since: Instant::now(),
                 watching: false,
+                key: joiner.account.clone().or_else(|| Some(token.clone())),
+                orphaned: false,
             },
         );
         let ask = JoinAsk {
@@ -657,6 +688,252 @@ impl Crossing {
                 }
                 None => self.lobby.send(unknown()).await,
             }
+        }
+    }
+
+    /// Our session `id` may have a seat, under `key` (its account, a
+    /// resume code it typed), in a game kept in NATS: it takes the seat
+    /// back, at the host that runs the game (as a visitor), or here when
+    /// that host has gone (the room is claimed and the game carried on
+    /// here). Whether a seat was found.
+    async fn find_seat(&self, id: SessionId, key: &str) -> bool {
+        self.find_seat_for(id, key, false).await
+    }
+
+    /// [`Crossing::find_seat`] for a session arriving (`visiting` false),
+    /// or visiting a table whose host went (its link carries on).
+    async fn find_seat_for(&self, id: SessionId, key: &str, visiting: bool) -> bool {
+        let Ok(Some(name)) = self.rooms.seat_of(key).await else {
+            return false;
+        };
+        let deadline = Instant::now() + SEAT_WAIT;
+        let mut told = false;
+        loop {
+            let Ok(Some((stored, position, _))) = self.rooms.read(&name).await else {
+                return false;
+            };
+            if stored.owner == self.host && stored.owner_instance == self.instance {
+                return false; // the lobby here has it
+            }
+            let live = self.live.borrow().clone();
+            let owner_live = live.get(&stored.owner) == Some(&stored.owner_instance);
+            if owner_live && !stored.released {
+                let answer = if visiting {
+                    let still = lock(&self.visits)
+                        .get(&id)
+                        .is_some_and(|v| v.room_host == stored.owner && v.state.is_some());
+                    if still {
+                        return false; // its host is there after all
+                    }
+                    self.rejoin_in_place(id, key, &stored).await
+                } else {
+                    self.rejoin_across(id, key, &stored).await
+                };
+                if let Some(found) = answer {
+                    return found;
+                }
+                // No answer: its host may be going; look again.
+            } else {
+                let claimed = self
+                    .rooms
+                    .claim(
+                        &name,
+                        crate::store::now_ms(),
+                        super::rooms::LEASE,
+                        |h, i| live.get(h).map(String::as_str) == Some(i),
+                    )
+                    .await;
+                match claimed {
+                    Ok(Some((claimed, position, rev))) => {
+                        if visiting {
+                            // The session's link to the table that went
+                            // ends; the game goes on here.
+                            lock(&self.visits).remove(&id);
+                        }
+                        return self.carry_on(id, key, &name, claimed, position, rev).await;
+                    }
+                    Ok(None) => {} // not yet, or another host took it: look again
+                    Err(e) => {
+                        tracing::debug!(room = %name, error = %e, "a room could not be claimed")
+                    }
+                }
+            }
+            drop(position);
+            if Instant::now() >= deadline {
+                self.lobby.try_send(crate::lobby::Cmd::Tell {
+                    id,
+                    text: "The host of your game did not come back: it is lost, sorry.".into(),
+                });
+                return false;
+            }
+            if !told {
+                told = true;
+                self.lobby.try_send(crate::lobby::Cmd::Tell {
+                    id,
+                    text: "The host of your game is not answering: looking for it...".into(),
+                });
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    }
+
+    /// Our visiting session's seat, its table's host gone, is taken back
+    /// at the host that carries the game on now: the same link follows the
+    /// new host (see [`Crossing::rejoin_across`] for the answer).
+    async fn rejoin_in_place(
+        &self,
+        id: SessionId,
+        key: &str,
+        stored: &super::rooms::StoredRoom,
+    ) -> Option<bool> {
+        let token = format!("{:032x}", rand::random::<u128>());
+        let name = self.lobby_name(id).await;
+        {
+            let mut visits = lock(&self.visits);
+            let visit = visits.get_mut(&id)?;
+            visit.room_host = stored.owner.clone();
+            visit.token = token.clone();
+            visit.since = Instant::now();
+        }
+        let account = (!valid_token(key)).then(|| key.to_string());
+        let ask = RejoinAsk {
+            room: stored.room,
+            key: key.to_string(),
+            token,
+            host: self.host.clone(),
+            session: id,
+            name,
+            account,
+        };
+        let answer = match serde_json::to_vec(&ask) {
+            Ok(body) => self.ask(&stored.owner, "rejoin", body).await,
+            Err(_) => None,
+        };
+        match answer {
+            Some(JoinAnswer::Yes) => {
+                if let Some(v) = lock(&self.visits).get_mut(&id) {
+                    v.orphaned = false;
+                }
+                tracing::info!(session = id, host = %stored.owner, "a visitor's seat taken back where its game goes on");
+                Some(true)
+            }
+            Some(JoinAnswer::No(_)) => Some(false),
+            None => None,
+        }
+    }
+
+    /// Takes our session's seat back at the table on another host, as a
+    /// visitor: `Some(true)` if it is, `Some(false)` if refused (or the
+    /// session is busy), `None` if that host did not answer.
+    async fn rejoin_across(
+        &self,
+        id: SessionId,
+        key: &str,
+        stored: &super::rooms::StoredRoom,
+    ) -> Option<bool> {
+        let Some((seeker, inbox)) = self.lobby.leave_to_join(id).await else {
+            return Some(false);
+        };
+        let token = format!("{:032x}", rand::random::<u128>());
+        lock(&self.visits).insert(
+            id,
+            Visit {
+                seek: None,
+                room_host: stored.owner.clone(),
+                token: token.clone(),
+                inbox: inbox.clone(),
+                state: None,
+                since: Instant::now(),
+                watching: false,
+                key: Some(key.to_string()),
+                orphaned: false,
+            },
+        );
+        let ask = RejoinAsk {
+            room: stored.room,
+            key: key.to_string(),
+            token,
+            host: self.host.clone(),
+            session: id,
+            name: seeker.name,
+            account: seeker.account,
+        };
+        let answer = match serde_json::to_vec(&ask) {
+            Ok(body) => self.ask(&stored.owner, "rejoin", body).await,
+            Err(_) => None,
+        };
+        if matches!(answer, Some(JoinAnswer::Yes)) {
+            return Some(true);
+        }
+        if lock(&self.visits).remove(&id).is_some() {
+            self.lobby.send(Command::LeftRoom { id }).await;
+        }
+        match answer {
+            Some(JoinAnswer::No(why)) => {
+                tracing::info!(host = %stored.owner, why = %crate::text::sanitize(&why, 200), "a seat was not given back");
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// The game of a room claimed from a host that went away goes on here,
+    /// with our session `id` in the seat `key` takes; if it cannot, the
+    /// room is let go again for another host. Whether it goes on.
+    async fn carry_on(
+        &self,
+        id: SessionId,
+        key: &str,
+        name: &str,
+        stored: super::rooms::StoredRoom,
+        position: crate::game::Position,
+        rev: u64,
+    ) -> bool {
+        let game = carried(&stored, &position, name, rev);
+        let outcome = match game {
+            Some(game) => self.lobby.carry_on(id, key.to_string(), game).await,
+            None => Err("the game kept in NATS is not one this host can run".into()),
+        };
+        match outcome {
+            Ok(()) => {
+                tracing::info!(room = %name, from = %stored.owner, "game carried on here");
+                true
+            }
+            Err(why) => {
+                tracing::info!(room = %name, why = %why, "a claimed game was not carried on");
+                if let Err(e) = self.rooms.release(name, &stored, rev).await {
+                    tracing::warn!(room = %name, error = %e, "a claimed room was not let go");
+                }
+                false
+            }
+        }
+    }
+
+    /// Someone on another host takes their seat back at a table here.
+    async fn answer_rejoin(&self, body: &[u8]) -> JoinAnswer {
+        let Ok(ask) = serde_json::from_slice::<RejoinAsk>(body) else {
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+        };
+        if ask.key.is_empty() || ask.key.len() > 128 {
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+        }
+        let Some(visitor) = visitor_from(
+            ask.host,
+            ask.session,
+            &ask.name,
+            ask.account,
+            None,
+            ask.token,
+        ) else {
+            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+        };
+        match self
+            .lobby
+            .rejoin_for_visitor(ask.room, ask.key, visitor)
+            .await
+        {
+            Ok(()) => JoinAnswer::Yes,
+            Err(why) => JoinAnswer::No(why),
         }
     }
 
@@ -848,6 +1125,8 @@ impl Crossing {
                 state: None,
                 since: Instant::now(),
                 watching: false,
+                key: seeker.account.clone().or_else(|| Some(token.clone())),
+                orphaned: false,
             },
         );
         let ask = AcceptAsk {
@@ -968,6 +1247,8 @@ impl Crossing {
                 state: None,
                 since: Instant::now(),
                 watching: true,
+                key: None,
+                orphaned: false,
             },
         );
         let ask = WatchAsk {
@@ -1110,6 +1391,21 @@ impl Crossing {
                     }
                 }
             };
+            // A seat taken back (a rejoin) is shown once the room has
+            // seated its visitor.
+            let seated = tokio::time::timeout(FIRST_STATE, async {
+                while !state.borrow_and_update().ids.contains(&Some(ghost)) {
+                    if state.changed().await.is_err() {
+                        return false;
+                    }
+                }
+                true
+            })
+            .await;
+            if !matches!(seated, Ok(true)) {
+                lock(&seats).remove(&token);
+                return;
+            }
             let first = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
             send(ToVisitor::State(Box::new(first))).await;
             loop {
@@ -1199,6 +1495,7 @@ impl Crossing {
             "accept" => serde_json::to_vec(&self.answer_accept(body).await),
             "games" => serde_json::to_vec(&self.our_games().await),
             "watch" => serde_json::to_vec(&self.answer_watch(body).await),
+            "rejoin" => serde_json::to_vec(&self.answer_rejoin(body).await),
             _ => return None,
         }
         .ok()
@@ -1226,12 +1523,14 @@ impl Crossing {
             ask.session,
             Visit {
                 seek: Some(kind),
+                key: seeker.account.clone().or_else(|| Some(ask.token.clone())),
                 room_host: ask.room_host,
                 token: ask.token,
                 inbox,
                 state: None,
                 since: Instant::now(),
                 watching: false,
+                orphaned: false,
             },
         );
         MatchAnswer::Yes {
@@ -1313,6 +1612,12 @@ impl Crossing {
                         return;
                     }
                 };
+                if state.handed_over {
+                    // Not shown: the game goes on where the seat is taken back.
+                    drop(visits);
+                    self.orphaned(session);
+                    return;
+                }
                 match &visit.state {
                     Some(tx) => {
                         tx.send_replace(state);
@@ -1333,9 +1638,7 @@ impl Crossing {
                             ToSession::Joined(link)
                         });
                         let this = Arc::clone(self);
-                        let host = visit.room_host.clone();
-                        let token = visit.token.clone();
-                        tokio::spawn(this.forward(session, host, token, room_rx));
+                        tokio::spawn(this.forward(session, room_rx));
                     }
                 }
             }
@@ -1357,26 +1660,22 @@ impl Crossing {
         }
     }
 
-    /// Our session's commands to its table on `host`.
-    async fn forward(
-        self: Arc<Self>,
-        session: SessionId,
-        host: String,
-        token: String,
-        mut commands: mpsc::Receiver<RoomCmd>,
-    ) {
-        let subject = self.subject(&host, &format!("t.{token}"));
+    /// Our session's commands to its table on another host (the visit's
+    /// host and seat secret as they stand: a seat taken back on another
+    /// host, after its first host went, carries on the same link).
+    async fn forward(self: Arc<Self>, session: SessionId, mut commands: mpsc::Receiver<RoomCmd>) {
         while let Some(cmd) = commands.recv().await {
             let leaving = matches!(cmd, RoomCmd::Leave { .. } | RoomCmd::Unwatch { .. });
-            if let Some(cmd) = WireCmd::of(&cmd) {
-                let from = FromVisitor {
-                    token: token.clone(),
-                    cmd,
-                };
+            let to = lock(&self.visits)
+                .get(&session)
+                .map(|v| (v.room_host.clone(), v.token.clone()));
+            if let (Some(cmd), Some((host, token))) = (WireCmd::of(&cmd), to) {
+                let subject = self.subject(&host, &format!("t.{token}"));
+                let from = FromVisitor { token, cmd };
                 if let Ok(body) = serde_json::to_vec(&from) {
                     let _ = tokio::time::timeout(
                         Duration::from_secs(1),
-                        self.client.publish(subject.clone(), body.into()),
+                        self.client.publish(subject, body.into()),
                     )
                     .await;
                 }
@@ -1386,7 +1685,57 @@ impl Crossing {
             }
         }
         lock(&self.visits).remove(&session);
-        self.lobby.send(Command::LeftRoom { id: session }).await;
+        self.lobby
+            .send(Command::LeftElsewhere { id: session })
+            .await;
+    }
+
+    /// Our session's table on another host is gone with its host (or the
+    /// host handed it over as it restarts): the seat is looked for in NATS
+    /// and taken back where the game goes on, or here.
+    fn orphaned(self: &Arc<Self>, session: SessionId) {
+        let key = {
+            let mut visits = lock(&self.visits);
+            let Some(visit) = visits.get_mut(&session) else {
+                return;
+            };
+            if visit.orphaned || visit.watching || visit.state.is_none() {
+                return;
+            }
+            visit.orphaned = true;
+            visit.key.clone()
+        };
+        let Some(key) = key else { return };
+        tracing::info!(
+            session,
+            "the host of a visitor's table went: looking for the game"
+        );
+        let this = Arc::clone(self);
+        tokio::spawn(async move {
+            if !this.find_seat_for(session, &key, true).await
+                && let Some(v) = lock(&this.visits).get_mut(&session)
+            {
+                v.orphaned = false;
+            }
+        });
+    }
+
+    /// Visits whose table's host is no longer live (it died): their seats
+    /// are looked for where the game goes on.
+    fn look_for_lost_tables(self: &Arc<Self>) {
+        if self.client.connection_state() != async_nats::connection::State::Connected {
+            return; // NATS is out of reach: the hosts are not known now
+        }
+        let live = self.live.borrow().clone();
+        let lost: Vec<SessionId> = lock(&self.visits)
+            .iter()
+            .filter(|(_, v)| v.state.is_some() && !v.watching && !v.orphaned)
+            .filter(|(_, v)| !live.contains_key(&v.room_host))
+            .map(|(&id, _)| id)
+            .collect();
+        for id in lost {
+            self.orphaned(id);
+        }
     }
 
     /// Visits whose table never sent its first state: back to seeking.
@@ -1420,38 +1769,120 @@ impl Crossing {
     }
 }
 
+/// A game read from NATS as the lobby carries it on (`None`: rules this
+/// host cannot run).
+fn carried(
+    stored: &super::rooms::StoredRoom,
+    position: &crate::game::Position,
+    name: &str,
+    rev: u64,
+) -> Option<crate::lobby::Carried> {
+    use crate::lobby::state::Seat as LobbySeat;
+    let rules = stored.rules().ok()?;
+    let seats = [0, 1].map(|i| {
+        let s = &stored.seats[i];
+        let colour = s.colour.parse().unwrap_or(crate::game::Colour::ALL[i]);
+        match s.level.as_deref().and_then(|l| l.parse().ok()) {
+            Some(level) => LobbySeat::Computer { level, colour },
+            None => LobbySeat::Human {
+                id: 0,
+                name: crate::text::sanitize_name(&stored.players[i], "Player"),
+                colour,
+                account: s.account.clone(),
+                rating: s.rating.filter(|&r| r <= 10_000),
+                resume: s.resume.clone(),
+            },
+        }
+    });
+    let clock = stored.clock.map(|c| crate::clock::TimeControl {
+        base: Duration::from_millis(c.base_ms.min(24 * 3600 * 1000)),
+        increment: Duration::from_millis(c.increment_ms.min(3600 * 1000)),
+    });
+    let resumed = crate::lobby::room::Resumed {
+        game: if stored.game_id.is_empty() {
+            crate::store::GameRecord::new_id()
+        } else {
+            stored.game_id.clone()
+        },
+        started_ms: stored.started_ms,
+        moves: position
+            .history()
+            .iter()
+            .map(|&p| crate::game::Move::Point(p))
+            .collect(),
+        move_ms: stored.move_ms.clone(),
+        clock_left: stored.clock.map(|c| c.left_ms.map(Duration::from_millis)),
+        away: [false; 2],
+    };
+    Some(crate::lobby::Carried {
+        rules,
+        seats,
+        rated: stored.rated,
+        clock,
+        resumed,
+        from: (name.to_string(), rev),
+    })
+}
+
 /// Keeps the game at a table here in NATS (as `name`) while it runs:
 /// written at each move, removed when the game ends or the table closes
-/// (and written again if a rematch starts). Stops writing if another host
-/// has written the room meanwhile (it runs the room now).
+/// (and written again if a rematch starts), its players' seats noted in
+/// the seats bucket meanwhile. Stops writing if another host has written
+/// the room meanwhile (it runs the room now). A table handed over (the
+/// host restarts) leaves its game released, for any host to claim.
+/// `from`: the revision of a room claimed from another host.
 async fn keep_room(
     rooms: super::rooms::Rooms,
-    host: String,
+    owner: (String, String),
+    room: crate::lobby::RoomId,
     name: String,
     mut state: watch::Receiver<Arc<RoomState>>,
+    from: Option<u64>,
 ) {
     use super::rooms::StoredRoom;
     // The revision we wrote last; `None`: not kept now (no game in play).
-    let mut rev: Option<u64> = None;
+    let mut rev: Option<u64> = from;
     let mut kept: Option<StoredRoom> = None;
+    // The players' accounts and resume codes noted for this room.
+    let mut seated: Vec<String> = Vec::new();
     loop {
-        let stored = {
+        let (stored, handed_over) = {
             let st = state.borrow_and_update();
-            (st.view.ending.is_none()).then(|| StoredRoom::of(&st, &host, crate::store::now_ms()))
+            let stored = (st.view.ending.is_none())
+                .then(|| StoredRoom::of(&st, room, (&owner.0, &owner.1), crate::store::now_ms()));
+            (stored, st.handed_over)
         };
+        if handed_over {
+            if let (Some(stored), Some(r)) = (&stored, rev) {
+                match rooms.release(&name, stored, r).await {
+                    Ok(()) => tracing::info!(room = %name, "room released for another host"),
+                    Err(e) => tracing::warn!(room = %name, error = %e, "a room was not released"),
+                }
+            }
+            return;
+        }
         match (stored, rev) {
             (Some(stored), None) => match rooms.create(&name, &stored).await {
                 Ok(r) => {
                     rev = Some(r);
+                    seated = seat_keys(&stored);
+                    rooms.seat(&seated, &name).await;
                     kept = Some(stored);
                 }
                 Err(e) => tracing::warn!(room = %name, error = %e, "a room is not kept in NATS"),
             },
             (Some(stored), Some(r)) => {
-                if kept.as_ref().map(|k| &k.moves) != Some(&stored.moves) {
+                if kept.as_ref().map(|k| (&k.moves, &k.seats))
+                    != Some((&stored.moves, &stored.seats))
+                {
                     match rooms.replace(&name, &stored, r).await {
                         Ok(Some(r)) => {
                             rev = Some(r);
+                            let keys = seat_keys(&stored);
+                            if keys != seated {
+                                rooms.seat(&keys, &name).await;
+                                seated = keys;
+                            }
                             kept = Some(stored);
                         }
                         Ok(None) => {
@@ -1466,6 +1897,7 @@ async fn keep_room(
             }
             (None, Some(_)) => {
                 let _ = rooms.remove(&name).await;
+                rooms.unseat(&std::mem::take(&mut seated), &name).await;
                 rev = None;
                 kept = None;
             }
@@ -1477,7 +1909,17 @@ async fn keep_room(
     }
     if rev.is_some() {
         let _ = rooms.remove(&name).await;
+        rooms.unseat(&seated, &name).await;
     }
+}
+
+/// What takes the seats of a kept room back: accounts and resume codes.
+fn seat_keys(room: &super::rooms::StoredRoom) -> Vec<String> {
+    room.seats
+        .iter()
+        .flat_map(|s| [s.account.clone(), s.resume.clone()])
+        .flatten()
+        .collect()
 }
 
 #[cfg(test)]

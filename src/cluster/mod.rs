@@ -287,7 +287,13 @@ impl Cluster {
         let rooms = open_bucket_sized(&js, &rooms_bucket, ROOMS_MAX_AGE, rooms::MAX_ROOM_VALUE)
             .await
             .with_context(|| format!("cannot open the NATS bucket {rooms_bucket} at {url}"))?;
-        let rooms = rooms::Rooms::new(rooms, config.host_name.clone());
+        let seats_bucket = format!("{}_seats", config.prefix);
+        let seats = open_bucket(&js, &seats_bucket, ROOMS_MAX_AGE)
+            .await
+            .with_context(|| format!("cannot open the NATS bucket {seats_bucket} at {url}"))?;
+        let rooms = rooms::Rooms::new(rooms, config.host_name.clone())
+            .with_instance(instance.clone())
+            .with_seats(seats);
         let (live_tx, live) = watch::channel(HashMap::new());
 
         let (remote_tx, remote) = watch::channel(Stats::default());
@@ -374,6 +380,9 @@ impl Cluster {
         if let Some(task) = self.crossing.lock().await.take() {
             let _ = tokio::time::timeout(Duration::from_secs(3), task).await;
         }
+        // Rooms handed over are released before the host is seen to go.
+        self.across.keeping.close();
+        let _ = tokio::time::timeout(Duration::from_secs(3), self.across.keeping.wait()).await;
         let key = format!("host.{}", self.name);
         let _ = tokio::time::timeout(Duration::from_secs(2), self.hosts.delete(&key)).await;
         // Our people's announcements (ignored by the others from now on,

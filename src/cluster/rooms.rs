@@ -30,7 +30,7 @@ const OP_TIMEOUT: Duration = Duration::from_secs(3);
 pub const LEASE: Duration = Duration::from_secs(6);
 
 /// A room as kept in NATS.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct StoredRoom {
     /// The host that runs the room.
     pub owner: String,
@@ -45,7 +45,57 @@ pub struct StoredRoom {
     pub players: [String; 2],
     /// Every move, as board points, in order.
     pub moves: Vec<(u8, u8)>,
+    /// The owner's run (its instance id): a host back under the same name
+    /// is another run, and does not hold the room.
+    #[serde(default)]
+    pub owner_instance: String,
+    /// The room's number on its owner host.
+    #[serde(default)]
+    pub room: u64,
+    /// The owner stopped (a restart) and let the room go: any host may
+    /// claim it at once.
+    #[serde(default)]
+    pub released: bool,
+    /// What takes each seat back, first player first.
+    #[serde(default)]
+    pub seats: [StoredSeat; 2],
+    #[serde(default)]
+    pub rated: bool,
+    #[serde(default)]
+    pub clock: Option<StoredClock>,
+    /// The game's id in the store (the same on every host that runs it:
+    /// the record is kept once).
+    #[serde(default)]
+    pub game_id: String,
+    #[serde(default)]
+    pub started_ms: i64,
+    /// Milliseconds since the start of each move.
+    #[serde(default)]
+    pub move_ms: Vec<u64>,
 }
+
+/// One seat of a kept room, beside the player's name.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct StoredSeat {
+    pub account: Option<String>,
+    /// A guest's resume code.
+    pub resume: Option<String>,
+    pub rating: Option<u32>,
+    /// The computer's level, for its seat.
+    pub level: Option<String>,
+    pub colour: String,
+}
+
+/// A kept room's clocks, as they stood at its last write.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub struct StoredClock {
+    pub base_ms: u64,
+    pub increment_ms: u64,
+    pub left_ms: [u64; 2],
+}
+
+/// The longest account id, resume code or game id taken from a room.
+const MAX_ID: usize = 128;
 
 /// What became of a move.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,10 +111,38 @@ pub enum Applied {
 impl StoredRoom {
     /// The game at a table of `owner`'s, as kept (`now_ms`: the lease
     /// starts).
-    pub fn of(state: &crate::lobby::room::RoomState, owner: &str, now_ms: i64) -> StoredRoom {
+    pub fn of(
+        state: &crate::lobby::room::RoomState,
+        room: u64,
+        owner: (&str, &str),
+        now_ms: i64,
+    ) -> StoredRoom {
         let v = &state.view;
         let rules = v.position.rules();
+        let carry = state.carry.as_deref().cloned().unwrap_or_default();
+        let now = std::time::Instant::now();
+        let (owner, owner_instance) = owner;
         StoredRoom {
+            owner_instance: owner_instance.to_string(),
+            room,
+            released: false,
+            seats: [0, 1].map(|i| StoredSeat {
+                account: carry.accounts[i].clone(),
+                resume: carry.resumes[i].clone(),
+                rating: v.seats[i].rating,
+                level: v.seats[i].computer.map(|l| l.name().to_string()),
+                colour: v.seats[i].colour.name().to_string(),
+            }),
+            rated: v.rated,
+            clock: v.clock.map(|c| StoredClock {
+                base_ms: c.control.base.as_millis() as u64,
+                increment_ms: c.control.increment.as_millis() as u64,
+                left_ms: [crate::game::Side::First, crate::game::Side::Second]
+                    .map(|s| c.left_at(s, now).as_millis() as u64),
+            }),
+            game_id: carry.game,
+            started_ms: carry.started_ms,
+            move_ms: carry.move_ms,
             owner: owner.to_string(),
             lease_until_ms: now_ms.saturating_add(LEASE.as_millis() as i64),
             game: rules.kind().id().to_string(),
@@ -84,14 +162,31 @@ impl StoredRoom {
             return None;
         }
         let room: StoredRoom = serde_json::from_slice(bytes).ok()?;
-        if !super::valid_host_name(&room.owner) {
+        if !super::valid_host_name(&room.owner) || room.owner_instance.len() > MAX_ID {
             return None;
+        }
+        let ids = room.seats.iter().flat_map(|s| [&s.account, &s.resume]);
+        if room.game_id.len() > MAX_ID
+            || ids.flatten().any(|id| id.len() > MAX_ID)
+            || room.move_ms.len() > room.moves.len()
+            || room.players.iter().any(|p| p.len() > MAX_ID)
+        {
+            return None;
+        }
+        for seat in &room.seats {
+            if seat
+                .level
+                .as_ref()
+                .is_some_and(|l| l.parse::<crate::engine::Level>().is_err())
+            {
+                return None;
+            }
         }
         let position = room.position().ok()?;
         Some((room, position))
     }
 
-    fn rules(&self) -> Result<Rules, String> {
+    pub fn rules(&self) -> Result<Rules, String> {
         let kind: GameKind = self.game.parse().map_err(|_| "unknown game")?;
         Rules::new(kind, self.width, self.height, self.line, self.exact).map_err(|e| e.to_string())
     }
@@ -112,11 +207,29 @@ impl StoredRoom {
     }
 }
 
-/// The rooms bucket of one host.
+/// The rooms bucket of one host (and the seats bucket: which room each
+/// player's seat is in, by account or resume code).
 #[derive(Clone)]
 pub struct Rooms {
     kv: kv::Store,
     host: String,
+    instance: String,
+    seats: Option<kv::Store>,
+}
+
+/// A seat's key in the seats bucket: `seat.` and the account or resume
+/// code in hex (any bytes, a valid NATS key); `None` if too long.
+fn seat_key(key: &str) -> Option<String> {
+    use std::fmt::Write;
+    if key.is_empty() || key.len() > MAX_ID {
+        return None;
+    }
+    let mut k = String::with_capacity(5 + 2 * key.len());
+    k.push_str("seat.");
+    for b in key.bytes() {
+        let _ = write!(k, "{b:02x}");
+    }
+    Some(k)
 }
 
 fn key(room: &str) -> String {
@@ -125,7 +238,63 @@ fn key(room: &str) -> String {
 
 impl Rooms {
     pub fn new(kv: kv::Store, host: String) -> Rooms {
-        Rooms { kv, host }
+        Rooms {
+            kv,
+            host,
+            instance: String::new(),
+            seats: None,
+        }
+    }
+
+    /// This run of the host (claims write it as the owner's).
+    pub fn with_instance(mut self, instance: String) -> Rooms {
+        self.instance = instance;
+        self
+    }
+
+    /// Where seats are looked up by account or resume code.
+    pub fn with_seats(mut self, seats: kv::Store) -> Rooms {
+        self.seats = Some(seats);
+        self
+    }
+
+    /// Notes that the players with `keys` (accounts, resume codes) sit in
+    /// `room`.
+    pub async fn seat(&self, keys: &[String], room: &str) {
+        let Some(seats) = &self.seats else { return };
+        for key in keys.iter().filter_map(|k| seat_key(k)) {
+            let put = seats.put(key, room.to_string().into_bytes().into());
+            if let Err(e) = tokio::time::timeout(OP_TIMEOUT, put).await {
+                tracing::debug!(error = %e, "a seat is not noted in NATS");
+            }
+        }
+    }
+
+    /// The room the player with `key` sits in, if noted.
+    pub async fn seat_of(&self, key: &str) -> anyhow::Result<Option<String>> {
+        let (Some(seats), Some(k)) = (&self.seats, seat_key(key)) else {
+            return Ok(None);
+        };
+        let entry = tokio::time::timeout(OP_TIMEOUT, seats.entry(k))
+            .await
+            .map_err(|_| anyhow::anyhow!("NATS did not answer in time"))??;
+        Ok(entry
+            .filter(|e| e.operation == kv::Operation::Put && e.value.len() <= 256)
+            .and_then(|e| String::from_utf8(e.value.to_vec()).ok())
+            .filter(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_graphic())))
+    }
+
+    /// The players with `keys` no longer sit in `room` (a seat noted for
+    /// another room since is left alone).
+    pub async fn unseat(&self, keys: &[String], room: &str) {
+        for key in keys {
+            if self.seat_of(key).await.ok().flatten().as_deref() != Some(room) {
+                continue;
+            }
+            if let (Some(seats), Some(k)) = (&self.seats, seat_key(key)) {
+                let _ = tokio::time::timeout(OP_TIMEOUT, seats.delete(k)).await;
+            }
+        }
     }
 
     /// The room under `room` and its revision, if there is one.
@@ -219,23 +388,49 @@ impl Rooms {
         anyhow::bail!("the room {room} changed too often to write")
     }
 
-    /// Takes over `room` for this host, for `lease`, if its owner's lease
-    /// ran out by `now_ms` (or it is ours): `true` if this host runs it now.
-    pub async fn claim(&self, room: &str, now_ms: i64, lease: Duration) -> anyhow::Result<bool> {
+    /// Takes over `room` for this host, for `lease`, if its owner let it
+    /// go (a restart), or its lease ran out by `now_ms` and the owner's
+    /// run is not among the live ones (`live(host, instance)`): the room
+    /// as claimed, with its position and revision, if this host runs it
+    /// now.
+    pub async fn claim(
+        &self,
+        room: &str,
+        now_ms: i64,
+        lease: Duration,
+        live: impl Fn(&str, &str) -> bool,
+    ) -> anyhow::Result<Option<(StoredRoom, Position, u64)>> {
         for _ in 0..TRIES {
-            let Some((mut stored, _, rev)) = self.read(room).await? else {
-                return Ok(false);
+            let Some((mut stored, position, rev)) = self.read(room).await? else {
+                return Ok(None);
             };
-            if stored.owner != self.host && stored.lease_until_ms > now_ms {
-                return Ok(false);
+            let ours = stored.owner == self.host && stored.owner_instance == self.instance;
+            let lapsed =
+                stored.lease_until_ms <= now_ms && !live(&stored.owner, &stored.owner_instance);
+            if !(ours || stored.released || lapsed) {
+                return Ok(None);
             }
             stored.owner = self.host.clone();
+            stored.owner_instance = self.instance.clone();
+            stored.released = false;
             stored.lease_until_ms = now_ms.saturating_add(lease.as_millis() as i64);
-            if self.write(room, &stored, rev).await?.is_some() {
-                return Ok(true);
+            if let Some(rev) = self.write(room, &stored, rev).await? {
+                return Ok(Some((stored, position, rev)));
             }
         }
-        Ok(false)
+        Ok(None)
+    }
+
+    /// This host stops (a restart): its room `room`, last written at
+    /// `rev`, may be claimed by any host at once.
+    pub async fn release(&self, room: &str, value: &StoredRoom, rev: u64) -> anyhow::Result<()> {
+        let mut value = value.clone();
+        value.released = true;
+        value.lease_until_ms = 0;
+        match self.write(room, &value, rev.max(1)).await? {
+            Some(_) => Ok(()),
+            None => anyhow::bail!("another host wrote the room {room} meanwhile"),
+        }
     }
 
     /// The room has ended: it goes from the bucket.
@@ -262,6 +457,7 @@ mod tests {
             exact: false,
             players: ["ann".into(), "bo".into()],
             moves,
+            ..Default::default()
         }
     }
 

@@ -92,6 +92,9 @@ pub struct WireState {
     away_in_ms: [Option<i64>; 2],
     watchers: u32,
     chat: [Vec<WireChat>; 2],
+    /// The table's host restarts: the game is to be carried on elsewhere.
+    #[serde(default)]
+    handed_over: bool,
 }
 
 fn side_byte(s: Side) -> u8 {
@@ -169,6 +172,7 @@ impl WireState {
             mine: state.ids.map(|id| id == Some(ghost)),
             computer: state.ids.map(|id| id.is_none()),
             present: state.present,
+            handed_over: state.handed_over,
             ending: v.ending.as_ref().map(|e| match e {
                 Ending::Line { winner, line } => WireEnding::Line {
                     winner: side_byte(*winner),
@@ -351,6 +355,8 @@ impl WireState {
             view,
             ids,
             present: self.present,
+            carry: None,
+            handed_over: self.handed_over,
         })
     }
 }
@@ -587,6 +593,20 @@ pub struct JoinAsk {
     pub colour: Option<String>,
 }
 
+/// Someone on another host takes back their seat (by `key`: an account
+/// or a seat's secret) at the table `room` here.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RejoinAsk {
+    pub room: u64,
+    pub key: String,
+    /// The seat's secret from now on.
+    pub token: String,
+    pub host: String,
+    pub session: SessionId,
+    pub name: String,
+    pub account: Option<String>,
+}
+
 /// The room's host's answer: the game starts, or why not.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub enum JoinAnswer {
@@ -717,6 +737,8 @@ mod tests {
             view: table.view().clone(),
             ids: [Some(7), Some(VISITOR)],
             present: [true, true],
+            carry: None,
+            handed_over: false,
         }
     }
 

@@ -167,8 +167,39 @@ pub enum Cmd {
         ratings: [Option<u32>; 2],
         reply: oneshot::Sender<Result<(), String>>,
     },
+    /// Cluster mode: carry on here a game whose host went away, with `id`
+    /// back in the seat `key` takes; why not, if not.
+    CarryOn {
+        id: SessionId,
+        key: String,
+        game: Box<Carried>,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// Cluster mode: a player on another host takes back their seat
+    /// (by `key`) at the table `room` here, as a visitor.
+    RejoinForVisitor {
+        room: super::RoomId,
+        key: String,
+        visitor: super::state::Visitor,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// Something for session `id` to read, wherever it is.
+    Tell { id: SessionId, text: String },
     /// Anything else, for the lobby state as it is.
     Do(Command),
+}
+
+/// A game carried on from another host, as read from NATS.
+#[derive(Debug, Clone)]
+pub struct Carried {
+    pub rules: crate::game::Rules,
+    /// The seats, first player first (their session ids are set here).
+    pub seats: [super::state::Seat; 2],
+    pub rated: bool,
+    pub clock: Option<crate::clock::TimeControl>,
+    pub resumed: super::room::Resumed,
+    /// Its key in NATS and the revision claimed.
+    pub from: (String, u64),
 }
 
 /// What the lobby hands the cluster (cluster mode only).
@@ -177,6 +208,9 @@ pub enum Across {
     Kept {
         room: super::RoomId,
         state: watch::Receiver<Arc<RoomState>>,
+        /// A game carried on from another host: its key in NATS and the
+        /// revision claimed.
+        from: Option<(String, u64)>,
     },
     /// Offer this seeker to the other hosts.
     Seek {
@@ -186,6 +220,9 @@ pub enum Across {
     },
     /// This session no longer seeks.
     Unseek { id: SessionId },
+    /// An account arrived with no game here: it may have a seat in a game
+    /// kept in NATS.
+    FindSeat { id: SessionId, key: String },
     /// A room for a friend opened here under `code`.
     CodeOpened {
         code: String,

@@ -28,7 +28,7 @@ use compute::Computer;
 use room::{RoomCmd, RoomHandle, RoomServices, RoomState};
 
 pub(crate) use codes::{looks_like_code, normalise_code};
-pub use messages::{Across, Cmd, GameSummary, NewMember, RoomLink, ToSession};
+pub use messages::{Across, Carried, Cmd, GameSummary, NewMember, RoomLink, ToSession};
 pub use state::{
     Arrival, Command, Effect, Invitation, InvitationFromAfar, LobbyState, Notice, Person, RoomId,
     Seat, Seeker, SessionId, Visitor,
@@ -164,6 +164,35 @@ impl LobbyHandle {
         }
         rx.await
             .unwrap_or_else(|_| Err("the host is shutting down".into()))
+    }
+
+    /// Cluster mode: carry on here a game whose host went away, with `id`
+    /// back in the seat `key` takes.
+    pub async fn carry_on(&self, id: SessionId, key: String, game: Carried) -> Result<(), String> {
+        self.ask(|reply| Cmd::CarryOn {
+            id,
+            key,
+            game: Box::new(game),
+            reply,
+        })
+        .await
+    }
+
+    /// Cluster mode: a player on another host takes their seat at `room`
+    /// back, as a visitor.
+    pub async fn rejoin_for_visitor(
+        &self,
+        room: RoomId,
+        key: String,
+        visitor: Visitor,
+    ) -> Result<(), String> {
+        self.ask(|reply| Cmd::RejoinForVisitor {
+            room,
+            key,
+            visitor,
+            reply,
+        })
+        .await
     }
 
     /// Cluster mode: someone on another host invites a person here.
@@ -447,6 +476,91 @@ impl Lobby {
                 };
                 let _ = reply.send(answer);
             }
+            Cmd::CarryOn {
+                id,
+                key,
+                game,
+                reply,
+            } => {
+                let Carried {
+                    rules,
+                    seats,
+                    rated,
+                    clock,
+                    resumed,
+                    from,
+                } = *game;
+                match self.state.carry_on(id, &key, seats) {
+                    Ok((room, seats)) => {
+                        let mut resumed = resumed;
+                        // The other player's seat waits for them.
+                        resumed.away = seats
+                            .each_ref()
+                            .map(|s| matches!(s, Seat::Human { id: sid, .. } if *sid != id));
+                        let seats = seats.map(|seat| {
+                            let inbox = match &seat {
+                                Seat::Human { id, .. } => self.inboxes.get(id).cloned(),
+                                Seat::Computer { .. } => None,
+                            };
+                            (seat, inbox)
+                        });
+                        let opened = room::spawn(
+                            room,
+                            rules,
+                            seats,
+                            rated,
+                            clock,
+                            Some(resumed),
+                            &self.services,
+                        );
+                        self.across(Across::Kept {
+                            room,
+                            state: opened.1.clone(),
+                            from: Some(from),
+                        });
+                        self.rooms.insert(room, opened);
+                        self.tell(id, Notice::Joined(room));
+                        let _ = reply.send(Ok(()));
+                    }
+                    Err(why) => {
+                        let _ = reply.send(Err(why));
+                    }
+                }
+                let effects = self.state.take_effects();
+                self.carry_out(effects);
+            }
+            Cmd::Tell { id, text } => self.tell(id, Notice::Said(text)),
+            Cmd::RejoinForVisitor {
+                room,
+                key,
+                visitor,
+                reply,
+            } => {
+                let answer = match self.rooms.get(&room) {
+                    Some((handle, state)) => {
+                        let ghost = self.state.new_ghost();
+                        let (tx, rx) = mpsc::channel(64);
+                        send_to_room(
+                            handle,
+                            RoomCmd::Rejoin {
+                                key,
+                                id: ghost,
+                                inbox: tx,
+                            },
+                        );
+                        self.across(Across::Opened {
+                            handle: handle.clone(),
+                            state: state.clone(),
+                            ghost,
+                            visitor,
+                            inbox: rx,
+                        });
+                        Ok(())
+                    }
+                    None => Err("that game has ended".into()),
+                };
+                let _ = reply.send(answer);
+            }
             Cmd::InvitedFromAfar { ask, reply } => {
                 self.state.set_now(std::time::Instant::now());
                 let done = self.state.invited_from_afar(ask);
@@ -597,11 +711,13 @@ impl Lobby {
                             _ => None,
                         })
                         .collect();
-                    let opened = room::spawn(room, rules, seats, rated, clock, &self.services);
+                    let opened =
+                        room::spawn(room, rules, seats, rated, clock, None, &self.services);
                     if self.across.is_some() {
                         self.across(Across::Kept {
                             room,
                             state: opened.1.clone(),
+                            from: None,
                         });
                     }
                     for ghost in visitors {
@@ -627,6 +743,7 @@ impl Lobby {
                 }
                 Effect::Seek { id, kind, seeker } => self.across(Across::Seek { id, kind, seeker }),
                 Effect::Unseek { id } => self.across(Across::Unseek { id }),
+                Effect::FindSeat { id, key } => self.across(Across::FindSeat { id, key }),
                 Effect::CodeOpened { code, kind } => self.across(Across::CodeOpened { code, kind }),
                 Effect::CodeClosed { code } => self.across(Across::CodeClosed { code }),
                 Effect::InviteAcross {
@@ -709,10 +826,17 @@ impl Lobby {
                     // games must be stopped and recorded.
                     let rooms: Vec<RoomHandle> =
                         self.rooms.values().map(|(room, _)| room.clone()).collect();
+                    // In a cluster, the games go on elsewhere: each table
+                    // hands its game over to NATS as it stands.
+                    let hand_over = self.across.is_some();
                     tokio::spawn(async move {
                         for room in rooms {
-                            room.send(RoomCmd::Abort {
-                                reason: reason.clone(),
+                            room.send(if hand_over {
+                                RoomCmd::HandOver
+                            } else {
+                                RoomCmd::Abort {
+                                    reason: reason.clone(),
+                                }
                             })
                             .await;
                         }

@@ -34,6 +34,44 @@ pub struct RoomState {
     pub ids: [Option<SessionId>; 2],
     /// Whether each seat's player is still at the table.
     pub present: [bool; 2],
+    /// What another host needs to carry the game on (`None` for a table
+    /// followed from another host).
+    pub carry: Option<Arc<Carry>>,
+    /// The host handed the game over (it restarts): the players carry it
+    /// on from another host.
+    pub handed_over: bool,
+}
+
+/// What a table knows beside its view that another host needs to carry
+/// its game on (cluster mode): this round's record so far and what takes
+/// each seat back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Carry {
+    /// The game's id in the store (the same on every host that runs it).
+    pub game: String,
+    pub started_ms: i64,
+    /// Milliseconds since the start of each move.
+    pub move_ms: Vec<u64>,
+    /// By side: the player's account, if any.
+    pub accounts: [Option<String>; 2],
+    /// By side: a guest's resume code.
+    pub resumes: [Option<String>; 2],
+}
+
+/// A game carried on from another host (cluster mode): what it had
+/// reached there.
+#[derive(Debug, Clone)]
+pub struct Resumed {
+    pub game: String,
+    pub started_ms: i64,
+    /// Every move so far, in order, with its time since the start.
+    pub moves: Vec<Move>,
+    pub move_ms: Vec<u64>,
+    /// Each side's time left, in a game with a clock.
+    pub clock_left: Option<[Duration; 2]>,
+    /// The sides whose player is not here yet: their seats wait for
+    /// them the grace time.
+    pub away: [bool; 2],
 }
 
 /// Lines of each chat a table keeps (and a late watcher or a player
@@ -121,6 +159,9 @@ pub enum RoomCmd {
     Abort {
         reason: String,
     },
+    /// The host restarts in a cluster: the room stops without a result,
+    /// leaving its game in NATS for another host to carry on.
+    HandOver,
     /// The game with this id is stored or journaled (or the recorder gave
     /// up on it); `change` is how a rated game moved the ratings.
     Recorded {
@@ -209,6 +250,7 @@ pub fn spawn(
     seats: [SeatSpec; 2],
     rated: bool,
     clock: Option<TimeControl>,
+    resumed: Option<Resumed>,
     services: &RoomServices,
 ) -> (RoomHandle, watch::Receiver<Arc<RoomState>>) {
     let lobby = services.lobby.clone();
@@ -254,10 +296,32 @@ pub fn spawn(
     let mut table = Table::new(rules, [a.0, b.0]);
     table.set_rated(rated, ratings);
     let sitters = [a.1, b.1];
-    // The first side's time runs from the start.
+    let mut record = Round::new();
+    if let Some(r) = &resumed {
+        for &m in &r.moves {
+            let Some(side) = table.to_move() else { break };
+            if table.play(side, m).is_err() {
+                break;
+            }
+        }
+        let since = u64::try_from(store::now_ms().saturating_sub(r.started_ms)).unwrap_or(0);
+        record.id = r.game.clone();
+        record.started_ms = r.started_ms;
+        record.started = Instant::now()
+            .checked_sub(Duration::from_millis(since))
+            .unwrap_or_else(Instant::now);
+        record.move_ms = r.move_ms.clone();
+        record.move_ms.resize(table.position().stones(), since);
+    }
+    // The first side's time runs from the start (a game carried on: the
+    // side to move's, from what it had left).
     let clock = clock.map(|c| {
         let mut clock = Clock::new(c);
-        clock.start(Side::First, Instant::now());
+        let now = Instant::now();
+        match resumed.as_ref().and_then(|r| r.clock_left) {
+            Some(left) => clock.resume(left, table.to_move(), now),
+            None => clock.start(Side::First, now),
+        }
         clock
     });
     // The first state; `publish` below adds the clocks and claims.
@@ -265,6 +329,8 @@ pub fn spawn(
         view: table.view().clone(),
         ids: sitters.each_ref().map(|s| s.id),
         present: [true, true],
+        carry: None,
+        handed_over: false,
     });
     let (state_tx, state_rx) = watch::channel(state);
     let (tx, rx) = mpsc::channel(ROOM_QUEUE);
@@ -275,7 +341,7 @@ pub fn spawn(
         metrics: Arc::clone(&services.metrics),
         table,
         sitters,
-        record: Round::new(),
+        record,
         recorder,
         tx: tx.clone(),
         state_tx,
@@ -296,7 +362,17 @@ pub fn spawn(
         chat_max: services.chat_max,
         chat: Default::default(),
         chat_shown: Default::default(),
+        handed_over: false,
     };
+    // A game carried on: the players not here yet have the grace time.
+    if let Some(r) = &resumed {
+        room.turn = room.table.to_move().map(|s| (s, Instant::now()));
+        for side in Side::BOTH {
+            if r.away[side.index()] && room.sitters[side.index()].id.is_some() {
+                room.hold_seat(side);
+            }
+        }
+    }
     // What the first screens show, claims included.
     room.publish();
     services.tracker.spawn(room.run());
@@ -413,6 +489,9 @@ struct Room {
     chat: [VecDeque<ChatLine>; 2],
     /// The same, as last published (rebuilt only when a line comes).
     chat_shown: [Arc<Vec<ChatLine>>; 2],
+    /// The game went to the cluster (the host restarts): the room ends
+    /// without a result.
+    handed_over: bool,
 }
 
 impl Room {
@@ -584,6 +663,14 @@ impl Room {
             view,
             ids: self.sitters.each_ref().map(|s| s.id),
             present: self.sitters.each_ref().map(|s| s.present),
+            carry: Some(Arc::new(Carry {
+                game: self.record.id.clone(),
+                started_ms: self.record.started_ms,
+                move_ms: self.record.move_ms.clone(),
+                accounts: self.sitters.each_ref().map(|s| s.account.clone()),
+                resumes: self.sitters.each_ref().map(|s| s.resume.clone()),
+            })),
+            handed_over: self.handed_over,
         }));
     }
 
@@ -709,7 +796,12 @@ impl Room {
                     self.release();
                 }
                 cmd = self.rx.recv() => match cmd {
-                    Some(cmd) => self.command(cmd),
+                    Some(cmd) => {
+                        self.command(cmd);
+                        if self.handed_over {
+                            break;
+                        }
+                    }
                     None => break,
                 },
                 Some((id, m)) = self.thoughts_rx.recv() => {
@@ -1067,6 +1159,15 @@ impl Room {
                 self.table.abort(&reason);
                 self.sync_clock(false);
                 self.record_if_over();
+                self.publish();
+            }
+            RoomCmd::HandOver => {
+                if self.table.is_over() {
+                    return; // nothing to carry on: its record is on its way
+                }
+                tracing::info!(room = self.id, "game handed over to the cluster");
+                self.stop_thinking();
+                self.handed_over = true;
                 self.publish();
             }
             RoomCmd::Rejoin { key, id, inbox } => self.rejoin(&key, id, inbox),

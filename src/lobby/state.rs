@@ -210,6 +210,11 @@ pub enum Command {
     LeftRoom {
         id: SessionId,
     },
+    /// Cluster mode: this session left its table on another host (and is
+    /// not at a table here since).
+    LeftElsewhere {
+        id: SessionId,
+    },
     /// From a room: it has ended.
     RoomClosed {
         room: RoomId,
@@ -293,6 +298,7 @@ impl Command {
             Command::Leave { .. }
             | Command::Rated { .. }
             | Command::LeftRoom { .. }
+            | Command::LeftElsewhere { .. }
             | Command::RoomClosed { .. }
             | Command::Shutdown { .. }
             | Command::SeatHeld { .. }
@@ -521,6 +527,9 @@ pub enum Effect {
     },
     /// Cluster mode: this session no longer seeks.
     Unseek { id: SessionId },
+    /// Cluster mode: an account arrived with no game here; it may have a
+    /// seat in a game kept in NATS (its host gone, or another host's).
+    FindSeat { id: SessionId, key: String },
     /// Cluster mode: a room for a friend opened here under `code`.
     CodeOpened { code: String, kind: GameKind },
     /// Cluster mode: the room for a friend under `code` closed (or started).
@@ -830,8 +839,12 @@ impl LobbyState {
                 }
                 _ => None,
             });
-            if let Some(room) = playing.or_else(|| self.held.get(&a).copied()) {
-                self.out.push(Effect::Rejoin { room, key: a, id });
+            match playing.or_else(|| self.held.get(&a).copied()) {
+                Some(room) if room != ELSEWHERE => {
+                    self.out.push(Effect::Rejoin { room, key: a, id })
+                }
+                _ if self.cluster => self.out.push(Effect::FindSeat { id, key: a }),
+                _ => {}
             }
         }
         // The same key connecting again: the old session goes, so the
@@ -945,6 +958,17 @@ impl LobbyState {
             Command::LeftRoom { id } => {
                 if let Some(m) = self.members.get_mut(&id)
                     && matches!(m.status, Status::Playing(_) | Status::Watching(_))
+                {
+                    m.status = Status::Idle;
+                    self.dirty = true;
+                }
+            }
+            Command::LeftElsewhere { id } => {
+                if let Some(m) = self.members.get_mut(&id)
+                    && matches!(
+                        m.status,
+                        Status::Playing(ELSEWHERE) | Status::Watching(ELSEWHERE)
+                    )
                 {
                     m.status = Status::Idle;
                     self.dirty = true;
@@ -1863,6 +1887,61 @@ impl LobbyState {
         }
     }
 
+    /// A session id for a seat whose player is elsewhere (a visitor, a
+    /// player not back yet).
+    pub fn new_ghost(&mut self) -> SessionId {
+        let ghost = self.next_ghost;
+        self.next_ghost += 1;
+        ghost
+    }
+
+    /// Cluster mode: a game carried on here from another host (its host
+    /// went away), with `id` back in the seat that `key` (its account or
+    /// resume code) takes; the other player may come back to theirs within
+    /// the grace. The room and the seats with their sessions, or why not.
+    pub fn carry_on(
+        &mut self,
+        id: SessionId,
+        key: &str,
+        mut seats: [Seat; 2],
+    ) -> Result<(RoomId, [Seat; 2]), String> {
+        let Some(m) = self.members.get(&id) else {
+            return Err("you have left".into());
+        };
+        if matches!(m.status, Status::Watching(_))
+            || matches!(m.status, Status::Playing(r) if r != ELSEWHERE)
+        {
+            return Err("you are at another table".into());
+        }
+        let takes = |seat: &Seat| {
+            matches!(seat, Seat::Human { account, resume, .. }
+                if account.as_deref() == Some(key) || resume.as_deref() == Some(key))
+        };
+        let Some(mine) = seats.iter().position(takes) else {
+            return Err("that game has no seat for you".into());
+        };
+        let room = self.next_room;
+        self.next_room += 1;
+        for (i, seat) in seats.iter_mut().enumerate() {
+            if let Seat::Human {
+                id: sid, resume, ..
+            } = seat
+            {
+                *sid = if i == mine { id } else { self.new_ghost() };
+                if let Some(code) = resume.as_ref().filter(|c| c.len() <= RESUME_LEN) {
+                    self.resumes.insert(code.clone(), (room, *sid));
+                }
+            }
+        }
+        self.unqueue(id);
+        if let Some(m) = self.members.get_mut(&id) {
+            m.status = Status::Playing(room);
+        }
+        self.public.insert(room, true);
+        self.dirty = true;
+        Ok((room, seats))
+    }
+
     /// Cluster mode: seats `member` and a visitor from another host at a
     /// new table here (who starts drawn at random); the room, if it opened.
     fn start_with_visitor(
@@ -2134,7 +2213,9 @@ impl LobbyState {
                         colour,
                         account: v.account.clone(),
                         rating: if rated { v.rating } else { None },
-                        resume: None,
+                        // A guest from another host: its host finds the
+                        // seat again by the seat's secret, if this host goes.
+                        resume: v.account.is_none().then(|| v.token.clone()),
                     }
                 }
                 (None, None) => return None,

@@ -419,10 +419,17 @@ pub async fn run(
         End::Quit | End::Message(_) => "left",
         End::Replaced(_) => "connected again elsewhere",
     };
+    // In a cluster, a host that stops hands its games over: the players
+    // carry them on from another host.
+    let restarting = matches!(end, End::Shutdown) && ctx.cluster.is_some();
     if conn.watching {
         conn.leave_room().await;
     } else if let Some((room, _)) = conn.room.take() {
-        if matches!(end, End::Shutdown) {
+        if restarting {
+            // A table here goes to NATS as it stands (the lobby says the
+            // same to every table, but this session may get there first).
+            room.send(RoomCmd::HandOver).await;
+        } else if matches!(end, End::Shutdown) {
             // Nobody lost: the game stops (the lobby says the same to every
             // table, but this session may get there first).
             room.send(RoomCmd::Abort {
@@ -433,8 +440,9 @@ pub async fn run(
         room.send(RoomCmd::Leave {
             who: conn.id,
             reason: reason.into(),
-            // Not a deliberate quit: an account's seat is kept a while.
-            dropped: matches!(end, End::Gone | End::Cut | End::Replaced(_)),
+            // Not a deliberate quit: an account's seat is kept a while (a
+            // table on another host keeps it while this one restarts).
+            dropped: restarting || matches!(end, End::Gone | End::Cut | End::Replaced(_)),
         })
         .await;
     }
@@ -456,9 +464,11 @@ pub async fn run(
             conn.outbox.finish(&bytes, 0);
         }
         End::Shutdown => {
-            let bytes = conn
-                .session
-                .goodbye("The host is shutting down. Thanks for playing!");
+            let bytes = conn.session.goodbye(if restarting {
+                RESTARTING_GOODBYE
+            } else {
+                "The host is shutting down. Thanks for playing!"
+            });
             conn.outbox.finish(&bytes, 0);
         }
         End::Cut => {}
@@ -472,6 +482,9 @@ pub async fn run(
         _ = tokio::time::sleep(CLOSE_GRACE) => kill.cancel(),
     }
 }
+
+/// What players hear when a host of a cluster stops (a rolling restart).
+pub const RESTARTING_GOODBYE: &str = "This host is restarting; reconnect to continue your game.";
 
 /// Which news arrived (the link of a seat or of a watched game).
 enum MsgKind {

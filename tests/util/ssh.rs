@@ -250,7 +250,12 @@ impl Client {
 
     /// Reads until the screen shows `needle`; panics with the screen after [`WAIT`].
     pub async fn wait_for(&mut self, needle: &str) -> String {
-        let deadline = tokio::time::Instant::now() + WAIT;
+        self.wait_for_within(needle, WAIT).await
+    }
+
+    /// [`Client::wait_for`] with its own limit.
+    pub async fn wait_for_within(&mut self, needle: &str, wait: Duration) -> String {
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
             let s = self.screen();
             if s.contains(needle) {
@@ -260,7 +265,7 @@ impl Client {
                 panic!("closed before {needle:?} showed; screen:\n{s}");
             }
             match tokio::time::timeout_at(deadline, self.ch.wait()).await {
-                Err(_) => panic!("{needle:?} did not show in {WAIT:?}; screen:\n{s}"),
+                Err(_) => panic!("{needle:?} did not show in {wait:?}; screen:\n{s}"),
                 Ok(msg) => self.take(msg),
             }
         }

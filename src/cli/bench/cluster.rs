@@ -154,7 +154,7 @@ async fn remove_buckets(nats_url: &str, prefix: &str) {
         return;
     };
     let js = async_nats::jetstream::new(client);
-    for bucket in ["hosts", "people", "queue", "codes", "rooms"] {
+    for bucket in ["hosts", "people", "queue", "codes", "rooms", "seats"] {
         let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
     }
 }
