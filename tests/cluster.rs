@@ -839,55 +839,64 @@ async fn the_host_of_a_game_killed_its_players_finish_it_from_the_other_hosts_re
     let nats = nats_url();
     // The hosts share one store, as a cluster does.
     let pg = PgScratch::new().await;
-    // Host A is a process of its own, to be killed with SIGKILL.
-    let a = ServerProcess::start(&(cluster_extra(&scratch, "ka", &nats) + &pg.section()));
-    let mut b = start_cluster_host_with(&scratch, "kb", &nats, &pg.section()).await;
+    // A and B are processes of their own (the one that holds the table is
+    // killed with SIGKILL); C is where the players come back.
+    let procs = ["ka", "kb"]
+        .map(|name| ServerProcess::start(&(cluster_extra(&scratch, name, &nats) + &pg.section())));
     let mut c = start_cluster_host_with(&scratch, "kc", &nats, &pg.section()).await;
-    let (ann_key, bo_key) = (new_key(), new_key());
-    let mut bo = Client::connect(b.addr, "bo", Login::Key(bo_key.clone())).await;
-    let mut ann = Client::connect(a.addr, "ann", Login::Key(ann_key.clone())).await;
+    let keys = [new_key(), new_key()];
+    let names = ["ann", "bo"];
+    let mut ann = Client::connect(procs[0].addr, "ann", Login::Key(keys[0].clone())).await;
+    let mut bo = Client::connect(procs[1].addr, "bo", Login::Key(keys[1].clone())).await;
     ann.wait_for("2 online").await;
     bo.wait_for("2 online").await;
-    // bo waits first, so ann's host takes the ticket: the table is on A.
     seek_connect_four(&mut bo).await;
     bo.wait_for("Looking for").await;
     seek_connect_four(&mut ann).await;
     let ann_first = at_table(&mut ann).await;
     assert_ne!(ann_first, at_table(&mut bo).await);
-    if ann_first {
-        one_each(&mut ann, &mut bo).await;
-        one_each(&mut ann, &mut bo).await;
-    } else {
-        one_each(&mut bo, &mut ann).await;
-        one_each(&mut bo, &mut ann).await;
+    let mut players = [ann, bo];
+    let first = if ann_first { 0 } else { 1 };
+    for _ in 0..2 {
+        let [p0, p1] = &mut players;
+        let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
+        one_each(f, s).await;
     }
     let rooms = rooms_bucket(&scratch).await;
     let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.moves.len() == 4)).await;
-    assert_eq!(kept[0].owner, "ka", "{kept:?}");
-    a.signal("KILL");
-    drop(ann);
-    // bo's host carries the game on once A is seen gone (its heartbeat
-    // and the room's lease lapse): bo sees ann's seat wait for her.
-    bo.wait_for_within("ann lost the connection, waiting", Duration::from_secs(25))
+    // The table is on the host whose player took the other's ticket.
+    let doomed = ["ka", "kb"]
+        .iter()
+        .position(|h| *h == kept[0].owner)
+        .unwrap_or_else(|| panic!("the table is on A or B: {kept:?}"));
+    let other = 1 - doomed;
+    procs[doomed].signal("KILL");
+    // The other player's host carries the game on once the dead host is
+    // seen gone (its heartbeat and the room's lease lapse): that player
+    // sees the seat of the one who was on it wait.
+    players[other]
+        .wait_for_within(
+            &format!("{} lost the connection, waiting", names[doomed]),
+            Duration::from_secs(25),
+        )
         .await;
-    let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.owner == "kb")).await;
+    let survivor = ["ka", "kb"][other];
+    let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.owner == survivor)).await;
     assert_eq!(kept[0].moves.len(), 4, "the game as it stood: {kept:?}");
-    // ann comes back through the third host and finds her game.
-    let mut ann = Client::connect(c.addr, "ann", Login::Key(ann_key)).await;
-    assert_eq!(at_table(&mut ann).await, ann_first);
-    bo.wait_gone("lost the connection").await;
-    // bo moves to the third host too (the balancer sent him there).
-    drop(bo);
-    let mut bo = Client::connect(c.addr, "bo", Login::Key(bo_key)).await;
-    assert_eq!(at_table(&mut bo).await, !ann_first);
-    let (first, second) = if ann_first {
-        (&mut ann, &mut bo)
-    } else {
-        (&mut bo, &mut ann)
-    };
-    one_each(first, second).await;
-    play(first, "a").await;
-    for p in [first, second] {
+    // The player of the dead host comes back through the third host and
+    // finds the game.
+    players[doomed] =
+        Client::connect(c.addr, names[doomed], Login::Key(keys[doomed].clone())).await;
+    assert_eq!(at_table(&mut players[doomed]).await, doomed == first);
+    players[other].wait_gone("lost the connection").await;
+    // The other one moves to the third host too (the balancer sent them).
+    players[other] = Client::connect(c.addr, names[other], Login::Key(keys[other].clone())).await;
+    assert_eq!(at_table(&mut players[other]).await, other == first);
+    let [p0, p1] = &mut players;
+    let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
+    one_each(f, s).await;
+    play(f, "a").await;
+    for p in [f, s] {
         p.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
     }
     wait_for_rooms(&rooms, |r| r.is_empty()).await;
@@ -903,7 +912,99 @@ async fn the_host_of_a_game_killed_its_players_finish_it_from_the_other_hosts_re
         assert!(std::time::Instant::now() < deadline, "never recorded");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    drop((ann, bo));
-    b.shutdown().await;
+    drop(players);
     c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_restart_of_every_host_loses_no_game() {
+    use crate::util::ssh::new_key;
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    let pg = PgScratch::new().await;
+    let store = pg.section();
+    let names = ["ra", "rb", "rc"];
+    let mut hosts = Vec::new();
+    for name in names {
+        hosts.push(start_cluster_host_with(&scratch, name, &nats, &store).await);
+    }
+    let (ann_key, bo_key) = (new_key(), new_key());
+    let mut bo = Client::connect(hosts[1].addr, "bo", Login::Key(bo_key.clone())).await;
+    let mut ann = Client::connect(hosts[0].addr, "ann", Login::Key(ann_key.clone())).await;
+    ann.wait_for("2 online").await;
+    bo.wait_for("2 online").await;
+    // bo waits first: the table is on ann's host, A.
+    seek_connect_four(&mut bo).await;
+    bo.wait_for("Looking for").await;
+    seek_connect_four(&mut ann).await;
+    let ann_first = at_table(&mut ann).await;
+    assert_ne!(ann_first, at_table(&mut bo).await);
+    let mut players = [(ann, ann_key, 0usize), (bo, bo_key, 1usize)];
+    // Which of `players` moves first.
+    let first = if ann_first { 0 } else { 1 };
+    let [p0, p1] = &mut players;
+    let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
+    one_each(&mut f.0, &mut s.0).await;
+    // Each host in turn restarts (whether it holds the table or a visitor);
+    // whoever was on it comes back on another host; the game goes on.
+    for (round, restarting) in [0usize, 1, 2].into_iter().enumerate() {
+        hosts[restarting].shutdown().await;
+        let who = players
+            .iter()
+            .position(|p| p.2 == restarting)
+            .expect("a player on the restarting host");
+        players[who]
+            .0
+            .wait_for("This host is restarting; reconnect to continue your game")
+            .await;
+        // Back under its name (a new run of it).
+        hosts[restarting] =
+            start_cluster_host_with(&scratch, names[restarting], &nats, &store).await;
+        // The other player sees the seat wait, on the host that carries
+        // the game on now.
+        let other = 1 - who;
+        players[other]
+            .0
+            .wait_for_within("lost the connection, waiting", Duration::from_secs(15))
+            .await;
+        // Neither the host restarting nor the other player's.
+        let to = (restarting + 2) % 3;
+        assert_ne!(to, players[other].2);
+        let name = if who == 0 { "ann" } else { "bo" };
+        let key = players[who].1.clone();
+        players[who].0 = Client::connect(hosts[to].addr, name, Login::Key(key)).await;
+        players[who].2 = to;
+        assert_eq!(
+            at_table(&mut players[who].0).await,
+            who == first,
+            "round {round}"
+        );
+        players[other].0.wait_gone("lost the connection").await;
+        let [p0, p1] = &mut players;
+        let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
+        if round < 2 {
+            one_each(&mut f.0, &mut s.0).await;
+        } else {
+            play(&mut f.0, "a").await;
+            for p in [f, s] {
+                p.0.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
+            }
+        }
+    }
+    // The game, whole, recorded once.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let all = games_of(&pg.url(), "ann").await;
+        if let [g] = &all[..] {
+            assert_eq!(g.moves.len(), 7, "{g:?}");
+            break;
+        }
+        assert!(all.len() < 2, "recorded twice: {all:?}");
+        assert!(std::time::Instant::now() < deadline, "never recorded");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    drop(players);
+    for h in &mut hosts {
+        h.shutdown().await;
+    }
 }

@@ -62,6 +62,17 @@ const SEAT_WAIT: Duration = Duration::from_secs(15);
 /// What a host says of a request it cannot take.
 const NOT_UNDERSTOOD: &str = "a request this host does not understand";
 
+/// Why a seat is looked for in NATS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seeking {
+    /// A player arrived (or typed a resume code).
+    Arrived,
+    /// A visitor's table's host is no longer live.
+    Lost,
+    /// A visitor's table's host handed the game over (it restarts).
+    HandedOver,
+}
+
 /// A seat's secret as it crosses: 32 hex digits.
 fn valid_token(token: &str) -> bool {
     token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit())
@@ -697,12 +708,13 @@ impl Crossing {
     /// that host has gone (the room is claimed and the game carried on
     /// here). Whether a seat was found.
     async fn find_seat(&self, id: SessionId, key: &str) -> bool {
-        self.find_seat_for(id, key, false).await
+        self.find_seat_for(id, key, Seeking::Arrived).await
     }
 
-    /// [`Crossing::find_seat`] for a session arriving (`visiting` false),
-    /// or visiting a table whose host went (its link carries on).
-    async fn find_seat_for(&self, id: SessionId, key: &str, visiting: bool) -> bool {
+    /// [`Crossing::find_seat`] for a session arriving, or visiting a table
+    /// whose host went (its link carries on).
+    async fn find_seat_for(&self, id: SessionId, key: &str, why: Seeking) -> bool {
+        let visiting = why != Seeking::Arrived;
         let Ok(Some(name)) = self.rooms.seat_of(key).await else {
             return false;
         };
@@ -722,10 +734,15 @@ impl Crossing {
                     let still = lock(&self.visits)
                         .get(&id)
                         .is_some_and(|v| v.room_host == stored.owner && v.state.is_some());
-                    if still {
+                    if still && why == Seeking::Lost {
                         return false; // its host is there after all
                     }
-                    self.rejoin_in_place(id, key, &stored).await
+                    if still {
+                        // Handed over: the room is let go in a moment.
+                        None
+                    } else {
+                        self.rejoin_in_place(id, key, &stored).await
+                    }
                 } else {
                     self.rejoin_across(id, key, &stored).await
                 };
@@ -1423,7 +1440,13 @@ impl Crossing {
                                 send(msg).await;
                             }
                         }
-                        None => break,
+                        None => {
+                            // The room has ended: its last state (a game
+                            // handed over, say) still goes.
+                            let wire = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
+                            send(ToVisitor::State(Box::new(wire))).await;
+                            break;
+                        }
                     },
                 }
             }
@@ -1615,7 +1638,7 @@ impl Crossing {
                 if state.handed_over {
                     // Not shown: the game goes on where the seat is taken back.
                     drop(visits);
-                    self.orphaned(session);
+                    self.orphaned(session, Seeking::HandedOver);
                     return;
                 }
                 match &visit.state {
@@ -1693,7 +1716,7 @@ impl Crossing {
     /// Our session's table on another host is gone with its host (or the
     /// host handed it over as it restarts): the seat is looked for in NATS
     /// and taken back where the game goes on, or here.
-    fn orphaned(self: &Arc<Self>, session: SessionId) {
+    fn orphaned(self: &Arc<Self>, session: SessionId, why: Seeking) {
         let key = {
             let mut visits = lock(&self.visits);
             let Some(visit) = visits.get_mut(&session) else {
@@ -1712,7 +1735,7 @@ impl Crossing {
         );
         let this = Arc::clone(self);
         tokio::spawn(async move {
-            if !this.find_seat_for(session, &key, true).await
+            if !this.find_seat_for(session, &key, why).await
                 && let Some(v) = lock(&this.visits).get_mut(&session)
             {
                 v.orphaned = false;
@@ -1734,7 +1757,7 @@ impl Crossing {
             .map(|(&id, _)| id)
             .collect();
         for id in lost {
-            self.orphaned(id);
+            self.orphaned(id, Seeking::Lost);
         }
     }
 
