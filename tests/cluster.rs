@@ -1008,3 +1008,78 @@ async fn a_rolling_restart_of_every_host_loses_no_game() {
         h.shutdown().await;
     }
 }
+
+/// Waits until the board holds `n` stones and it is this player's turn.
+async fn stones(c: &mut Client, n: usize) {
+    for _ in 0..200 {
+        if crate::util::board_stones(&c.screen()) == n && c.screen().contains(MY_TURN) {
+            return;
+        }
+        c.pump(Duration::from_millis(50)).await;
+    }
+    panic!("not {n} stones on my turn:\n{}", c.screen());
+}
+
+#[test]
+fn sigterm_in_a_cluster_hands_a_game_against_the_computer_to_another_host() {
+    use crate::util::TestClient;
+    use crate::util::ssh::{ServerProcess, new_key};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    let pg = rt.block_on(PgScratch::new());
+    let mut a = ServerProcess::start(&(cluster_extra(&scratch, "ta", &nats) + &pg.section()));
+    let mut b = rt.block_on(start_cluster_host_with(
+        &scratch,
+        "tb",
+        &nats,
+        &pg.section(),
+    ));
+    let key = new_key();
+    let mut c = rt.block_on(async {
+        let mut c = Client::connect(a.addr, "cleo", Login::Key(key.clone())).await;
+        c.wait_for("you are cleo").await;
+        c.walk(&[(b"1", "Play the computer"), (b"2", "how strong")])
+            .await;
+        c.walk(&[(b"f", "Who moves first  you")]).await;
+        c.send(b"1").await;
+        // One stone each.
+        c.wait_for(MY_TURN).await;
+        c.send(b"d\r").await;
+        stones(&mut c, 2).await;
+        c
+    });
+    let board = crate::util::board_stones(&c.screen());
+    assert_eq!(board, 2, "{}", c.screen());
+    let started = std::time::Instant::now();
+    a.signal("TERM");
+    rt.block_on(async { c.wait_closed().await });
+    assert!(
+        c.raw_text()
+            .contains("This host is restarting; reconnect to continue your game."),
+        "{}",
+        c.raw_text()
+    );
+    let status = a
+        .wait(Duration::from_secs(8))
+        .expect("the host did not exit");
+    assert!(status.success(), "{status:?}");
+    assert!(started.elapsed() < Duration::from_secs(8));
+    assert!(
+        a.log().contains("room released for another host"),
+        "{}",
+        a.log()
+    );
+    // Back on another host: the same game, the computer still in its seat.
+    rt.block_on(async {
+        let mut c = Client::connect(b.addr, "cleo", Login::Key(key)).await;
+        c.wait_for(MY_TURN).await;
+        assert_eq!(crate::util::board_stones(&c.screen()), 2, "{}", c.screen());
+        assert!(c.screen().contains("Computer (easy)"), "{}", c.screen());
+        c.send(b"d\r").await;
+        // The computer answers there.
+        stones(&mut c, 4).await;
+        drop(c);
+        b.shutdown().await;
+    });
+}
