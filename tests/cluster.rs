@@ -945,6 +945,11 @@ async fn a_rolling_restart_of_every_host_loses_no_game() {
     let [p0, p1] = &mut players;
     let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
     one_each(&mut f.0, &mut s.0).await;
+    // A word at the table: the chat is kept with the game.
+    f.0.send(b"\tgood luck\r").await;
+    s.0.wait_for(": good luck").await;
+    let rooms = rooms_bucket(&scratch).await;
+    wait_for_rooms(&rooms, |r| r.iter().any(|r| !r.chat[0].is_empty())).await;
     // Each host in turn restarts (whether it holds the table or a visitor);
     // whoever was on it comes back on another host; the game goes on.
     for (round, restarting) in [0usize, 1, 2].into_iter().enumerate() {
@@ -979,6 +984,8 @@ async fn a_rolling_restart_of_every_host_loses_no_game() {
             who == first,
             "round {round}"
         );
+        // The table's chat came along.
+        players[who].0.wait_for(": good luck").await;
         players[other].0.wait_gone("lost the connection").await;
         let [p0, p1] = &mut players;
         let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };

@@ -1836,6 +1836,23 @@ fn carried(
         move_ms: stored.move_ms.clone(),
         clock_left: stored.clock.map(|c| c.left_ms.map(Duration::from_millis)),
         away: [false; 2],
+        chat: stored.chat.each_ref().map(|lines| {
+            lines
+                .iter()
+                .map(|l| crate::table::ChatLine {
+                    from: crate::text::sanitize(&l.from, crate::text::MAX_NAME_WIDTH),
+                    side: l.side.map(|s| {
+                        if s == 0 {
+                            crate::game::Side::First
+                        } else {
+                            crate::game::Side::Second
+                        }
+                    }),
+                    text: crate::text::sanitize(&l.text, 1000),
+                })
+                .filter(|l| !l.text.is_empty())
+                .collect()
+        }),
     };
     Some(crate::lobby::Carried {
         rules,
@@ -1895,9 +1912,10 @@ async fn keep_room(
                 Err(e) => tracing::warn!(room = %name, error = %e, "a room is not kept in NATS"),
             },
             (Some(stored), Some(r)) => {
-                if kept.as_ref().map(|k| (&k.moves, &k.seats))
-                    != Some((&stored.moves, &stored.seats))
-                {
+                let changed = kept.as_ref().is_none_or(|k| {
+                    k.moves != stored.moves || k.seats != stored.seats || k.chat != stored.chat
+                });
+                if changed {
                     match rooms.replace(&name, &stored, r).await {
                         Ok(Some(r)) => {
                             rev = Some(r);

@@ -72,7 +72,23 @@ pub struct StoredRoom {
     /// Milliseconds since the start of each move.
     #[serde(default)]
     pub move_ms: Vec<u64>,
+    /// The last lines of the players' chat and of the watchers'.
+    #[serde(default)]
+    pub chat: [Vec<StoredChat>; 2],
 }
+
+/// A line of a kept room's chat.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct StoredChat {
+    pub from: String,
+    /// The side of a player (0 first, 1 second); `None`: a watcher.
+    pub side: Option<u8>,
+    pub text: String,
+}
+
+/// Most lines of each chat, and longest line, taken from a kept room.
+const MAX_CHAT_LINES: usize = crate::lobby::room::CHAT_TAIL;
+const MAX_CHAT_TEXT: usize = 2048;
 
 /// One seat of a kept room, beside the player's name.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -143,6 +159,16 @@ impl StoredRoom {
             game_id: carry.game,
             started_ms: carry.started_ms,
             move_ms: carry.move_ms,
+            chat: v.chat.each_ref().map(|lines| {
+                lines
+                    .iter()
+                    .map(|l| StoredChat {
+                        from: l.from.clone(),
+                        side: l.side.map(|s| s.index() as u8),
+                        text: l.text.clone(),
+                    })
+                    .collect()
+            }),
             owner: owner.to_string(),
             lease_until_ms: now_ms.saturating_add(LEASE.as_millis() as i64),
             game: rules.kind().id().to_string(),
@@ -170,6 +196,12 @@ impl StoredRoom {
             || ids.flatten().any(|id| id.len() > MAX_ID)
             || room.move_ms.len() > room.moves.len()
             || room.players.iter().any(|p| p.len() > MAX_ID)
+            || room.chat.iter().any(|c| {
+                c.len() > MAX_CHAT_LINES
+                    || c.iter().any(|l| {
+                        l.from.len() > MAX_ID || l.text.len() > MAX_CHAT_TEXT || l.side > Some(1)
+                    })
+            })
         {
             return None;
         }
@@ -474,5 +506,36 @@ mod tests {
         bad_owner.owner = "a b".into();
         assert!(StoredRoom::parse(&serde_json::to_vec(&bad_owner).unwrap()).is_none());
         assert!(StoredRoom::parse(&vec![b' '; MAX_ROOM_VALUE + 1]).is_none());
+    }
+
+    #[test]
+    fn a_stored_rooms_seats_and_chat_are_bounded() {
+        let line = |side: Option<u8>, text: &str| StoredChat {
+            from: "ann".into(),
+            side,
+            text: text.into(),
+        };
+        let mut ok = room(vec![(3, 0)]);
+        ok.chat[0] = vec![line(Some(0), "hi"); MAX_CHAT_LINES];
+        ok.chat[1] = vec![line(None, "nice game")];
+        assert!(StoredRoom::parse(&serde_json::to_vec(&ok).unwrap()).is_some());
+        let mut too_many = ok.clone();
+        too_many.chat[0].push(line(Some(1), "one more"));
+        assert!(StoredRoom::parse(&serde_json::to_vec(&too_many).unwrap()).is_none());
+        let mut no_side = ok.clone();
+        no_side.chat[0][0].side = Some(2);
+        assert!(StoredRoom::parse(&serde_json::to_vec(&no_side).unwrap()).is_none());
+        let mut long = ok.clone();
+        long.chat[1][0].text = "x".repeat(MAX_CHAT_TEXT + 1);
+        assert!(StoredRoom::parse(&serde_json::to_vec(&long).unwrap()).is_none());
+        let mut key = ok.clone();
+        key.seats[0].account = Some("a".repeat(MAX_ID + 1));
+        assert!(StoredRoom::parse(&serde_json::to_vec(&key).unwrap()).is_none());
+        let mut level = ok.clone();
+        level.seats[1].level = Some("godlike".into());
+        assert!(StoredRoom::parse(&serde_json::to_vec(&level).unwrap()).is_none());
+        let mut times = ok;
+        times.move_ms = vec![1, 2];
+        assert!(StoredRoom::parse(&serde_json::to_vec(&times).unwrap()).is_none());
     }
 }

@@ -72,6 +72,8 @@ pub struct Resumed {
     /// The sides whose player is not here yet: their seats wait for
     /// them the grace time.
     pub away: [bool; 2],
+    /// The last lines of the players' chat and of the watchers'.
+    pub chat: [Vec<ChatLine>; 2],
 }
 
 /// Lines of each chat a table keeps (and a late watcher or a player
@@ -364,8 +366,13 @@ pub fn spawn(
         chat_shown: Default::default(),
         handed_over: false,
     };
-    // A game carried on: the players not here yet have the grace time.
+    // A game carried on: its chats as they were; the players not here
+    // yet have the grace time.
     if let Some(r) = &resumed {
+        for (i, lines) in r.chat.iter().enumerate() {
+            room.chat[i] = lines.iter().rev().take(CHAT_TAIL).rev().cloned().collect();
+            room.chat_shown[i] = Arc::new(room.chat[i].iter().cloned().collect());
+        }
         room.turn = room.table.to_move().map(|s| (s, Instant::now()));
         for side in Side::BOTH {
             if r.away[side.index()] && room.sitters[side.index()].id.is_some() {
