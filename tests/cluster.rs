@@ -1072,6 +1072,10 @@ fn sigterm_in_a_cluster_hands_a_game_against_the_computer_to_another_host() {
         .expect("the host did not exit");
     assert!(status.success(), "{status:?}");
     assert!(started.elapsed() < Duration::from_secs(8));
+    eprintln!(
+        "SIGTERM to exit, with a game handed over: {:?}",
+        started.elapsed()
+    );
     assert!(
         a.log().contains("room released for another host"),
         "{}",
