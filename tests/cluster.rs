@@ -1094,3 +1094,59 @@ fn sigterm_in_a_cluster_hands_a_game_against_the_computer_to_another_host() {
         b.shutdown().await;
     });
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_keep_their_game_when_its_host_restarts() {
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    let mut a = start_cluster_host(&scratch, "ga", &nats).await;
+    let mut b = start_cluster_host(&scratch, "gb", &nats).await;
+    let mut c = start_cluster_host(&scratch, "gc", &nats).await;
+    // ned's room for a friend on A, ola joins from B: the table is on A.
+    let mut ned = Client::connect(a.addr, "ned", Login::Guest).await;
+    let code = open_friend_room(&mut ned, b"1").await;
+    let mut ola = Client::connect(b.addr, "ola", Login::Guest).await;
+    ola.wait_for("Choose a game").await;
+    ola.send(b"j").await;
+    ola.wait_for("room code:").await;
+    ola.send(format!("{code}\r").as_bytes()).await;
+    ned.wait_for("(you)").await;
+    ola.wait_for("(you)").await;
+    let ned_first = at_table(&mut ned).await;
+    assert_ne!(ned_first, at_table(&mut ola).await);
+    let resume = crate::live::resume_code(&ned.wait_for("Cut off? Log in as ").await);
+    {
+        let (f, s) = if ned_first {
+            (&mut ned, &mut ola)
+        } else {
+            (&mut ola, &mut ned)
+        };
+        one_each(f, s).await;
+    }
+    // A restarts: ola's host carries the game on (ola never reconnects),
+    // ned comes back on C with the resume code as the login name.
+    a.shutdown().await;
+    ned.wait_for("This host is restarting; reconnect to continue your game")
+        .await;
+    ola.wait_for_within("ned lost the connection, waiting", Duration::from_secs(15))
+        .await;
+    let mut ned = Client::connect(c.addr, &resume, Login::Guest).await;
+    ned.wait_for("ned (you)").await;
+    assert_eq!(at_table(&mut ned).await, ned_first);
+    ola.wait_gone("lost the connection").await;
+    let (f, s) = if ned_first {
+        (&mut ned, &mut ola)
+    } else {
+        (&mut ola, &mut ned)
+    };
+    for _ in 0..2 {
+        one_each(f, s).await;
+    }
+    play(f, "a").await;
+    for p in [f, s] {
+        p.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
+    }
+    drop((ned, ola));
+    b.shutdown().await;
+    c.shutdown().await;
+}

@@ -274,7 +274,7 @@ async fn connecting_again_while_the_old_connection_lingers_moves_the_game_over()
 }
 
 /// The resume code shown under a guest's board.
-fn resume_code(screen: &str) -> String {
+pub fn resume_code(screen: &str) -> String {
     let line = screen
         .lines()
         .find(|l| l.contains("Cut off? Log in as "))
