@@ -820,6 +820,22 @@ async fn games_of(url: &str, player: &str) -> Vec<inarow::store::GameRecord> {
     games
 }
 
+/// Waits (at most 10 s) until the store holds exactly one game of
+/// `player`, and checks it has all `moves`; fails if it holds two.
+async fn recorded_once(pg: &PgScratch, player: &str, moves: usize) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let all = games_of(&pg.url(), player).await;
+        if let [g] = &all[..] {
+            assert_eq!(g.moves.len(), moves, "{g:?}");
+            return;
+        }
+        assert!(all.len() < 2, "recorded twice: {all:?}");
+        assert!(std::time::Instant::now() < deadline, "never recorded");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 /// Waits until a player's seat shows a game (a turn), and says whether
 /// it is theirs to move.
 async fn at_table(c: &mut Client) -> bool {
@@ -901,17 +917,7 @@ async fn the_host_of_a_game_killed_its_players_finish_it_from_the_other_hosts_re
     }
     wait_for_rooms(&rooms, |r| r.is_empty()).await;
     // The record: once, whole.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let all = games_of(&pg.url(), "ann").await;
-        if let [g] = &all[..] {
-            assert_eq!(g.moves.len(), 7, "{g:?}");
-            break;
-        }
-        assert!(all.len() < 2, "recorded twice: {all:?}");
-        assert!(std::time::Instant::now() < deadline, "never recorded");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    recorded_once(&pg, "ann", 7).await;
     drop(players);
     c.shutdown().await;
 }
@@ -999,17 +1005,7 @@ async fn a_rolling_restart_of_every_host_loses_no_game() {
         }
     }
     // The game, whole, recorded once.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let all = games_of(&pg.url(), "ann").await;
-        if let [g] = &all[..] {
-            assert_eq!(g.moves.len(), 7, "{g:?}");
-            break;
-        }
-        assert!(all.len() < 2, "recorded twice: {all:?}");
-        assert!(std::time::Instant::now() < deadline, "never recorded");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    recorded_once(&pg, "ann", 7).await;
     drop(players);
     for h in &mut hosts {
         h.shutdown().await;

@@ -73,6 +73,11 @@ enum Seeking {
     HandedOver,
 }
 
+/// A new secret for a seat (or a watcher's place) at a table elsewhere.
+fn new_token() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
 /// A seat's secret as it crosses: 32 hex digits.
 fn valid_token(token: &str) -> bool {
     token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit())
@@ -134,6 +139,38 @@ struct Visit {
     key: Option<String>,
     /// Its table's host went: the seat is being looked for.
     orphaned: bool,
+}
+
+impl Visit {
+    /// A session of ours that plays at a table on `room_host`: its seat is
+    /// found again by its account or, for a guest, the seat's first secret.
+    fn player(
+        room_host: String,
+        token: &str,
+        inbox: mpsc::Sender<ToSession>,
+        account: Option<String>,
+    ) -> Visit {
+        Visit {
+            seek: None,
+            room_host,
+            token: token.to_string(),
+            inbox,
+            state: None,
+            since: Instant::now(),
+            watching: false,
+            key: account.or_else(|| Some(token.to_string())),
+            orphaned: false,
+        }
+    }
+
+    /// A session of ours that watches a game on `room_host`.
+    fn watcher(room_host: String, token: &str, inbox: mpsc::Sender<ToSession>) -> Visit {
+        Visit {
+            watching: true,
+            key: None,
+            ..Visit::player(room_host, token, inbox, None)
+        }
+    }
 }
 
 /// This host's side of matches and tables across hosts.
@@ -511,7 +548,7 @@ impl Crossing {
             let _ = self.put_back(kind, other).await;
             return;
         }
-        let token = format!("{:032x}", rand::random::<u128>());
+        let token = new_token();
         let ask = MatchAsk {
             game: kind.id().to_string(),
             session: other.session,
@@ -638,20 +675,15 @@ impl Crossing {
         let Some((_, inbox)) = self.lobby.leave_to_join(id).await else {
             return;
         };
-        let token = format!("{:032x}", rand::random::<u128>());
+        let token = new_token();
         lock(&self.visits).insert(
             id,
-            Visit {
-                seek: None,
-                room_host: holder.host.clone(),
-                token: token.clone(),
-                inbox: inbox.clone(),
-                state: None,
-                since: Instant::now(),
-                watching: false,
-                key: joiner.account.clone().or_else(|| Some(token.clone())),
-                orphaned: false,
-            },
+            Visit::player(
+                holder.host.clone(),
+                &token,
+                inbox.clone(),
+                joiner.account.clone(),
+            ),
         );
         let ask = JoinAsk {
             code: code.clone(),
@@ -803,7 +835,7 @@ impl Crossing {
         key: &str,
         stored: &super::rooms::StoredRoom,
     ) -> Option<bool> {
-        let token = format!("{:032x}", rand::random::<u128>());
+        let token = new_token();
         let name = self.lobby_name(id).await;
         {
             let mut visits = lock(&self.visits);
@@ -813,20 +845,7 @@ impl Crossing {
             visit.since = Instant::now();
         }
         let account = (!valid_token(key)).then(|| key.to_string());
-        let ask = RejoinAsk {
-            room: stored.room,
-            key: key.to_string(),
-            token,
-            host: self.host.clone(),
-            session: id,
-            name,
-            account,
-        };
-        let answer = match serde_json::to_vec(&ask) {
-            Ok(body) => self.ask(&stored.owner, "rejoin", body).await,
-            Err(_) => None,
-        };
-        match answer {
+        match self.ask_rejoin(id, key, stored, token, name, account).await {
             Some(JoinAnswer::Yes) => {
                 if let Some(v) = lock(&self.visits).get_mut(&id) {
                     v.orphaned = false;
@@ -837,6 +856,30 @@ impl Crossing {
             Some(JoinAnswer::No(_)) => Some(false),
             None => None,
         }
+    }
+
+    /// Asks the host of `stored` to give our session `id` its seat back
+    /// (by `key`), its commands to come with `token` from now on.
+    async fn ask_rejoin(
+        &self,
+        id: SessionId,
+        key: &str,
+        stored: &super::rooms::StoredRoom,
+        token: String,
+        name: String,
+        account: Option<String>,
+    ) -> Option<JoinAnswer> {
+        let ask = RejoinAsk {
+            room: stored.room,
+            key: key.to_string(),
+            token,
+            host: self.host.clone(),
+            session: id,
+            name,
+            account,
+        };
+        let body = serde_json::to_vec(&ask).ok()?;
+        self.ask(&stored.owner, "rejoin", body).await
     }
 
     /// Takes our session's seat back at the table on another host, as a
@@ -851,34 +894,19 @@ impl Crossing {
         let Some((seeker, inbox)) = self.lobby.leave_to_join(id).await else {
             return Some(false);
         };
-        let token = format!("{:032x}", rand::random::<u128>());
+        let token = new_token();
         lock(&self.visits).insert(
             id,
-            Visit {
-                seek: None,
-                room_host: stored.owner.clone(),
-                token: token.clone(),
-                inbox: inbox.clone(),
-                state: None,
-                since: Instant::now(),
-                watching: false,
-                key: Some(key.to_string()),
-                orphaned: false,
-            },
+            Visit::player(
+                stored.owner.clone(),
+                &token,
+                inbox.clone(),
+                Some(key.to_string()),
+            ),
         );
-        let ask = RejoinAsk {
-            room: stored.room,
-            key: key.to_string(),
-            token,
-            host: self.host.clone(),
-            session: id,
-            name: seeker.name,
-            account: seeker.account,
-        };
-        let answer = match serde_json::to_vec(&ask) {
-            Ok(body) => self.ask(&stored.owner, "rejoin", body).await,
-            Err(_) => None,
-        };
+        let answer = self
+            .ask_rejoin(id, key, stored, token, seeker.name, seeker.account)
+            .await;
         if matches!(answer, Some(JoinAnswer::Yes)) {
             return Some(true);
         }
@@ -944,14 +972,10 @@ impl Crossing {
         ) else {
             return JoinAnswer::No(NOT_UNDERSTOOD.into());
         };
-        match self
-            .lobby
+        self.lobby
             .rejoin_for_visitor(ask.room, ask.key, visitor)
             .await
-        {
-            Ok(()) => JoinAnswer::Yes,
-            Err(why) => JoinAnswer::No(why),
-        }
+            .into()
     }
 
     /// Someone on another host joins a room for a friend here.
@@ -972,14 +996,10 @@ impl Crossing {
         ) else {
             return JoinAnswer::No(NOT_UNDERSTOOD.into());
         };
-        match self
-            .lobby
+        self.lobby
             .open_for_visitor(ask.code, visitor, ask.ratings)
             .await
-        {
-            Ok(()) => JoinAnswer::Yes,
-            Err(why) => JoinAnswer::No(why),
-        }
+            .into()
     }
 
     /// A request to `host` on `rest`, answered yes or no (`None`: no
@@ -1066,10 +1086,7 @@ impl Crossing {
             rated: ask.rated,
             clock,
         };
-        match self.lobby.invited_from_afar(ask).await {
-            Ok(()) => JoinAnswer::Yes,
-            Err(why) => JoinAnswer::No(why),
-        }
+        self.lobby.invited_from_afar(ask).await.into()
     }
 
     /// Our session `id` declined the invitation of `inviter` on `host`.
@@ -1131,20 +1148,10 @@ impl Crossing {
         seeker: crate::lobby::Seeker,
         inbox: mpsc::Sender<ToSession>,
     ) {
-        let token = format!("{:032x}", rand::random::<u128>());
+        let token = new_token();
         lock(&self.visits).insert(
             id,
-            Visit {
-                seek: None,
-                room_host: host.clone(),
-                token: token.clone(),
-                inbox: inbox.clone(),
-                state: None,
-                since: Instant::now(),
-                watching: false,
-                key: seeker.account.clone().or_else(|| Some(token.clone())),
-                orphaned: false,
-            },
+            Visit::player(host.clone(), &token, inbox.clone(), seeker.account.clone()),
         );
         let ask = AcceptAsk {
             inviter,
@@ -1185,14 +1192,10 @@ impl Crossing {
         ) else {
             return JoinAnswer::No(NOT_UNDERSTOOD.into());
         };
-        match self
-            .lobby
+        self.lobby
             .open_for_invitee(ask.inviter, visitor, ask.ratings)
             .await
-        {
-            Ok(()) => JoinAnswer::Yes,
-            Err(why) => JoinAnswer::No(why),
-        }
+            .into()
     }
 
     /// The games in play here that may be watched, for another host.
@@ -1253,21 +1256,8 @@ impl Crossing {
         let Some((name, inbox)) = self.lobby.watch_elsewhere(id).await else {
             return;
         };
-        let token = format!("{:032x}", rand::random::<u128>());
-        lock(&self.visits).insert(
-            id,
-            Visit {
-                seek: None,
-                room_host: host.clone(),
-                token: token.clone(),
-                inbox: inbox.clone(),
-                state: None,
-                since: Instant::now(),
-                watching: true,
-                key: None,
-                orphaned: false,
-            },
-        );
+        let token = new_token();
+        lock(&self.visits).insert(id, Visit::watcher(host.clone(), &token, inbox.clone()));
         let ask = WatchAsk {
             room,
             token,
@@ -1546,14 +1536,7 @@ impl Crossing {
             ask.session,
             Visit {
                 seek: Some(kind),
-                key: seeker.account.clone().or_else(|| Some(ask.token.clone())),
-                room_host: ask.room_host,
-                token: ask.token,
-                inbox,
-                state: None,
-                since: Instant::now(),
-                watching: false,
-                orphaned: false,
+                ..Visit::player(ask.room_host, &ask.token, inbox, seeker.account.clone())
             },
         );
         MatchAnswer::Yes {

@@ -614,6 +614,15 @@ pub enum JoinAnswer {
     No(String),
 }
 
+impl From<Result<(), String>> for JoinAnswer {
+    fn from(r: Result<(), String>) -> JoinAnswer {
+        match r {
+            Ok(()) => JoinAnswer::Yes,
+            Err(why) => JoinAnswer::No(why),
+        }
+    }
+}
+
 /// An invitation from someone on another host (`host`, `session`) for
 /// the person `to` here.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
