@@ -933,6 +933,52 @@ async fn store_sqlite_creates_its_folder_and_names_the_url_in_errors() {
     assert!(!e.contains("hunter2"), "{e}");
 }
 
+/// `inarow serve` with a store it cannot open stops at once with an error
+/// naming the store's URL (never its password) and a failure status.
+#[test]
+fn serve_stops_with_an_error_naming_a_store_it_cannot_open() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("file"), b"x").unwrap();
+    let sqlite = format!("sqlite://{}", dir.path().join("file/inarow.db").display());
+    for (url, shown) in [
+        (
+            "postgres://user:hunter2@127.0.0.1:1/db",
+            "postgres://user:***@127.0.0.1:1/db",
+        ),
+        (sqlite.as_str(), sqlite.as_str()),
+    ] {
+        let path = dir.path().join("inarow.toml");
+        let text = crate::util::ssh::merge(
+            &crate::util::ssh::test_config_text(dir.path(), ""),
+            &format!("[store]\nurl = \"{url}\"\n"),
+        );
+        std::fs::write(&path, text).unwrap();
+        let mut child = crate::util::inarow()
+            .args(["serve", "--config"])
+            .arg(&path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("inarow serve kept running without its store ({url})");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert!(!status.success(), "{url}: {err}");
+        assert!(err.contains(shown), "{url}: {err}");
+        assert!(!err.contains("hunter2"), "{err}");
+    }
+}
+
 /// Games journaled by an earlier run (one of them also stored already, and
 /// a torn last line) are replayed at start, each stored exactly once.
 #[tokio::test]
@@ -1145,6 +1191,80 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
     .await;
 }
 
+/// PostgreSQL that stops answering (its connections stay open, nothing
+/// comes back): a finished game is journaled within the writer's deadline
+/// rather than waiting for the store, and stored exactly once when the
+/// store answers again.
+#[tokio::test]
+async fn store_postgres_stalled_journals_within_the_deadline() {
+    on_both(|b, store| async move {
+        let Some(schema) = b.schema.clone() else {
+            return; // PostgreSQL only: SQLite is a local file.
+        };
+        let proxy = proxy_in_front_of(&b.url).await;
+        let proxied = proxied_url(&proxy, &b.url);
+        let options = StoreOptions {
+            pg_schema: Some(schema),
+            // Longer than the test waits: only the writer's deadline can
+            // answer while the store is stalled.
+            acquire_timeout: Duration::from_secs(60),
+            ..StoreOptions::default()
+        };
+        let via = Store::open_with(&proxied, &options).await.unwrap();
+        let a = account(&store, "SHA256:a", "Alice").await;
+        let c = account(&store, "SHA256:c", "Carol").await;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let recorder = Recorder::start(
+            via.clone(),
+            Journal::new(&path),
+            RecorderOptions {
+                retry: Duration::from_millis(200),
+                deadline: Duration::from_millis(500),
+                ..RecorderOptions::default()
+            },
+        );
+        let games = alice_wins(&a.id, &c.id, 3);
+        let first = recorder.submit(games[0].clone()).await.unwrap();
+        assert!(
+            matches!(first, Recorded::Stored(Stored::New(Some(_)))),
+            "{first:?}"
+        );
+
+        proxy.stall();
+        // The store never answers while stalled: the answer can only come
+        // from the deadline.
+        for g in &games[1..] {
+            let answer = tokio::time::timeout(Duration::from_secs(20), recorder.submit(g.clone()))
+                .await
+                .expect("the writer waited for a stalled store")
+                .unwrap();
+            assert_eq!(answer, Recorded::Journaled);
+        }
+        assert_eq!(Journal::new(&path).read().unwrap().records.len(), 2);
+
+        proxy.restore();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        while std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) > 0 {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "journal never replayed"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        recorder.shutdown().await;
+        via.close().await;
+        assert_eq!(
+            store.history(&a.id, 100).await.unwrap().len(),
+            3,
+            "each once"
+        );
+        let r = store.ratings(&a.id, NOW).await.unwrap();
+        assert_eq!((r[0].games, r[0].wins), (3, 3));
+    })
+    .await;
+}
+
 /// A full queue never makes a game wait: the submission goes to the journal
 /// at once; shutdown drains the queue, and every game is stored once.
 #[tokio::test]
@@ -1161,6 +1281,7 @@ async fn store_full_queue_spills_to_the_journal_and_shutdown_drains() {
                 queue: 1,
                 batch: 1,
                 retry: Duration::from_millis(50),
+                ..RecorderOptions::default()
             },
         );
         let games = alice_wins(&a.id, &c.id, 40);

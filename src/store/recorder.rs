@@ -34,6 +34,12 @@ pub struct RecorderOptions {
     pub batch: usize,
     /// How often to try the store again while the journal is not empty.
     pub retry: Duration,
+    /// How long one batch may take in the store before it counts as
+    /// unreachable and the batch goes to the journal. A stalled store (a
+    /// server that stops answering but keeps its connections open) must
+    /// not keep a finished game from being durable: the room holds a
+    /// game's end back until then, for at most two seconds.
+    pub deadline: Duration,
 }
 
 impl Default for RecorderOptions {
@@ -42,6 +48,7 @@ impl Default for RecorderOptions {
             queue: 4096,
             batch: 256,
             retry: Duration::from_secs(2),
+            deadline: Duration::from_secs(1),
         }
     }
 }
@@ -172,9 +179,21 @@ async fn journal_append(journal: &Arc<Journal>, records: Vec<GameRecord>) -> std
         .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())))
 }
 
+/// `work`, or a transient error once `deadline` has passed. What the
+/// store did with an abandoned batch does not matter: every record is
+/// stored by its id at most once, so the journal's copy is replayed safely.
+async fn within<T>(
+    deadline: Duration,
+    work: impl std::future::Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    tokio::time::timeout(deadline, work)
+        .await
+        .unwrap_or_else(|_| Err(StoreError::Stalled(deadline)))
+}
+
 /// Replays the journal into the store. `Ok(true)`: it is empty now.
 /// `Ok(false)`: the store failed (transiently); nothing lost.
-async fn replay(store: &Store, journal: &Arc<Journal>, batch: usize) -> bool {
+async fn replay(store: &Store, journal: &Arc<Journal>, batch: usize, deadline: Duration) -> bool {
     loop {
         let j = journal.clone();
         let read = match tokio::task::spawn_blocking(move || j.read()).await {
@@ -195,7 +214,7 @@ async fn replay(store: &Store, journal: &Arc<Journal>, batch: usize) -> bool {
             );
         }
         for chunk in read.records.chunks(batch.max(1)) {
-            match store.record_games(chunk).await {
+            match within(deadline, store.record_games(chunk)).await {
                 Ok(_) => {}
                 Err(e) if e.is_transient() => {
                     tracing::warn!(error = %e, "store unreachable; journal kept");
@@ -206,7 +225,7 @@ async fn replay(store: &Store, journal: &Arc<Journal>, batch: usize) -> bool {
                     // validated). Store the rest one by one; drop the bad one.
                     tracing::error!(error = %e, "journal batch refused; storing one by one");
                     for r in chunk {
-                        match store.record_games(std::slice::from_ref(r)).await {
+                        match within(deadline, store.record_games(std::slice::from_ref(r))).await {
                             Ok(_) => {}
                             Err(e) if e.is_transient() => return false,
                             Err(e) => {
@@ -238,7 +257,7 @@ async fn writer(
     options: RecorderOptions,
 ) {
     let batch = options.batch.max(1);
-    let mut pending = !replay(&store, &journal, batch).await;
+    let mut pending = !replay(&store, &journal, batch, options.deadline).await;
     let mut jobs = Vec::with_capacity(batch);
     loop {
         jobs.clear();
@@ -246,7 +265,7 @@ async fn writer(
             tokio::select! {
                 n = rx.recv_many(&mut jobs, batch) => n,
                 _ = tokio::time::sleep(options.retry) => {
-                    pending = !replay(&store, &journal, batch).await;
+                    pending = !replay(&store, &journal, batch, options.deadline).await;
                     continue;
                 }
             }
@@ -260,13 +279,13 @@ async fn writer(
             pending = true;
         }
         if pending {
-            pending = !replay(&store, &journal, batch).await;
+            pending = !replay(&store, &journal, batch, options.deadline).await;
         }
         let records: Vec<GameRecord> = jobs.iter().map(|j| j.record.clone()).collect();
         let outcome: Result<Vec<Stored>, StoreError> = if pending {
             Err(StoreError::Invalid("journal not yet replayed".into()))
         } else {
-            store.record_games(&records).await
+            within(options.deadline, store.record_games(&records)).await
         };
         match outcome {
             Ok(stored) => {
@@ -297,7 +316,12 @@ async fn writer(
             Err(_) => {
                 // One bad record refused the batch: one by one.
                 for job in jobs.drain(..) {
-                    let answer = match store.record_games(std::slice::from_ref(&job.record)).await {
+                    let answer = match within(
+                        options.deadline,
+                        store.record_games(std::slice::from_ref(&job.record)),
+                    )
+                    .await
+                    {
                         Ok(mut s) => Recorded::Stored(s.pop().unwrap_or(Stored::Duplicate)),
                         Err(e) if e.is_transient() => {
                             match journal_append(&journal, vec![job.record.clone()]).await {
@@ -319,6 +343,6 @@ async fn writer(
     }
     if pending || spilled.load(Ordering::Acquire) {
         // Last chance before exit; what stays is replayed at the next start.
-        replay(&store, &journal, batch).await;
+        replay(&store, &journal, batch, options.deadline).await;
     }
 }

@@ -4,10 +4,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A TCP proxy in front of a server (PostgreSQL, NATS) that can be cut
-/// (every connection dropped, new ones refused at once) and restored.
+/// (every connection dropped, new ones refused at once), stalled (the
+/// connections stay open but no byte goes through either way) and restored.
 pub struct Proxy {
     pub port: u16,
     up: Arc<AtomicBool>,
+    stalled: Arc<AtomicBool>,
     live: Arc<Mutex<Vec<tokio::task::AbortHandle>>>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -17,8 +19,9 @@ impl Proxy {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let up = Arc::new(AtomicBool::new(true));
+        let stalled = Arc::new(AtomicBool::new(false));
         let live: Arc<Mutex<Vec<tokio::task::AbortHandle>>> = Arc::default();
-        let (up2, live2) = (up.clone(), live.clone());
+        let (up2, live2, stalled2) = (up.clone(), live.clone(), stalled.clone());
         let task = tokio::spawn(async move {
             loop {
                 let Ok((mut inbound, _)) = listener.accept().await else {
@@ -29,9 +32,15 @@ impl Proxy {
                     continue;
                 }
                 let target = target.clone();
+                let stalled = stalled2.clone();
                 let h = tokio::spawn(async move {
-                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(&target).await {
-                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    if let Ok(outbound) = tokio::net::TcpStream::connect(&target).await {
+                        let (a_in, a_out) = inbound.split();
+                        let (b_in, b_out) = outbound.into_split();
+                        tokio::select! {
+                            _ = pump(a_in, b_out, &stalled) => {}
+                            _ = pump(b_in, a_out, &stalled) => {}
+                        }
                     }
                 });
                 live2.lock().unwrap().push(h.abort_handle());
@@ -40,6 +49,7 @@ impl Proxy {
         Proxy {
             port,
             up,
+            stalled,
             live,
             task,
         }
@@ -52,8 +62,37 @@ impl Proxy {
         }
     }
 
+    /// Holds every byte in flight: the server seems to stop answering.
+    pub fn stall(&self) {
+        self.stalled.store(true, Ordering::SeqCst);
+    }
+
     pub fn restore(&self) {
         self.up.store(true, Ordering::SeqCst);
+        self.stalled.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Copies one direction of a connection, holding what it read while the
+/// proxy is stalled.
+async fn pump(
+    mut from: impl tokio::io::AsyncRead + Unpin,
+    mut to: impl tokio::io::AsyncWrite + Unpin,
+    stalled: &AtomicBool,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        while stalled.load(Ordering::SeqCst) {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        if to.write_all(&buf[..n]).await.is_err() {
+            return;
+        }
     }
 }
 
