@@ -352,6 +352,81 @@ fn a_game_that_ended_survives_kill_9() {
     }
 }
 
+/// A game cut by the host's shutdown is recorded as `aborted`, with no
+/// winner and no rating change, and each move keeps its time since the
+/// start (the pause before the second move shows in the record).
+#[test]
+fn a_game_cut_by_a_shutdown_is_recorded_aborted_with_its_move_times() {
+    let mut server = crate::util::ssh::ServerProcess::start("");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (ann, bob) = (new_key(), new_key());
+    let pause = std::time::Duration::from_millis(600);
+    let (mut first, mut second) = rt.block_on(async {
+        let (mut first, mut second) =
+            rated_pair_at(server.addr, ("ann", &ann), ("bob", &bob)).await;
+        play(&mut first, "a").await;
+        tokio::time::sleep(pause).await;
+        play(&mut second, "b").await;
+        play(&mut first, "c").await;
+        second.wait_for(MY_TURN).await;
+        (first, second)
+    });
+    server.signal("TERM");
+    rt.block_on(async {
+        first.wait_closed().await;
+        second.wait_closed().await;
+    });
+    server
+        .wait(std::time::Duration::from_secs(8))
+        .expect("the host did not exit");
+    let games = exported(&server.config());
+    assert_eq!(games.len(), 1, "{games:?}");
+    let g = &games[0];
+    assert_eq!(
+        (&g["result"], &g["reason"], &g["winner"]),
+        (
+            &Value::from("aborted"),
+            &Value::from("aborted"),
+            &Value::Null
+        ),
+        "{g}"
+    );
+    assert_eq!(g["moves"], serde_json::json!(["1", "2", "3"]), "{g}");
+    for p in g["players"].as_array().unwrap() {
+        assert!(
+            p["rating_after"].is_null() || p["rating_after"] == p["rating_before"],
+            "an aborted game moved a rating: {g}"
+        );
+    }
+    // The times, from the store itself and as `inarow games show` prints them.
+    let id = g["id"].as_str().unwrap().to_string();
+    let db = server.config().parent().unwrap().join("var/inarow.db");
+    let record = rt.block_on(async {
+        let store = Store::open(&format!("sqlite://{}", db.display()))
+            .await
+            .unwrap();
+        let r = store.game(&id).await.unwrap().unwrap();
+        store.close().await;
+        r
+    });
+    let ms: Vec<u64> = record.moves.iter().map(|m| m.ms).collect();
+    assert!(ms.windows(2).all(|w| w[0] <= w[1]), "{ms:?}");
+    assert!(
+        ms[1] - ms[0] >= pause.as_millis() as u64,
+        "the pause before the second move is not in the record: {ms:?}"
+    );
+    assert!(
+        ms[2] as i64 <= record.ended_ms - record.started_ms,
+        "{ms:?} {record:?}"
+    );
+    let shown = inarow_with(&server.config(), &["games", "show", &id]);
+    let times = shown
+        .lines()
+        .find_map(|l| l.strip_prefix("times"))
+        .unwrap_or_else(|| panic!("no times line: {shown}"));
+    assert_eq!(times.split_whitespace().count(), 3, "{shown}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_friend_room_is_rated_when_its_host_chooses_so() {
     let t = start_host().await;

@@ -286,6 +286,15 @@ pub fn show_text(g: &GameRecord) -> String {
         .map(|m| move_text(g.game, m.x, m.y))
         .collect();
     s.push_str(&format!("moves    {}\n", moves.join(" ")));
+    if !g.moves.is_empty() {
+        // When each move was made, in seconds since the start.
+        let times: Vec<String> = g
+            .moves
+            .iter()
+            .map(|m| format!("{:.1}", m.ms as f64 / 1000.0))
+            .collect();
+        s.push_str(&format!("times    {}\n", times.join(" ")));
+    }
     if let Some(rules) = rules {
         let mut pos = Position::new(rules);
         for m in &g.moves {
