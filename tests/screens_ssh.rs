@@ -94,3 +94,119 @@ async fn a_player_with_a_key_replays_a_game_from_the_profile_and_gets_a_link_cod
     c.walk(&[(b"\x1b", "Profile of Nora"), (b"q", "Quick match")])
         .await;
 }
+
+/// The leaderboard over SSH, read from the host's own store: the top 20
+/// qualified players in the store's order, a visitor with no rated game
+/// told what it takes, and a stored name carrying escape sequences drawn
+/// without them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_leaderboard_shows_the_stores_top_20_and_my_standing() {
+    use inarow::game::GameKind;
+    use inarow::store::{GameRecord, GameResult, PlayerRecord, Reason, Store};
+    let t = start_host().await;
+    let url = format!("sqlite://{}", t.dir.path().join("var/inarow.db").display());
+    let store = Store::open(&url).await.unwrap();
+    let now = inarow::store::now_ms();
+    // 25 players, 48 rated games each: the lower number mostly wins.
+    let mut ids = Vec::new();
+    for i in 1..=25 {
+        let a = store
+            .create_account(&format!("SHA256:lead{i}"), &format!("Lead{i:02}"), now)
+            .await
+            .unwrap();
+        ids.push(a.id);
+    }
+    let mut games = Vec::new();
+    for round in 0..48usize {
+        for i in 0..25usize {
+            let j = (i + 1 + round % 24) % 25;
+            let (a, b) = (i.min(j), i.max(j));
+            let winner = if (round + i) % 5 == 0 { 1 } else { 0 };
+            let end = now - 100_000 + (round * 25 + i) as i64;
+            games.push(GameRecord {
+                id: GameRecord::new_id(),
+                game: GameKind::ConnectFour,
+                width: 7,
+                height: 6,
+                k: 4,
+                rule: "freestyle".into(),
+                rated: true,
+                started_ms: end - 1_000,
+                ended_ms: end,
+                first: 0,
+                players: [
+                    PlayerRecord::person(&format!("Lead{:02}", a + 1), Some(&ids[a]), "red"),
+                    PlayerRecord::person(&format!("Lead{:02}", b + 1), Some(&ids[b]), "yellow"),
+                ],
+                result: GameResult::Win,
+                winner: Some(winner),
+                reason: Reason::Line,
+                line: vec![(0, 0), (1, 0), (2, 0), (3, 0)],
+                moves: Vec::new(),
+            });
+        }
+    }
+    for chunk in games.chunks(200) {
+        store.record_games(chunk).await.unwrap();
+    }
+    let board = store
+        .leaderboard(GameKind::ConnectFour, None, now)
+        .await
+        .unwrap();
+    assert_eq!(board.top.len(), 20, "{board:?}");
+    // A name that reached the store with escape sequences in it (an older
+    // version, an admin's SQL): the screen must not pass them on.
+    let (first, second) = (board.top[0].clone(), board.top[1].clone());
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    sqlx::query("UPDATE accounts SET name = ? WHERE id = ?")
+        .bind("\u{1b}]0;pwned\u{7}Evil\u{1b}[2J")
+        .bind(&first.account)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    store.close().await;
+
+    let mut c = Client::connect(t.addr, "Vera", Login::Key(new_key())).await;
+    c.wait_for("you are Vera").await;
+    c.send(b"l").await;
+    let s = c.wait_for(&second.name).await;
+    // Rank, then name, in the store's order.
+    let row = |rank: i64, name: &str| format!("{rank:>4}  {name}");
+    assert!(s.contains(&row(2, &second.name)), "{s}");
+    let rows: Vec<usize> = board.top[1..8]
+        .iter()
+        .map(|e| {
+            s.find(&row(e.rank, &e.name))
+                .unwrap_or_else(|| panic!("{} missing:\n{s}", e.name))
+        })
+        .collect();
+    assert!(rows.windows(2).all(|w| w[0] < w[1]), "out of order:\n{s}");
+    assert!(s.contains("Evil"), "{s}");
+    // Vera has no rated game yet: the screen says what it takes.
+    assert!(s.contains("To appear here: 5 rated games"), "{s}");
+    // The rest of the top 20 by scrolling; never the 21st.
+    for _ in 0..20 {
+        c.send(b"\x1b[B").await;
+    }
+    let last = &board.top[19];
+    let s = c.wait_for(&row(20, &last.name)).await;
+    let outside = store_names_outside(&board.top);
+    for name in outside {
+        assert!(!s.contains(&name), "{name} is not in the top 20:\n{s}");
+    }
+    let raw = c.raw_text();
+    assert!(
+        !raw.contains("pwned\u{7}") && !raw.contains("\u{1b}]0;"),
+        "an escape sequence from a name reached the terminal"
+    );
+    c.walk(&[(b"\x1b", "Choose a game")]).await;
+}
+
+/// The seeded players who are not in `top`.
+fn store_names_outside(top: &[inarow::store::LeaderEntry]) -> Vec<String> {
+    (1..=25)
+        .map(|i| format!("Lead{i:02}"))
+        .filter(|n| !top.iter().any(|e| &e.name == n))
+        .collect()
+}
