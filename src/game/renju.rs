@@ -36,6 +36,14 @@
 //!
 //! Everything here works on [`Board`], a plain grid of stones that can be
 //! built directly or from a [`Position`] (where [`Side::First`] is black).
+//!
+//! The recursion is followed to the end, never cut off. Most points are
+//! decided by their four lines alone, and only where two lines could be
+//! threes are the straight-four points looked at, themselves by their lines
+//! first. On positions from play a query takes about a tenth of a
+//! microsecond; the worst found, on an artificial 26x26 board covered with
+//! black stones, needs about a thousand nested looks (well under a
+//! millisecond).
 
 use std::fmt;
 
@@ -1267,6 +1275,126 @@ mod tests {
             forbidden(&Board::from(&pos), h8),
             Some(Forbidden::DoubleThree)
         );
+    }
+
+    // ---- Timing ----
+
+    /// A game-like position: `stones` stones, each within two points of an
+    /// earlier one, colours alternating, no move forbidden or winning.
+    fn game_like(rng: &mut rand::rngs::SmallRng, stones: usize) -> Board {
+        use rand::RngExt;
+        let mut board = Board::new(15, 15).unwrap();
+        let mut played = vec![Point::new(7, 7)];
+        board.set(Point::new(7, 7), Some(BLACK));
+        while played.len() < stones {
+            let side = if played.len() % 2 == 0 { BLACK } else { WHITE };
+            let near = played[rng.random_range(0..played.len())];
+            let x = i32::from(near.x) + rng.random_range(-2..=2);
+            let y = i32::from(near.y) + rng.random_range(-2..=2);
+            let Some(p) = at(&board, x, y) else { continue };
+            if board.is_empty(p)
+                && forbidden_for(&board, side, p).is_none()
+                && !is_win(&board, side, p)
+            {
+                board.set(p, Some(side));
+                played.push(p);
+            }
+        }
+        board
+    }
+
+    /// Times every empty point of each board; returns the mean and the
+    /// slowest query in nanoseconds. Each point is timed five times and
+    /// the fastest kept, so the other work on the machine counts less.
+    fn time_queries(boards: &[Board]) -> (f64, u128) {
+        let mut total = 0;
+        let mut queries = 0u32;
+        let mut slowest = 0;
+        for board in boards {
+            for y in 0..board.height() {
+                for x in 0..board.width() {
+                    let p = Point::new(x, y);
+                    if !board.is_empty(p) {
+                        continue;
+                    }
+                    let took = (0..5)
+                        .map(|_| {
+                            let start = std::time::Instant::now();
+                            std::hint::black_box(forbidden(std::hint::black_box(board), p));
+                            start.elapsed().as_nanos()
+                        })
+                        .min()
+                        .unwrap_or(0);
+                    total += took;
+                    slowest = slowest.max(took);
+                    queries += 1;
+                }
+            }
+        }
+        (total as f64 / f64::from(queries), slowest)
+    }
+
+    /// `cargo test --release --lib renju::tests::time_per_query -- --ignored --nocapture`
+    #[test]
+    #[ignore = "timing, run by hand in release mode"]
+    fn time_per_query() {
+        let mut rng = crate::rng::make_rng(Some(2024));
+        for stones in [20, 40, 60, 90] {
+            let boards: Vec<Board> = (0..100).map(|_| game_like(&mut rng, stones)).collect();
+            let (mean, slowest) = time_queries(&boards);
+            println!(
+                "15x15, {stones} stones game-like: {mean:.0} ns/query mean, slowest {slowest} ns"
+            );
+        }
+        use rand::RngExt;
+        let boards: Vec<Board> = (0..100)
+            .map(|_| {
+                let cells: Vec<u8> = (0..225).map(|_| rng.random_range(0..100)).collect();
+                random_board(15, 15, &cells)
+            })
+            .collect();
+        let (mean, slowest) = time_queries(&boards);
+        println!(
+            "15x15 random, 22% black 12% white: {mean:.0} ns/query mean, slowest {slowest} ns"
+        );
+        let tricky = parse(&[
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...O...........",
+            ".....X.........",
+            ".....X.........",
+            ".O.XX*.........",
+            "......XXX......",
+            "......X........",
+            "........X......",
+            "........X......",
+            "........X......",
+            "........X......",
+            "...............",
+        ]);
+        let (board, p) = (tricky.0, tricky.1.unwrap());
+        let start = std::time::Instant::now();
+        for _ in 0..10_000 {
+            std::hint::black_box(forbidden(std::hint::black_box(&board), p));
+        }
+        println!(
+            "the three-level recursive case: {:.0} ns/query",
+            start.elapsed().as_nanos() as f64 / 10_000.0
+        );
+        // No game gets here: black stones on two diagonals in six, all over
+        // a 26x26 board and no white, the worst shape found by a search.
+        let mut lattice = Board::new(26, 26).unwrap();
+        for y in 0..26 {
+            for x in 0..26 {
+                if (x + 5 * y) % 6 < 2 {
+                    lattice.set(Point::new(x, y), Some(BLACK));
+                }
+            }
+        }
+        let (mean, slowest) = time_queries(&[lattice]);
+        println!("26x26 black lattice, no white: {mean:.0} ns/query mean, slowest {slowest} ns");
     }
 
     // ---- Properties on random boards ----
