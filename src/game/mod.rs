@@ -7,6 +7,7 @@
 
 mod notation;
 mod position;
+pub mod renju;
 mod rules;
 
 pub use notation::{Move, ParseMoveError};
