@@ -27,8 +27,18 @@ pub(crate) async fn quick_match_pair(
     names: [&str; 2],
     game_key: &[u8],
 ) -> (Client, Client) {
-    let mut a = Client::connect(t.addr, names[0], Login::Key(new_key())).await;
-    let mut b = Client::connect(t.addr, names[1], Login::Guest).await;
+    quick_match_pair_at(t.addr, names, game_key).await
+}
+
+/// Two people seated by a quick match on the host at `addr` (the first
+/// with a key, the second a guest): (the one to move, the other).
+pub(crate) async fn quick_match_pair_at(
+    addr: std::net::SocketAddr,
+    names: [&str; 2],
+    game_key: &[u8],
+) -> (Client, Client) {
+    let mut a = Client::connect(addr, names[0], Login::Key(new_key())).await;
+    let mut b = Client::connect(addr, names[1], Login::Guest).await;
     for c in [&mut a, &mut b] {
         c.wait_for("Choose a game").await;
         c.send(game_key).await;
@@ -536,6 +546,69 @@ fn a_client_that_never_reads_is_cut_off_with_memory_bounded() {
         // The relay stops passing the host's output on: the client reads nothing.
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         crate::util::flood_a_stalled_client(&server, &mut c).await;
+    });
+}
+
+/// A watcher whose terminal stops reading is cut off with the host's
+/// memory bounded, while the two players it watched play on: every move
+/// reaches the opponent and the game ends as usual for both.
+#[test]
+fn a_watcher_that_never_reads_is_cut_off_and_the_players_play_on() {
+    let server = crate::util::ssh::ServerProcess::start(
+        "[limits]\noutput_buffer_kib = 16\noutput_grace_secs = 2\ninput_bytes_per_sec = 1000000\ninput_burst_bytes = 1000000",
+    );
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let (mut first, mut second) = quick_match_pair_at(server.addr, ["ann", "bob"], b"1").await;
+        play(&mut first, "d").await;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let relay = stalling_relay(server.addr, std::sync::Arc::clone(&stop)).await;
+        let mut wes = Client::connect_sized(relay, "wes", Login::Guest, 200, 60).await;
+        wes.wait_for("Choose a game").await;
+        wes.send(b"w").await;
+        wes.wait_for("1 to watch").await;
+        wes.send(b"\r").await;
+        wes.wait_for("Moves (1)").await;
+        for c in [&mut first, &mut second] {
+            c.wait_for("1 watching").await;
+        }
+        // From here the watcher's terminal takes nothing: its redraws (a
+        // full frame for each Ctrl-L it sends, and every move) pile up.
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let players = async {
+            let mut slowest = Duration::ZERO;
+            for (mover, column) in [(1, "e"), (0, "d"), (1, "e"), (0, "d"), (1, "e"), (0, "d")] {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                let (me, other) = if mover == 0 {
+                    (&mut first, &mut second)
+                } else {
+                    (&mut second, &mut first)
+                };
+                let before = crate::util::board_stones(&other.screen());
+                let at = std::time::Instant::now();
+                play(me, column).await;
+                for _ in 0..400 {
+                    if crate::util::board_stones(&other.screen()) > before {
+                        break;
+                    }
+                    other.pump(Duration::from_millis(50)).await;
+                }
+                assert!(
+                    crate::util::board_stones(&other.screen()) > before,
+                    "the move {column} did not reach the opponent:\n{}",
+                    other.screen()
+                );
+                slowest = slowest.max(at.elapsed());
+            }
+            for c in [&mut first, &mut second] {
+                c.wait_for("wins with").await;
+            }
+            println!("slowest move to the opponent while the watcher stalled: {slowest:?}");
+        };
+        tokio::join!(
+            crate::util::flood_a_stalled_client(&server, &mut wes),
+            players
+        );
     });
 }
 
