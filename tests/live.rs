@@ -605,3 +605,119 @@ async fn many_people_asking_to_watch_at_once_all_get_in() {
     }
     first.wait_for(&format!("{CROWD} watching")).await;
 }
+
+/// The live features with the stock OpenSSH client under tmux, as people
+/// use them: a quick match between `ssh` with a key and another client,
+/// a watcher on `ssh` who sees the moves and both clocks, the table's chat,
+/// the `ssh` player's connection killed and taken back with the same key,
+/// and a resignation every screen shows.
+#[test]
+fn stock_openssh_players_and_watchers_play_live() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let t = rt.block_on(start_host());
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("id_ed25519");
+    let status = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&key)
+        .status()
+        .expect("ssh-keygen runs (.ci/run installs openssh-client)");
+    assert!(status.success());
+    let common = format!(
+        "ssh -tt -p {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
+        t.addr.port()
+    );
+    let uma_ssh = format!(
+        "{common} -i {} -o IdentitiesOnly=yes uma@127.0.0.1",
+        key.display()
+    );
+    let uma = crate::util::Tmux::new("inarow-live-uma", 100, 30);
+    uma.run(&format!("{uma_ssh}; echo SSH-EXIT-$?; sleep 60"));
+    uma.wait_for("Choose a game");
+    uma.keys(&["1"]);
+    uma.wait_for("Quick match");
+    uma.keys(&["1"]);
+    uma.wait_for("Looking for");
+    let mut bob = rt.block_on(async {
+        let mut bob = Client::connect(t.addr, "bob", Login::Guest).await;
+        crate::util::TestClient::walk(&mut bob, &[(b"1", "Quick match")]).await;
+        bob.send(b"1").await;
+        wait_any(&mut bob, &[MY_TURN, "Waiting for"]).await;
+        bob
+    });
+    // Whoever starts, two moves: one by each.
+    let stones = |s: &str| crate::util::board_stones(s);
+    let uma_moves = |column: &str, before: usize| {
+        uma.wait_for(MY_TURN);
+        uma.keys(&[column, "Enter"]);
+        let deadline = std::time::Instant::now() + crate::util::ssh::WAIT;
+        while stones(&uma.screen()) <= before {
+            assert!(std::time::Instant::now() < deadline, "{}", uma.screen());
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    };
+    if bob.screen().contains(MY_TURN) {
+        rt.block_on(play(&mut bob, "d"));
+        uma_moves("e", 1);
+    } else {
+        uma_moves("d", 0);
+        rt.block_on(play(&mut bob, "e"));
+    }
+
+    // A watcher on stock ssh: the list, the position so far, both clocks.
+    let cy = crate::util::Tmux::new("inarow-live-cy", 100, 30);
+    cy.run(&format!(
+        "{common} -o PubkeyAuthentication=no cy@127.0.0.1; echo SSH-EXIT-$?; sleep 60"
+    ));
+    cy.wait_for("Choose a game");
+    cy.keys(&["w"]);
+    cy.wait_for("1 to watch");
+    cy.keys(&["Enter"]);
+    let s = cy.wait_for("Moves (2)");
+    assert_eq!(stones(&s), 2, "{s}");
+    let clocks = clock_row(&s);
+    assert_eq!(clocks.matches(':').count(), 2, "both clocks: {clocks}");
+    rt.block_on(bob.wait_for("1 watching"));
+
+    // The table's chat: from uma's terminal to bob's, not to the watcher.
+    uma.keys(&["Tab"]);
+    uma.wait_for("Say:");
+    uma.keys(&["hello from ssh", "Enter"]);
+    rt.block_on(bob.wait_for("uma: hello from ssh"));
+
+    // The next move reaches the watcher.
+    if bob.screen().contains(MY_TURN) {
+        rt.block_on(play(&mut bob, "c"));
+    } else {
+        uma_moves("c", 2);
+    }
+    let s = cy.wait_for("Moves (3)");
+    assert!(
+        !s.contains("hello from ssh"),
+        "the players' chat reached a watcher: {s}"
+    );
+
+    // uma's connection dies (the terminal is gone, no quit): the seat waits,
+    // and the same key brings uma back to the same position and chat.
+    uma.kill();
+    rt.block_on(bob.wait_for("uma lost the connection, waiting"));
+    let uma = crate::util::Tmux::new("inarow-live-uma2", 100, 30);
+    uma.run(&format!("{uma_ssh}; echo SSH-EXIT-$?; sleep 60"));
+    let s = uma.wait_for("hello from ssh");
+    assert_eq!(stones(&s), 3, "{s}");
+    assert!(s.contains("uma (you)"), "{s}");
+    assert_eq!(clock_row(&s).matches(':').count(), 2, "{s}");
+    rt.block_on(bob.wait_gone("lost the connection"));
+
+    // uma resigns: every screen says so.
+    uma.keys(&["!"]);
+    uma.wait_for("Resign?");
+    uma.keys(&["y"]);
+    uma.wait_for("You lost.");
+    rt.block_on(bob.wait_for("You win!"));
+    cy.wait_for("uma");
+    cy.wait_for("resigned");
+    uma.keys(&["q"]);
+    uma.wait_for("SSH-EXIT-0");
+    drop(rt);
+}
