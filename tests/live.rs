@@ -574,6 +574,51 @@ async fn a_player_invites_another_from_the_list_of_people_online() {
     dee.wait_for("ann is playing: try later").await;
 }
 
+/// Two players with keys: an invitation marked rated says so, the game it
+/// starts shows both ratings, and its end moves both, as the record says.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_invitation_between_two_accounts_moves_their_ratings() {
+    let t = start_host().await;
+    let config = config_file(&t);
+    let mut ann = Client::connect(t.addr, "ann", Login::Key(new_key())).await;
+    ann.wait_for("Choose a game").await;
+    let mut bob = Client::connect(t.addr, "bob", Login::Key(new_key())).await;
+    bob.wait_for("Choose a game").await;
+    ann.send(b"o").await;
+    ann.wait_for("bob").await;
+    ann.send(b"\x1b[B\r").await;
+    ann.wait_for("Invite bob to a game").await;
+    ann.wait_for("[r] Rated:  casual").await;
+    ann.send(b"r").await;
+    ann.wait_for("[r] Rated:  rated").await;
+    ann.send(b"\r").await;
+    bob.wait_for("ann (1500) invites you to a game").await;
+    bob.wait_for("Connect Four, rated,").await;
+    bob.send(b"y").await;
+    for c in [&mut ann, &mut bob] {
+        c.wait_for("1500 (you)").await;
+    }
+    // The one to move resigns at once.
+    let (mover, other) = if ann.screen().contains(MY_TURN) {
+        (&mut ann, &mut bob)
+    } else {
+        (&mut bob, &mut ann)
+    };
+    mover.send(b"!").await;
+    mover.wait_for("Resign?").await;
+    mover.send(b"y").await;
+    let lost = mover.wait_for("rating 1500 \u{2192} ").await;
+    assert!(lost.contains("You lost.") && lost.contains(" (-"), "{lost}");
+    let won = other.wait_for("rating 1500 \u{2192} ").await;
+    assert!(won.contains("You win!") && won.contains(" (+"), "{won}");
+    let games = record_with(&config, "resign", 1).await;
+    let g = &games[0];
+    assert_eq!(g["rated"], true, "{g}");
+    let winner = g["winner"].as_u64().unwrap() as usize;
+    let after = |i: usize| g["players"][i]["rating_after"].as_f64().unwrap();
+    assert!(after(winner) > 1500.0 && after(1 - winner) < 1500.0, "{g}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_people_asking_to_watch_at_once_all_get_in() {
     // More at once than a room's command queue holds: none is lost.

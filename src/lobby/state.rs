@@ -3734,6 +3734,108 @@ mod tests {
         assert!(invited(&invite(&mut s, 1, 3), 3).is_some());
     }
 
+    /// An invitation's answer: the invited person says yes to `from`.
+    fn accept(s: &mut LobbyState, id: SessionId, from: SessionId) -> Vec<Effect> {
+        s.handle(Command::AnswerChallenge {
+            id,
+            from,
+            accept: true,
+        })
+    }
+
+    #[test]
+    fn a_recipient_holds_at_most_ten_invitations_and_a_lapsed_one_cannot_be_accepted() {
+        let mut s = lobby(34);
+        let now = Instant::now();
+        s.tick(now);
+        named(&mut s, 1, "ann");
+        for i in 0..=OPEN_PER_RECIPIENT as SessionId {
+            named(&mut s, 10 + i, &format!("fan{i}"));
+        }
+        for i in 0..OPEN_PER_RECIPIENT as SessionId {
+            assert!(invited(&invite(&mut s, 10 + i, 1), 1).is_some(), "fan{i}");
+        }
+        let last = 10 + OPEN_PER_RECIPIENT as SessionId;
+        let e = invite(&mut s, last, 1);
+        assert!(invited(&e, 1).is_none(), "the eleventh reached ann: {e:?}");
+        assert_eq!(
+            said(&e, last),
+            vec!["ann has many invitations waiting: try later"]
+        );
+        // A minute on, none is open: accepting one now seats nobody.
+        let e = s.tick(now + INVITATION_LAPSE);
+        assert_eq!(
+            e.iter()
+                .filter(|x| matches!(
+                    x,
+                    Effect::Tell {
+                        to: 1,
+                        notice: Notice::InvitationGone { .. }
+                    }
+                ))
+                .count(),
+            OPEN_PER_RECIPIENT,
+            "{e:?}"
+        );
+        let e = accept(&mut s, 1, 10);
+        assert!(
+            !e.iter().any(|x| matches!(x, Effect::OpenRoom { .. })),
+            "{e:?}"
+        );
+        assert_eq!(said(&e, 1), vec!["that invitation is no longer open"]);
+        // Room again for new ones.
+        assert!(invited(&invite(&mut s, last, 1), 1).is_some());
+        let (_, _, seats) = opened(&accept(&mut s, 1, last));
+        let mut ids = seated(&seats);
+        ids.sort();
+        assert_eq!(ids, vec![Some(1), Some(last)]);
+    }
+
+    #[test]
+    fn an_invitation_is_rated_only_between_two_accounts_on_the_standard_board() {
+        let mut s = lobby(35);
+        rated_player(&mut s, 1, "ann", 1620);
+        rated_player(&mut s, 2, "bob", 1480);
+        named(&mut s, 3, "cy");
+        let ask = |s: &mut LobbyState, id, to, rated| {
+            s.handle(Command::Challenge {
+                id,
+                to,
+                kind: C4,
+                rated,
+                clock: None,
+            })
+        };
+        let rated_of = |e: &[Effect]| {
+            e.iter().find_map(|x| match x {
+                Effect::OpenRoom { rated, .. } => Some(*rated),
+                _ => None,
+            })
+        };
+        // Two accounts, rated asked: the invitation says so with the
+        // inviter's rating, and the game moves ratings.
+        let inv = invited(&ask(&mut s, 1, 2, true), 2).expect("bob is invited");
+        assert!(inv.rated, "{inv:?}");
+        assert_eq!(inv.rating, Some(1620));
+        assert_eq!(rated_of(&accept(&mut s, 2, 1)), Some(true));
+        // Casual when asked so.
+        rated_player(&mut s, 4, "dee", 1500);
+        rated_player(&mut s, 5, "eve", 1500);
+        let inv = invited(&ask(&mut s, 4, 5, false), 5).unwrap();
+        assert!(!inv.rated);
+        assert_eq!(rated_of(&accept(&mut s, 5, 4)), Some(false));
+        // A guest on either side: never rated, whatever was asked.
+        rated_player(&mut s, 6, "fay", 1500);
+        let inv = invited(&ask(&mut s, 6, 3, true), 3).unwrap();
+        assert!(!inv.rated, "{inv:?}");
+        assert_eq!(rated_of(&accept(&mut s, 3, 6)), Some(false));
+        named(&mut s, 7, "gus");
+        rated_player(&mut s, 8, "hal", 1500);
+        let inv = invited(&ask(&mut s, 7, 8, true), 8).unwrap();
+        assert!(!inv.rated, "{inv:?}");
+        assert_eq!(rated_of(&accept(&mut s, 8, 7)), Some(false));
+    }
+
     #[test]
     fn invitations_go_when_either_side_leaves_or_sits_down() {
         let mut s = lobby(33);
