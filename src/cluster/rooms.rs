@@ -41,6 +41,9 @@ pub struct StoredRoom {
     pub height: u8,
     pub line: u8,
     pub exact: bool,
+    /// Renju (kept rooms written before renju existed read as not).
+    #[serde(default)]
+    pub renju: bool,
     /// The players' names, first player first.
     pub players: [String; 2],
     /// Every move, as board points, in order.
@@ -176,6 +179,7 @@ impl StoredRoom {
             height: rules.height(),
             line: rules.line(),
             exact: rules.is_exact(),
+            renju: rules.is_renju(),
             players: v.seats.each_ref().map(|s| s.name.clone()),
             moves: v.position.history().iter().map(|p| (p.x, p.y)).collect(),
         }
@@ -220,7 +224,9 @@ impl StoredRoom {
 
     pub fn rules(&self) -> Result<Rules, String> {
         let kind: GameKind = self.game.parse().map_err(|_| "unknown game")?;
-        Rules::new(kind, self.width, self.height, self.line, self.exact).map_err(|e| e.to_string())
+        Rules::new(kind, self.width, self.height, self.line, self.exact)
+            .map(|r| r.with_renju(self.renju))
+            .map_err(|e| e.to_string())
     }
 
     /// The position its moves reach.

@@ -70,6 +70,8 @@ pub struct WireState {
     height: u8,
     line: u8,
     exact: bool,
+    #[serde(default)]
+    renju: bool,
     moves: Vec<(u8, u8)>,
     seats: [WireSeat; 2],
     /// Which seats are the visitor's.
@@ -162,6 +164,7 @@ impl WireState {
             height: rules.height(),
             line: rules.line(),
             exact: rules.is_exact(),
+            renju: rules.is_renju(),
             moves: v.position.history().iter().map(|p| (p.x, p.y)).collect(),
             seats: v.seats.each_ref().map(|s| WireSeat {
                 name: s.name.clone(),
@@ -227,7 +230,8 @@ impl WireState {
     pub fn into_state(self, me: SessionId, now: Instant) -> Result<RoomState, String> {
         let kind: GameKind = self.game.parse().map_err(|_| "unknown game")?;
         let rules = Rules::new(kind, self.width, self.height, self.line, self.exact)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string())?
+            .with_renju(self.renju);
         if self.moves.len() > rules.cells() {
             return Err("more moves than cells".into());
         }

@@ -36,6 +36,11 @@ pub enum IllegalMoveError {
     Occupied(String),
     #[error("{0} is off the board")]
     OffBoard(String),
+    #[error("{point} is forbidden for black in renju: a {why}")]
+    Forbidden {
+        point: String,
+        why: super::renju::Forbidden,
+    },
     #[error("a stone dropped in column {column} lands on {lands}, not {asked}")]
     NotLanding {
         column: char,
@@ -160,6 +165,15 @@ impl Position {
                 if !self.is_empty(p) {
                     return Err(IllegalMoveError::Occupied(rules.format_point(p)));
                 }
+                if rules.is_renju()
+                    && self.to_move() == Side::First
+                    && let Some(why) = super::renju::forbidden(&super::renju::Board::from(self), p)
+                {
+                    return Err(IllegalMoveError::Forbidden {
+                        point: rules.format_point(p),
+                        why,
+                    });
+                }
                 if rules.has_gravity() {
                     let lands = self
                         .landing(p.x)
@@ -195,6 +209,15 @@ impl Position {
         self.outcome = match self.line_through(p, side) {
             Some(line) => Outcome::Win { side, line },
             None if self.history.len() == self.rules.cells() => Outcome::Draw,
+            // Under renju black may be left with no point it may play (only
+            // on a nearly full board): nobody can win any more.
+            None if self.rules.is_renju()
+                && self.to_move() == Side::First
+                && self.rules.cells() - self.history.len() <= 16
+                && self.legal_moves().is_empty() =>
+            {
+                Outcome::Draw
+            }
             None => Outcome::Ongoing,
         };
     }
@@ -230,11 +253,18 @@ impl Position {
                 .map(Move::Column)
                 .collect()
         } else {
+            // Under renju black's forbidden points are not legal moves.
+            let barred = (self.rules.is_renju() && self.to_move() == Side::First)
+                .then(|| super::renju::Board::from(self));
             let mut v = Vec::new();
             for y in 0..self.rules.height() {
                 for x in 0..self.rules.width() {
                     let p = Point::new(x, y);
-                    if self.cells[self.index(p)].is_none() {
+                    if self.cells[self.index(p)].is_none()
+                        && barred
+                            .as_ref()
+                            .is_none_or(|b| super::renju::forbidden(b, p).is_none())
+                    {
                         v.push(Move::Point(p));
                     }
                 }
@@ -270,20 +300,15 @@ impl Position {
         (back, fwd)
     }
 
-    fn wins_with_length(&self, len: i32) -> bool {
-        let k = i32::from(self.rules.line());
-        if self.rules.is_exact() {
-            len == k
-        } else {
-            len >= k
-        }
+    fn wins_with_length(&self, len: i32, side: Side) -> bool {
+        usize::try_from(len).is_ok_and(|len| self.rules.wins_with_length(len, side))
     }
 
     /// The winning line through `p` if `side` had a stone there.
     fn line_through(&self, p: Point, side: Side) -> Option<Vec<Point>> {
         for dir in DIRECTIONS {
             let (back, fwd) = self.run(p, side, dir);
-            if self.wins_with_length(back + fwd + 1) {
+            if self.wins_with_length(back + fwd + 1, side) {
                 let line = (-back..=fwd)
                     .map(|k| {
                         Point::new(
@@ -303,7 +328,7 @@ impl Position {
         match self.check(m) {
             Ok(p) => DIRECTIONS.iter().any(|&dir| {
                 let (back, fwd) = self.run(p, side, dir);
-                self.wins_with_length(back + fwd + 1)
+                self.wins_with_length(back + fwd + 1, side)
             }),
             Err(_) => false,
         }
@@ -419,5 +444,76 @@ mod tests {
         assert!(!pos.wins_with(Move::Column(2), Side::First));
         assert!(pos.wins_with(Move::Column(1), Side::Second));
         let _ = GameKind::Gomoku;
+    }
+
+    fn renju(moves: &[&str]) -> Position {
+        Position::from_moves(Rules::renju(), moves).unwrap()
+    }
+
+    fn point(text: &str) -> Move {
+        Rules::renju().parse_move(text).unwrap()
+    }
+
+    #[test]
+    fn renju_refuses_blacks_forbidden_points_and_lets_white_play_them() {
+        use crate::game::renju::Forbidden;
+        // Black: f8 g8 across, h6 h7 down; h8 makes two open threes.
+        let mut pos = renju(&["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"]);
+        assert_eq!(pos.to_move(), Side::First);
+        let e = pos.play(point("h8")).unwrap_err();
+        assert_eq!(
+            e,
+            IllegalMoveError::Forbidden {
+                point: "h8".into(),
+                why: Forbidden::DoubleThree
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "h8 is forbidden for black in renju: a double three"
+        );
+        assert_eq!(pos.stones(), 8, "a refused move changes nothing");
+        assert!(!pos.legal_moves().contains(&point("h8")));
+        assert!(pos.legal_moves().contains(&point("h9")));
+        // The same point is free for white.
+        pos.play(point("o15")).unwrap();
+        assert!(pos.legal_moves().contains(&point("h8")));
+        pos.play(point("h8")).unwrap();
+        // Freestyle Gomoku has no such rule.
+        let free = Position::from_moves(
+            Rules::gomoku(),
+            &["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7", "h8"],
+        );
+        assert!(free.is_ok());
+    }
+
+    #[test]
+    fn renju_black_wins_with_exactly_five_and_white_with_an_overline() {
+        use crate::game::renju::Forbidden;
+        // Black b5 c5 d5 e5 _ g5: f5 would make six.
+        let mut pos = renju(&["b5", "a1", "c5", "a3", "d5", "a9", "e5", "a11", "g5", "a13"]);
+        assert!(matches!(
+            pos.play(point("f5")),
+            Err(IllegalMoveError::Forbidden {
+                why: Forbidden::Overline,
+                ..
+            })
+        ));
+        assert!(!pos.wins_with(point("f5"), Side::First));
+        // Exactly five wins for black.
+        let mut pos = renju(&["e5", "a1", "f5", "a3", "g5", "a9", "h5", "a11"]);
+        pos.play(point("i5")).unwrap();
+        assert!(
+            matches!(pos.outcome(), Outcome::Win { side: Side::First, line } if line.len() == 5)
+        );
+        // White's six wins: c1 d1 e1 _ g1 h1, then f1.
+        let mut pos = renju(&[
+            "o15", "c1", "m15", "d1", "o11", "e1", "k15", "g1", "o7", "h1", "i15",
+        ]);
+        assert!(pos.wins_with(point("f1"), Side::Second));
+        pos.play(point("f1")).unwrap();
+        assert!(
+            matches!(pos.outcome(), Outcome::Win { side: Side::Second, line } if line.len() == 6)
+        );
     }
 }

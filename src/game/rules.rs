@@ -119,6 +119,10 @@ pub struct Rules {
     height: u8,
     line: u8,
     exact: bool,
+    /// Renju: black (the first player) may not make a double three, a
+    /// double four or an overline, and wins with exactly five; white wins
+    /// with five or more ([`super::renju`]).
+    renju: bool,
 }
 
 impl Rules {
@@ -130,6 +134,7 @@ impl Rules {
             height: 6,
             line: 4,
             exact: false,
+            renju: false,
         }
     }
 
@@ -141,6 +146,16 @@ impl Rules {
             height: 15,
             line: 5,
             exact: false,
+            renju: false,
+        }
+    }
+
+    /// Renju on the standard 15x15 board: five in a row, black (who moves
+    /// first) barred from double threes, double fours and overlines.
+    pub fn renju() -> Rules {
+        Rules {
+            renju: true,
+            ..Rules::gomoku()
         }
     }
 
@@ -179,13 +194,31 @@ impl Rules {
             height,
             line,
             exact,
+            renju: false,
         })
     }
 
     /// The same rules with "exactly k" on or off: with it on, a line longer
     /// than the line length does not win.
     pub fn with_exact(self, exact: bool) -> Rules {
-        Rules { exact, ..self }
+        Rules {
+            exact,
+            renju: self.renju && !exact,
+            ..self
+        }
+    }
+
+    /// The same rules as renju, or not. Renju is a Gomoku game of five in a
+    /// row (any board size); for anything else the rules stay as they are.
+    pub fn with_renju(self, renju: bool) -> Rules {
+        if renju && (self.kind != GameKind::Gomoku || self.line != 5) {
+            return self;
+        }
+        Rules {
+            renju,
+            exact: self.exact && !renju,
+            ..self
+        }
     }
 
     pub fn kind(&self) -> GameKind {
@@ -201,9 +234,25 @@ impl Rules {
     pub fn line(&self) -> u8 {
         self.line
     }
-    /// Whether only exactly `line` stones win (overlines do not).
+    /// Whether only exactly `line` stones win (overlines do not), for
+    /// both players. (Under renju that holds for black only: see
+    /// [`Rules::wins_with_length`].)
     pub fn is_exact(&self) -> bool {
         self.exact
+    }
+    /// Whether these are renju rules (black has forbidden points).
+    pub fn is_renju(&self) -> bool {
+        self.renju
+    }
+    /// Whether `len` stones in a row by `side` win: at least the line
+    /// length, or exactly it under "exactly k" and for black under renju.
+    pub fn wins_with_length(&self, len: usize, side: super::Side) -> bool {
+        let k = usize::from(self.line);
+        if self.exact || (self.renju && side == super::Side::First) {
+            len == k
+        } else {
+            len >= k
+        }
     }
     /// Whether stones fall to the lowest free cell (Connect Four).
     pub fn has_gravity(&self) -> bool {
@@ -220,7 +269,12 @@ impl Rules {
 
     /// A one-line description, e.g. `Connect Four 7x6` or `Gomoku 15x15, exactly five`.
     pub fn describe(&self) -> String {
-        let mut s = format!("{} {}x{}", self.kind.name(), self.width, self.height);
+        let name = if self.renju {
+            "Renju"
+        } else {
+            self.kind.name()
+        };
+        let mut s = format!("{name} {}x{}", self.width, self.height);
         let standard_line = match self.kind {
             GameKind::ConnectFour => 4,
             GameKind::Gomoku => 5,
@@ -271,6 +325,32 @@ mod tests {
         );
         assert!("8by7".parse::<BoardSize>().is_err());
         assert!("300x7".parse::<BoardSize>().is_err());
+    }
+
+    #[test]
+    fn renju_is_gomoku_of_five_with_black_held_to_exactly_five() {
+        use crate::game::Side;
+        let r = Rules::renju();
+        assert!(r.is_renju() && !r.is_exact());
+        assert_eq!(
+            (r.kind(), r.width(), r.height(), r.line()),
+            (GameKind::Gomoku, 15, 15, 5)
+        );
+        assert_ne!(r, Rules::gomoku());
+        assert_eq!(r.describe(), "Renju 15x15");
+        assert!(r.wins_with_length(5, Side::First) && !r.wins_with_length(6, Side::First));
+        assert!(r.wins_with_length(5, Side::Second) && r.wins_with_length(6, Side::Second));
+        assert_eq!(Rules::gomoku().with_renju(true), r);
+        assert_eq!(r.with_renju(false), Rules::gomoku());
+        // Exactly five and renju exclude each other; Connect Four and other
+        // line lengths are never renju.
+        assert_eq!(r.with_exact(true), Rules::gomoku().with_exact(true));
+        assert_eq!(
+            Rules::connect_four().with_renju(true),
+            Rules::connect_four()
+        );
+        let four = Rules::new(GameKind::Gomoku, 9, 9, 4, false).unwrap();
+        assert!(!four.with_renju(true).is_renju());
     }
 
     #[test]

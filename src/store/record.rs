@@ -178,10 +178,12 @@ impl GameRecord {
         uuid::Uuid::now_v7().to_string()
     }
 
-    /// The rule name for a set of rules: `exact` or `freestyle`.
+    /// The rule name for a set of rules: `exact`, `renju` or `freestyle`.
     pub fn rule_name(rules: &Rules) -> &'static str {
         if rules.is_exact() {
             "exact"
+        } else if rules.is_renju() {
+            "renju"
         } else {
             "freestyle"
         }
@@ -189,12 +191,15 @@ impl GameRecord {
 
     /// The rules this record was played under, when they are valid.
     pub fn rules(&self) -> Option<Rules> {
-        let exact = match self.rule.as_str() {
-            "exact" => true,
-            "freestyle" => false,
+        let (exact, renju) = match self.rule.as_str() {
+            "exact" => (true, false),
+            "renju" => (false, true),
+            "freestyle" => (false, false),
             _ => return None,
         };
-        Rules::new(self.game, self.width, self.height, self.k, exact).ok()
+        let rules = Rules::new(self.game, self.width, self.height, self.k, exact).ok()?;
+        let rules = rules.with_renju(renju);
+        (rules.is_renju() == renju).then_some(rules)
     }
 
     /// Whether the board and rules are ones that count for ratings:
@@ -304,6 +309,34 @@ impl GameRecord {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn rule_names_round_trip_renju_included_and_only_the_standard_rules_rate() {
+        for rules in [
+            Rules::gomoku(),
+            Rules::gomoku().with_exact(true),
+            Rules::renju(),
+        ] {
+            let r = GameRecord {
+                game: rules.kind(),
+                width: rules.width(),
+                height: rules.height(),
+                k: rules.line(),
+                rule: GameRecord::rule_name(&rules).into(),
+                ..sample()
+            };
+            assert_eq!(r.rules(), Some(rules), "{}", r.rule);
+            assert_eq!(r.rateable_rules(), rules == Rules::gomoku(), "{}", r.rule);
+        }
+        assert_eq!(GameRecord::rule_name(&Rules::renju()), "renju");
+        // Renju on a Connect Four record is no rule at all.
+        let bad = GameRecord {
+            rule: "renju".into(),
+            ..sample()
+        };
+        assert_eq!(bad.game, GameKind::ConnectFour);
+        assert_eq!(bad.rules(), None);
+    }
 
     pub(crate) fn sample() -> GameRecord {
         let player = |name: &str, colour: &str| PlayerRecord::person(name, None, colour);
