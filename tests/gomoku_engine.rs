@@ -64,6 +64,9 @@ impl Grid {
             match self.rule {
                 Rule::Freestyle => len >= 5,
                 Rule::ExactFive => len == 5,
+                // Renju grids here have black as colour 1.
+                Rule::Renju if c == 1 => len == 5,
+                Rule::Renju => len >= 5,
             }
         })
     }

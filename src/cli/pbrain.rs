@@ -5,7 +5,11 @@
 //! Commands: `START n`, `RECTSTART w,h`, `RESTART`, `BEGIN`, `TURN x,y`,
 //! `BOARD` ... `DONE` (lines `x,y,owner`: 1 own, 2 opponent), `INFO key
 //! value` (timeout_turn, timeout_match, time_left, max_memory, rule; other
-//! keys ignored), `TAKEBACK x,y`, `ABOUT`, `END`. Coordinates are `x,y` from
+//! keys ignored), `TAKEBACK x,y`, `ABOUT`, `END`. `INFO rule` is the
+//! Gomocup bit mask: 1 exactly five, 2 continuous game (ignored), 4 renju
+//! (whatever else is set), 8 caro (not played: ERROR). Under renju the
+//! brain is black when the number of stones on the board is even at its
+//! turn (the first player is black), and never answers a forbidden point. Coordinates are `x,y` from
 //! 0, x the column. Unknown commands get `UNKNOWN`, impossible ones `ERROR`;
 //! every reply is flushed at once.
 //!
@@ -391,14 +395,17 @@ impl Brain {
             }
             ("rule", Some(r)) => {
                 // Bit 0: exactly five; bit 1: continuous game (no effect
-                // here); bit 2: renju and bit 3: caro, which we do not play.
-                if r & 0b1100 != 0 {
+                // here); bit 2: renju (black's exactly five comes with it);
+                // bit 3: caro, which we do not play.
+                if r & 0b1000 != 0 {
                     writeln!(
                         out,
-                        "ERROR only freestyle and exactly-five rules are supported"
+                        "ERROR only freestyle, exactly-five and renju rules are supported"
                     )?;
                 }
-                let rule = if r & 1 == 1 {
+                let rule = if r & 0b100 != 0 {
+                    Rule::Renju
+                } else if r & 1 == 1 {
                     Rule::ExactFive
                 } else {
                     Rule::Freestyle

@@ -111,6 +111,18 @@ impl Board {
         })
     }
 
+    /// An empty board of any size from 1 to 255 a side, beyond the sizes
+    /// the game layer plays: the Gomoku engine keeps one of these up to
+    /// 32x32. Zero sides become one.
+    pub fn with_size(width: u8, height: u8) -> Board {
+        let (width, height) = (width.max(1), height.max(1));
+        Board {
+            width,
+            height,
+            cells: vec![None; usize::from(width) * usize::from(height)],
+        }
+    }
+
     pub fn width(&self) -> u8 {
         self.width
     }
@@ -218,6 +230,16 @@ pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
             judge_threes(&mut scratch, p, &shapes)
         }
     }
+}
+
+/// [`forbidden`], using `board` itself as scratch space where the rules
+/// must look at stones not yet played (it is left as it was): no copy of
+/// the board is made, for callers that ask very often.
+pub fn forbidden_mut(board: &mut Board, p: Point) -> Option<Forbidden> {
+    if !board.is_empty(p) {
+        return None;
+    }
+    judge(board, p)
 }
 
 /// [`forbidden`] for either side: white is never forbidden anything.

@@ -52,7 +52,7 @@ pub struct BenchGomokuArgs {
     /// Board size (square).
     #[arg(long, default_value_t = 15)]
     pub size: usize,
-    /// Rule: freestyle or exact.
+    /// Rule: freestyle, exact or renju.
     #[arg(long, default_value = "freestyle")]
     pub rule: String,
     /// Transposition table size in MiB.
@@ -82,7 +82,8 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
     let rule = match args.rule.as_str() {
         "freestyle" | "0" => Rule::Freestyle,
         "exact" | "exactfive" | "exact-five" | "1" => Rule::ExactFive,
-        other => bail!("unknown rule {other:?} (freestyle or exact)"),
+        "renju" | "4" => Rule::Renju,
+        other => bail!("unknown rule {other:?} (freestyle, exact or renju)"),
     };
     if let Some(spec) = &args.match_levels {
         return play_match(&args, spec, rule);
@@ -209,7 +210,7 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
                 max_move_ms = max_move_ms.max(t.elapsed().as_secs_f64() * 1000.0);
                 let Some(p) = board
                     .pos(x as usize, y as usize)
-                    .filter(|&p| board.is_empty(p))
+                    .filter(|&p| board.may_play(p, board.to_move()))
                 else {
                     bail!("level {} played an illegal move {x},{y}", [a, b][idx]);
                 };

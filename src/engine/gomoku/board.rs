@@ -12,9 +12,30 @@
 //! category and the sum of the empty points' scores (the evaluation), so the
 //! questions the search asks most ("does the opponent threaten a five?",
 //! "can I make an open four?") are a counter read.
+//!
+//! Under renju the board also keeps black's forbidden points (black is
+//! always colour 1 there). A forbidden point counts for black as no shape
+//! at all (category none, score nothing), so every counter the search
+//! reads ("can black make an open four?") leaves it out; white's view of
+//! the point is unchanged. A point is judged again whenever a stone lands
+//! on its lines, mostly from its patterns alone (a five allows it; an
+//! overline or two fours forbid it; fewer than two open-three lines allow
+//! it); only points with two open-three lines ("suspects") are asked of
+//! [`crate::game::renju`], on a mirror of the stones, since a three is real
+//! only if black may play its four point. That depends on the four point's
+//! own lines, so the suspects are kept in a bit set and judged again after
+//! a stone off their lines too, when it lies on a line of one of their
+//! threes' four points. So the flags are exact (a test checks them against
+//! [`crate::game::renju::forbidden`] through thousands of random plays and
+//! undos), and the renju work is done only under renju.
 
 use super::Rule;
-use super::pattern::{self, C_FIVE, CATS, Cat, DIR_WEIGHT, Pat, Tables};
+use super::pattern::{
+    self, B4, C_FIVE, C_FLEX4, C_FOUR_THREE, C_NONE, C_THREE_PLUS, C_THREE_THREE, CAT_BONUS, CATS,
+    Cat, DIR_WEIGHT, F3, F4, Pat, Tables,
+};
+use crate::game::Point;
+use crate::game::renju;
 
 /// A point: an index into the padded array.
 pub type Pos = u16;
@@ -31,6 +52,11 @@ pub const WALL: u8 = 3;
 /// A colour: 1 or 2. The other one is `3 - c`.
 pub type Color = u8;
 
+/// Black's colour under renju (the first player; the only one with
+/// forbidden points). Under the other rules colour 1 is simply whoever the
+/// board was set up to have it.
+pub const BLACK: Color = 1;
+
 #[inline]
 pub const fn other(c: Color) -> Color {
     3 - c
@@ -45,6 +71,33 @@ struct Info {
     combos: [u16; 2],
     cats: [Cat; 2],
     scores: [i16; 2],
+    /// Renju, black's view of an empty point: [`R_OVERLINES`],
+    /// [`R_FORBIDDEN`], [`R_SUSPECT`].
+    renju: u8,
+}
+
+/// Renju flags: the directions (bits 0..4) along which a black stone on the
+/// point makes six or more in a row.
+const R_OVERLINES: u8 = 0x0F;
+/// Renju flag: black may not play the point.
+const R_FORBIDDEN: u8 = 0x10;
+/// Renju flag: black has two open-three lines through the point (it is in
+/// the suspects' bit set).
+const R_SUSPECT: u8 = 0x20;
+
+/// Renju bookkeeping: the stones as [`renju`] reads them, and the points
+/// whose verdict can change without a stone on their lines.
+#[derive(Clone)]
+struct Renju {
+    mirror: renju::Board,
+    /// Empty points where black has two or more open-three lines, one bit
+    /// per array index.
+    suspects: Vec<u64>,
+    /// Per stone on the board (by its number): `suspects` before it.
+    saved_suspects: Vec<u64>,
+    /// Points off a stone's lines whose state the stone changed: (stone
+    /// number, point, state before), so `undo` can put them back.
+    changed: Vec<(usize, Pos, Info)>,
 }
 
 /// The search board.
@@ -77,10 +130,13 @@ pub struct Board {
     to_move: Color,
     /// Every real point, row by row.
     points: Vec<Pos>,
+    /// Under renju only: black's forbidden points.
+    renju: Option<Box<Renju>>,
 }
 
 impl Board {
-    /// An empty board; black (1) moves first. Sizes are clamped to the supported range.
+    /// An empty board; black (1) moves first. Sizes are clamped to the
+    /// supported range. Under renju, colour 1 is black whoever moves.
     pub fn new(width: usize, height: usize, rule: Rule) -> Board {
         let width = width.clamp(MIN_SIZE, MAX_SIZE);
         let height = height.clamp(MIN_SIZE, MAX_SIZE);
@@ -121,6 +177,14 @@ impl Board {
             saved_totals: Vec::new(),
             to_move: 1,
             points,
+            renju: (rule == Rule::Renju).then(|| {
+                Box::new(Renju {
+                    mirror: renju::Board::with_size(width as u8, height as u8),
+                    suspects: vec![0; total.div_ceil(64)],
+                    saved_suspects: Vec::new(),
+                    changed: Vec::new(),
+                })
+            }),
         };
         for i in 0..board.points.len() {
             let p = board.points[i] as usize;
@@ -209,6 +273,26 @@ impl Board {
     pub fn score(&self, p: Pos, c: Color) -> i32 {
         self.info[p as usize].scores[c as usize - 1] as i32
     }
+    /// Whether `c` may not play the empty point `p`: black's forbidden
+    /// points under renju, and nothing else.
+    #[inline]
+    pub fn is_forbidden(&self, p: Pos, c: Color) -> bool {
+        c == BLACK && self.info[p as usize].renju & R_FORBIDDEN != 0
+    }
+    /// Whether `c` may play `p`: it is empty and not forbidden to `c`.
+    #[inline]
+    pub fn may_play(&self, p: Pos, c: Color) -> bool {
+        self.is_empty(p) && !self.is_forbidden(p, c)
+    }
+    /// Whether black has forbidden points here (the rule is renju).
+    pub fn is_renju(&self) -> bool {
+        self.renju.is_some()
+    }
+    /// Under renju, the stones as [`crate::game::renju`] reads them (with
+    /// the same `x` and `y`).
+    pub fn renju_board(&self) -> Option<&renju::Board> {
+        self.renju.as_deref().map(|r| &r.mirror)
+    }
     #[inline]
     pub fn is_near(&self, p: Pos) -> bool {
         self.near[p as usize] > 0
@@ -234,6 +318,14 @@ impl Board {
     #[inline]
     pub fn step(&self, p: Pos, d: usize, o: isize) -> Pos {
         (p as isize + o * self.dirs[d]) as Pos
+    }
+
+    /// The first empty point `c` may play, else the first empty point (a
+    /// board where black may play nowhere), else `None` (a full board).
+    pub fn first_empty(&self, c: Color) -> Option<Pos> {
+        let mut empty = self.points.iter().copied().filter(|&p| self.is_empty(p));
+        let first = empty.clone().next();
+        empty.find(|&p| !self.is_forbidden(p, c)).or(first)
     }
 
     /// Whether the board has no empty point left.
@@ -284,10 +376,7 @@ impl Board {
                 len += 1;
                 o += 1;
             }
-            match self.rule {
-                Rule::Freestyle => len >= 5,
-                Rule::ExactFive => len == 5,
-            }
+            self.rule.wins(c == BLACK, len)
         })
     }
 
@@ -310,8 +399,16 @@ impl Board {
         }
         self.remove(pu);
         self.cells[pu] = c;
+        if self.renju.is_some() {
+            self.renju_before_play(pu, n, c);
+        }
         self.hash ^= self.zobrist[pu][c as usize - 1];
-        self.update_lines(pu, c as u32);
+        if self.renju.is_some() {
+            self.update_lines::<true>(pu, c as u32);
+            self.renju_after_play(pu, n);
+        } else {
+            self.update_lines::<false>(pu, c as u32);
+        }
         self.update_near(pu, true);
         self.history.push(p);
         self.to_move = other(c);
@@ -331,7 +428,212 @@ impl Board {
             self.info[q] = *slot;
         }
         (self.counts, self.sums) = self.saved_totals[n];
+        if self.renju.is_some() {
+            let point = self.point(p);
+            if let Some(r) = self.renju.as_deref_mut() {
+                r.mirror.set(point, None);
+                let w = r.suspects.len();
+                r.suspects
+                    .copy_from_slice(&r.saved_suspects[n * w..(n + 1) * w]);
+                while let Some(&(k, q, before)) = r.changed.last()
+                    && k == n
+                {
+                    self.info[q as usize] = before;
+                    r.changed.pop();
+                }
+            }
+        }
         self.to_move = c;
+    }
+
+    /// The mirror's point for `p`.
+    fn point(&self, p: Pos) -> Point {
+        let (x, y) = self.xy(p);
+        Point::new(x as u8, y as u8)
+    }
+
+    /// Renju, before stone number `n` of colour `c` lands on `p`: saves the
+    /// suspects and puts the stone on the mirror.
+    fn renju_before_play(&mut self, p: usize, n: usize, c: Color) {
+        let point = self.point(p as Pos);
+        let Some(r) = self.renju.as_deref_mut() else {
+            return;
+        };
+        let w = r.suspects.len();
+        if r.saved_suspects.len() < (n + 1) * w {
+            r.saved_suspects.resize((n + 1) * w, 0);
+        }
+        r.saved_suspects[n * w..(n + 1) * w].copy_from_slice(&r.suspects);
+        r.suspects[p / 64] &= !(1u64 << (p % 64));
+        let side = if c == BLACK {
+            renju::BLACK
+        } else {
+            renju::WHITE
+        };
+        r.mirror.set(point, Some(side));
+    }
+
+    /// Renju, after stone number `n` landed on `p` and the points on its
+    /// lines were judged again: judges the suspects elsewhere, whose
+    /// verdict may depend on the new stone through a three's four point.
+    /// Those that change are saved for `undo`.
+    fn renju_after_play(&mut self, p: usize, n: usize) {
+        let (px, py) = ((p % self.stride) as isize, (p / self.stride) as isize);
+        let words = self.renju.as_deref().map_or(0, |r| r.suspects.len());
+        for w in 0..words {
+            let mut bits = self.renju.as_deref().map_or(0, |r| r.suspects[w]);
+            while bits != 0 {
+                let q = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let dx = (q % self.stride) as isize - px;
+                let dy = (q / self.stride) as isize - py;
+                if on_lines(dx, dy) || !self.renju_reaches(q, px, py) {
+                    continue;
+                }
+                let before = self.info[q];
+                if self.renju_judge(q)
+                    && let Some(r) = self.renju.as_deref_mut()
+                {
+                    r.changed.push((n, q as Pos, before));
+                }
+            }
+        }
+    }
+
+    /// Renju: whether the verdict on the suspect `q` may depend on the
+    /// point at column `px`, row `py` of the padded array, which is off
+    /// `q`'s lines.
+    ///
+    /// Such a point matters only through a three's four point `g` (a
+    /// point within four steps along one of `q`'s open-three lines): `q`'s
+    /// three is real if black may play `g` with `q` played, which is read
+    /// from `g`'s lines. The point matters if it is on them, or if `g` has
+    /// two open-three lines of its own besides the one through `q` (then
+    /// the rules look further, at `g`'s threes' four points, and this
+    /// answers yes rather than follow them).
+    fn renju_reaches(&self, q: usize, px: isize, py: isize) -> bool {
+        const STEPS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+        let (qx, qy) = ((q % self.stride) as isize, (q / self.stride) as isize);
+        let info = &self.info[q];
+        for (d, &(sx, sy)) in STEPS.iter().enumerate() {
+            if info.pats[0][d] != F3 {
+                continue;
+            }
+            for o in (-4..=4isize).filter(|&o| o != 0) {
+                let g = (q as isize + o * self.dirs[d]) as usize;
+                if self.cells[g] != EMPTY {
+                    continue;
+                }
+                let (gx, gy) = (qx + o * sx, qy + o * sy);
+                if on_lines(px - gx, py - gy) {
+                    return true;
+                }
+                let threes = (0..4)
+                    .filter(|&e| e != d && self.info[g].pats[0][e] == F3)
+                    .count();
+                if threes >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Renju: the line of the empty point `q` along direction `d` has just
+    /// changed (and its patterns are up to date): notes whether a black
+    /// stone there would make an overline along it, and judges the point
+    /// again unless its patterns leave no doubt.
+    #[inline]
+    fn renju_touch(&mut self, q: usize, d: usize) {
+        let i = &mut self.info[q];
+        let bit = 1u8 << d;
+        let over = if black_overline(i.keys[d]) { bit } else { 0 };
+        i.renju = (i.renju & !bit) | over;
+        if i.renju == 0
+            && !matches!(
+                self.tables.combo(i.combos[0] as usize).0,
+                C_THREE_THREE | C_FOUR_THREE | C_FLEX4
+            )
+        {
+            // Neither forbidden nor a suspect, before or now, and black's
+            // category is the tables' own.
+            return;
+        }
+        self.renju_judge(q);
+    }
+
+    /// Renju: judges whether black may play the empty point `q` and sets
+    /// black's category and score to match. Returns whether anything
+    /// changed.
+    ///
+    /// The lines decide most points, read as [`renju`] reads them: a five
+    /// allows the point whatever else it makes; then an overline forbids
+    /// it, and so do two fours (a four line holds one, an open-four line
+    /// one if it is four in a row, else two: `X.XXX.X`); fewer than two
+    /// open-three lines allow it (each real three is one, and only an open
+    /// three can be one). Only the rest, two open-three lines and no more
+    /// than one four, are asked of [`renju::forbidden_mut`], which looks at
+    /// whether the threes' four points may be played; those points are the
+    /// suspects.
+    fn renju_judge(&mut self, q: usize) -> bool {
+        let info = &self.info[q];
+        let (raw_cat, raw_score) = self.tables.combo(info.combos[0] as usize);
+        let mut fours = 0;
+        let mut open_threes = 0;
+        for (&pat, &key) in info.pats[0].iter().zip(&info.keys) {
+            match pat {
+                B4 => fours += 1,
+                F4 if black_run(key) == 3 => fours += 1,
+                F4 => fours += 2,
+                F3 => open_threes += 1,
+                _ => {}
+            }
+        }
+        let overline = info.renju & R_OVERLINES != 0;
+        let decided = raw_cat == C_FIVE || overline || fours >= 2;
+        let suspect = !decided && open_threes >= 2;
+        let forbidden = if decided {
+            raw_cat != C_FIVE
+        } else {
+            suspect && {
+                let point =
+                    Point::new((q % self.stride - PAD) as u8, (q / self.stride - PAD) as u8);
+                self.renju
+                    .as_deref_mut()
+                    .is_some_and(|r| renju::forbidden_mut(&mut r.mirror, point).is_some())
+            }
+        };
+        if let Some(r) = self.renju.as_deref_mut() {
+            let bit = 1u64 << (q % 64);
+            if suspect {
+                r.suspects[q / 64] |= bit;
+            } else {
+                r.suspects[q / 64] &= !bit;
+            }
+        }
+        let (cat, score) = if forbidden {
+            (C_NONE, 0)
+        } else if raw_cat == C_THREE_THREE {
+            // Allowed, so at most one of the open threes is a real three
+            // (the others' four points are forbidden): no double threat.
+            let bonus = CAT_BONUS[C_THREE_THREE as usize] - CAT_BONUS[C_THREE_PLUS as usize];
+            (C_THREE_PLUS, raw_score - bonus as i16)
+        } else {
+            (raw_cat, raw_score)
+        };
+        let flags = (info.renju & R_OVERLINES)
+            | if forbidden { R_FORBIDDEN } else { 0 }
+            | if suspect { R_SUSPECT } else { 0 };
+        if info.renju == flags && info.cats[0] == cat && info.scores[0] == score {
+            return false;
+        }
+        self.remove(q);
+        let i = &mut self.info[q];
+        i.renju = flags;
+        i.cats[0] = cat;
+        i.scores[0] = score;
+        self.add(q);
+        true
     }
 
     /// The point `p` and the forty points within five steps of it along its
@@ -356,8 +658,8 @@ impl Board {
     }
 
     /// Toggles stone `c` in the keys of the forty points around `p`, and
-    /// refreshes the empty ones.
-    fn update_lines(&mut self, p: usize, c: u32) {
+    /// refreshes the empty ones (and under renju judges them again).
+    fn update_lines<const RENJU: bool>(&mut self, p: usize, c: u32) {
         for d in 0..4 {
             let dir = self.dirs[d];
             for o in 1..=5i32 {
@@ -365,11 +667,17 @@ impl Board {
                 self.info[q].keys[d] ^= c << (2 * pattern::slot(-o));
                 if self.cells[q] == EMPTY {
                     self.refresh(q, d);
+                    if RENJU {
+                        self.renju_touch(q, d);
+                    }
                 }
                 let q = (p as isize - o as isize * dir) as usize;
                 self.info[q].keys[d] ^= c << (2 * pattern::slot(o));
                 if self.cells[q] == EMPTY {
                     self.refresh(q, d);
+                    if RENJU {
+                        self.renju_touch(q, d);
+                    }
                 }
             }
         }
@@ -447,6 +755,39 @@ impl Board {
     }
 }
 
+/// Whether a point `dx`, `dy` away is on one of the four lines through a
+/// point, within five steps.
+#[inline]
+fn on_lines(dx: isize, dy: isize) -> bool {
+    dx.abs().max(dy.abs()) <= 5 && (dx == 0 || dy == 0 || dx == dy || dx == -dy)
+}
+
+/// One bit per slot of a line key, at the slot's low bit: set where the
+/// slot holds a black (colour 1) stone.
+#[inline]
+fn black_slots(key: u32) -> u32 {
+    key & !(key >> 1) & 0x5_5555
+}
+
+/// Whether a black stone on the centre of a line key makes six or more in
+/// a row: five consecutive slots of the ten are black (each run of five
+/// slots touches the centre).
+#[inline]
+fn black_overline(key: u32) -> bool {
+    let black = black_slots(key);
+    const FIVE_SLOTS: u32 = 0x155;
+    (0..6).any(|k| black & (FIVE_SLOTS << (2 * k)) == FIVE_SLOTS << (2 * k))
+}
+
+/// How many black stones follow the centre of a line key, both sides together.
+fn black_run(key: u32) -> u32 {
+    let black = black_slots(key);
+    let at = |slot: u32| black >> (2 * slot) & 1 == 1;
+    let left = (0..5).rev().take_while(|&s| at(s)).count();
+    let right = (5..10).take_while(|&s| at(s)).count();
+    (left + right) as u32
+}
+
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
@@ -498,7 +839,7 @@ mod tests {
     }
 
     /// A point as seen from outside: cell, categories, scores, patterns.
-    type Seen = (u8, [Cat; 2], [i32; 2], [[Pat; 4]; 2]);
+    type Seen = (u8, [Cat; 2], [i32; 2], [[Pat; 4]; 2], bool);
 
     /// Every observable per-point value, for comparing two boards.
     fn snapshot(b: &Board) -> Vec<Seen> {
@@ -511,14 +852,128 @@ mod tests {
                     [b.cat(p, 1), b.cat(p, 2)],
                     [b.score(p, 1), b.score(p, 2)],
                     [pats(1), pats(2)],
+                    b.is_empty(p) && b.is_forbidden(p, 1),
                 )
             })
             .collect()
     }
 
+    /// The board's stones as [`renju`] reads them, built afresh.
+    fn renju_copy(b: &Board) -> renju::Board {
+        let mut r = renju::Board::with_size(b.width() as u8, b.height() as u8);
+        for &p in b.points() {
+            let (x, y) = b.xy(p);
+            let side = match b.cell(p) {
+                1 => Some(renju::BLACK),
+                2 => Some(renju::WHITE),
+                _ => None,
+            };
+            r.set(Point::new(x as u8, y as u8), side);
+        }
+        r
+    }
+
+    /// Plays and takes back stones at random, black more often than
+    /// white and in a small patch so that forbidden points come up, and
+    /// checks every empty point's flag against [`renju::forbidden`] after
+    /// every step, and the whole state against a board built afresh now
+    /// and then. Some of the runs reach verdicts that hang on a three's
+    /// four point two steps away (a stone off a point's lines changing it).
+    #[test]
+    fn renju_forbidden_points_stay_exact_through_plays_and_undos() {
+        let mut seen = [0usize; 3];
+        let mut off_line_changes = 0;
+        for (patch, black_pct) in [(9usize, 65u64), (9, 75), (11, 75)] {
+            for run in 1..=5u64 {
+                let mut seed = run * 1000 + patch as u64;
+                let lo = (15 - patch) / 2;
+                let mut b = Board::new(15, 15, Rule::Renju);
+                for step in 0..4000 {
+                    let r = splitmix(&mut seed);
+                    let empty: Vec<Pos> = b
+                        .points()
+                        .iter()
+                        .copied()
+                        .filter(|&p| {
+                            let (x, y) = b.xy(p);
+                            let inside = |v: usize| (lo..lo + patch).contains(&v);
+                            b.is_empty(p) && inside(x) && inside(y)
+                        })
+                        .collect();
+                    if b.stone_count() > 0
+                        && (r % 5 < 2 || b.stone_count() > 60 || empty.is_empty())
+                    {
+                        b.undo();
+                    } else {
+                        let c = if (r >> 20) % 100 < black_pct { 1 } else { 2 };
+                        b.set_to_move(c);
+                        b.play(empty[(r >> 8) as usize % empty.len()]);
+                        let changes = b.renju.as_ref().unwrap().changed.len();
+                        off_line_changes = off_line_changes.max(changes);
+                    }
+                    let mirror = renju_copy(&b);
+                    assert!(&mirror == b.renju_board().unwrap(), "step {step}: mirror");
+                    for &p in b.points() {
+                        if !b.is_empty(p) {
+                            continue;
+                        }
+                        let (x, y) = b.xy(p);
+                        let truth = renju::forbidden(&mirror, Point::new(x as u8, y as u8));
+                        assert_eq!(
+                            b.is_forbidden(p, 1),
+                            truth.is_some(),
+                            "patch {patch}, run {run}, step {step}: {x},{y} ({truth:?}) after {:?}",
+                            b.history().iter().map(|&q| b.xy(q)).collect::<Vec<_>>()
+                        );
+                        assert!(!b.is_forbidden(p, 2));
+                        if let Some(f) = truth {
+                            assert_eq!(b.cat(p, 1), C_NONE);
+                            assert_eq!(b.score(p, 1), 0);
+                            seen[f as usize] += 1;
+                        }
+                    }
+                    if step % 100 == 0 {
+                        let mut fresh = Board::new(15, 15, Rule::Renju);
+                        for &p in b.history() {
+                            fresh.set_to_move(b.cell(p));
+                            fresh.play(p);
+                        }
+                        assert_eq!(snapshot(&b), snapshot(&fresh), "step {step}");
+                        assert_eq!(b.counts, fresh.counts);
+                        assert_eq!(b.sums, fresh.sums);
+                        assert_eq!(b.hash, fresh.hash);
+                    }
+                }
+            }
+        }
+        // Every kind came up, and verdicts changed by stones off a point's lines.
+        assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
+        assert!(off_line_changes > 0);
+    }
+
+    #[test]
+    fn renju_wins_are_exactly_five_for_black_and_five_or_more_for_white() {
+        for (black_line, black_wins) in [(5, true), (6, false)] {
+            for (white_line, white_wins) in [(5, true), (6, true)] {
+                let mut b = Board::new(15, 15, Rule::Renju);
+                let mut last = [0; 3];
+                for (c, y, n) in [(1u8, 3usize, black_line), (2, 9, white_line)] {
+                    for x in 0..n {
+                        b.set_to_move(c);
+                        let p = b.pos(x + 2, y).unwrap();
+                        b.play(p);
+                        last[c as usize] = p;
+                    }
+                }
+                assert_eq!(b.is_win_at(last[1]), black_wins, "black {black_line}");
+                assert_eq!(b.is_win_at(last[2]), white_wins, "white {white_line}");
+            }
+        }
+    }
+
     #[test]
     fn random_plays_and_undos_match_a_board_built_afresh() {
-        for rule in [Rule::Freestyle, Rule::ExactFive] {
+        for rule in [Rule::Freestyle, Rule::ExactFive, Rule::Renju] {
             let mut b = Board::new(9, 9, rule);
             let mut seed = 12345u64;
             for step in 0..600 {

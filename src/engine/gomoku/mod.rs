@@ -11,8 +11,15 @@
 //! The game layer calls [`GomokuPlayer::choose`]; `inarow pbrain` and
 //! `inarow bench gomoku` call [`GomokuPlayer::analyse`] for the figures.
 //! Board sizes from 5 to 32 (width and height separately) are supported,
-//! under freestyle (five or more wins) or exactly-five (an overline does not
-//! win) rules.
+//! under freestyle (five or more wins), exactly-five (an overline does not
+//! win) or renju (black, the first player, has forbidden points) rules.
+//!
+//! Under renju the engine must know which stones are black, but it is told
+//! only whose they are ([`Stone::Own`] or [`Stone::Opponent`]): it counts
+//! them. With an even number of stones on the board the side to move is
+//! black (the first player), with an odd number white. Inside, the search
+//! board then has black as colour 1 (under the other rules colour 1 is the
+//! side to move).
 
 pub mod board;
 pub mod pattern;
@@ -43,6 +50,26 @@ pub enum Rule {
     Freestyle,
     /// Exactly five wins; six or more (an overline) does not.
     ExactFive,
+    /// Renju (RIF): black, the first player, wins only with exactly five
+    /// and may not play a double three, a double four or an overline
+    /// ([`crate::game::renju`]); white wins with five or more and has no
+    /// forbidden points. Which stones are black is read from their number:
+    /// with an even number of stones on the board, the side to move is
+    /// black.
+    Renju,
+}
+
+impl Rule {
+    /// Whether `black` (the first player) wins with this run length
+    /// through a stone, and likewise for white.
+    pub fn wins(self, black: bool, run: usize) -> bool {
+        match self {
+            Rule::Freestyle => run >= 5,
+            Rule::ExactFive => run == 5,
+            Rule::Renju if black => run == 5,
+            Rule::Renju => run >= 5,
+        }
+    }
 }
 
 /// How hard the computer plays.
@@ -189,23 +216,32 @@ impl GomokuPlayer {
         }
     }
 
-    /// The search board for `stones`, with [`Stone::Own`] as colour 1, to move.
+    /// The search board for `stones`, the side to move being colour 1
+    /// except under renju, where colour 1 is black: the side to move when
+    /// the number of stones is even.
     fn board(&self, stones: &[(u8, u8, Stone)]) -> Board {
         let mut b = Board::new(self.width, self.height, self.rule);
-        for &(x, y, whose) in stones {
-            let Some(p) = b.pos(x as usize, y as usize) else {
-                continue;
-            };
-            if !b.is_empty(p) {
-                continue;
-            }
+        let mut seen = vec![false; b.array_len()];
+        let stones: Vec<(Pos, Stone)> = stones
+            .iter()
+            .filter_map(|&(x, y, whose)| {
+                let p = b.pos(x as usize, y as usize)?;
+                (!std::mem::replace(&mut seen[p as usize], true)).then_some((p, whose))
+            })
+            .collect();
+        let own = if self.rule == Rule::Renju && !stones.len().is_multiple_of(2) {
+            2
+        } else {
+            1
+        };
+        for (p, whose) in stones {
             b.set_to_move(match whose {
-                Stone::Own => 1,
-                Stone::Opponent => 2,
+                Stone::Own => own,
+                Stone::Opponent => board::other(own),
             });
             b.play(p);
         }
-        b.set_to_move(1);
+        b.set_to_move(own);
         b
     }
 }
@@ -248,7 +284,7 @@ fn easy_move(b: &Board, rng: &mut impl Rng) -> Option<Pos> {
     if let Some(p) = b.find_five(me) {
         return Some(p);
     }
-    if let Some(p) = b.find_five(op) {
+    if let Some(p) = b.find_five(op).filter(|&p| !b.is_forbidden(p, me)) {
         return Some(p);
     }
     if b.stone_count() == 0 {
@@ -258,7 +294,7 @@ fn easy_move(b: &Board, rng: &mut impl Rng) -> Option<Pos> {
         .points()
         .iter()
         .copied()
-        .filter(|&p| b.is_empty(p) && b.is_near(p))
+        .filter(|&p| b.may_play(p, me) && b.is_near(p))
         .map(|p| {
             // Sees its own fours and the opponent's open threes, and values
             // the rest only roughly.
@@ -273,7 +309,7 @@ fn easy_move(b: &Board, rng: &mut impl Rng) -> Option<Pos> {
         })
         .collect();
     if list.is_empty() {
-        return b.points().iter().copied().find(|&p| b.is_empty(p));
+        return b.first_empty(me);
     }
     list.sort_by_key(|&(s, p)| (std::cmp::Reverse(s), p));
     let top = list.len().min(6);

@@ -22,6 +22,11 @@
 //! Five points each side are enough: under exactly-five a run through the
 //! centre of length five ends at most four points away, and the point after
 //! it, which decides whether it is an overline, is still in the window.
+//!
+//! Under renju the two colours differ: black's patterns (colour 1, the
+//! first player) are read as under exactly-five, white's as under
+//! freestyle. Black's forbidden points are not the tables' business: the
+//! board judges them (see `board.rs`).
 
 use std::sync::OnceLock;
 
@@ -79,7 +84,7 @@ pub const fn is_threat(c: Cat) -> bool {
 const PAT_SCORE: [i32; LEVELS] = [0, 1, 3, 4, 12, 14, 40, 45, 160, 1200];
 
 /// Extra score for a category, on top of the directional sum.
-const CAT_BONUS: [i32; CATS] = [0, 0, 0, 20, 200, 0, 30, 400, 800, 5000];
+pub const CAT_BONUS: [i32; CATS] = [0, 0, 0, 20, 200, 0, 30, 400, 800, 5000];
 
 /// The lookup tables for one rule.
 pub struct Tables {
@@ -103,9 +108,11 @@ impl Tables {
     pub fn get(rule: Rule) -> &'static Tables {
         static FREESTYLE: OnceLock<Tables> = OnceLock::new();
         static EXACT: OnceLock<Tables> = OnceLock::new();
+        static RENJU: OnceLock<Tables> = OnceLock::new();
         match rule {
             Rule::Freestyle => FREESTYLE.get_or_init(|| Tables::build(Rule::Freestyle)),
             Rule::ExactFive => EXACT.get_or_init(|| Tables::build(Rule::ExactFive)),
+            Rule::Renju => RENJU.get_or_init(|| Tables::build(Rule::Renju)),
         }
     }
 
@@ -140,23 +147,18 @@ impl Tables {
     }
 
     fn build(rule: Rule) -> Tables {
-        let mut memo = vec![u8::MAX; POW3[11]];
-        // Patterns for every window with an own stone at the centre,
-        // indexed by the ten side points in base 3.
-        let mut side = vec![DEAD; POW3[10]];
-        for (idx, slot) in side.iter_mut().enumerate() {
-            let mut cells = [0u8; 11];
-            let mut rest = idx;
-            for &s in SLOTS.iter() {
-                cells[s] = (rest % 3) as u8;
-                rest /= 3;
-            }
-            cells[5] = OWN;
-            *slot = level(&mut cells, rule, &mut memo);
-        }
+        // Whether a five must be exactly five, for black and for white.
+        let (black_exact, white_exact) = match rule {
+            Rule::Freestyle => (false, false),
+            Rule::ExactFive => (true, true),
+            Rule::Renju => (true, false),
+        };
+        let side_black = side_patterns(black_exact);
+        let side_white = (white_exact != black_exact).then(|| side_patterns(white_exact));
+        let side_white = side_white.as_ref().unwrap_or(&side_black);
         let (shift, mask) = match rule {
             Rule::Freestyle => (2, 0xFFFF),
-            Rule::ExactFive => (0, 0xF_FFFF),
+            Rule::ExactFive | Rule::Renju => (0, 0xF_FFFF),
         };
         let mut line = vec![0u8; mask as usize + 1];
         for (short, out) in line.iter_mut().enumerate() {
@@ -174,7 +176,7 @@ impl Tables {
                 ib = ib * 3 + tb as usize;
                 iw = iw * 3 + tw as usize;
             }
-            *out = side[ib] | (side[iw] << 4);
+            *out = side_black[ib] | (side_white[iw] << 4);
         }
         let mut combo = vec![0u32; 10_000];
         for (idx, out) in combo.iter_mut().enumerate() {
@@ -227,11 +229,31 @@ pub const fn slot(offset: i32) -> u32 {
     }
 }
 
+/// The pattern of every window with an own stone at the centre, indexed by
+/// the ten side points in base 3.
+fn side_patterns(exact: bool) -> Vec<Pat> {
+    let mut memo = vec![u8::MAX; POW3[11]];
+    let mut side = vec![DEAD; POW3[10]];
+    for (idx, slot) in side.iter_mut().enumerate() {
+        let mut cells = [0u8; 11];
+        let mut rest = idx;
+        for &s in SLOTS.iter() {
+            cells[s] = (rest % 3) as u8;
+            rest /= 3;
+        }
+        cells[5] = OWN;
+        *slot = level(&mut cells, exact, &mut memo);
+    }
+    side
+}
+
 fn window_index(cells: &[u8; 11]) -> usize {
     cells.iter().fold(0usize, |acc, &c| acc * 3 + c as usize)
 }
 
-fn is_five(cells: &[u8; 11], rule: Rule) -> bool {
+/// Whether the centre is in a five: a run of exactly five own stones when
+/// `exact`, of five or more otherwise.
+fn is_five(cells: &[u8; 11], exact: bool) -> bool {
     let mut len = 1;
     let mut i = 5;
     while i > 0 && cells[i - 1] == OWN {
@@ -243,26 +265,23 @@ fn is_five(cells: &[u8; 11], rule: Rule) -> bool {
         len += 1;
         j += 1;
     }
-    match rule {
-        Rule::Freestyle => len >= 5,
-        Rule::ExactFive => len == 5,
-    }
+    if exact { len == 5 } else { len >= 5 }
 }
 
 /// The pattern of a window whose centre holds an own stone.
-fn level(cells: &mut [u8; 11], rule: Rule, memo: &mut [u8]) -> Pat {
+fn level(cells: &mut [u8; 11], exact: bool, memo: &mut [u8]) -> Pat {
     let idx = window_index(cells);
     if memo[idx] != u8::MAX {
         return memo[idx];
     }
-    let result = if is_five(cells, rule) {
+    let result = if is_five(cells, exact) {
         F5
     } else {
         let mut fives = 0;
         for e in 0..11 {
             if cells[e] == EMPTY {
                 cells[e] = OWN;
-                if is_five(cells, rule) {
+                if is_five(cells, exact) {
                     fives += 1;
                 }
                 cells[e] = EMPTY;
@@ -277,7 +296,7 @@ fn level(cells: &mut [u8; 11], rule: Rule, memo: &mut [u8]) -> Pat {
             for e in 0..11 {
                 if cells[e] == EMPTY {
                     cells[e] = OWN;
-                    let l = level(cells, rule, memo);
+                    let l = level(cells, exact, memo);
                     cells[e] = EMPTY;
                     best = best.max(l);
                 }
@@ -387,6 +406,27 @@ mod tests {
         assert_eq!(t.pattern(key("x.xx.?....."), 1), B3);
         assert!(t.pattern(key("xxxx.?....."), 1) < B3);
         assert_eq!(t.pattern(key("...xx?x.x.."), 1), B4);
+    }
+
+    #[test]
+    fn renju_patterns_are_exact_for_black_and_free_for_white() {
+        let t = Tables::get(Rule::Renju);
+        // Black (1): an overline is no five, as under exactly-five.
+        assert_eq!(t.pattern(key(".xxxx?....."), 1), F5);
+        assert_eq!(t.pattern(key("xxxxx?....."), 1), DEAD);
+        assert_eq!(t.pattern(key("x.xxx?....."), 1), B4);
+        assert_eq!(t.pattern(key("...xx?x.x.."), 1), B4);
+        // White (2): five or more, as under freestyle.
+        assert_eq!(t.pattern(key(".oooo?....."), 2), F5);
+        assert_eq!(t.pattern(key("ooooo?....."), 2), F5);
+        assert_eq!(t.pattern(key("o.ooo?....."), 2), F4);
+        // Each colour's table agrees with the plain rule's everywhere.
+        let exact = Tables::get(Rule::ExactFive);
+        let free = Tables::get(Rule::Freestyle);
+        for k in (0..1u32 << 20).step_by(7) {
+            assert_eq!(t.pattern(k, 1), exact.pattern(k, 1), "key {k:#x}");
+            assert_eq!(t.pattern(k, 2), free.pattern(k, 2), "key {k:#x}");
+        }
     }
 
     #[test]

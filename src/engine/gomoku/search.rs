@@ -222,6 +222,12 @@ impl<'a> Search<'a> {
             return forced(Some(p), WIN - 1);
         }
         if let Some(p) = self.b.find_five(op) {
+            if self.b.is_forbidden(p, me) {
+                // Renju: black may not block there, so the game is lost;
+                // any allowed point will do.
+                let mv = self.ordered_candidates(me, 1).first().copied();
+                return forced(mv.or_else(|| self.b.first_empty(me)), -(WIN - 2));
+            }
             let score = if self.b.count(op, C_FIVE) >= 2 {
                 -(WIN - 2)
             } else {
@@ -234,7 +240,7 @@ impl<'a> Search<'a> {
         }
         let fallback = self.ordered_candidates(me, 0);
         let fallback = SearchOutcome::at_once(
-            fallback.first().copied().or_else(|| self.any_empty()),
+            fallback.first().copied().or_else(|| self.b.first_empty(me)),
             0,
             Source::Forced,
         );
@@ -364,15 +370,8 @@ impl<'a> Search<'a> {
         if best.mv.is_none() {
             best.mv = fallback.mv;
         }
+        debug_assert!(best.mv.is_none_or(|m| !self.b.is_forbidden(m, me)));
         best
-    }
-
-    fn any_empty(&self) -> Option<Pos> {
-        self.b
-            .points()
-            .iter()
-            .copied()
-            .find(|&p| self.b.is_empty(p))
     }
 
     /// One iteration at the root: (best score, best move, moves searched).
@@ -466,6 +465,10 @@ impl<'a> Search<'a> {
             let Some(f) = self.b.find_five(op) else {
                 return 0;
             };
+            if self.b.is_forbidden(f, me) {
+                // Renju: black may not block there.
+                return -(WIN - ply - 2);
+            }
             moves = vec![f];
             new_depth = depth;
         } else if self.b.count(me, C_FLEX4) > 0 {
@@ -664,13 +667,14 @@ impl<'a> Search<'a> {
     }
 
     /// Candidate moves near the stones, best first by attack plus defence
-    /// value and history; at most `limit` of them (0 = all).
+    /// value and history; at most `limit` of them (0 = all). Never a point
+    /// forbidden to `me`.
     pub(super) fn ordered_candidates(&self, me: Color, limit: usize) -> Vec<Pos> {
         let op = other(me);
         let b = &self.b;
         let mut list: Vec<(i32, Pos)> = Vec::with_capacity(64);
         for &p in b.points() {
-            if !b.is_empty(p) || !b.is_near(p) {
+            if !b.may_play(p, me) || !b.is_near(p) {
                 continue;
             }
             let mut s = b.score(p, me) + b.score(p, op);

@@ -139,7 +139,8 @@ impl Search<'_> {
         (cand, true)
     }
 
-    /// The candidates after which `answered` holds, tried one by one, into `out`.
+    /// The candidates after which `answered` holds, tried one by one, into
+    /// `out` (those the side to move may play).
     fn keep_answers(
         &mut self,
         cand: Vec<Pos>,
@@ -147,7 +148,11 @@ impl Search<'_> {
         out: &mut Vec<Pos>,
     ) {
         out.clear();
+        let me = self.b.to_move();
         for r in cand {
+            if self.b.is_forbidden(r, me) {
+                continue;
+            }
             self.b.play(r);
             let ok = answered(&self.b);
             self.b.undo();
@@ -231,6 +236,11 @@ impl Search<'_> {
             let win = if s.b.count(a, C_FIVE) >= 2 {
                 true
             } else if let Some(g) = s.b.five_point_near(m, a) {
+                if s.b.is_forbidden(g, d) {
+                    // Renju: black may not block there.
+                    s.b.undo();
+                    return true;
+                }
                 s.b.play(g);
                 let r = s.vcf(depth - 1, false);
                 s.b.undo();
@@ -353,6 +363,10 @@ impl Search<'_> {
             let Some(g) = self.b.find_five(a) else {
                 return false;
             };
+            if self.b.is_forbidden(g, d) {
+                // Renju: black may not block there.
+                return true;
+            }
             self.b.play(g);
             let r = self.vct(depth, vcf_depth, false);
             self.b.undo();
