@@ -304,6 +304,8 @@ impl GomokuEngine {
     fn new(rules: &Rules, level: Level, rng: rand::rngs::SmallRng) -> GomokuEngine {
         let rule = if rules.is_exact() {
             gomoku::Rule::ExactFive
+        } else if rules.is_renju() {
+            gomoku::Rule::Renju
         } else {
             gomoku::Rule::Freestyle
         };
