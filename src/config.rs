@@ -171,8 +171,10 @@ struct RawGames {
     gomoku: bool,
     gomoku_size: u64,
     gomoku_exact: bool,
+    renju: bool,
     connect4_clock: String,
     gomoku_clock: String,
+    renju_clock: String,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -271,8 +273,10 @@ impl Default for RawGames {
             gomoku: true,
             gomoku_size: 15,
             gomoku_exact: false,
+            renju: true,
             connect4_clock: "3+2".into(),
             gomoku_clock: "10+5".into(),
+            renju_clock: "10+5".into(),
         }
     }
 }
@@ -363,6 +367,7 @@ pub struct GamesConfig {
     /// Quick matches' time control per game (`None`: no clock).
     pub connect4_clock: Option<TimeControl>,
     pub gomoku_clock: Option<TimeControl>,
+    pub renju_clock: Option<TimeControl>,
 }
 
 impl GamesConfig {
@@ -375,6 +380,7 @@ impl GamesConfig {
         match kind {
             GameKind::ConnectFour => self.connect4_clock,
             GameKind::Gomoku => self.gomoku_clock,
+            GameKind::Renju => self.renju_clock,
         }
     }
 }
@@ -709,14 +715,20 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             "is set but games.gomoku is off",
         ));
     }
+    if g.renju {
+        // Renju is played on the standard 15x15 board.
+        enabled.push(Rules::renju());
+    }
     let connect4_clock =
         TimeControl::parse(&g.connect4_clock).map_err(|e| invalid("games.connect4_clock", e))?;
     let gomoku_clock =
         TimeControl::parse(&g.gomoku_clock).map_err(|e| invalid("games.gomoku_clock", e))?;
+    let renju_clock =
+        TimeControl::parse(&g.renju_clock).map_err(|e| invalid("games.renju_clock", e))?;
     if enabled.is_empty() {
         return Err(invalid(
             "games",
-            "at least one of connect4 and gomoku must be enabled",
+            "at least one of connect4, gomoku and renju must be enabled",
         ));
     }
     let level = raw.log.level.trim().to_string();
@@ -760,6 +772,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             enabled,
             connect4_clock,
             gomoku_clock,
+            renju_clock,
         },
         store,
         chat,
@@ -826,7 +839,11 @@ mod tests {
             ("[ssh]\nlisten = \"nowhere\"", "ssh.listen"),
             ("[telnet]\nlisten = \"2323\"", "telnet.listen"),
             ("[games]\nconnect4_size = \"7by6\"", "games.connect4_size"),
-            ("[games]\nconnect4 = false\ngomoku = false", "games"),
+            (
+                "[games]\nconnect4 = false\ngomoku = false\nrenju = false",
+                "games",
+            ),
+            ("[games]\nrenju_clock = \"soon\"", "games.renju_clock"),
             (
                 "[games]\nconnect4_clock = \"3 minutes\"",
                 "games.connect4_clock",

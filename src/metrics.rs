@@ -36,12 +36,7 @@ pub struct ReasonLabel {
 
 /// The label word of a game.
 pub fn game_label(kind: GameKind) -> GameLabel {
-    GameLabel {
-        game: match kind {
-            GameKind::ConnectFour => "connect4",
-            GameKind::Gomoku => "gomoku",
-        },
-    }
+    GameLabel { game: kind.id() }
 }
 
 /// Why a connection was refused, as a label.
@@ -65,7 +60,7 @@ pub struct Metrics {
     pub games_in_play: Family<GameLabel, Gauge>,
     /// Moves played, by game (people's and the computer's): Connect
     /// Four's and Gomoku's counters, held so a move takes no lock.
-    moves: [Counter; 2],
+    moves: [Counter; 3],
     /// From a person's move reaching the host to the room having applied
     /// it and published the new position.
     pub move_latency: Histogram,
@@ -99,8 +94,7 @@ impl Metrics {
         let sessions = Family::<TransportLabel, Gauge>::default();
         let games_in_play = Family::<GameLabel, Gauge>::default();
         let moves_family = Family::<GameLabel, Counter>::default();
-        let moves = [GameKind::ConnectFour, GameKind::Gomoku]
-            .map(|kind| moves_family.get_or_create(&game_label(kind)).clone());
+        let moves = GameKind::ALL.map(|kind| moves_family.get_or_create(&game_label(kind)).clone());
         // 50 µs .. about 0.8 s.
         let move_latency = Histogram::new(exponential_buckets(0.000_05, 2.0, 15));
         // 0.1 s .. about 14 min.
@@ -116,7 +110,7 @@ impl Metrics {
         for transport in ["ssh", "telnet"] {
             let _ = sessions.get_or_create(&TransportLabel { transport });
         }
-        for kind in [GameKind::ConnectFour, GameKind::Gomoku] {
+        for kind in GameKind::ALL {
             let _ = games_in_play.get_or_create(&game_label(kind));
         }
         for reason in [
@@ -209,11 +203,7 @@ impl Metrics {
     }
 
     pub fn observe_move(&self, kind: GameKind, latency: Option<Duration>) {
-        self.moves[match kind {
-            GameKind::ConnectFour => 0,
-            GameKind::Gomoku => 1,
-        }]
-        .inc();
+        self.moves[GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0)].inc();
         if let Some(d) = latency {
             self.move_latency.observe(d.as_secs_f64());
         }

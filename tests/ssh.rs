@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use crate::util::ssh::{
-    Client, Login, MY_TURN, THEIR_TURN, TestHost, new_key, play, start_host, start_host_with,
-    wait_any,
+    Client, Login, MY_TURN, THEIR_TURN, TestHost, board_point, new_key, play, start_host,
+    start_host_with, wait_any,
 };
 
 use crate::util::{TestClient, board_stones};
@@ -129,6 +129,72 @@ async fn a_client_plays_gomoku_against_the_computer_to_the_end() {
     let s = c.screen();
     assert!(s.contains("wins with") || s.contains("Draw:"), "{s}");
     assert!(s.contains("Computer (easy)"), "{s}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn renju_is_a_game_of_its_own_and_marks_and_refuses_blacks_forbidden_points() {
+    let t = start_host().await;
+    let mut looker = Client::connect(t.addr, "uli", Login::Guest).await;
+    let menu = looker.wait_for("Choose a game").await;
+    assert!(menu.contains("Renju"), "{menu}");
+    // Its own queue: someone waiting for Gomoku is not paired with Renju.
+    looker.send(b"2").await;
+    looker.wait_for("Quick match").await;
+    looker.send(b"1").await;
+    looker.wait_for("1 waiting for Gomoku").await;
+    let (mut black, mut white) = quick_match_pair(&t, ["rae", "sol"], b"3").await;
+    for c in [&black, &white] {
+        assert!(c.screen().contains("Renju 15x15"), "{}", c.screen());
+    }
+    assert!(!looker.screen().contains("rae"), "{}", looker.screen());
+    for pair in ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"].chunks(2) {
+        play(&mut black, pair[0]).await;
+        play(&mut white, pair[1]).await;
+    }
+    // Black to move: f8 g8 h8 and h6 h7 h8 would be two threes at once.
+    black.wait_for(MY_TURN).await;
+    black.pump(Duration::from_millis(100)).await;
+    white.pump(Duration::from_millis(100)).await;
+    assert_eq!(
+        board_point(&black, "h8").as_deref(),
+        Some("x"),
+        "{}",
+        black.screen()
+    );
+    assert_eq!(
+        board_point(&black, "h9").as_deref(),
+        Some("."),
+        "{}",
+        black.screen()
+    );
+    assert_eq!(
+        board_point(&white, "h8").as_deref(),
+        Some("+"),
+        "{}",
+        white.screen()
+    );
+    black.send(b"h8\r").await;
+    black
+        .wait_for("h8 is forbidden for black in renju: a double three")
+        .await;
+    assert!(black.screen().contains(MY_TURN), "{}", black.screen());
+    white.pump(Duration::from_millis(200)).await;
+    assert!(!white.screen().contains("forbidden"), "{}", white.screen());
+    // Black plays elsewhere; white may take h8, and black's marks go on white's turn.
+    play(&mut black, "o15").await;
+    black.pump(Duration::from_millis(100)).await;
+    assert_eq!(
+        board_point(&black, "h8").as_deref(),
+        Some("+"),
+        "{}",
+        black.screen()
+    );
+    play(&mut white, "h8").await;
+    assert!(
+        board_point(&white, "h8").is_some_and(|s| s != "+" && s != "x" && !s.is_empty()),
+        "{}",
+        white.screen()
+    );
 }
 
 /// Reads the room code off the hosting screen.

@@ -147,7 +147,9 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
 fn move_text(game: GameKind, x: u8, y: u8) -> String {
     match game {
         GameKind::ConnectFour => (u16::from(x) + 1).to_string(),
-        GameKind::Gomoku => format!("{}{}", char::from(b'a' + x), u16::from(y) + 1),
+        GameKind::Gomoku | GameKind::Renju => {
+            format!("{}{}", char::from(b'a' + x), u16::from(y) + 1)
+        }
     }
 }
 
@@ -236,7 +238,7 @@ pub fn export_text(g: &GameRecord) -> String {
     let moves = match g.game {
         // The move string `inarow solve` reads.
         GameKind::ConnectFour => moves.concat(),
-        GameKind::Gomoku => moves.join(" "),
+        GameKind::Gomoku | GameKind::Renju => moves.join(" "),
     };
     format!(
         "{}  {}  {}{}  {} vs {}  {}  {} moves: {}",
@@ -300,7 +302,9 @@ pub fn show_text(g: &GameRecord) -> String {
         for m in &g.moves {
             let mv = match g.game {
                 GameKind::ConnectFour => crate::game::Move::Column(m.x),
-                GameKind::Gomoku => crate::game::Move::Point(Point::new(m.x, m.y)),
+                GameKind::Gomoku | GameKind::Renju => {
+                    crate::game::Move::Point(Point::new(m.x, m.y))
+                }
             };
             if pos.play(mv).is_err() {
                 break;
@@ -318,6 +322,7 @@ pub fn show_text(g: &GameRecord) -> String {
             colours,
             cursor: None,
             theme: Theme::Ascii,
+            show_forbidden: false,
         };
         let (lines, _) = draw_board(&view);
         for line in lines {

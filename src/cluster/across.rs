@@ -373,7 +373,7 @@ impl Crossing {
                     None => break,
                 },
                 _ = tick.tick() => {
-                    for kind in [GameKind::ConnectFour, GameKind::Gomoku] {
+                    for kind in GameKind::ALL {
                         if let Ok(Some((id, other))) = self.look_again(kind).await {
                             mine.remove(&id);
                             self.settle_later(id, kind, other);

@@ -124,18 +124,13 @@ pub fn default_host_name() -> String {
 }
 
 fn game_word(kind: crate::game::GameKind) -> &'static str {
-    match kind {
-        crate::game::GameKind::ConnectFour => "connect4",
-        crate::game::GameKind::Gomoku => "gomoku",
-    }
+    kind.id()
 }
 
 fn game_of(word: &str) -> Option<crate::game::GameKind> {
-    match word {
-        "connect4" => Some(crate::game::GameKind::ConnectFour),
-        "gomoku" => Some(crate::game::GameKind::Gomoku),
-        _ => None,
-    }
+    crate::game::GameKind::ALL
+        .into_iter()
+        .find(|k| k.id() == word)
 }
 
 /// A running host's place in the cluster.

@@ -225,7 +225,7 @@ impl StoredRoom {
     pub fn rules(&self) -> Result<Rules, String> {
         let kind: GameKind = self.game.parse().map_err(|_| "unknown game")?;
         Rules::new(kind, self.width, self.height, self.line, self.exact)
-            .map(|r| r.with_renju(self.renju))
+            .map(|r| r.with_renju(self.renju || kind == GameKind::Renju))
             .map_err(|e| e.to_string())
     }
 

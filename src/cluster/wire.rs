@@ -231,7 +231,7 @@ impl WireState {
         let kind: GameKind = self.game.parse().map_err(|_| "unknown game")?;
         let rules = Rules::new(kind, self.width, self.height, self.line, self.exact)
             .map_err(|e| e.to_string())?
-            .with_renju(self.renju);
+            .with_renju(self.renju || kind == GameKind::Renju);
         if self.moves.len() > rules.cells() {
             return Err("more moves than cells".into());
         }

@@ -48,7 +48,7 @@ impl Level {
     pub fn for_game(kind: GameKind) -> &'static [Level] {
         match kind {
             GameKind::ConnectFour => &[Level::Easy, Level::Medium, Level::Hard, Level::Perfect],
-            GameKind::Gomoku => &[Level::Easy, Level::Medium, Level::Strong],
+            GameKind::Gomoku | GameKind::Renju => &[Level::Easy, Level::Medium, Level::Strong],
         }
     }
 
@@ -272,7 +272,7 @@ pub fn engine_for(rules: &Rules, level: Level, options: &EngineOptions) -> Box<d
                 Box::new(simple::ConnectFourSearch::deep(rng))
             }
         },
-        GameKind::Gomoku => Box::new(GomokuEngine::new(rules, level, rng)),
+        GameKind::Gomoku | GameKind::Renju => Box::new(GomokuEngine::new(rules, level, rng)),
     }
 }
 

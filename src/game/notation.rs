@@ -58,7 +58,7 @@ impl Rules {
     pub fn move_hint(&self) -> String {
         match self.kind() {
             GameKind::ConnectFour => self.column_range(),
-            GameKind::Gomoku => "type a point like h8 or 8,h".to_string(),
+            GameKind::Gomoku | GameKind::Renju => "type a point like h8 or 8,h".to_string(),
         }
     }
 
@@ -79,7 +79,7 @@ impl Rules {
     pub fn column_label(&self, x: u8) -> char {
         match self.kind() {
             GameKind::ConnectFour => column_letter(x).to_ascii_uppercase(),
-            GameKind::Gomoku => column_letter(x),
+            GameKind::Gomoku | GameKind::Renju => column_letter(x),
         }
     }
 
@@ -87,7 +87,7 @@ impl Rules {
     pub fn row_label(&self, y: u8) -> String {
         match self.kind() {
             GameKind::ConnectFour => y.to_string(),
-            GameKind::Gomoku => (u16::from(y) + 1).to_string(),
+            GameKind::Gomoku | GameKind::Renju => (u16::from(y) + 1).to_string(),
         }
     }
 
@@ -95,7 +95,9 @@ impl Rules {
     pub fn format_point(&self, p: Point) -> String {
         match self.kind() {
             GameKind::ConnectFour => format!("({}|{})", p.x, p.y),
-            GameKind::Gomoku => format!("{}{}", column_letter(p.x), u16::from(p.y) + 1),
+            GameKind::Gomoku | GameKind::Renju => {
+                format!("{}{}", column_letter(p.x), u16::from(p.y) + 1)
+            }
         }
     }
 
@@ -132,14 +134,14 @@ impl Rules {
             .to_ascii_lowercase();
         match self.kind() {
             GameKind::ConnectFour => self.parse_connect_four(trimmed, &compact),
-            GameKind::Gomoku => self.parse_gomoku(trimmed, &compact),
+            GameKind::Gomoku | GameKind::Renju => self.parse_gomoku(trimmed, &compact),
         }
     }
 
     fn not_understood(&self, input: &str) -> ParseMoveError {
         let hint = match self.kind() {
             GameKind::ConnectFour => format!("type a column, {}", self.column_range()),
-            GameKind::Gomoku => self.move_hint(),
+            GameKind::Gomoku | GameKind::Renju => self.move_hint(),
         };
         ParseMoveError::NotUnderstood {
             text: quote(input),

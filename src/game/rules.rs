@@ -6,29 +6,69 @@ use std::fmt;
 
 use thiserror::Error;
 
-/// The two games inarow hosts. The kind decides placement (gravity or not)
-/// and notation; everything else is in [`Rules`].
+/// The games inarow hosts, each a game of its own on the host (its own
+/// queue, clock and menu entry). The kind decides placement (gravity or
+/// not) and notation; everything else is in [`Rules`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GameKind {
     /// Stones drop to the lowest free cell of a column.
     ConnectFour,
     /// Stones go on any empty intersection.
     Gomoku,
+    /// Gomoku of five where black (who moves first) may not make a double
+    /// three, a double four or an overline ([`super::renju`]).
+    Renju,
 }
 
 impl GameKind {
+    /// Every kind, in menu order.
+    pub const ALL: [GameKind; 3] = [GameKind::ConnectFour, GameKind::Gomoku, GameKind::Renju];
+
     pub fn name(self) -> &'static str {
         match self {
             GameKind::ConnectFour => "Connect Four",
             GameKind::Gomoku => "Gomoku",
+            GameKind::Renju => "Renju",
         }
     }
 
-    /// The short identifier used in flags and config: `connect4`, `gomoku`.
+    /// The short identifier used in flags and config: `connect4`,
+    /// `gomoku`, `renju`.
     pub fn id(self) -> &'static str {
         match self {
             GameKind::ConnectFour => "connect4",
             GameKind::Gomoku => "gomoku",
+            GameKind::Renju => "renju",
+        }
+    }
+
+    /// Whether games of this kind are rated (on its standard board):
+    /// Connect Four and Gomoku; renju is played unrated.
+    pub fn is_rated(self) -> bool {
+        self != GameKind::Renju
+    }
+
+    /// Where a rated game's ratings sit in per-game rating arrays
+    /// (`[Connect Four, Gomoku]`); `None` for a game never rated.
+    pub fn rating_index(self) -> Option<usize> {
+        match self {
+            GameKind::ConnectFour => Some(0),
+            GameKind::Gomoku => Some(1),
+            GameKind::Renju => None,
+        }
+    }
+
+    /// Whether stones fall to the lowest free cell (Connect Four); the
+    /// others place stones on any empty intersection.
+    pub fn has_gravity(self) -> bool {
+        self == GameKind::ConnectFour
+    }
+
+    /// The line length the game is played to on its standard board.
+    pub fn standard_line(self) -> u8 {
+        match self {
+            GameKind::ConnectFour => 4,
+            GameKind::Gomoku | GameKind::Renju => 5,
         }
     }
 }
@@ -43,10 +83,11 @@ impl std::str::FromStr for GameKind {
                 Ok(GameKind::ConnectFour)
             }
             "gomoku" | "gobang" | "five" => Ok(GameKind::Gomoku),
+            "renju" => Ok(GameKind::Renju),
             _ => Err(super::ParseNameError::new(
                 "game",
                 text,
-                "connect4 or gomoku",
+                "connect4, gomoku or renju",
             )),
         }
     }
@@ -109,6 +150,8 @@ pub enum RulesError {
         "line length {line} does not fit on a {width}x{height} board (needs 3 to the longer side)"
     )]
     Line { line: u8, width: u8, height: u8 },
+    #[error("renju is played to five in a line, not {0}")]
+    RenjuLine(u8),
 }
 
 /// The rules of one game, as data.
@@ -118,11 +161,9 @@ pub struct Rules {
     width: u8,
     height: u8,
     line: u8,
+    /// Only exactly `line` stones win, for both players. Never set for
+    /// renju, whose black is held to exactly five by its own rule.
     exact: bool,
-    /// Renju: black (the first player) may not make a double three, a
-    /// double four or an overline, and wins with exactly five; white wins
-    /// with five or more ([`super::renju`]).
-    renju: bool,
 }
 
 impl Rules {
@@ -134,7 +175,6 @@ impl Rules {
             height: 6,
             line: 4,
             exact: false,
-            renju: false,
         }
     }
 
@@ -146,7 +186,6 @@ impl Rules {
             height: 15,
             line: 5,
             exact: false,
-            renju: false,
         }
     }
 
@@ -154,7 +193,7 @@ impl Rules {
     /// first) barred from double threes, double fours and overlines.
     pub fn renju() -> Rules {
         Rules {
-            renju: true,
+            kind: GameKind::Renju,
             ..Rules::gomoku()
         }
     }
@@ -164,6 +203,7 @@ impl Rules {
         match kind {
             GameKind::ConnectFour => Rules::connect_four(),
             GameKind::Gomoku => Rules::gomoku(),
+            GameKind::Renju => Rules::renju(),
         }
     }
 
@@ -188,22 +228,31 @@ impl Rules {
                 height,
             });
         }
+        if kind == GameKind::Renju && line != 5 {
+            return Err(RulesError::RenjuLine(line));
+        }
         Ok(Rules {
             kind,
             width,
             height,
             line,
-            exact,
-            renju: false,
+            // Renju holds black to exactly five by its own rule.
+            exact: exact && kind != GameKind::Renju,
         })
     }
 
     /// The same rules with "exactly k" on or off: with it on, a line longer
-    /// than the line length does not win.
+    /// than the line length does not win. Exactly five turns renju into
+    /// Gomoku of exactly five (the two exclude each other).
     pub fn with_exact(self, exact: bool) -> Rules {
+        let kind = if exact && self.kind == GameKind::Renju {
+            GameKind::Gomoku
+        } else {
+            self.kind
+        };
         Rules {
             exact,
-            renju: self.renju && !exact,
+            kind,
             ..self
         }
     }
@@ -211,13 +260,17 @@ impl Rules {
     /// The same rules as renju, or not. Renju is a Gomoku game of five in a
     /// row (any board size); for anything else the rules stay as they are.
     pub fn with_renju(self, renju: bool) -> Rules {
-        if renju && (self.kind != GameKind::Gomoku || self.line != 5) {
-            return self;
-        }
-        Rules {
-            renju,
-            exact: self.exact && !renju,
-            ..self
+        match (renju, self.kind) {
+            (true, GameKind::Gomoku) if self.line == 5 => Rules {
+                kind: GameKind::Renju,
+                exact: false,
+                ..self
+            },
+            (false, GameKind::Renju) => Rules {
+                kind: GameKind::Gomoku,
+                ..self
+            },
+            _ => self,
         }
     }
 
@@ -242,13 +295,13 @@ impl Rules {
     }
     /// Whether these are renju rules (black has forbidden points).
     pub fn is_renju(&self) -> bool {
-        self.renju
+        self.kind == GameKind::Renju
     }
     /// Whether `len` stones in a row by `side` win: at least the line
     /// length, or exactly it under "exactly k" and for black under renju.
     pub fn wins_with_length(&self, len: usize, side: super::Side) -> bool {
         let k = usize::from(self.line);
-        if self.exact || (self.renju && side == super::Side::First) {
+        if self.exact || (self.is_renju() && side == super::Side::First) {
             len == k
         } else {
             len >= k
@@ -256,11 +309,16 @@ impl Rules {
     }
     /// Whether stones fall to the lowest free cell (Connect Four).
     pub fn has_gravity(&self) -> bool {
-        self.kind == GameKind::ConnectFour
+        self.kind.has_gravity()
     }
     /// Number of cells on the board.
     pub fn cells(&self) -> usize {
         usize::from(self.width) * usize::from(self.height)
+    }
+    /// Whether games under these rules move ratings: a rated game on its
+    /// standard board (Connect Four 7x6, Gomoku 15x15 freestyle).
+    pub fn is_rated(&self) -> bool {
+        self.kind.is_rated() && *self == Rules::standard(self.kind)
     }
     /// Whether these are the standard 7x6 Connect Four rules (the perfect solver's board).
     pub fn is_standard_connect_four(&self) -> bool {
@@ -269,17 +327,8 @@ impl Rules {
 
     /// A one-line description, e.g. `Connect Four 7x6` or `Gomoku 15x15, exactly five`.
     pub fn describe(&self) -> String {
-        let name = if self.renju {
-            "Renju"
-        } else {
-            self.kind.name()
-        };
-        let mut s = format!("{name} {}x{}", self.width, self.height);
-        let standard_line = match self.kind {
-            GameKind::ConnectFour => 4,
-            GameKind::Gomoku => 5,
-        };
-        if self.line != standard_line {
+        let mut s = format!("{} {}x{}", self.kind.name(), self.width, self.height);
+        if self.line != self.kind.standard_line() {
             s.push_str(&format!(", {} in a line", self.line));
         }
         if self.exact {
@@ -334,7 +383,7 @@ mod tests {
         assert!(r.is_renju() && !r.is_exact());
         assert_eq!(
             (r.kind(), r.width(), r.height(), r.line()),
-            (GameKind::Gomoku, 15, 15, 5)
+            (GameKind::Renju, 15, 15, 5)
         );
         assert_ne!(r, Rules::gomoku());
         assert_eq!(r.describe(), "Renju 15x15");
@@ -351,6 +400,13 @@ mod tests {
         );
         let four = Rules::new(GameKind::Gomoku, 9, 9, 4, false).unwrap();
         assert!(!four.with_renju(true).is_renju());
+        assert_eq!(
+            Rules::new(GameKind::Renju, 15, 15, 4, false),
+            Err(RulesError::RenjuLine(4))
+        );
+        assert_eq!(Rules::new(GameKind::Renju, 15, 15, 5, true), Ok(r));
+        assert_eq!("Renju".parse(), Ok(GameKind::Renju));
+        assert_eq!(Rules::standard(GameKind::Renju), r);
     }
 
     #[test]

@@ -40,13 +40,13 @@ pub struct Arrival {
 pub struct Player {
     /// The account's id in the store.
     pub account: String,
-    /// Ratings by game ([`kind_index`]), rounded.
+    /// Ratings by game ([`rating_index`]), rounded.
     pub ratings: [Option<u32>; 2],
 }
 
 impl Player {
     pub fn rating(&self, kind: GameKind) -> Option<u32> {
-        self.ratings[kind_index(kind)]
+        rating_index(kind).and_then(|i| self.ratings[i])
     }
 }
 
@@ -75,7 +75,7 @@ pub struct Seeker {
     pub account: Option<String>,
     /// The rating that counts in a rated game of the offered rules.
     pub rating: Option<u32>,
-    /// Ratings by game ([`kind_index`]), for a player with an account.
+    /// Ratings by game ([`rating_index`]), for a player with an account.
     pub ratings: [Option<u32>; 2],
     pub colour: Option<Colour>,
 }
@@ -130,18 +130,16 @@ fn not_free(name: &str, invitable: bool, doing: Doing) -> Option<String> {
 /// The room a person playing at a table on another host is "in".
 pub const ELSEWHERE: RoomId = 0;
 
-/// The index of a game in per-game arrays.
-pub fn kind_index(kind: GameKind) -> usize {
-    match kind {
-        GameKind::ConnectFour => 0,
-        GameKind::Gomoku => 1,
-    }
+/// The index of a rated game in per-game rating arrays; `None` for a game
+/// that is never rated (renju).
+pub fn rating_index(kind: GameKind) -> Option<usize> {
+    kind.rating_index()
 }
 
 /// Whether games with these rules move ratings: the standard boards only
 /// (Connect Four 7x6, Gomoku 15x15 freestyle).
 pub fn rated_rules(rules: &Rules) -> bool {
-    *rules == Rules::standard(rules.kind())
+    rules.is_rated()
 }
 
 /// The rating gap two rated seekers accept when the one who has waited
@@ -349,7 +347,7 @@ pub struct Invitation {
 pub struct Person {
     pub id: SessionId,
     pub name: String,
-    /// Ratings by game ([`kind_index`]), for a player with an account.
+    /// Ratings by game ([`rating_index`]), for a player with an account.
     pub ratings: [Option<u32>; 2],
     pub account: bool,
     pub doing: Doing,
@@ -393,6 +391,7 @@ impl Doing {
             Doing::Lobby => "lobby",
             Doing::Seeking(GameKind::ConnectFour) => "seeking_connect4",
             Doing::Seeking(GameKind::Gomoku) => "seeking_gomoku",
+            Doing::Seeking(GameKind::Renju) => "seeking_renju",
             Doing::Hosting => "hosting",
             Doing::Playing => "playing",
             Doing::Watching => "watching",
@@ -405,6 +404,7 @@ impl Doing {
             "lobby" => Doing::Lobby,
             "seeking_connect4" => Doing::Seeking(GameKind::ConnectFour),
             "seeking_gomoku" => Doing::Seeking(GameKind::Gomoku),
+            "seeking_renju" => Doing::Seeking(GameKind::Renju),
             "hosting" => Doing::Hosting,
             "playing" => Doing::Playing,
             "watching" => Doing::Watching,
@@ -913,8 +913,11 @@ impl LobbyState {
             }
             Command::QuickMatch { id, kind } => self.quick_match(id, kind),
             Command::Rated { id, kind, rating } => {
-                if let Some(p) = self.members.get_mut(&id).and_then(|m| m.account.as_mut()) {
-                    p.ratings[kind_index(kind)] = Some(rating);
+                if let (Some(p), Some(i)) = (
+                    self.members.get_mut(&id).and_then(|m| m.account.as_mut()),
+                    rating_index(kind),
+                ) {
+                    p.ratings[i] = Some(rating);
                 }
             }
             Command::Cancel { id } => self.unqueue(id),
@@ -1560,7 +1563,11 @@ impl LobbyState {
             .rules(invite.kind)
             .ok_or("that game is not offered here")?;
         visitor.rating = if invite.rated && visitor.account.is_some() && rated_rules(&rules) {
-            Some(ratings[kind_index(invite.kind)].unwrap_or(1500))
+            Some(
+                rating_index(invite.kind)
+                    .and_then(|i| ratings[i])
+                    .unwrap_or(1500),
+            )
         } else {
             None
         };
@@ -1988,7 +1995,11 @@ impl LobbyState {
         };
         let rules = self.rules(h.kind).ok_or("that game is not offered here")?;
         visitor.rating = if visitor.account.is_some() && rated_rules(&rules) {
-            Some(ratings[kind_index(h.kind)].unwrap_or(1500))
+            Some(
+                rating_index(h.kind)
+                    .and_then(|i| ratings[i])
+                    .unwrap_or(1500),
+            )
         } else {
             None
         };

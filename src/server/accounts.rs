@@ -5,7 +5,7 @@
 //! does not stop anyone playing: the person plays as a guest meanwhile.
 
 use crate::lobby::naming::{guest_name, suggested_name};
-use crate::lobby::state::{Player, kind_index};
+use crate::lobby::state::{Player, rating_index};
 use crate::store::{AccountError, LinkError, RenameError, Store, normalize_link_code, now_ms};
 
 /// How a login went.
@@ -120,7 +120,9 @@ async fn with_account(
     };
     let mut ratings = [None; 2];
     for info in store.ratings(&account.id, now).await? {
-        ratings[kind_index(info.game)] = Some(info.rating.rating.round().max(0.0) as u32);
+        if let Some(i) = rating_index(info.game) {
+            ratings[i] = Some(info.rating.rating.round().max(0.0) as u32);
+        }
     }
     Ok(Welcome {
         name: Some(account.name),

@@ -181,13 +181,10 @@ impl Host {
             reconnect_grace: config.lobby.reconnect_grace,
             max_spectators: config.lobby.max_spectators,
             chat_max: config.chat.max_length,
-            clocks: [
-                crate::game::GameKind::ConnectFour,
-                crate::game::GameKind::Gomoku,
-            ]
-            .into_iter()
-            .filter_map(|k| Some((k, config.games.clock_for(k)?)))
-            .collect(),
+            clocks: crate::game::GameKind::ALL
+                .into_iter()
+                .filter_map(|k| Some((k, config.games.clock_for(k)?)))
+                .collect(),
         });
         let cluster = if config.cluster.enabled {
             let handle = lobby.clone();

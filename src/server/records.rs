@@ -172,7 +172,7 @@ pub fn replay_view(g: &GameRecord) -> Option<ReplayView> {
         .iter()
         .map(|m| match g.game {
             GameKind::ConnectFour => Move::Column(m.x),
-            GameKind::Gomoku => Move::Point(Point::new(m.x, m.y)),
+            GameKind::Gomoku | GameKind::Renju => Move::Point(Point::new(m.x, m.y)),
         })
         .collect();
     let winner = match (g.result, g.winner) {

@@ -36,6 +36,17 @@ pub fn rules_lines(rules: &Rules) -> Vec<String> {
             "in a line (across, up and down, or diagonal) win;".into(),
             "a full board is a draw.".into(),
         ],
+        GameKind::Renju => vec![
+            format!(
+                "Renju, {}x{}: take turns placing a stone on a free point.",
+                rules.width(),
+                rules.height()
+            ),
+            "Five in a row wins. Black, who moves first, may not make".into(),
+            "two threes or two fours at once, nor six or more in a row".into(),
+            "(marked x on black's turn); five wins even so. White may".into(),
+            "play anywhere and wins with five or more.".into(),
+        ],
         GameKind::Gomoku => vec![
             format!(
                 "Gomoku, {}x{}: take turns placing a stone on a free point.",
@@ -97,7 +108,7 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
                     add("Enter, Space", "drop it".into());
                     add(&rules.move_hint(), "choose that column, then Enter".into());
                 }
-                GameKind::Gomoku => {
+                GameKind::Gomoku | GameKind::Renju => {
                     add("arrows", "move the cursor".into());
                     add("Enter, Space", "place a stone".into());
                     add("h8 or 8,h", "type a point (column, row), then Enter".into());

@@ -412,11 +412,7 @@ impl PeopleScreen {
 
     /// Whether the form's game may be rated.
     fn may_rate(&self, form: &Form) -> bool {
-        form.both_accounts
-            && self
-                .games
-                .get(form.game)
-                .is_some_and(|r| *r == Rules::standard(r.kind()))
+        form.both_accounts && self.games.get(form.game).is_some_and(Rules::is_rated)
     }
 
     pub fn handle(&mut self, key: Key) -> PeopleAction {
@@ -525,8 +521,9 @@ impl PeopleScreen {
         f.blank();
         let kinds: Vec<GameKind> = {
             let mut k = Vec::new();
+            // Ratings are kept for the rated games only.
             for r in &self.games {
-                if !k.contains(&r.kind()) {
+                if r.kind().rating_index().is_some() && !k.contains(&r.kind()) {
                     k.push(r.kind());
                 }
             }
@@ -537,6 +534,7 @@ impl PeopleScreen {
             let short = match kind {
                 GameKind::ConnectFour => "C4",
                 GameKind::Gomoku => "Gomoku",
+                GameKind::Renju => "Renju",
             };
             head.push_str(&format!("{short:<7}"));
         }
@@ -552,10 +550,7 @@ impl PeopleScreen {
             }
             let mut row = format!("{who:<22}");
             for kind in &kinds {
-                let r = p.ratings[match kind {
-                    GameKind::ConnectFour => 0,
-                    GameKind::Gomoku => 1,
-                }];
+                let r = kind.rating_index().and_then(|i| p.ratings[i]);
                 let r = match (r, p.account) {
                     (Some(r), _) => r.to_string(),
                     (None, true) => "1500".to_string(),

@@ -871,8 +871,14 @@ impl Session {
             }
             RemoteAction::Leaderboard(kind) => {
                 let Some(r) = &self.remote else { return };
-                let screen =
-                    RecordsScreen::leaderboard(kind, game_kinds(&r.opts), &r.opts.join_hint);
+                let kinds = game_kinds(&r.opts);
+                // An unrated game (renju) has no leaderboard: show a rated one.
+                let kind = if kinds.contains(&kind) {
+                    kind
+                } else {
+                    kinds.first().copied().unwrap_or(kind)
+                };
+                let screen = RecordsScreen::leaderboard(kind, kinds, &r.opts.join_hint);
                 let back = self.lobby_game();
                 self.state = State::Records(Box::new(screen), back);
                 out.requests.push(Request::Leaderboard(kind));
@@ -1047,10 +1053,11 @@ impl Session {
 }
 
 /// The kinds of game on offer, in menu order, each once.
+/// The rated games on offer (those with leaderboards and profiles).
 fn game_kinds(opts: &RemoteOptions) -> Vec<GameKind> {
     let mut kinds = Vec::new();
     for r in &opts.games {
-        if !kinds.contains(&r.kind()) {
+        if r.kind().rating_index().is_some() && !kinds.contains(&r.kind()) {
             kinds.push(r.kind());
         }
     }

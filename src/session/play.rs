@@ -356,7 +356,7 @@ impl PlayScreen {
     fn cursor_move(&self) -> Move {
         match self.kind() {
             GameKind::ConnectFour => Move::Column(self.cursor.x),
-            GameKind::Gomoku => Move::Point(self.cursor),
+            GameKind::Gomoku | GameKind::Renju => Move::Point(self.cursor),
         }
     }
 
@@ -650,7 +650,7 @@ impl PlayScreen {
             Some(p) => {
                 let m = match self.kind() {
                     GameKind::ConnectFour => Move::Column(p.x),
-                    GameKind::Gomoku => Move::Point(p),
+                    GameKind::Gomoku | GameKind::Renju => Move::Point(p),
                 };
                 self.cursor.x = p.x;
                 if self.kind() == GameKind::Gomoku {
@@ -848,7 +848,7 @@ impl PlayScreen {
 
         let cursor = self.my_turn().then(|| match self.kind() {
             GameKind::ConnectFour => Cursor::Column(self.cursor.x),
-            GameKind::Gomoku => Cursor::Point(self.cursor),
+            GameKind::Gomoku | GameKind::Renju => Cursor::Point(self.cursor),
         });
         let colours = g.colours();
         let cached = self.board_cache.as_ref().filter(|c| {
@@ -865,6 +865,9 @@ impl PlayScreen {
                     colours,
                     cursor,
                     theme,
+                    // On my turn: only black has forbidden points, and the
+                    // board marks them only when black is to move.
+                    show_forbidden: cursor.is_some(),
                 };
                 let (lines, geometry) = draw_board(&view);
                 self.board_cache = Some(Box::new(BoardCache {
@@ -968,7 +971,9 @@ impl PlayScreen {
                 GameKind::ConnectFour => {
                     format!("   arrows + Enter, click, or {}", rules.move_hint())
                 }
-                GameKind::Gomoku => "   arrows + Enter, click, or a point: h8".to_string(),
+                GameKind::Gomoku | GameKind::Renju => {
+                    "   arrows + Enter, click, or a point: h8".to_string()
+                }
             };
             l.push(hint, Style::PLAIN.dim());
             f.push(l);
@@ -1163,7 +1168,7 @@ impl PlayScreen {
             ));
             let text = |p: &crate::game::Point| match rules.kind() {
                 GameKind::ConnectFour => rules.format_move(Move::Column(p.x)),
-                GameKind::Gomoku => rules.format_point(*p),
+                GameKind::Gomoku | GameKind::Renju => rules.format_point(*p),
             };
             let pairs: Vec<String> = history
                 .chunks(2)

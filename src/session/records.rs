@@ -752,6 +752,7 @@ fn replay_lines(f: &mut Frame, v: &ReplayView, shown: usize, theme: Theme) {
         colours,
         cursor: None,
         theme,
+        show_forbidden: false,
     });
     for line in board {
         let mut indented = Line::plain("  ");

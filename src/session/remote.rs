@@ -262,6 +262,11 @@ impl LobbyScreen {
                     format!("{}x{}, exactly five in a row", r.width(), r.height())
                 }
                 GameKind::Gomoku => format!("{}x{}, five in a row", r.width(), r.height()),
+                GameKind::Renju => format!(
+                    "{}x{}, five; black barred from 3x3, 4x4, six",
+                    r.width(),
+                    r.height()
+                ),
             };
             (r.kind().name().to_string(), detail, Choice::Game(*r))
         }));
@@ -288,7 +293,7 @@ impl LobbyScreen {
                 "get a room code to give them",
                 Choice::Invite,
             );
-        if rules == Rules::standard(rules.kind()) {
+        if rules.is_rated() {
             m = m.entry(
                 '4',
                 "Rated invite",

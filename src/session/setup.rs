@@ -173,6 +173,12 @@ impl Setup {
                         "15x15, five in a row",
                         Choice::Game(GameKind::Gomoku),
                     )
+                    .entry(
+                        '3',
+                        "Renju",
+                        "15x15, five; black barred from 3x3, 4x4, six",
+                        Choice::Game(GameKind::Renju),
+                    )
                     .entry('q', "Quit", "", Choice::Quit);
             }
             Step::Opponent => {

@@ -158,7 +158,7 @@ pub struct GameRecord {
 /// Longest name, colour, level or id text a record may carry (bytes).
 const MAX_TEXT: usize = 128;
 
-/// The game kind's serde form: its id (`connect4`, `gomoku`).
+/// The game kind's serde form: its id (`connect4`, `gomoku`, `renju`).
 mod kind_serde {
     use super::*;
     use serde::{Deserializer, Serializer};
@@ -199,14 +199,19 @@ impl GameRecord {
         };
         let rules = Rules::new(self.game, self.width, self.height, self.k, exact).ok()?;
         let rules = rules.with_renju(renju);
-        (rules.is_renju() == renju).then_some(rules)
+        // Records from before renju was a game of its own say `gomoku`
+        // with the rule `renju`.
+        let game_fits = rules.kind() == self.game || (renju && self.game == GameKind::Gomoku);
+        (rules.is_renju() == renju && game_fits).then_some(rules)
     }
 
     /// Whether the board and rules are ones that count for ratings:
     /// Connect Four 7x6 and Gomoku 15x15 freestyle.
     pub fn rateable_rules(&self) -> bool {
-        self.rules()
-            .is_some_and(|r| r == Rules::standard(self.game))
+        self.game.is_rated()
+            && self
+                .rules()
+                .is_some_and(|r| r == Rules::standard(self.game))
     }
 
     /// Whether storing this record moves ratings: marked rated, standard
@@ -336,6 +341,27 @@ pub(crate) mod tests {
         };
         assert_eq!(bad.game, GameKind::ConnectFour);
         assert_eq!(bad.rules(), None);
+        let renju = GameRecord {
+            game: GameKind::Renju,
+            width: 15,
+            height: 15,
+            k: 5,
+            rule: "renju".into(),
+            ..sample()
+        };
+        assert_eq!(renju.rules(), Some(Rules::renju()));
+        // A record of the renju game under another rule is no rule at all;
+        // one from before renju was a game of its own still reads as renju.
+        let freestyle = GameRecord {
+            rule: "freestyle".into(),
+            ..renju.clone()
+        };
+        assert_eq!(freestyle.rules(), None);
+        let older = GameRecord {
+            game: GameKind::Gomoku,
+            ..renju
+        };
+        assert_eq!(older.rules(), Some(Rules::renju()));
     }
 
     pub(crate) fn sample() -> GameRecord {

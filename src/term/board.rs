@@ -17,7 +17,8 @@
 //!     1  2  3  4  5  6  7
 //! ```
 //! Gomoku: row numbers on both sides, column letters above and below,
-//! `.` for an empty point, `+` for the centre.
+//! `.` for an empty point, `+` for the centre. Renju draws the same, and on
+//! black's own turn marks the points black may not play with `x`.
 
 use super::screen::{Ink, Line, Style};
 use crate::game::{Colour, GameKind, Outcome, Point, Position, Side};
@@ -129,6 +130,9 @@ pub struct BoardView<'a> {
     pub colours: [Colour; 2],
     pub cursor: Option<Cursor>,
     pub theme: Theme,
+    /// Mark black's forbidden points (renju, black to move): set on the
+    /// screen of the person who plays black, on their turn.
+    pub show_forbidden: bool,
 }
 
 /// Where the board's cells are within its lines: for mouse clicks.
@@ -164,7 +168,7 @@ impl BoardGeometry {
                 }
                 0
             }
-            GameKind::Gomoku => {
+            GameKind::Gomoku | GameKind::Renju => {
                 if line < self.top || line >= self.top + usize::from(self.height) {
                     return None;
                 }
@@ -194,11 +198,23 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
         _ => &[],
     };
     let last = pos.last_move();
+    let forbidden: Vec<Point> = if view.show_forbidden
+        && rules.is_renju()
+        && pos.to_move() == Side::First
+        && !pos.is_over()
+    {
+        crate::game::renju::forbidden_points(&crate::game::renju::Board::from(pos))
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let to_move_colour = view.colours[pos.to_move().index()];
     let label_style = Style::PLAIN.dim();
     let left = match kind {
         GameKind::ConnectFour => 1,
-        GameKind::Gomoku => 2,
+        GameKind::Gomoku | GameKind::Renju => 2,
     };
     let mut lines = Vec::new();
 
@@ -228,7 +244,9 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
         let mut line = Line::new();
         match kind {
             GameKind::ConnectFour => line.push(" ", Style::PLAIN),
-            GameKind::Gomoku => line.push(format!("{:>2}", rules.row_label(y)), label_style),
+            GameKind::Gomoku | GameKind::Renju => {
+                line.push(format!("{:>2}", rules.row_label(y)), label_style)
+            }
         };
         let mark_of = |x: u8| -> Mark {
             let p = Point::new(x, y);
@@ -267,12 +285,22 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
                     }
                     (view.theme.stone(c), st)
                 }
+                None if forbidden.contains(&p) => {
+                    let st = match view.theme {
+                        Theme::Emoji => Style {
+                            fg: Some(Ink::Red),
+                            ..Style::PLAIN
+                        },
+                        Theme::Ascii => Style::PLAIN,
+                    };
+                    ("x ".to_string(), st)
+                }
                 None => {
-                    let centre = kind == GameKind::Gomoku && x == w / 2 && y == h / 2;
+                    let centre = kind != GameKind::ConnectFour && x == w / 2 && y == h / 2;
                     let dot = match kind {
                         GameKind::ConnectFour => "  ",
-                        GameKind::Gomoku if centre => "+ ",
-                        GameKind::Gomoku => ". ",
+                        GameKind::Gomoku | GameKind::Renju if centre => "+ ",
+                        GameKind::Gomoku | GameKind::Renju => ". ",
                     };
                     (dot.to_string(), label_style)
                 }
@@ -281,7 +309,9 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
         }
         match kind {
             GameKind::ConnectFour => line.push(format!(" {}", rules.row_label(y)), label_style),
-            GameKind::Gomoku => line.push(format!("{:>2}", rules.row_label(y)), label_style),
+            GameKind::Gomoku | GameKind::Renju => {
+                line.push(format!("{:>2}", rules.row_label(y)), label_style)
+            }
         };
         lines.push(line);
     }
@@ -301,7 +331,7 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
         }
         // Gomoku: row numbers on both sides are enough; no second label row,
         // so the whole game screen fits an 80x24 terminal.
-        GameKind::Gomoku => {}
+        GameKind::Gomoku | GameKind::Renju => {}
     }
 
     let geometry = BoardGeometry {
@@ -390,6 +420,7 @@ mod tests {
                 colours: [Colour::Red, Colour::Yellow],
                 cursor: Some(Cursor::Column(2)),
                 theme,
+                show_forbidden: false,
             };
             let (lines, geo) = draw_board(&view);
             let rows: Vec<&Line> = lines[geo.top..geo.top + 6].iter().collect();
@@ -425,7 +456,56 @@ mod tests {
             colours: [Colour::Red, Colour::Yellow],
             cursor: None,
             theme: Theme::Ascii,
+            show_forbidden: false,
         })
+    }
+
+    /// The board's text at point `p` (x, y) in letters: the two-column body.
+    fn ascii_point(lines: &[Line], geo: &BoardGeometry, x: u8, y: u8) -> String {
+        let row = &texts(lines)[geo.top + usize::from(geo.height - 1 - y)];
+        let at = geo.left + 1 + 3 * usize::from(x);
+        row.chars().skip(at).take(2).collect()
+    }
+
+    #[test]
+    fn renju_marks_blacks_forbidden_points_only_on_blacks_turn_when_asked() {
+        // Black (first) to move: h8 makes two threes (f8 g8 h8, h6 h7 h8).
+        let moves = ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"];
+        let pos = Position::from_moves(Rules::renju(), &moves).unwrap();
+        let draw = |pos: &Position, show_forbidden: bool| {
+            draw_board(&BoardView {
+                position: pos,
+                colours: [Colour::Red, Colour::Yellow],
+                cursor: None,
+                theme: Theme::Ascii,
+                show_forbidden,
+            })
+        };
+        let (lines, geo) = draw(&pos, true);
+        assert_eq!(
+            ascii_point(&lines, &geo, 7, 7),
+            "x ",
+            "{:#?}",
+            texts(&lines)
+        );
+        // Every other empty point is drawn as usual, and the stones too.
+        let marked: usize = texts(&lines).iter().map(|l| l.matches("x ").count()).sum();
+        assert_eq!(marked, 1, "{:#?}", texts(&lines));
+        assert_eq!(ascii_point(&lines, &geo, 5, 7), "R ");
+        // Not asked: the centre as always.
+        let (lines, geo) = draw(&pos, false);
+        assert_eq!(ascii_point(&lines, &geo, 7, 7), "+ ");
+        // White to move: nothing is forbidden to white.
+        let mut white = pos.clone();
+        white
+            .play(Rules::renju().parse_move("o15").unwrap())
+            .unwrap();
+        let (lines, geo) = draw(&white, true);
+        assert_eq!(ascii_point(&lines, &geo, 7, 7), "+ ");
+        // The same stones under freestyle Gomoku: no marks.
+        let free = Position::from_moves(Rules::gomoku(), &moves).unwrap();
+        let (lines, geo) = draw(&free, true);
+        assert_eq!(ascii_point(&lines, &geo, 7, 7), "+ ");
     }
 
     #[test]
@@ -467,6 +547,7 @@ mod tests {
             colours: [Colour::Blue, Colour::Green],
             cursor: Some(Cursor::Point(Point::new(3, 3))),
             theme: Theme::Ascii,
+            show_forbidden: false,
         };
         let all = texts(&draw_board(&view).0).join("\n");
         assert_eq!(all.matches("(B )").count(), 1, "{all}");
@@ -483,6 +564,7 @@ mod tests {
             colours: [Colour::Blue, Colour::Green],
             cursor: Some(Cursor::Point(Point::new(0, 14))),
             theme: Theme::Ascii,
+            show_forbidden: false,
         };
         let (lines, geo) = draw_board(&view);
         let t = texts(&lines);

@@ -497,3 +497,45 @@ pub async fn play(c: &mut Client, mv: &str) {
     c.send(format!("{mv}\r").as_bytes()).await;
     wait_any(c, &[THEIR_TURN[0], THEIR_TURN[1], "wins with", "Draw:"]).await;
 }
+
+/// What a Gomoku or Renju board shows on the point `point` (`h8`: a column
+/// letter, a row number from 1) on this client's screen, read cell by cell
+/// off the terminal (an emoji stone is one wide cell): `None` when no board
+/// row with that number shows. The board's rows carry their number on both
+/// sides, right-aligned in two columns; each point is a one-column gap and
+/// a two-column body.
+pub fn board_point(c: &Client, point: &str) -> Option<String> {
+    let x = u16::from(point.as_bytes()[0] - b'a');
+    let row: u16 = point[1..].parse().ok()?;
+    let label = row.to_string();
+    let screen = c.term.screen();
+    let (rows, cols) = screen.size();
+    let text = |r: u16, from: u16, to: u16| -> String {
+        (from..to)
+            .map(|col| screen.cell(r, col).map_or("", |cell| cell.contents()))
+            .collect::<String>()
+    };
+    for r in 0..rows {
+        let filled: Vec<u16> = (0..cols)
+            .filter(|&col| {
+                screen
+                    .cell(r, col)
+                    .is_some_and(|cell| !cell.contents().trim().is_empty())
+            })
+            .collect();
+        let (Some(&first), Some(&last)) = (filled.first(), filled.last()) else {
+            continue;
+        };
+        // The label field is two columns wide, right-aligned.
+        let left = (first + label.len() as u16).saturating_sub(2);
+        if last < left + 20
+            || text(r, left, left + 2).trim() != label
+            || text(r, last + 1 - label.len() as u16, last + 1) != label
+        {
+            continue;
+        }
+        let body = left + 2 + 3 * x + 1;
+        return Some(text(r, body, body + 2).trim_end().to_string());
+    }
+    None
+}

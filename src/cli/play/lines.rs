@@ -25,6 +25,7 @@ fn print_board(out: &mut impl Write, view: &GameView, theme: Theme) -> io::Resul
         colours: view.colours(),
         cursor: None,
         theme,
+        show_forbidden: true,
     };
     let (lines, _) = draw_board(&bv);
     for line in lines {
