@@ -978,4 +978,79 @@ mod tests {
             assert_eq!(got, Ok(true), "watcher {i} of {CROWD} never got the game");
         }
     }
+
+    /// Everything waiting in an inbox, once the lobby has handled what
+    /// was sent (yielding lets it run; a paused clock does not move).
+    async fn news(inbox: &mut mpsc::Receiver<ToSession>) -> Vec<ToSession> {
+        for _ in 0..64 {
+            tokio::task::yield_now().await;
+        }
+        let mut got = Vec::new();
+        while let Ok(msg) = inbox.try_recv() {
+            got.push(msg);
+        }
+        got
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_invitation_lapses_after_a_minute_and_cannot_be_accepted_then() {
+        let lobby = lobby();
+        let t0 = crate::lobby::now();
+        let until = |d: Duration| tokio::time::sleep_until(tokio::time::Instant::from_std(t0 + d));
+        let mut ann = member(&lobby, 1).await;
+        let mut bob = member(&lobby, 2).await;
+        lobby
+            .send(Command::Challenge {
+                id: 1,
+                to: 2,
+                kind: crate::game::GameKind::ConnectFour,
+                rated: false,
+                clock: None,
+            })
+            .await;
+        let got = news(&mut bob).await;
+        assert!(
+            got.iter()
+                .any(|m| matches!(m, ToSession::Invited(i) if i.from == 1)),
+            "{got:?}"
+        );
+        let got = news(&mut ann).await;
+        assert!(
+            got.iter()
+                .any(|m| matches!(m, ToSession::Said(s) if s.starts_with("invitation sent to p2"))),
+            "{got:?}"
+        );
+        // The lobby's ticks come and go (the paused clock moves from one
+        // timer to the next): a moment before the minute, still open.
+        until(state::INVITATION_LAPSE - Duration::from_millis(1)).await;
+        let got = news(&mut bob).await;
+        assert!(got.is_empty(), "{got:?}");
+        assert!(news(&mut ann).await.is_empty());
+        // By the tick after the minute, it has lapsed: both are told.
+        until(state::INVITATION_LAPSE + STATS_INTERVAL).await;
+        let got = news(&mut bob).await;
+        assert!(
+            matches!(got[..], [ToSession::InvitationGone { from: 1 }]),
+            "{got:?}"
+        );
+        let got = news(&mut ann).await;
+        assert!(
+            matches!(&got[..], [ToSession::Said(s)] if s == "p2 did not answer your invitation"),
+            "{got:?}"
+        );
+        // Accepting it now seats nobody.
+        lobby
+            .send(Command::AnswerChallenge {
+                id: 2,
+                from: 1,
+                accept: true,
+            })
+            .await;
+        let got = news(&mut bob).await;
+        assert!(
+            matches!(&got[..], [ToSession::LobbyError(e)] if e == "that invitation is no longer open"),
+            "{got:?}"
+        );
+        assert!(news(&mut ann).await.is_empty());
+    }
 }

@@ -1261,3 +1261,6 @@ impl Room {
         }
     }
 }
+
+#[cfg(test)]
+mod timers;
