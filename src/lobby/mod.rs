@@ -34,6 +34,18 @@ pub use state::{
     Seat, Seeker, SessionId, Visitor,
 };
 
+/// The time now, for the lobby task, the rooms and the sessions' screens:
+/// tokio's clock, so the timers that wake a room (`sleep_until` on its
+/// flag, the end of a reconnect grace) and the time it reads when they do
+/// are one clock. That is the real time, except in a test that pauses
+/// tokio's clock (`#[tokio::test(start_paused = true)]`,
+/// `tokio::time::advance`): then it moves only as the test says. Outside a
+/// runtime, the real time. Pure code (the clocks in [`crate::clock`], the
+/// lobby's [`LobbyState`]) is given the time, never reads it.
+pub fn now() -> std::time::Instant {
+    tokio::time::Instant::now().into_std()
+}
+
 /// A cheap-to-clone handle to the lobby.
 #[derive(Clone)]
 pub struct LobbyHandle {
@@ -323,6 +335,7 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
             metrics: Arc::clone(&settings.metrics),
         },
         state: LobbyState::new(settings.games, crate::rng::make_rng(None))
+            .with_now(now())
             .with_match_wait(settings.match_wait)
             .with_clocks(settings.clocks)
             .with_cluster(settings.across.is_some()),
@@ -369,7 +382,7 @@ impl Lobby {
                 },
                 _ = tick.tick() => {
                     // Quick-match windows widen with the wait.
-                    let effects = self.state.tick(std::time::Instant::now());
+                    let effects = self.state.tick(now());
                     self.carry_out(effects);
                     if let Some(stats) = self.state.take_stats() {
                         self.stats_tx.send_replace(stats);
@@ -393,7 +406,7 @@ impl Lobby {
                 let _ = reply.send(name);
             }
             Cmd::Do(cmd) => {
-                self.state.set_now(std::time::Instant::now());
+                self.state.set_now(now());
                 let effects = self.state.handle(cmd);
                 self.carry_out(effects);
             }
@@ -427,7 +440,7 @@ impl Lobby {
                 visitor,
                 reply,
             } => {
-                self.state.set_now(std::time::Instant::now());
+                self.state.set_now(now());
                 match self.state.open_across(id, kind, visitor) {
                     Some((_, effects)) => {
                         self.carry_out(effects);
@@ -562,7 +575,7 @@ impl Lobby {
                 let _ = reply.send(answer);
             }
             Cmd::InvitedFromAfar { ask, reply } => {
-                self.state.set_now(std::time::Instant::now());
+                self.state.set_now(now());
                 let done = self.state.invited_from_afar(ask);
                 self.answer(done, reply);
             }
@@ -581,7 +594,7 @@ impl Lobby {
                 ratings,
                 reply,
             } => {
-                self.state.set_now(std::time::Instant::now());
+                self.state.set_now(now());
                 let done = self.state.open_for_invitee(inviter, visitor, ratings);
                 self.answer(done, reply);
             }
@@ -600,7 +613,7 @@ impl Lobby {
                 ratings,
                 reply,
             } => {
-                self.state.set_now(std::time::Instant::now());
+                self.state.set_now(now());
                 let done = self.state.open_for_visitor(&code, visitor, ratings);
                 self.answer(done, reply);
             }
@@ -675,7 +688,7 @@ impl Lobby {
     fn carry_out(&mut self, effects: Vec<Effect>) {
         let paired = self.state.take_paired_since();
         if !paired.is_empty() {
-            let now = std::time::Instant::now();
+            let now = now();
             for since in paired {
                 self.services
                     .metrics
@@ -964,5 +977,80 @@ mod tests {
             .await;
             assert_eq!(got, Ok(true), "watcher {i} of {CROWD} never got the game");
         }
+    }
+
+    /// Everything waiting in an inbox, once the lobby has handled what
+    /// was sent (yielding lets it run; a paused clock does not move).
+    async fn news(inbox: &mut mpsc::Receiver<ToSession>) -> Vec<ToSession> {
+        for _ in 0..64 {
+            tokio::task::yield_now().await;
+        }
+        let mut got = Vec::new();
+        while let Ok(msg) = inbox.try_recv() {
+            got.push(msg);
+        }
+        got
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_invitation_lapses_after_a_minute_and_cannot_be_accepted_then() {
+        let lobby = lobby();
+        let t0 = crate::lobby::now();
+        let until = |d: Duration| tokio::time::sleep_until(tokio::time::Instant::from_std(t0 + d));
+        let mut ann = member(&lobby, 1).await;
+        let mut bob = member(&lobby, 2).await;
+        lobby
+            .send(Command::Challenge {
+                id: 1,
+                to: 2,
+                kind: crate::game::GameKind::ConnectFour,
+                rated: false,
+                clock: None,
+            })
+            .await;
+        let got = news(&mut bob).await;
+        assert!(
+            got.iter()
+                .any(|m| matches!(m, ToSession::Invited(i) if i.from == 1)),
+            "{got:?}"
+        );
+        let got = news(&mut ann).await;
+        assert!(
+            got.iter()
+                .any(|m| matches!(m, ToSession::Said(s) if s.starts_with("invitation sent to p2"))),
+            "{got:?}"
+        );
+        // The lobby's ticks come and go (the paused clock moves from one
+        // timer to the next): a moment before the minute, still open.
+        until(state::INVITATION_LAPSE - Duration::from_millis(1)).await;
+        let got = news(&mut bob).await;
+        assert!(got.is_empty(), "{got:?}");
+        assert!(news(&mut ann).await.is_empty());
+        // By the tick after the minute, it has lapsed: both are told.
+        until(state::INVITATION_LAPSE + STATS_INTERVAL).await;
+        let got = news(&mut bob).await;
+        assert!(
+            matches!(got[..], [ToSession::InvitationGone { from: 1 }]),
+            "{got:?}"
+        );
+        let got = news(&mut ann).await;
+        assert!(
+            matches!(&got[..], [ToSession::Said(s)] if s == "p2 did not answer your invitation"),
+            "{got:?}"
+        );
+        // Accepting it now seats nobody.
+        lobby
+            .send(Command::AnswerChallenge {
+                id: 2,
+                from: 1,
+                accept: true,
+            })
+            .await;
+        let got = news(&mut bob).await;
+        assert!(
+            matches!(&got[..], [ToSession::LobbyError(e)] if e == "that invitation is no longer open"),
+            "{got:?}"
+        );
+        assert!(news(&mut ann).await.is_empty());
     }
 }

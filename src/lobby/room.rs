@@ -309,9 +309,9 @@ pub fn spawn(
         let since = u64::try_from(store::now_ms().saturating_sub(r.started_ms)).unwrap_or(0);
         record.id = r.game.clone();
         record.started_ms = r.started_ms;
-        record.started = Instant::now()
+        record.started = super::now()
             .checked_sub(Duration::from_millis(since))
-            .unwrap_or_else(Instant::now);
+            .unwrap_or_else(super::now);
         record.move_ms = r.move_ms.clone();
         record.move_ms.resize(table.position().stones(), since);
     }
@@ -319,7 +319,7 @@ pub fn spawn(
     // side to move's, from what it had left).
     let clock = clock.map(|c| {
         let mut clock = Clock::new(c);
-        let now = Instant::now();
+        let now = super::now();
         match resumed.as_ref().and_then(|r| r.clock_left) {
             Some(left) => clock.resume(left, table.to_move(), now),
             None => clock.start(Side::First, now),
@@ -358,7 +358,7 @@ pub fn spawn(
         clock,
         claim_after: services.claim_after,
         grace: services.reconnect_grace,
-        turn: Some((Side::First, Instant::now())),
+        turn: Some((Side::First, super::now())),
         watchers: HashSet::new(),
         max_spectators: services.max_spectators,
         chat_max: services.chat_max,
@@ -373,7 +373,7 @@ pub fn spawn(
             room.chat[i] = lines.iter().rev().take(CHAT_TAIL).rev().cloned().collect();
             room.chat_shown[i] = Arc::new(room.chat[i].iter().cloned().collect());
         }
-        room.turn = room.table.to_move().map(|s| (s, Instant::now()));
+        room.turn = room.table.to_move().map(|s| (s, super::now()));
         for side in Side::BOTH {
             if r.away[side.index()] && room.sitters[side.index()].id.is_some() {
                 room.hold_seat(side);
@@ -439,7 +439,7 @@ impl Round {
     fn new() -> Round {
         Round {
             id: GameRecord::new_id(),
-            started: Instant::now(),
+            started: super::now(),
             started_ms: store::now_ms(),
             move_ms: Vec::new(),
             recorded: false,
@@ -527,7 +527,7 @@ impl Room {
         }
         sitter.present = false;
         sitter.inbox = None;
-        sitter.away_until = Some(Instant::now() + self.grace);
+        sitter.away_until = Some(super::now() + self.grace);
         tracing::info!(room = self.id, side = ?side, "connection lost: seat kept");
         let _ = self
             .lobby
@@ -619,7 +619,7 @@ impl Room {
 
     /// The grace of a dropped player ran out: the game is lost.
     fn grace_over(&mut self) {
-        let now = Instant::now();
+        let now = super::now();
         let Some(side) = Side::BOTH
             .into_iter()
             .find(|s| self.sitters[s.index()].away_until.is_some_and(|t| t <= now))
@@ -655,13 +655,13 @@ impl Room {
         }
         let to_move = self.table.to_move();
         if self.turn.map(|t| t.0) != to_move {
-            self.turn = to_move.map(|s| (s, Instant::now()));
+            self.turn = to_move.map(|s| (s, super::now()));
         }
         if self.held.is_some() {
             return; // published once the record is durable
         }
         let mut view = self.table.view().clone();
-        view.clock = self.clock.map(|c| c.view(Instant::now()));
+        view.clock = self.clock.map(|c| c.view(super::now()));
         view.claim_from = self.claim_from();
         view.away = self.sitters.each_ref().map(|s| s.away_until);
         view.watchers = self.watchers.len();
@@ -849,7 +849,7 @@ impl Room {
         let Some(clock) = &self.clock else {
             return false;
         };
-        let Some(side) = clock.flagged(Instant::now()) else {
+        let Some(side) = clock.flagged(super::now()) else {
             return false;
         };
         if self.table.is_over() {
@@ -873,7 +873,7 @@ impl Room {
         let Some(clock) = &mut self.clock else {
             return;
         };
-        let now = Instant::now();
+        let now = super::now();
         match self.table.to_move() {
             _ if self.table.is_over() => clock.stop(now),
             Some(side) if moved => {
@@ -887,7 +887,9 @@ impl Room {
 
     fn after_move(&mut self) {
         self.sync_clock(true);
-        let ms = self.record.started.elapsed().as_millis() as u64;
+        let ms = super::now()
+            .saturating_duration_since(self.record.started)
+            .as_millis() as u64;
         let stones = self.table.position().stones();
         self.record.move_ms.resize(stones, ms);
         if let Some(text) = self.table.view().ending_text() {
@@ -1126,7 +1128,7 @@ impl Room {
                     );
                     if let Some(clock) = &mut self.clock {
                         clock.reset();
-                        clock.start(Side::First, Instant::now());
+                        clock.start(Side::First, super::now());
                     }
                     tracing::info!(room = self.id, round = self.table.view().round, "rematch");
                 }
@@ -1182,7 +1184,7 @@ impl Room {
                 let Some(side) = self.side_of(who) else {
                     return;
                 };
-                let due = self.claim_from().is_some_and(|t| Instant::now() >= t);
+                let due = self.claim_from().is_some_and(|t| super::now() >= t);
                 if !due || self.table.to_move() != Some(side.other()) {
                     if let Some(inbox) = &self.sitters[side.index()].inbox {
                         let _ = inbox.try_send(ToSession::Rejected(
@@ -1259,3 +1261,6 @@ impl Room {
         }
     }
 }
+
+#[cfg(test)]
+mod timers;

@@ -816,6 +816,14 @@ impl LobbyState {
         self
     }
 
+    /// Sets the time now (the lobby task's clock: see `lobby::now`), also
+    /// back from what `new` read, where [`LobbyState::set_now`] only moves
+    /// it on.
+    pub fn with_now(mut self, now: Instant) -> LobbyState {
+        self.now = now;
+        self
+    }
+
     /// Sets the quick-match wait (see [`rating_window`]).
     pub fn with_match_wait(mut self, wait: Duration) -> LobbyState {
         self.match_wait = wait;

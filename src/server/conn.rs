@@ -331,13 +331,13 @@ pub async fn run(
                     tracing::trace!(session = conn.id, len = bytes.len(), "input");
                     conn.input_at = std::time::Instant::now();
                     conn.key_pressed().await;
-                    let out = conn.session.input(&bytes, std::time::Instant::now());
+                    let out = conn.session.input(&bytes, crate::lobby::now());
                     if let Some(end) = conn.emit(out).await { break end; }
                 }
                 Some(ConnEvent::Line(bytes)) => {
                     conn.input_at = std::time::Instant::now();
                     conn.key_pressed().await;
-                    let out = conn.session.line(&bytes, std::time::Instant::now());
+                    let out = conn.session.line(&bytes, crate::lobby::now());
                     if let Some(end) = conn.emit(out).await { break end; }
                 }
                 Some(ConnEvent::Theme(theme)) => {
