@@ -1276,3 +1276,148 @@ fn pbrain_renju_rule() {
     assert_eq!(parse_xy(&brain.reply(3 * SECOND)), (6, 5));
     brain.finish();
 }
+
+/// Sends `SWAP2BOARD`, the stones, `DONE`.
+fn send_swap2(brain: &mut Brain, stones: &[(u8, u8)]) {
+    brain.send("SWAP2BOARD");
+    for (x, y) in stones {
+        brain.send(&format!("{x},{y}"));
+    }
+    brain.send("DONE");
+}
+
+fn parse_points(reply: &str) -> Vec<(usize, usize)> {
+    reply.split_whitespace().map(parse_xy).collect()
+}
+
+#[test]
+fn pbrain_swap2_stages() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 500");
+    brain.send("INFO rule 1");
+    brain.send("START 15");
+    assert_eq!(brain.reply(SECOND), "OK");
+
+    // Stage 1: three distinct points near the centre.
+    send_swap2(&mut brain, &[]);
+    let t = Instant::now();
+    let opening = parse_points(&brain.reply(3 * SECOND));
+    assert!(
+        t.elapsed() < Duration::from_millis(500 + 300),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(opening.len(), 3, "{opening:?}");
+    for (i, &(x, y)) in opening.iter().enumerate() {
+        assert!(
+            (3..=11).contains(&x) && (3..=11).contains(&y),
+            "{opening:?}"
+        );
+        assert!(!opening[..i].contains(&(x, y)), "{opening:?}");
+    }
+
+    // Stage 2, white clearly better (black's stones in corners, white's
+    // in the middle): the brain stays white and plays one point.
+    send_swap2(&mut brain, &[(0, 0), (7, 7), (14, 14)]);
+    let reply = brain.reply(3 * SECOND);
+    let (x, y) = parse_xy(&reply);
+    assert!(![(0, 0), (7, 7), (14, 14)].contains(&(x, y)), "{reply}");
+    // The game goes on from there: black's fifth stone, the brain's sixth.
+    brain.send("TURN 0,14");
+    let next = parse_xy(&brain.reply(3 * SECOND));
+    assert!(![(0, 0), (7, 7), (14, 14), (x, y), (0, 14)].contains(&next));
+
+    // Stage 2, black clearly better: SWAP (the brain takes black), and
+    // then white's fourth stone comes as a TURN.
+    brain.send("RESTART");
+    assert_eq!(brain.reply(SECOND), "OK");
+    send_swap2(&mut brain, &[(7, 7), (0, 0), (7, 8)]);
+    assert_eq!(brain.reply(3 * SECOND), "SWAP");
+    brain.send("TURN 7,9");
+    let next = parse_xy(&brain.reply(3 * SECOND));
+    assert!(![(7, 7), (0, 0), (7, 8), (7, 9)].contains(&next));
+
+    // Stage 3: black's open three against two white stones in corners:
+    // SWAP; white's pair in the middle against scattered black: a move.
+    send_swap2(&mut brain, &[(6, 7), (0, 0), (7, 7), (14, 14), (8, 7)]);
+    assert_eq!(brain.reply(3 * SECOND), "SWAP");
+    let white_better = [(0, 0), (7, 7), (14, 0), (8, 7), (0, 14)];
+    send_swap2(&mut brain, &white_better);
+    let mv = parse_xy(&brain.reply(3 * SECOND));
+    assert!(!white_better.contains(&(mv.0 as u8, mv.1 as u8)));
+
+    // An ordinary three-stone opening: whatever the choice, it is well formed.
+    send_swap2(&mut brain, &[(7, 7), (8, 8), (6, 8)]);
+    let reply = brain.reply(3 * SECOND);
+    if reply != "SWAP" {
+        let points = parse_points(&reply);
+        assert!(points.len() == 1 || points.len() == 2, "{reply}");
+        for (i, p) in points.iter().enumerate() {
+            assert!(![(7, 7), (8, 8), (6, 8)].contains(p) && !points[..i].contains(p));
+        }
+    }
+    brain.finish();
+}
+
+#[test]
+fn pbrain_swap2_refuses_bad_input_and_goes_on() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 200");
+    // Before START.
+    send_swap2(&mut brain, &[]);
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    brain.send("START 15");
+    assert_eq!(brain.reply(SECOND), "OK");
+    let bad: &[&[&str]] = &[
+        // A repeated stone.
+        &["7,7", "8,8", "7,7"],
+        // Off the board.
+        &["7,7", "15,3", "8,8"],
+        &["-1,3"],
+        // Not a stone.
+        &["banana"],
+        &["7,7,1", "8,8,2", "9,9,1"],
+        // Numbers of stones swap2 does not ask with.
+        &["7,7"],
+        &["7,7", "8,8", "9,9", "10,10"],
+        &["1,1", "2,2", "3,3", "4,4", "5,5", "6,6"],
+        &[
+            "1,1", "2,2", "3,3", "4,4", "5,5", "6,6", "7,7", "8,8", "9,9", "10,10", "11,11",
+        ],
+    ];
+    for lines in bad {
+        brain.send("SWAP2BOARD");
+        for l in lines.iter() {
+            brain.send(l);
+        }
+        brain.send("DONE");
+        let reply = brain.reply(SECOND);
+        assert!(reply.starts_with("ERROR"), "{lines:?}: {reply}");
+    }
+    // A command before DONE ends the list with an ERROR and is carried out.
+    brain.send("SWAP2BOARD");
+    brain.send("7,7");
+    brain.send("ABOUT");
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    assert!(brain.reply(SECOND).starts_with("name="));
+    // Many lines without DONE are not stored: still one ERROR at the end.
+    brain.send("SWAP2BOARD");
+    for i in 0..2000 {
+        brain.send(&format!("{},{}", i % 15, (i / 15) % 15));
+    }
+    brain.send("DONE");
+    assert!(brain.reply(3 * SECOND).starts_with("ERROR"));
+    // The session goes on: a good SWAP2BOARD, then an ordinary game.
+    send_swap2(&mut brain, &[(7, 7), (8, 7), (9, 9)]);
+    let reply = brain.reply(3 * SECOND);
+    assert!(
+        reply == "SWAP" || !parse_points(&reply).is_empty(),
+        "{reply}"
+    );
+    brain.send("RESTART");
+    assert_eq!(brain.reply(SECOND), "OK");
+    brain.send("TURN 7,7");
+    let mv = parse_xy(&brain.reply(3 * SECOND));
+    assert_ne!(mv, (7, 7));
+    brain.finish();
+}
