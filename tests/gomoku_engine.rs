@@ -1003,11 +1003,13 @@ fn renju_black_never_plays_a_forbidden_best_move() {
         // The test means something only if (7,7) is what black would play
         // without the renju restrictions.
         let free = with_rule(&g, Rule::Freestyle);
-        let levels: &[GomokuLevel] = if why == Forbidden::DoubleThree {
+        let levels: &[GomokuLevel] = match why {
+            // Six wins under freestyle: every level takes a win.
+            Forbidden::Overline => &LEVELS,
+            // Easy picks at random among good-looking points.
+            Forbidden::DoubleFour => &[GomokuLevel::Medium, GomokuLevel::Strong],
             // Seeing that a double three wins takes a search.
-            &[GomokuLevel::Strong]
-        } else {
-            &LEVELS
+            Forbidden::DoubleThree => &[GomokuLevel::Strong],
         };
         for &level in levels {
             assert_eq!(
@@ -1374,8 +1376,9 @@ fn pbrain_swap2_refuses_bad_input_and_goes_on() {
         // Off the board.
         &["7,7", "15,3", "8,8"],
         &["-1,3"],
-        // Not a stone.
-        &["banana"],
+        // Not a stone (a word would be a command: see below).
+        &["7.5,3"],
+        &["(7,7)"],
         &["7,7,1", "8,8,2", "9,9,1"],
         // Numbers of stones swap2 does not ask with.
         &["7,7"],

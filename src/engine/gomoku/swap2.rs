@@ -18,8 +18,8 @@
 //! Every judgement is a short search of the position with white to move
 //! (its score is white's). Taking a colour is then a matter of the sign
 //! of that score; an opening, or the two stones handed back, are those
-//! that bring it closest to zero among the candidates searched, each
-//! candidate first shallowly, then the closest few again with more time.
+//! that bring it closest to zero among the candidates searched (in random
+//! order, as many as the time allows).
 //!
 //! No IO and no threads, like the rest of the engine; the time comes from
 //! the [`Limits`] given (the stop flag is honoured too).
@@ -39,15 +39,12 @@ use super::{GomokuLevel, GomokuPlayer, Limits, stones_from_moves};
 /// evaluation can tell apart this early in a game.
 pub const BALANCED: i32 = 120;
 
-/// How many of the candidates closest to balance are searched again,
-/// longer.
-const REFINE: usize = 6;
+/// The largest share of the time left that one candidate's search may use.
+const PER_CANDIDATE: f64 = 0.3;
 /// How far from the centre black's second opening stone may be.
 const OPENING_REACH: i32 = 4;
-/// Depth of the first, shallow look at every candidate (with the depth
-/// before it: see [`settled_score`]).
-const SHALLOW_DEPTH: u32 = 3;
-/// Depth of the second look when there is no time limit.
+/// Depth of the searches that judge a position (with the depth before it:
+/// see [`settled_score`]); less when the time runs short.
 const DEEP_DEPTH: u32 = 6;
 /// Forced moves (the only answer to a four or an open three) are played
 /// out this many times before a position's score is read.
@@ -191,8 +188,8 @@ impl GomokuPlayer {
                 let o = &candidates[best];
                 (Swap2Choice::Open([o[0], o[1], o[2]]), score)
             }
-            3 => self.choose_side(stones, true, &mut budget),
-            5 => self.choose_side(stones, false, &mut budget),
+            3 => self.choose_side(stones, true, &mut budget, rng),
+            5 => self.choose_side(stones, false, &mut budget, rng),
             n => return Err(Swap2Error::StoneCount(n)),
         };
         Ok(Swap2Decision {
@@ -211,6 +208,7 @@ impl GomokuPlayer {
         stones: &[(u8, u8)],
         may_place: bool,
         budget: &mut Budget,
+        rng: &mut impl Rng,
     ) -> (Swap2Choice, i32) {
         // Stage 2 keeps most of the time for finding two stones.
         let share = if may_place { 0.35 } else { 0.95 };
@@ -233,7 +231,8 @@ impl GomokuPlayer {
         if budget.out_of_time() {
             return (by_sign, here.score);
         }
-        let candidates = self.placements(stones);
+        let mut candidates = self.placements(stones);
+        shuffle(&mut candidates, rng);
         let Some((best, score)) = self.most_balanced(&candidates, budget) else {
             return (by_sign, here.score);
         };
@@ -249,46 +248,28 @@ impl GomokuPlayer {
     }
 
     /// The index of the candidate (move lists, white to move after each)
-    /// whose score is closest to zero, and that score: every candidate
-    /// looked at shallowly in the order given, as many as half the time
-    /// allows (at least one), then the closest few again with the rest.
+    /// whose score is closest to zero, and that score. The candidates are
+    /// searched in the order given, each to [`DEEP_DEPTH`] with at most
+    /// [`PER_CANDIDATE`] of the time left, as many as the time allows (at
+    /// least one). Shallower searches would be cheaper but say little:
+    /// at depths 3 and 4 a lopsided opening and an even one score alike.
     fn most_balanced(
         &mut self,
         candidates: &[Vec<(u8, u8)>],
         budget: &mut Budget,
     ) -> Option<(usize, i32)> {
-        let mut seen: Vec<(i32, usize)> = Vec::new();
-        let first_pass_end = budget.slice(0.5).map(|d| Instant::now() + d);
+        let mut best: Option<(i32, usize)> = None;
         for (i, c) in candidates.iter().enumerate() {
-            let late = first_pass_end.is_some_and(|e| Instant::now() >= e);
-            if !seen.is_empty() && (late || budget.out_of_time()) {
+            if best.is_some() && budget.out_of_time() {
                 break;
             }
-            // Bounded by depth, and by the first pass's time.
-            let time = first_pass_end.map(|e| e.saturating_duration_since(Instant::now()));
-            let limits = budget.limits(time, SHALLOW_DEPTH);
-            seen.push((self.judge(c, &limits, budget).score, i));
-        }
-        seen.sort_by_key(|&(s, i)| (s.abs(), i));
-        seen.truncate(REFINE);
-        let mut best = *seen.first()?;
-        let mut refined: Option<(i32, usize)> = None;
-        for (k, &(_, i)) in seen.iter().enumerate() {
-            if budget.out_of_time() {
-                break;
-            }
-            // An even share of what is left for each of those still to come.
-            let time = budget.slice(1.0 / (seen.len() - k) as f64);
-            let limits = budget.limits(time, DEEP_DEPTH);
-            let s = self.judge(&candidates[i], &limits, budget).score;
-            if refined.is_none_or(|(r, j)| (s.abs(), i) < (r.abs(), j)) {
-                refined = Some((s, i));
+            let limits = budget.limits(budget.slice(PER_CANDIDATE), DEEP_DEPTH);
+            let s = self.judge(c, &limits, budget).score;
+            if best.is_none_or(|(b, _)| s.abs() < b.abs()) {
+                best = Some((s, i));
             }
         }
-        if let Some(r) = refined {
-            best = r;
-        }
-        Some((best.1, best.0))
+        best.map(|(s, i)| (i, s))
     }
 
     /// Searches the position after `moves` for the side to move. A move the
@@ -375,7 +356,7 @@ impl GomokuPlayer {
 
     /// Stage 2 candidates for the two stones handed back: a white stone
     /// next to the stones and a black one within two points of them (never
-    /// a point black may not play), nearest first.
+    /// a point black may not play).
     fn placements(&self, stones: &[(u8, u8)]) -> Vec<Vec<(u8, u8)>> {
         let near = |d: i32| -> Vec<(u8, u8)> {
             let mut v: Vec<(i32, (u8, u8))> = Vec::new();
@@ -413,8 +394,6 @@ impl GomokuPlayer {
                 (line, board)
             })
             .collect();
-        // Nearest black stones first, every white stone with each, so that
-        // a first pass cut short by the clock still sees every white stone.
         let mut out = Vec::new();
         for &b in &blacks {
             for (line, board) in &boards {
@@ -490,12 +469,13 @@ mod tests {
     }
 
     /// The score, for white to move, of the position after `moves`, by
-    /// the same fixed-depth search for every position.
+    /// the same fixed-depth search for every position (the depth the
+    /// decisions search to when time allows).
     fn white_score(moves: &[(u8, u8)]) -> i32 {
         let mut player = GomokuPlayer::new(15, Rule::Freestyle, 8);
         let stop = AtomicBool::new(false);
         let limits = Limits {
-            depth: Some(4),
+            depth: Some(DEEP_DEPTH),
             ..Limits::unlimited()
         };
         let r = player.analyse(
@@ -586,7 +566,7 @@ mod tests {
             "{}",
             white_score(&stones)
         );
-        let d = decide(&stones, 1000);
+        let d = decide(&stones, 3000);
         let Swap2Choice::PlaceTwo([w, b]) = d.choice else {
             panic!("did not hand the choice back: {:?} ({})", d.choice, d.score);
         };
