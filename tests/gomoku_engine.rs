@@ -11,7 +11,10 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use inarow::engine::Limits;
-use inarow::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, Stone, stones_from_moves};
+use inarow::engine::gomoku::search::WIN_MIN;
+use inarow::engine::gomoku::{GomokuLevel, GomokuPlayer, Report, Rule, Stone, stones_from_moves};
+use inarow::game::Point;
+use inarow::game::renju::{self, Forbidden};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -860,5 +863,564 @@ fn pbrain_survives_garbage() {
     assert!((x2, y2) != (7, 7) && (x2, y2) != (x, y) && (x2, y2) != (1, 1));
     brain.send("TURN 7,7");
     assert!(brain.reply(SECOND).starts_with("ERROR"), "taken point");
+    brain.finish();
+}
+
+// ---------------------------------------------------------------------
+// Renju: black (colour 1 in these grids) has forbidden points. The
+// forbidden points are judged by the game layer's referee
+// (`inarow::game::renju`), not by the engine's own bookkeeping.
+
+/// Points far from the shapes below, for stones that only even out the
+/// counts (under renju the engine reads whose turn it is from them: black
+/// moves when both colours have as many stones).
+const FILLERS: [(usize, usize); 8] = [
+    (0, 0),
+    (14, 14),
+    (14, 0),
+    (0, 14),
+    (0, 4),
+    (14, 10),
+    (10, 0),
+    (4, 14),
+];
+
+/// A 15x15 grid with `black` as colour 1 and `white` as colour 2, topped
+/// up with filler stones of the colour that has fewer so that
+/// `black_to_move` holds under renju's counting.
+fn renju_grid(
+    rule: Rule,
+    black: &[(usize, usize)],
+    white: &[(usize, usize)],
+    black_to_move: bool,
+) -> Grid {
+    let mut g = Grid::new(15, rule);
+    for &(x, y) in black {
+        g.set(x, y, 1);
+    }
+    for &(x, y) in white {
+        g.set(x, y, 2);
+    }
+    // Black to move: as many black stones as white; white to move: one more.
+    let lead = usize::from(!black_to_move);
+    let (mut nb, mut nw) = (black.len(), white.len());
+    let mut fillers = FILLERS.iter();
+    while nb != nw + lead {
+        let &(x, y) = fillers.next().expect("enough fillers");
+        assert_eq!(g.get(x as i32, y as i32), 0, "filler on a stone");
+        if nb < nw + lead {
+            g.set(x, y, 1);
+            nb += 1;
+        } else {
+            g.set(x, y, 2);
+            nw += 1;
+        }
+    }
+    g
+}
+
+fn with_rule(g: &Grid, rule: Rule) -> Grid {
+    Grid { rule, ..g.clone() }
+}
+
+/// The game layer's renju board for a grid (colour 1 black).
+fn referee(g: &Grid) -> renju::Board {
+    let mut b = renju::Board::with_size(g.n as u8, g.n as u8);
+    for y in 0..g.n {
+        for x in 0..g.n {
+            let side = match g.get(x as i32, y as i32) {
+                1 => Some(renju::BLACK),
+                2 => Some(renju::WHITE),
+                _ => continue,
+            };
+            b.set(Point::new(x as u8, y as u8), side);
+        }
+    }
+    b
+}
+
+fn forbidden_at(g: &Grid, (x, y): (usize, usize)) -> Option<Forbidden> {
+    renju::forbidden(&referee(g), Point::new(x as u8, y as u8))
+}
+
+fn analyse(g: &Grid, mover: u8, ms: u64) -> Report {
+    let mut player = GomokuPlayer::new(g.n, g.rule, 16);
+    let stop = AtomicBool::new(false);
+    player.analyse(
+        &g.stones(mover),
+        GomokuLevel::Strong,
+        &Limits::new(Duration::from_millis(ms)),
+        &stop,
+    )
+}
+
+fn mv_of(r: &Report) -> (usize, usize) {
+    let (x, y) = r.mv.expect("a move");
+    (x as usize, y as usize)
+}
+
+/// Black to move in each; the point (7,7) is black's best move under
+/// freestyle and forbidden under renju, for a different reason each time.
+fn forbidden_best_moves() -> Vec<(Forbidden, Grid)> {
+    vec![
+        (
+            // Row 7 and column 7 each a three blocked at one end: (7,7)
+            // makes two fours at once.
+            Forbidden::DoubleFour,
+            renju_grid(
+                Rule::Renju,
+                &[(4, 7), (5, 7), (6, 7), (7, 8), (7, 9), (7, 10)],
+                &[(3, 7), (7, 11)],
+                true,
+            ),
+        ),
+        (
+            // xxx.xx: (7,7) makes six.
+            Forbidden::Overline,
+            renju_grid(
+                Rule::Renju,
+                &[(4, 7), (5, 7), (6, 7), (8, 7), (9, 7)],
+                &[],
+                true,
+            ),
+        ),
+        (
+            // Two open twos meeting at (7,7): two open threes at once.
+            Forbidden::DoubleThree,
+            renju_grid(Rule::Renju, &[(5, 7), (6, 7), (7, 5), (7, 6)], &[], true),
+        ),
+    ]
+}
+
+#[test]
+fn renju_black_never_plays_a_forbidden_best_move() {
+    for (why, g) in forbidden_best_moves() {
+        assert_eq!(
+            forbidden_at(&g, (7, 7)),
+            Some(why),
+            "the position is not {why:?}"
+        );
+        // The test means something only if (7,7) is what black would play
+        // without the renju restrictions.
+        let free = with_rule(&g, Rule::Freestyle);
+        let levels: &[GomokuLevel] = match why {
+            // Six wins under freestyle: every level takes a win.
+            Forbidden::Overline => &LEVELS,
+            // Easy picks at random among good-looking points.
+            Forbidden::DoubleFour => &[GomokuLevel::Medium, GomokuLevel::Strong],
+            // Seeing that a double three wins takes a search.
+            Forbidden::DoubleThree => &[GomokuLevel::Strong],
+        };
+        for &level in levels {
+            assert_eq!(
+                choose(&free, 1, level, 300),
+                (7, 7),
+                "{why:?} freestyle {level:?}"
+            );
+        }
+        for level in LEVELS {
+            let mv = choose(&g, 1, level, 300);
+            assert_ne!(
+                mv,
+                (7, 7),
+                "{why:?}: renju {level:?} played the forbidden point"
+            );
+            assert_eq!(
+                forbidden_at(&g, mv),
+                None,
+                "{why:?}: renju {level:?} played {mv:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn renju_white_four_with_a_forbidden_block_wins() {
+    // White's four on row 7 (x = 3..=6, black on (2,7)) can only be stopped
+    // at (7,7), and black may not play there: in one position because it
+    // makes six in column 7, in the other because it makes two open threes.
+    let overline_block = renju_grid(
+        Rule::Renju,
+        &[(7, 4), (7, 5), (7, 6), (7, 8), (7, 9), (2, 7)],
+        &[(3, 7), (4, 7), (5, 7), (6, 7)],
+        true,
+    );
+    let double_three_block = renju_grid(
+        Rule::Renju,
+        &[(7, 8), (7, 9), (8, 8), (9, 9), (2, 7)],
+        &[(3, 7), (4, 7), (5, 7), (6, 7)],
+        true,
+    );
+    for (why, g) in [
+        (Forbidden::Overline, overline_block),
+        (Forbidden::DoubleThree, double_three_block),
+    ] {
+        assert_eq!(g.five_points(2), vec![(7, 7)]);
+        assert!(g.five_points(1).is_empty());
+        assert_eq!(forbidden_at(&g, (7, 7)), Some(why));
+        let r = analyse(&g, 1, 300);
+        assert!(
+            r.score <= -WIN_MIN,
+            "{why:?}: black's score {} is not a loss",
+            r.score
+        );
+        assert_ne!(mv_of(&r), (7, 7), "{why:?}");
+        // Without forbidden points the same block holds.
+        let exact = with_rule(&g, Rule::ExactFive);
+        let r = analyse(&exact, 1, 300);
+        assert_eq!(mv_of(&r), (7, 7), "{why:?}: exactly five");
+        assert!(
+            r.score > -WIN_MIN,
+            "{why:?}: exactly five scores {}",
+            r.score
+        );
+    }
+
+    // White to move: making that four is a win, which the engine sees.
+    let g = renju_grid(
+        Rule::Renju,
+        &[(7, 4), (7, 5), (7, 6), (7, 8), (7, 9), (2, 7)],
+        &[(3, 7), (4, 7), (5, 7)],
+        false,
+    );
+    let r = analyse(&g, 2, 500);
+    assert!(r.score >= WIN_MIN, "white's score {} is not a win", r.score);
+    assert_eq!(mv_of(&r), (6, 7));
+    let r = analyse(&with_rule(&g, Rule::ExactFive), 2, 500);
+    assert!(r.score < WIN_MIN, "exactly five: white wins ({})", r.score);
+}
+
+#[test]
+fn renju_black_wins_with_exactly_five_and_not_with_six() {
+    // Black: a four on row 3 (five point (6,3)), and xxx.xx on row 10
+    // ((5,10) makes six). White: a four on row 12 (five point (9,12)).
+    let black = [
+        (2, 3),
+        (3, 3),
+        (4, 3),
+        (5, 3),
+        (2, 10),
+        (3, 10),
+        (4, 10),
+        (6, 10),
+        (7, 10),
+        (4, 12),
+    ];
+    let white = [(1, 3), (5, 12), (6, 12), (7, 12), (8, 12)];
+    let g = renju_grid(Rule::Renju, &black, &white, true);
+    assert_eq!(g.five_points(1), vec![(6, 3)]);
+    assert_eq!(forbidden_at(&g, (5, 10)), Some(Forbidden::Overline));
+    for level in LEVELS {
+        assert_eq!(choose(&g, 1, level, 300), (6, 3), "{level:?}");
+    }
+    assert!(analyse(&g, 1, 300).score >= WIN_MIN);
+
+    // Without the four on row 3 black's only "five" is the overline, which
+    // does not win: black has to block white's four.
+    let g = renju_grid(Rule::Renju, &black[4..], &white[1..], true);
+    assert!(g.five_points(1).is_empty());
+    assert_eq!(g.five_points(2), vec![(9, 12)]);
+    let free = with_rule(&g, Rule::Freestyle);
+    assert_eq!(free.five_points(1), vec![(5, 10)]);
+    for level in LEVELS {
+        assert_eq!(choose(&free, 1, level, 300), (5, 10), "freestyle {level:?}");
+        assert_eq!(choose(&g, 1, level, 300), (9, 12), "renju {level:?}");
+    }
+    let r = analyse(&g, 1, 300);
+    assert!(
+        r.score < WIN_MIN,
+        "renju: black scores {} with an overline",
+        r.score
+    );
+}
+
+#[test]
+fn renju_white_wins_with_an_overline() {
+    // White to move: oo o.oo on row 5 ((6,5) makes six); black has a four
+    // on row 9 (five point (8,9)).
+    let black = [(4, 9), (5, 9), (6, 9), (7, 9)];
+    let white = [(3, 5), (4, 5), (5, 5), (7, 5), (8, 5), (3, 9)];
+    let g = renju_grid(Rule::Renju, &black, &white, false);
+    assert_eq!(g.five_points(2), vec![(6, 5)]);
+    assert_eq!(g.five_points(1), vec![(8, 9)]);
+    for level in LEVELS {
+        assert_eq!(choose(&g, 2, level, 300), (6, 5), "renju {level:?}");
+    }
+    assert!(analyse(&g, 2, 300).score >= WIN_MIN);
+    // Under exactly five six is nothing for white either: it blocks.
+    let exact = with_rule(&g, Rule::ExactFive);
+    assert!(exact.five_points(2).is_empty());
+    for level in LEVELS {
+        assert_eq!(
+            choose(&exact, 2, level, 300),
+            (8, 9),
+            "exactly five {level:?}"
+        );
+    }
+}
+
+/// Random renju positions with black to move, grown in the middle of the
+/// board so that black has forbidden points: every level, every time, plays
+/// an allowed point.
+#[test]
+fn renju_black_moves_are_always_allowed() {
+    let stop = AtomicBool::new(false);
+    let mut rng = SmallRng::seed_from_u64(17);
+    let mut tried = 0;
+    let mut with_forbidden = 0;
+    while with_forbidden < 24 {
+        tried += 1;
+        assert!(tried < 5000, "too few positions with forbidden points");
+        let mut g = Grid::new(15, Rule::Renju);
+        let pairs = rng.random_range(5..14);
+        let mut placed = 0;
+        let mut attempts = 0;
+        while placed < 2 * pairs && attempts < 1000 {
+            attempts += 1;
+            let c = if placed % 2 == 0 { 1 } else { 2 };
+            let (x, y) = (rng.random_range(4..11), rng.random_range(4..11));
+            if g.get(x as i32, y as i32) != 0 || (c == 1 && forbidden_at(&g, (x, y)).is_some()) {
+                continue;
+            }
+            g.set(x, y, c);
+            if g.wins_at(x, y) || !g.five_points(1).is_empty() || !g.five_points(2).is_empty() {
+                // Keep the games going: no fives and no fours.
+                g.set(x, y, 0);
+                continue;
+            }
+            placed += 1;
+        }
+        if placed < 2 * pairs {
+            continue;
+        }
+        let forbidden = renju::forbidden_points(&referee(&g));
+        if forbidden.is_empty() {
+            continue;
+        }
+        with_forbidden += 1;
+        let level = LEVELS[with_forbidden % 3];
+        let mut player = GomokuPlayer::new(15, Rule::Renju, 4);
+        let (x, y) = player.choose(
+            &g.stones(1),
+            level,
+            &Limits::new(Duration::from_millis(40)),
+            &stop,
+            &mut rng,
+        );
+        let mv = (x as usize, y as usize);
+        assert_eq!(
+            g.get(x as i32, y as i32),
+            0,
+            "{level:?} played a taken point"
+        );
+        assert_eq!(
+            forbidden_at(&g, mv),
+            None,
+            "{level:?} played {mv:?}; forbidden: {forbidden:?}"
+        );
+    }
+}
+
+/// Sends a BOARD of the grid with `own` as the brain's colour.
+fn send_board(brain: &mut Brain, g: &Grid, own: u8) {
+    brain.send("BOARD");
+    for y in 0..g.n {
+        for x in 0..g.n {
+            let c = g.get(x as i32, y as i32);
+            if c == 1 || c == 2 {
+                let owner = if c == own { 1 } else { 2 };
+                brain.send(&format!("{x},{y},{owner}"));
+            }
+        }
+    }
+    brain.send("DONE");
+}
+
+#[test]
+fn pbrain_renju_rule() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 400");
+    brain.send("START 15");
+    assert_eq!(brain.reply(SECOND), "OK");
+    // The brain is black (an even number of stones). Freestyle: (7,7), a
+    // double four, wins.
+    let (why, g) = forbidden_best_moves().remove(0);
+    assert_eq!(why, Forbidden::DoubleFour);
+    brain.send("INFO rule 0");
+    send_board(&mut brain, &g, 1);
+    assert_eq!(parse_xy(&brain.reply(3 * SECOND)), (7, 7));
+    // Renju (bit 4, here with exactly five's bit too): not there, nor on
+    // any other forbidden point.
+    for rule in ["4", "5"] {
+        brain.send(&format!("INFO rule {rule}"));
+        send_board(&mut brain, &g, 1);
+        let mv = parse_xy(&brain.reply(3 * SECOND));
+        assert_ne!(mv, (7, 7), "rule {rule}");
+        assert_eq!(g.get(mv.0 as i32, mv.1 as i32), 0);
+        assert_eq!(forbidden_at(&g, mv), None, "rule {rule}: {mv:?}");
+    }
+    // An odd number of stones: the brain is white, which wins with six.
+    let black = [(4, 9), (5, 9), (6, 9), (7, 9)];
+    let white = [(3, 5), (4, 5), (5, 5), (7, 5), (8, 5), (3, 9)];
+    let g = renju_grid(Rule::Renju, &black, &white, false);
+    brain.send("INFO rule 4");
+    send_board(&mut brain, &g, 2);
+    assert_eq!(parse_xy(&brain.reply(3 * SECOND)), (6, 5));
+    // Exactly five: six is no win, so it blocks black's four.
+    brain.send("INFO rule 1");
+    send_board(&mut brain, &g, 2);
+    assert_eq!(parse_xy(&brain.reply(3 * SECOND)), (8, 9));
+    // Caro is not played: ERROR, and the session goes on.
+    brain.send("INFO rule 8");
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    brain.send("INFO rule 4");
+    send_board(&mut brain, &g, 2);
+    assert_eq!(parse_xy(&brain.reply(3 * SECOND)), (6, 5));
+    brain.finish();
+}
+
+/// Sends `SWAP2BOARD`, the stones, `DONE`.
+fn send_swap2(brain: &mut Brain, stones: &[(u8, u8)]) {
+    brain.send("SWAP2BOARD");
+    for (x, y) in stones {
+        brain.send(&format!("{x},{y}"));
+    }
+    brain.send("DONE");
+}
+
+fn parse_points(reply: &str) -> Vec<(usize, usize)> {
+    reply.split_whitespace().map(parse_xy).collect()
+}
+
+#[test]
+fn pbrain_swap2_stages() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 500");
+    brain.send("INFO rule 1");
+    brain.send("START 15");
+    assert_eq!(brain.reply(SECOND), "OK");
+
+    // Stage 1: three distinct points near the centre.
+    send_swap2(&mut brain, &[]);
+    let t = Instant::now();
+    let opening = parse_points(&brain.reply(3 * SECOND));
+    assert!(
+        t.elapsed() < Duration::from_millis(500 + 300),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(opening.len(), 3, "{opening:?}");
+    for (i, &(x, y)) in opening.iter().enumerate() {
+        assert!(
+            (3..=11).contains(&x) && (3..=11).contains(&y),
+            "{opening:?}"
+        );
+        assert!(!opening[..i].contains(&(x, y)), "{opening:?}");
+    }
+
+    // Stage 2, white clearly better (black's stones in corners, white's
+    // in the middle): the brain stays white and plays one point.
+    send_swap2(&mut brain, &[(0, 0), (7, 7), (14, 14)]);
+    let reply = brain.reply(3 * SECOND);
+    let (x, y) = parse_xy(&reply);
+    assert!(![(0, 0), (7, 7), (14, 14)].contains(&(x, y)), "{reply}");
+    // The game goes on from there: black's fifth stone, the brain's sixth.
+    brain.send("TURN 0,14");
+    let next = parse_xy(&brain.reply(3 * SECOND));
+    assert!(![(0, 0), (7, 7), (14, 14), (x, y), (0, 14)].contains(&next));
+
+    // Stage 2, black clearly better: SWAP (the brain takes black), and
+    // then white's fourth stone comes as a TURN.
+    brain.send("RESTART");
+    assert_eq!(brain.reply(SECOND), "OK");
+    send_swap2(&mut brain, &[(7, 7), (0, 0), (7, 8)]);
+    assert_eq!(brain.reply(3 * SECOND), "SWAP");
+    brain.send("TURN 7,9");
+    let next = parse_xy(&brain.reply(3 * SECOND));
+    assert!(![(7, 7), (0, 0), (7, 8), (7, 9)].contains(&next));
+
+    // Stage 3: black's open three against two white stones in corners:
+    // SWAP; white's pair in the middle against scattered black: a move.
+    send_swap2(&mut brain, &[(6, 7), (0, 0), (7, 7), (14, 14), (8, 7)]);
+    assert_eq!(brain.reply(3 * SECOND), "SWAP");
+    let white_better = [(0, 0), (7, 7), (14, 0), (8, 7), (0, 14)];
+    send_swap2(&mut brain, &white_better);
+    let mv = parse_xy(&brain.reply(3 * SECOND));
+    assert!(!white_better.contains(&(mv.0 as u8, mv.1 as u8)));
+
+    // An ordinary three-stone opening: whatever the choice, it is well formed.
+    send_swap2(&mut brain, &[(7, 7), (8, 8), (6, 8)]);
+    let reply = brain.reply(3 * SECOND);
+    if reply != "SWAP" {
+        let points = parse_points(&reply);
+        assert!(points.len() == 1 || points.len() == 2, "{reply}");
+        for (i, p) in points.iter().enumerate() {
+            assert!(![(7, 7), (8, 8), (6, 8)].contains(p) && !points[..i].contains(p));
+        }
+    }
+    brain.finish();
+}
+
+#[test]
+fn pbrain_swap2_refuses_bad_input_and_goes_on() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 200");
+    // Before START.
+    send_swap2(&mut brain, &[]);
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    brain.send("START 15");
+    assert_eq!(brain.reply(SECOND), "OK");
+    let bad: &[&[&str]] = &[
+        // A repeated stone.
+        &["7,7", "8,8", "7,7"],
+        // Off the board.
+        &["7,7", "15,3", "8,8"],
+        &["-1,3"],
+        // Not a stone (a word would be a command: see below).
+        &["7.5,3"],
+        &["(7,7)"],
+        &["7,7,1", "8,8,2", "9,9,1"],
+        // Numbers of stones swap2 does not ask with.
+        &["7,7"],
+        &["7,7", "8,8", "9,9", "10,10"],
+        &["1,1", "2,2", "3,3", "4,4", "5,5", "6,6"],
+        &[
+            "1,1", "2,2", "3,3", "4,4", "5,5", "6,6", "7,7", "8,8", "9,9", "10,10", "11,11",
+        ],
+    ];
+    for lines in bad {
+        brain.send("SWAP2BOARD");
+        for l in lines.iter() {
+            brain.send(l);
+        }
+        brain.send("DONE");
+        let reply = brain.reply(SECOND);
+        assert!(reply.starts_with("ERROR"), "{lines:?}: {reply}");
+    }
+    // A command before DONE ends the list with an ERROR and is carried out.
+    brain.send("SWAP2BOARD");
+    brain.send("7,7");
+    brain.send("ABOUT");
+    assert!(brain.reply(SECOND).starts_with("ERROR"));
+    assert!(brain.reply(SECOND).starts_with("name="));
+    // Many lines without DONE are not stored: still one ERROR at the end.
+    brain.send("SWAP2BOARD");
+    for i in 0..2000 {
+        brain.send(&format!("{},{}", i % 15, (i / 15) % 15));
+    }
+    brain.send("DONE");
+    assert!(brain.reply(3 * SECOND).starts_with("ERROR"));
+    // The session goes on: a good SWAP2BOARD, then an ordinary game.
+    send_swap2(&mut brain, &[(7, 7), (8, 7), (9, 9)]);
+    let reply = brain.reply(3 * SECOND);
+    assert!(
+        reply == "SWAP" || !parse_points(&reply).is_empty(),
+        "{reply}"
+    );
+    brain.send("RESTART");
+    assert_eq!(brain.reply(SECOND), "OK");
+    brain.send("TURN 7,7");
+    let mv = parse_xy(&brain.reply(3 * SECOND));
+    assert_ne!(mv, (7, 7));
     brain.finish();
 }

@@ -3,7 +3,8 @@
 //! tournament managers.
 //!
 //! Commands: `START n`, `RECTSTART w,h`, `RESTART`, `BEGIN`, `TURN x,y`,
-//! `BOARD` ... `DONE` (lines `x,y,owner`: 1 own, 2 opponent), `INFO key
+//! `BOARD` ... `DONE` (lines `x,y,owner`: 1 own, 2 opponent), `SWAP2BOARD`
+//! ... `DONE` (see below), `INFO key
 //! value` (timeout_turn, timeout_match, time_left, max_memory, rule; other
 //! keys ignored), `TAKEBACK x,y`, `ABOUT`, `END`. `INFO rule` is the
 //! Gomocup bit mask: 1 exactly five, 2 continuous game (ignored), 4 renju
@@ -12,6 +13,20 @@
 //! turn (the first player is black), and never answers a forbidden point. Coordinates are `x,y` from
 //! 0, x the column. Unknown commands get `UNKNOWN`, impossible ones `ERROR`;
 //! every reply is flushed at once.
+//!
+//! `SWAP2BOARD`, lines `x,y`, `DONE` is the swap2 opening, as the Gomocup
+//! experimental tournaments (2020, 2021) extended the protocol for it (the
+//! tournament announcements on gomocup.org describe it): the lines are the
+//! stones placed so far in order, their colours alternating from black.
+//! With none the brain answers its three opening stones (`x,y x,y x,y`);
+//! with three, `SWAP` (it takes black, and the opponent moves next as
+//! white), one point (it stays white and that is its move) or two points
+//! (white's fourth and black's fifth stone; the opponent then chooses its
+//! colour); with five, `SWAP` or one point, as with three. The decisions
+//! are the engine's ([`crate::engine::gomoku::swap2`]). Any other number
+//! of stones, a stone off the board or on another, or a malformed line is
+//! answered with one `ERROR` at `DONE`; a command word before `DONE` ends
+//! the list with an `ERROR` and is then carried out.
 //!
 //! A reader thread splits stdin into lines on CR, LF or CR LF, bounds their
 //! length and hands them over through a bounded channel; it raises the stop
@@ -26,7 +41,9 @@ use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::{Duration, Instant};
 
 use crate::engine::Limits;
-use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, MAX_SIZE, MIN_SIZE, Rule, Stone};
+use crate::engine::gomoku::{
+    GomokuLevel, GomokuPlayer, MAX_SIZE, MIN_SIZE, Rule, Stone, Swap2Choice,
+};
 
 #[derive(Debug, clap::Args)]
 pub struct PbrainArgs {
@@ -45,6 +62,16 @@ const MAX_LINE: usize = 1024;
 const CHANNEL_LINES: usize = 256;
 /// Turn time when the manager never says (the protocol's customary default).
 const DEFAULT_TURN_MS: u64 = 5_000;
+/// Most stones a `SWAP2BOARD` can carry (swap2 asks with 0, 3 or 5).
+const MAX_SWAP2_STONES: usize = 5;
+
+/// Inside `SWAP2BOARD` ... `DONE`: the stones so far, and the first thing
+/// wrong with the input, which is answered at `DONE`.
+#[derive(Debug, Default)]
+struct Swap2Input {
+    stones: Vec<(u8, u8)>,
+    error: Option<String>,
+}
 
 pub fn run(args: PbrainArgs) -> anyhow::Result<ExitCode> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -157,6 +184,8 @@ pub struct Brain {
     stones: Vec<(u8, u8, u8)>,
     /// Inside BOARD ... DONE: the stones read so far.
     board_input: Option<Vec<(u8, u8, u8)>>,
+    /// Inside SWAP2BOARD ... DONE.
+    swap2_input: Option<Swap2Input>,
     timeout_turn: Duration,
     timeout_match: Option<Duration>,
     time_left: Option<Duration>,
@@ -174,6 +203,7 @@ impl Brain {
             rule: Rule::Freestyle,
             stones: Vec::new(),
             board_input: None,
+            swap2_input: None,
             timeout_turn: Duration::from_millis(DEFAULT_TURN_MS),
             timeout_match: None,
             time_left: None,
@@ -202,6 +232,9 @@ impl Brain {
         }
         if self.board_input.is_some() {
             return self.board_line(text, out, stop).map(|()| true);
+        }
+        if self.swap2_input.is_some() && self.swap2_line(text, out, stop)? {
+            return Ok(true);
         }
         let (cmd, rest) = match text.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -257,6 +290,14 @@ impl Brain {
                     writeln!(out, "ERROR no game started")?;
                 }
             }
+            "SWAP2BOARD" => {
+                // Answered at DONE, like BOARD, even when there is no game.
+                let mut input = Swap2Input::default();
+                if !self.started() {
+                    input.error = Some("no game started".into());
+                }
+                self.swap2_input = Some(input);
+            }
             "INFO" => self.info(rest, out)?,
             "TAKEBACK" => match parse_pair(rest) {
                 Some((x, y)) => {
@@ -277,14 +318,7 @@ impl Brain {
                 env!("CARGO_PKG_VERSION")
             )?,
             "END" => return Ok(false),
-            _ => {
-                let shown: String = cmd
-                    .chars()
-                    .take(32)
-                    .filter(|c| c.is_ascii_graphic())
-                    .collect();
-                writeln!(out, "UNKNOWN command {shown}")?;
-            }
+            _ => writeln!(out, "UNKNOWN command {}", shown(&cmd))?,
         }
         Ok(true)
     }
@@ -365,6 +399,123 @@ impl Brain {
             _ => writeln!(out, "ERROR bad board line")?,
         }
         Ok(())
+    }
+
+    /// A line inside SWAP2BOARD ... DONE. Returns false when the line is
+    /// not part of it (a command: the list is then over, with an ERROR).
+    fn swap2_line(
+        &mut self,
+        text: &str,
+        out: &mut impl Write,
+        stop: &AtomicBool,
+    ) -> io::Result<bool> {
+        if text.eq_ignore_ascii_case("DONE") {
+            let input = self.swap2_input.take().unwrap_or_default();
+            self.swap2_done(input, out, stop)?;
+            return Ok(true);
+        }
+        if text.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            self.swap2_input = None;
+            writeln!(out, "ERROR SWAP2BOARD ended without DONE")?;
+            return Ok(false);
+        }
+        let (width, height) = (self.width, self.height);
+        let Some(input) = self.swap2_input.as_mut() else {
+            return Ok(false);
+        };
+        if input.error.is_some() {
+            return Ok(true);
+        }
+        let problem = match parse_pair(text) {
+            None => Some(format!("bad SWAP2BOARD line (want x,y): {}", shown(text))),
+            Some((x, y)) if x >= width || y >= height => {
+                Some(format!("stone {x},{y} is off the board"))
+            }
+            Some(_) if input.stones.len() >= MAX_SWAP2_STONES => {
+                Some(format!("more than {MAX_SWAP2_STONES} stones"))
+            }
+            Some((x, y)) => {
+                let p = (x as u8, y as u8);
+                if input.stones.contains(&p) {
+                    Some(format!("two stones on {x},{y}"))
+                } else {
+                    input.stones.push(p);
+                    None
+                }
+            }
+        };
+        input.error = problem;
+        Ok(true)
+    }
+
+    /// Answers a complete SWAP2BOARD and takes its stones as the board,
+    /// owned as the answer makes them.
+    fn swap2_done(
+        &mut self,
+        input: Swap2Input,
+        out: &mut impl Write,
+        stop: &AtomicBool,
+    ) -> io::Result<()> {
+        let start = Instant::now();
+        if let Some(e) = input.error {
+            return writeln!(out, "ERROR {e}");
+        }
+        let stones = input.stones;
+        if ![0, 3, 5].contains(&stones.len()) {
+            return writeln!(
+                out,
+                "ERROR SWAP2BOARD takes 0, 3 or 5 stones, not {}",
+                stones.len()
+            );
+        }
+        let limits = Limits::new(self.budget());
+        let mut rng = crate::rng::make_rng(None);
+        let decision = match self.player().swap2(&stones, &limits, stop, &mut rng) {
+            Ok(d) => d,
+            Err(e) => return writeln!(out, "ERROR {e}"),
+        };
+        // Owners: 1 us, 2 the opponent. The stones alternate black and
+        // white; `black` is the owner of the black ones.
+        let owned = |black: u8, extra: &[(u8, u8)]| -> Vec<(u8, u8, u8)> {
+            stones
+                .iter()
+                .chain(extra)
+                .enumerate()
+                .map(|(i, &(x, y))| (x, y, if i % 2 == 0 { black } else { 3 - black }))
+                .collect()
+        };
+        let (reply, board) = match decision.choice {
+            // Our three stones; we are black unless the opponent swaps.
+            Swap2Choice::Open(o) => (
+                o.iter()
+                    .map(|&(x, y)| format!("{x},{y}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                owned(1, &o),
+            ),
+            Swap2Choice::Swap => ("SWAP".to_string(), owned(1, &[])),
+            Swap2Choice::Play((x, y)) => (format!("{x},{y}"), owned(2, &[(x, y)])),
+            // White until the opponent chooses; it sends the board after.
+            Swap2Choice::PlaceTwo([(x1, y1), (x2, y2)]) => (
+                format!("{x1},{y1} {x2},{y2}"),
+                owned(2, &[(x1, y1), (x2, y2)]),
+            ),
+        };
+        self.stones = board;
+        if let Some(left) = &mut self.time_left {
+            *left = left.saturating_sub(start.elapsed());
+        }
+        if self.messages {
+            writeln!(
+                out,
+                "MESSAGE swap2: white to move scores {} ({} positions, {} nodes, {} ms)",
+                decision.score,
+                decision.positions,
+                decision.nodes,
+                decision.elapsed.as_millis()
+            )?;
+        }
+        writeln!(out, "{reply}")
     }
 
     fn info(&mut self, rest: &str, out: &mut impl Write) -> io::Result<()> {
@@ -489,6 +640,14 @@ fn margin(limit: Duration) -> Duration {
     (limit / 20).clamp(Duration::from_millis(30), Duration::from_millis(300))
 }
 
+/// At most 32 printable ASCII characters of `text`, to quote it back safely.
+fn shown(text: &str) -> String {
+    text.chars()
+        .take(32)
+        .filter(|c| c.is_ascii_graphic())
+        .collect()
+}
+
 /// Parses "a,b" (spaces allowed) into two numbers.
 fn parse_pair(text: &str) -> Option<(usize, usize)> {
     let (a, b) = text.split_once(',')?;
@@ -593,12 +752,15 @@ mod tests {
             chunks in proptest::collection::vec(
                 proptest::prop_oneof![
                     proptest::collection::vec(proptest::num::u8::ANY, 0..40),
-                    (0u8..14, 0i32..40, 0i32..40, 0u8..4).prop_map(|(c, a, b, o)| {
+                    (0u8..16, 0i32..40, 0i32..40, 0u8..4).prop_map(|(c, a, b, o)| {
                         let cmd = ["START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "DONE",
-                            "INFO timeout_turn", "INFO rule", "TAKEBACK", "ABOUT", "INFO max_memory", "PLAY", "INFO time_left"];
+                            "INFO timeout_turn", "INFO rule", "TAKEBACK", "ABOUT", "INFO max_memory", "PLAY", "INFO time_left",
+                            "SWAP2BOARD"];
                         let line = match c {
                             0 | 7 | 8 | 11 | 13 => format!("{} {}", cmd[c as usize], a),
                             1 | 4 | 9 | 12 => format!("{} {},{}", cmd[c as usize], a - 5, b),
+                            // A SWAP2BOARD stone line.
+                            15 => format!("{},{}", a - 5, b / 2),
                             _ if o == 3 => format!("{},{},{}", a, b, o),
                             _ => cmd[c as usize].to_string(),
                         };

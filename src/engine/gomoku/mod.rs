@@ -7,6 +7,7 @@
 //! * [`threat`]: VCF and VCT (threat-space) searches and open-three defences.
 //! * [`search`]: the root threat checks and iterative-deepening PVS.
 //! * [`tt`]: the transposition tables.
+//! * [`swap2`]: the swap2 opening's decisions (which stones, which colour).
 //!
 //! The game layer calls [`GomokuPlayer::choose`]; `inarow pbrain` and
 //! `inarow bench gomoku` call [`GomokuPlayer::analyse`] for the figures.
@@ -24,6 +25,7 @@
 pub mod board;
 pub mod pattern;
 pub mod search;
+pub mod swap2;
 pub mod threat;
 pub mod tt;
 
@@ -38,6 +40,7 @@ use board::{Board, Pos};
 use pattern::{C_FOUR, C_LOW, C_NONE};
 pub use search::Source;
 use search::{Options, Search};
+pub use swap2::{Swap2Choice, Swap2Decision, Swap2Error};
 use tt::{ThreatCache, Tt};
 
 pub use board::{MAX_SIZE, MIN_SIZE};
@@ -106,6 +109,9 @@ pub struct Report {
     pub nodes: u64,
     pub elapsed: Duration,
     pub source: Source,
+    /// The score of the iteration before the one `score` comes from
+    /// (`None` when no search, or only one iteration, was done).
+    pub score_before: Option<i32>,
 }
 
 /// A reusable computer player for one board size and rule; keeps its
@@ -213,6 +219,7 @@ impl GomokuPlayer {
             nodes: search.nodes(),
             elapsed: start.elapsed(),
             source: out.source,
+            score_before: out.score_before,
         }
     }
 

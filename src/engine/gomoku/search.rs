@@ -119,6 +119,10 @@ pub struct SearchOutcome {
     pub score: i32,
     pub depth: i32,
     pub source: Source,
+    /// The score of the iteration before the one `score` comes from, if
+    /// there was one: odd and even depths lean opposite ways, so the two
+    /// together say more about a quiet position than either.
+    pub score_before: Option<i32>,
 }
 
 impl SearchOutcome {
@@ -129,6 +133,7 @@ impl SearchOutcome {
             score,
             depth: 0,
             source,
+            score_before: None,
         }
     }
 }
@@ -352,6 +357,9 @@ impl<'a> Search<'a> {
                 // one only replaces it after a full-window search proved it
                 // better, so a partly searched iteration's best is trusted.
                 if searched >= 1 && mv.is_some() {
+                    if best.depth >= 1 {
+                        best.score_before = Some(best.score);
+                    }
                     best.mv = mv;
                     best.score = score;
                 }
@@ -362,6 +370,7 @@ impl<'a> Search<'a> {
                 score,
                 depth,
                 source: Source::Search,
+                score_before: (best.depth >= 1).then_some(best.score),
             };
             if score.abs() >= WIN_MIN {
                 break;
