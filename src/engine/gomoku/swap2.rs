@@ -126,7 +126,9 @@ struct Budget<'a> {
 
 impl Budget<'_> {
     fn out_of_time(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.end.is_some_and(|e| Instant::now() >= e)
+        self.stop.load(Ordering::Relaxed)
+            || self.end.is_some_and(|e| Instant::now() >= e)
+            || self.nodes.is_some_and(|n| self.nodes_used >= n)
     }
 
     /// The time from now to `share` of what is left (`None`: no time limit).
@@ -141,7 +143,12 @@ impl Budget<'_> {
             start: Instant::now(),
             time,
             depth: Some(self.depth.map_or(depth, |d| d.min(depth))),
-            nodes: self.nodes,
+            // A node budget is the whole decision's: one search may use at
+            // most its share of what is left (and at least one node).
+            nodes: self.nodes.map(|n| {
+                let left = n.saturating_sub(self.nodes_used) as f64;
+                ((left * PER_CANDIDATE) as u64).max(1)
+            }),
         }
     }
 }
@@ -149,8 +156,9 @@ impl Budget<'_> {
 impl GomokuPlayer {
     /// Decides one stage of swap2 for `stones` (their points in the order
     /// they were placed; their colours follow from it: black, white,
-    /// black, ...) within `limits`. Deterministic without a time limit,
-    /// except for the orientation of an opening, which `rng` picks.
+    /// black, ...) within `limits` (a node limit is the whole decision's).
+    /// Deterministic without a time limit, except for the orientation and
+    /// the order of the candidates, which `rng` picks.
     pub fn swap2(
         &mut self,
         stones: &[(u8, u8)],
@@ -450,22 +458,54 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
 
-    fn decide(stones: &[(u8, u8)], ms: u64) -> Swap2Decision {
+    /// Limits of `nodes` for the whole decision, and no time limit: the
+    /// same decision on any machine, however busy.
+    fn nodes(nodes: u64) -> Limits {
+        Limits {
+            start: Instant::now(),
+            time: None,
+            depth: None,
+            nodes: Some(nodes),
+        }
+    }
+
+    /// The decision for `stones` within `budget` nodes.
+    fn decide(stones: &[(u8, u8)], budget: u64) -> Swap2Decision {
         let mut player = GomokuPlayer::new(15, Rule::Freestyle, 8);
         let stop = AtomicBool::new(false);
         let mut rng = SmallRng::seed_from_u64(5);
-        let limits = Limits::new(Duration::from_millis(ms));
         let d = player
-            .swap2(stones, &limits, &stop, &mut rng)
+            .swap2(stones, &nodes(budget), &stop, &mut rng)
             .expect("a decision");
-        // Slack for a loaded machine; a decision that ignored the clock
-        // would take many times longer.
+        // The budget holds, give or take the last search's checking interval.
         assert!(
-            d.elapsed <= Duration::from_millis(ms * 2),
-            "{stones:?}: {:?}",
-            d.elapsed
+            d.nodes <= budget + budget / 10 + 50_000,
+            "{stones:?}: {} nodes",
+            d.nodes
         );
         d
+    }
+
+    #[test]
+    fn a_time_limit_is_kept() {
+        // Whatever the stage, the answer comes within the time given (with
+        // slack for a busy machine; one that ignored the clock would take
+        // many times longer: there are hundreds of candidates).
+        for stones in [&[][..], &[(7, 7), (7, 6), (4, 9)][..]] {
+            let mut player = GomokuPlayer::new(15, Rule::Freestyle, 8);
+            let stop = AtomicBool::new(false);
+            let mut rng = SmallRng::seed_from_u64(5);
+            let limits = Limits::new(Duration::from_millis(200));
+            let d = player
+                .swap2(stones, &limits, &stop, &mut rng)
+                .expect("a decision");
+            assert!(
+                d.elapsed < Duration::from_secs(2),
+                "{stones:?}: {:?}",
+                d.elapsed
+            );
+            assert!(d.positions >= 1);
+        }
     }
 
     /// The score, for white to move, of the position after `moves`, by
@@ -487,6 +527,10 @@ mod tests {
         settled_score(&r)
     }
 
+    /// Node budgets for the decisions that compare many candidates.
+    const OPENING_NODES: u64 = 1_500_000;
+    const EVEN_NODES: u64 = 2_000_000;
+
     fn near_centre(p: (u8, u8)) -> bool {
         (i32::from(p.0) - 7).abs() <= OPENING_REACH && (i32::from(p.1) - 7).abs() <= OPENING_REACH
     }
@@ -498,12 +542,7 @@ mod tests {
             let stop = AtomicBool::new(false);
             let mut rng = SmallRng::seed_from_u64(seed);
             let d = player
-                .swap2(
-                    &[],
-                    &Limits::new(Duration::from_millis(400)),
-                    &stop,
-                    &mut rng,
-                )
+                .swap2(&[], &nodes(OPENING_NODES), &stop, &mut rng)
                 .expect("a decision");
             let Swap2Choice::Open(o) = d.choice else {
                 panic!("not an opening: {:?}", d.choice);
@@ -532,12 +571,12 @@ mod tests {
         // white's two stones in corners: take black.
         let black_better = [(6, 7), (0, 0), (7, 7), (14, 14), (8, 7)];
         assert!(white_score(&black_better) < -BALANCED);
-        assert_eq!(decide(&black_better, 300).choice, Swap2Choice::Swap);
+        assert_eq!(decide(&black_better, 300_000).choice, Swap2Choice::Swap);
         // White's two stones side by side in the middle, black's three in
         // corners: stay white and play.
         let white_better = [(0, 0), (7, 7), (14, 0), (8, 7), (0, 14)];
         assert!(white_score(&white_better) > BALANCED);
-        let d = decide(&white_better, 300);
+        let d = decide(&white_better, 300_000);
         let Swap2Choice::Play(mv) = d.choice else {
             panic!("did not stay white: {:?}", d.choice);
         };
@@ -547,10 +586,10 @@ mod tests {
         // Three stones: the same with fewer stones.
         let black_better = [(7, 7), (0, 0), (7, 8)];
         assert!(white_score(&black_better) < -BALANCED);
-        assert_eq!(decide(&black_better, 300).choice, Swap2Choice::Swap);
+        assert_eq!(decide(&black_better, 300_000).choice, Swap2Choice::Swap);
         let white_better = [(0, 0), (7, 7), (14, 14)];
         assert!(white_score(&white_better) > BALANCED);
-        let d = decide(&white_better, 300);
+        let d = decide(&white_better, 300_000);
         let Swap2Choice::Play(mv) = d.choice else {
             panic!("did not stay white: {:?}", d.choice);
         };
@@ -566,7 +605,7 @@ mod tests {
             "{}",
             white_score(&stones)
         );
-        let d = decide(&stones, 3000);
+        let d = decide(&stones, EVEN_NODES);
         let Swap2Choice::PlaceTwo([w, b]) = d.choice else {
             panic!("did not hand the choice back: {:?} ({})", d.choice, d.score);
         };
@@ -581,7 +620,7 @@ mod tests {
         // (black) rather than two stones placed.
         let stones = [(7, 7), (8, 8), (6, 8)];
         assert!(white_score(&stones) < -BALANCED, "{}", white_score(&stones));
-        assert_eq!(decide(&stones, 600).choice, Swap2Choice::Swap);
+        assert_eq!(decide(&stones, 600_000).choice, Swap2Choice::Swap);
     }
 
     #[test]
