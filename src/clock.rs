@@ -262,6 +262,15 @@ impl Clock {
         }
     }
 
+    /// The players changed seats (a swap2 choice): each keeps their own
+    /// time, and the running clock runs on for the same player.
+    pub fn swap_sides(&mut self) {
+        self.left.swap(0, 1);
+        if let Some((side, since)) = self.running {
+            self.running = Some((side.other(), since));
+        }
+    }
+
     /// The clocks swap sides with the seats (a rematch) and start again.
     pub fn reset(&mut self) {
         self.left = [self.control.base; 2];

@@ -237,7 +237,7 @@ impl LocalDriver {
             }
             // Nobody waits at one keyboard: there is nothing to claim.
             Request::Claim => Output::default(),
-            Request::Resign | Request::Offer(_) | Request::Answer(_) => {
+            Request::Resign | Request::Offer(_) | Request::Answer(_) | Request::Swap2(_) => {
                 let Some(t) = self.game.as_mut() else {
                     return Some(Output::default());
                 };
@@ -257,6 +257,7 @@ impl LocalDriver {
                     Request::Resign => t.table.resign(side),
                     Request::Offer(kind) => t.table.offer(side, kind),
                     Request::Answer(accept) => t.table.answer(side, accept).map(|_| ()),
+                    Request::Swap2(choice) => t.table.choose_swap2(side, choice).map(|_| ()),
                     _ => Ok(()),
                 };
                 match result {
@@ -304,7 +305,8 @@ impl LocalDriver {
             | Request::Challenge { .. }
             | Request::AnswerChallenge { .. }
             | Request::SetInvitations(_)
-            | Request::RoomClock(_) => Output::default(),
+            | Request::RoomClock(_)
+            | Request::RoomOpening(_) => Output::default(),
         };
         Some(out)
     }

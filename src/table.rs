@@ -84,6 +84,173 @@ pub struct Offer {
     pub kind: OfferKind,
 }
 
+/// How a game between two people opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Opening {
+    /// The first player simply moves first.
+    #[default]
+    Standard,
+    /// Swap2 (Gomoku and Renju): the first player places three stones
+    /// (two of the first player's, one of the second's); the second
+    /// player then takes either side's stones, or places two more and
+    /// lets the first player choose. Freestyle Gomoku is won by the first
+    /// player with best play; swap2 makes the one who sets the opening
+    /// want it even.
+    Swap2,
+}
+
+impl Opening {
+    /// `standard` or `swap2`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Opening::Standard => "standard",
+            Opening::Swap2 => "swap2",
+        }
+    }
+
+    /// Whether a game of these rules can open this way.
+    pub fn fits(self, rules: &Rules) -> bool {
+        match self {
+            Opening::Standard => true,
+            Opening::Swap2 => {
+                rules.kind() != crate::game::GameKind::ConnectFour && rules.cells() >= 25
+            }
+        }
+    }
+
+    /// The next choice on a screen that cycles through them (swap2 only
+    /// for the games it fits).
+    pub fn next(self, rules: &Rules) -> Opening {
+        match self {
+            Opening::Standard if Opening::Swap2.fits(rules) => Opening::Swap2,
+            _ => Opening::Standard,
+        }
+    }
+
+    /// How a settings screen names it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Opening::Standard => "standard (the first player moves first)",
+            Opening::Swap2 => "swap2 (three stones placed, then a choice of side)",
+        }
+    }
+}
+
+impl std::str::FromStr for Opening {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Opening, String> {
+        match text {
+            "standard" => Ok(Opening::Standard),
+            "swap2" => Ok(Opening::Swap2),
+            _ => Err(format!(
+                "no opening called '{}'",
+                crate::text::sanitize(text, 20)
+            )),
+        }
+    }
+}
+
+/// Where a swap2 opening stands; who acts is [`Swap2Stage::actor`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Swap2Stage {
+    /// The first seat places three stones: the first side's, the
+    /// second's, the first's.
+    Three,
+    /// The second seat chooses ([`Swap2Choice`]).
+    Choose,
+    /// The second seat places two more stones: the second side's, then
+    /// the first's.
+    Two,
+    /// The first seat chooses its side (not [`Swap2Choice::TwoMore`]).
+    ChooseAgain,
+}
+
+impl Swap2Stage {
+    /// The seat that acts at this stage.
+    pub fn actor(self) -> Side {
+        match self {
+            Swap2Stage::Three | Swap2Stage::ChooseAgain => Side::First,
+            Swap2Stage::Choose | Swap2Stage::Two => Side::Second,
+        }
+    }
+
+    /// Whether the actor chooses (rather than places a stone).
+    pub fn is_choice(self) -> bool {
+        matches!(self, Swap2Stage::Choose | Swap2Stage::ChooseAgain)
+    }
+
+    /// Stones on the board when this stage's placing is done.
+    pub fn stones_until(self) -> usize {
+        match self {
+            Swap2Stage::Three | Swap2Stage::Choose => 3,
+            Swap2Stage::Two | Swap2Stage::ChooseAgain => 5,
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Swap2Stage::Three => "three",
+            Swap2Stage::Choose => "choose",
+            Swap2Stage::Two => "two",
+            Swap2Stage::ChooseAgain => "choose-again",
+        }
+    }
+
+    /// The stage named `id` with `stones` on the board, if that can be.
+    pub fn from_id(id: &str, stones: usize) -> Option<Swap2Stage> {
+        let stage = [
+            Swap2Stage::Three,
+            Swap2Stage::Choose,
+            Swap2Stage::Two,
+            Swap2Stage::ChooseAgain,
+        ]
+        .into_iter()
+        .find(|s| s.id() == id)?;
+        let fits = match stage {
+            Swap2Stage::Three => stones < 3,
+            Swap2Stage::Choose => stones == 3,
+            Swap2Stage::Two => (3..5).contains(&stones),
+            Swap2Stage::ChooseAgain => stones == 5,
+        };
+        fits.then_some(stage)
+    }
+}
+
+/// What the chooser of a swap2 opening decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Swap2Choice {
+    /// Play the first side's stones (the second side places the next stone).
+    First,
+    /// Play the second side's stones, and place the next stone now.
+    Second,
+    /// Place two more stones and let the other player choose (the first
+    /// choice only).
+    TwoMore,
+}
+
+impl Swap2Choice {
+    pub fn id(self) -> &'static str {
+        match self {
+            Swap2Choice::First => "first",
+            Swap2Choice::Second => "second",
+            Swap2Choice::TwoMore => "two-more",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Swap2Choice> {
+        [
+            Swap2Choice::First,
+            Swap2Choice::Second,
+            Swap2Choice::TwoMore,
+        ]
+        .into_iter()
+        .find(|c| c.id() == id)
+    }
+}
+
 /// A move that was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum TableError {
@@ -135,6 +302,11 @@ pub struct GameView {
     /// The last lines of the players' chat ([`PLAYERS_CHAT`]) and of the
     /// watchers' ([`WATCHERS_CHAT`]) (set by the room).
     pub chat: [std::sync::Arc<Vec<ChatLine>>; 2],
+    /// A swap2 opening still in progress: the stage it is at.
+    pub swap2: Option<Swap2Stage>,
+    /// The last swap2 choice, until the next stone: the side the chooser
+    /// sits at now, and what they chose.
+    pub swap2_chosen: Option<(Side, Swap2Choice)>,
 }
 
 /// Which of [`GameView::chat`] a line belongs to.
@@ -167,9 +339,13 @@ impl std::fmt::Display for RatingChange {
 }
 
 impl GameView {
-    /// The seat moving next, if the game is on.
+    /// The seat to act next, if the game is on: the one to move, or in a
+    /// swap2 opening the one placing stones or choosing a side.
     pub fn to_move(&self) -> Option<Side> {
-        self.ending.is_none().then(|| self.position.to_move())
+        self.ending.is_none().then(|| match self.swap2 {
+            Some(stage) => stage.actor(),
+            None => self.position.to_move(),
+        })
     }
 
     pub fn seat(&self, side: Side) -> &Seat {
@@ -224,6 +400,11 @@ pub struct Table {
     /// Stones on the board when each side last made an offer: one offer
     /// per side per position, so nobody can be flooded with them.
     offered_at: [Option<usize>; 2],
+    /// How each round opens.
+    opening: Opening,
+    /// Stones of this round's opening (a swap2 opening's stones are
+    /// never taken back).
+    opening_stones: usize,
 }
 
 impl Table {
@@ -246,9 +427,44 @@ impl Table {
                 watchers: 0,
                 chat: Default::default(),
                 clock: None,
+                swap2: None,
+                swap2_chosen: None,
             },
             offered_at: [None; 2],
+            opening: Opening::Standard,
+            opening_stones: 0,
         }
+    }
+
+    /// Sets how the rounds open, from this one on (between two people,
+    /// on a board it fits; otherwise the standard opening). On a round
+    /// already begun the swap2 stage is read from the stones (a game
+    /// carried on from another host passes its stage with
+    /// [`Table::set_swap2_stage`]).
+    pub fn set_opening(&mut self, opening: Opening) {
+        let people = self.view.seats.iter().all(|s| s.computer.is_none());
+        self.opening = if people && opening.fits(self.view.position.rules()) {
+            opening
+        } else {
+            Opening::Standard
+        };
+        self.view.swap2 = (self.opening == Opening::Swap2 && self.view.position.stones() == 0)
+            .then_some(Swap2Stage::Three);
+    }
+
+    pub fn opening(&self) -> Opening {
+        self.opening
+    }
+
+    /// The swap2 stage of a game carried on from elsewhere (`None`: the
+    /// opening is over). Ignored unless the table opens with swap2 and the
+    /// stage fits the stones on the board.
+    pub fn set_swap2_stage(&mut self, stage: Option<Swap2Stage>) {
+        if self.opening != Opening::Swap2 {
+            return;
+        }
+        let stones = self.view.position.stones();
+        self.view.swap2 = stage.filter(|s| Swap2Stage::from_id(s.id(), stones) == Some(*s));
     }
 
     pub fn view(&self) -> &GameView {
@@ -286,12 +502,26 @@ impl Table {
         if self.is_over() {
             return Err(IllegalMoveError::GameOver.into());
         }
-        let to_move = self.view.position.to_move();
+        let to_move = self.view.to_move().unwrap_or(side);
         if side != to_move {
             return Err(TableError::NotYourTurn(self.view.seat(to_move).label()));
         }
+        if self.view.swap2.is_some_and(Swap2Stage::is_choice) {
+            return Err(TableError::Refused(
+                "choose a side first: 1, 2 or 3 (see above the board)",
+            ));
+        }
         let p = self.view.position.play(m)?;
         self.view.declined = None;
+        self.view.swap2_chosen = None;
+        if let Some(stage) = self.view.swap2
+            && self.view.position.stones() >= stage.stones_until()
+        {
+            self.view.swap2 = Some(match stage {
+                Swap2Stage::Three => Swap2Stage::Choose,
+                _ => Swap2Stage::ChooseAgain,
+            });
+        }
         // An offer lapses when the one it was made to moves instead.
         if self.view.offer.is_some_and(|o| o.from != side) {
             self.view.offer = None;
@@ -311,6 +541,53 @@ impl Table {
             self.view.offer = None;
         }
         Ok(p)
+    }
+
+    /// `side` makes its swap2 choice. Returns whether the players changed
+    /// seats (the chooser took the other seat's stones): the seats'
+    /// colours stay with the stones, the names, ratings and scores move.
+    pub fn choose_swap2(&mut self, side: Side, choice: Swap2Choice) -> Result<bool, TableError> {
+        if self.is_over() {
+            return Err(IllegalMoveError::GameOver.into());
+        }
+        let Some(stage) = self.view.swap2.filter(|s| s.is_choice()) else {
+            return Err(TableError::Refused("there is no side to choose now"));
+        };
+        if side != stage.actor() {
+            return Err(TableError::NotYourTurn(
+                self.view.seat(stage.actor()).label(),
+            ));
+        }
+        self.opening_stones = self.view.position.stones();
+        let swapped = match (stage, choice) {
+            (Swap2Stage::Choose, Swap2Choice::TwoMore) => {
+                self.view.swap2 = Some(Swap2Stage::Two);
+                self.view.swap2_chosen = Some((side, choice));
+                return Ok(false);
+            }
+            (_, Swap2Choice::TwoMore) => {
+                return Err(TableError::Refused(
+                    "the stones are placed: choose the first or the second side",
+                ));
+            }
+            // Whoever sits at the other side's seat and wants its stones
+            // changes seats.
+            (_, Swap2Choice::First) => side == Side::Second,
+            (_, Swap2Choice::Second) => side == Side::First,
+        };
+        self.view.swap2 = None;
+        if swapped {
+            let v = &mut self.view;
+            let [a, b] = &mut v.seats;
+            std::mem::swap(&mut a.name, &mut b.name);
+            std::mem::swap(&mut a.computer, &mut b.computer);
+            std::mem::swap(&mut a.rating, &mut b.rating);
+            v.score.swap(0, 1);
+            self.offered_at.swap(0, 1);
+        }
+        let now_at = if swapped { side.other() } else { side };
+        self.view.swap2_chosen = Some((now_at, choice));
+        Ok(swapped)
     }
 
     /// `side`'s time ran out: the other side wins.
@@ -342,6 +619,9 @@ impl Table {
         if self.is_over() {
             return Err(IllegalMoveError::GameOver.into());
         }
+        if self.view.swap2.is_some() {
+            return Err(TableError::Refused("not during the swap2 opening"));
+        }
         if self.view.seat(side.other()).computer.is_some() {
             return Err(TableError::Refused(match kind {
                 OfferKind::Draw => "the computer plays on",
@@ -363,6 +643,13 @@ impl Table {
             }
             if self.own_stones(side) == 0 {
                 return Err(TableError::Refused("you have no move to take back"));
+            }
+            let stones = self.view.position.stones();
+            let last_own = (0..stones).rev().find(|i| i % 2 == side.index());
+            if last_own.is_some_and(|i| i < self.opening_stones) {
+                return Err(TableError::Refused(
+                    "the opening's stones are not taken back",
+                ));
             }
         }
         let stones = self.view.position.stones();
@@ -512,7 +799,10 @@ impl Table {
         v.rating_change = [None; 2];
         v.offer = None;
         v.declined = None;
+        v.swap2 = (self.opening == Opening::Swap2).then_some(Swap2Stage::Three);
+        v.swap2_chosen = None;
         self.offered_at = [None; 2];
+        self.opening_stones = 0;
     }
 }
 
@@ -754,5 +1044,154 @@ mod tests {
         assert_eq!(t.view().seats[0].rating, Some(1485));
         assert_eq!(t.view().seats[1].rating, Some(1527));
         assert_eq!(t.view().rating_change, [None, None]);
+    }
+
+    fn swap2_table() -> Table {
+        let mut t = Table::new(
+            Rules::gomoku(),
+            [
+                Seat::human("Alice", Colour::Red),
+                Seat::human("Bob", Colour::Yellow),
+            ],
+        );
+        t.set_opening(Opening::Swap2);
+        t
+    }
+
+    fn pt(x: u8, y: u8) -> Move {
+        Move::Point(Point::new(x, y))
+    }
+
+    /// Alice (the first seat) places the three opening stones.
+    fn place_three(t: &mut Table) {
+        for (x, y) in [(7, 7), (8, 7), (7, 8)] {
+            assert_eq!(t.to_move(), Some(Side::First));
+            t.play(Side::First, pt(x, y)).unwrap();
+        }
+    }
+
+    #[test]
+    fn swap2_the_first_seat_places_three_then_the_second_takes_the_first_sides_stones() {
+        let mut t = swap2_table();
+        assert_eq!(t.view().swap2, Some(Swap2Stage::Three));
+        assert!(matches!(
+            t.play(Side::Second, pt(0, 0)),
+            Err(TableError::NotYourTurn(_))
+        ));
+        place_three(&mut t);
+        assert_eq!(t.view().swap2, Some(Swap2Stage::Choose));
+        assert_eq!(t.to_move(), Some(Side::Second));
+        // Bob must choose before any stone, and Alice cannot choose for him.
+        assert!(matches!(
+            t.play(Side::Second, pt(0, 0)),
+            Err(TableError::Refused(_))
+        ));
+        assert!(t.choose_swap2(Side::First, Swap2Choice::First).is_err());
+        assert_eq!(t.position().stones(), 3);
+        // Bob takes the first side's stones: the players change seats,
+        // the colours stay with the stones.
+        assert_eq!(t.choose_swap2(Side::Second, Swap2Choice::First), Ok(true));
+        assert_eq!(t.view().swap2, None);
+        assert_eq!(t.view().seats[0].name, "Bob");
+        assert_eq!(t.view().seats[0].colour, Colour::Red);
+        assert_eq!(t.view().seats[1].name, "Alice");
+        assert_eq!(
+            t.view().swap2_chosen,
+            Some((Side::First, Swap2Choice::First))
+        );
+        // Alice, now the second side, places the fourth stone.
+        assert_eq!(t.to_move(), Some(Side::Second));
+        t.play(Side::Second, pt(9, 9)).unwrap();
+        assert_eq!(t.view().swap2_chosen, None);
+        assert_eq!(t.to_move(), Some(Side::First));
+        assert!(t.choose_swap2(Side::First, Swap2Choice::First).is_err());
+    }
+
+    #[test]
+    fn swap2_the_second_seat_stays_and_places_the_fourth_stone() {
+        let mut t = swap2_table();
+        place_three(&mut t);
+        assert_eq!(t.choose_swap2(Side::Second, Swap2Choice::Second), Ok(false));
+        assert_eq!(t.view().seats[1].name, "Bob");
+        assert_eq!(t.to_move(), Some(Side::Second));
+        t.play(Side::Second, pt(9, 9)).unwrap();
+        assert_eq!(t.to_move(), Some(Side::First));
+    }
+
+    #[test]
+    fn swap2_two_more_stones_then_the_first_seat_chooses() {
+        let mut t = swap2_table();
+        place_three(&mut t);
+        assert_eq!(
+            t.choose_swap2(Side::Second, Swap2Choice::TwoMore),
+            Ok(false)
+        );
+        assert_eq!(t.view().swap2, Some(Swap2Stage::Two));
+        // Bob places a second-side stone, then a first-side one.
+        t.play(Side::Second, pt(6, 6)).unwrap();
+        assert_eq!(t.to_move(), Some(Side::Second));
+        t.play(Side::Second, pt(9, 6)).unwrap();
+        assert_eq!(t.view().swap2, Some(Swap2Stage::ChooseAgain));
+        assert_eq!(t.to_move(), Some(Side::First));
+        assert!(matches!(
+            t.choose_swap2(Side::First, Swap2Choice::TwoMore),
+            Err(TableError::Refused(_))
+        ));
+        // Alice takes the second side: she places the sixth stone.
+        assert_eq!(t.choose_swap2(Side::First, Swap2Choice::Second), Ok(true));
+        assert_eq!(t.view().seats[1].name, "Alice");
+        assert_eq!(t.view().seats[1].colour, Colour::Yellow);
+        assert_eq!(t.to_move(), Some(Side::Second));
+        assert_eq!(t.position().to_move(), Side::Second);
+        t.play(Side::Second, pt(10, 10)).unwrap();
+        // No takeback reaches into the opening, no offer during it.
+        assert!(matches!(
+            t.offer(Side::First, OfferKind::Takeback),
+            Err(TableError::Refused(m)) if m.contains("opening")
+        ));
+    }
+
+    #[test]
+    fn swap2_no_offers_during_the_opening_and_a_rematch_opens_with_swap2_again() {
+        let mut t = swap2_table();
+        t.play(Side::First, pt(7, 7)).unwrap();
+        assert!(t.offer(Side::First, OfferKind::Draw).is_err());
+        assert!(t.offer(Side::Second, OfferKind::Draw).is_err());
+        t.resign(Side::Second).unwrap();
+        assert!(!t.ask_rematch(Side::First));
+        assert!(t.ask_rematch(Side::Second));
+        assert_eq!(t.view().seats[0].name, "Bob");
+        assert_eq!(t.view().swap2, Some(Swap2Stage::Three));
+        assert_eq!(t.to_move(), Some(Side::First));
+    }
+
+    #[test]
+    fn swap2_only_between_people_on_a_board_it_fits() {
+        let mut t = table();
+        t.set_opening(Opening::Swap2);
+        assert_eq!(t.opening(), Opening::Standard);
+        assert_eq!(t.view().swap2, None);
+        let mut t = Table::new(
+            Rules::gomoku(),
+            [
+                Seat::human("Alice", Colour::Red),
+                Seat::computer(Level::Easy, Colour::Yellow),
+            ],
+        );
+        t.set_opening(Opening::Swap2);
+        assert_eq!(t.view().swap2, None);
+    }
+
+    #[test]
+    fn swap2_stages_read_from_the_wire_must_fit_the_stones() {
+        assert_eq!(Swap2Stage::from_id("three", 2), Some(Swap2Stage::Three));
+        assert_eq!(Swap2Stage::from_id("three", 3), None);
+        assert_eq!(Swap2Stage::from_id("choose", 3), Some(Swap2Stage::Choose));
+        assert_eq!(Swap2Stage::from_id("two", 4), Some(Swap2Stage::Two));
+        assert_eq!(Swap2Stage::from_id("choose-again", 4), None);
+        assert_eq!(Swap2Stage::from_id("nonsense", 0), None);
+        assert_eq!(Swap2Choice::from_id("two-more"), Some(Swap2Choice::TwoMore));
+        assert_eq!("swap2".parse::<Opening>(), Ok(Opening::Swap2));
+        assert!("swap3".parse::<Opening>().is_err());
     }
 }

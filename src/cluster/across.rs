@@ -1038,6 +1038,7 @@ impl Crossing {
             game: invitation.kind.id().to_string(),
             rated: invitation.rated,
             clock: invitation.clock.map(|c| c.to_string()),
+            opening: invitation.opening,
         };
         let why = match serde_json::to_vec(&ask) {
             Ok(body) => match self.ask(&host, "invite", body).await {
@@ -1085,6 +1086,7 @@ impl Crossing {
             kind,
             rated: ask.rated,
             clock,
+            opening: ask.opening,
         };
         self.lobby.invited_from_afar(ask).await.into()
     }
@@ -1819,6 +1821,11 @@ fn carried(
         move_ms: stored.move_ms.clone(),
         clock_left: stored.clock.map(|c| c.left_ms.map(Duration::from_millis)),
         away: [false; 2],
+        opening: stored.opening,
+        swap2: stored
+            .swap2
+            .as_deref()
+            .and_then(|id| crate::table::Swap2Stage::from_id(id, position.stones())),
         chat: stored.chat.each_ref().map(|lines| {
             lines
                 .iter()

@@ -78,6 +78,11 @@ pub struct StoredRoom {
     /// The last lines of the players' chat and of the watchers'.
     #[serde(default)]
     pub chat: [Vec<StoredChat>; 2],
+    /// How the game opens, and a swap2 opening's stage while it lasts.
+    #[serde(default)]
+    pub opening: crate::table::Opening,
+    #[serde(default)]
+    pub swap2: Option<String>,
 }
 
 /// A line of a kept room's chat.
@@ -182,6 +187,8 @@ impl StoredRoom {
             renju: rules.is_renju(),
             players: v.seats.each_ref().map(|s| s.name.clone()),
             moves: v.position.history().iter().map(|p| (p.x, p.y)).collect(),
+            opening: carry.opening,
+            swap2: v.swap2.map(|s| s.id().to_string()),
         }
     }
 

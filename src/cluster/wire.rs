@@ -16,7 +16,9 @@ use crate::engine::Level;
 use crate::game::{Colour, GameKind, Move, Point, Position, Rules, Side};
 use crate::lobby::room::{CHAT_TAIL, RoomState};
 use crate::lobby::{SessionId, ToSession};
-use crate::table::{ChatLine, Ending, GameView, Offer, OfferKind, RatingChange, Seat};
+use crate::table::{
+    ChatLine, Ending, GameView, Offer, OfferKind, RatingChange, Seat, Swap2Choice, Swap2Stage,
+};
 
 /// The largest message taken from NATS.
 pub const MAX_MESSAGE: usize = 64 * 1024;
@@ -97,6 +99,12 @@ pub struct WireState {
     /// The table's host restarts: the game is to be carried on elsewhere.
     #[serde(default)]
     handed_over: bool,
+    /// A swap2 opening in progress: its stage ([`Swap2Stage::id`]).
+    #[serde(default)]
+    swap2: Option<String>,
+    /// The last swap2 choice: the chooser's side now, and the choice.
+    #[serde(default)]
+    swap2_chosen: Option<(u8, Swap2Choice)>,
 }
 
 fn side_byte(s: Side) -> u8 {
@@ -176,6 +184,8 @@ impl WireState {
             computer: state.ids.map(|id| id.is_none()),
             present: state.present,
             handed_over: state.handed_over,
+            swap2: v.swap2.map(|s| s.id().to_string()),
+            swap2_chosen: v.swap2_chosen.map(|(side, c)| (side_byte(side), c)),
             ending: v.ending.as_ref().map(|e| match e {
                 Ending::Line { winner, line } => WireEnding::Line {
                     winner: side_byte(*winner),
@@ -327,7 +337,20 @@ impl WireState {
                     .collect::<Vec<_>>(),
             )
         });
+        let swap2 = match &self.swap2 {
+            None => None,
+            Some(id) => Some(
+                Swap2Stage::from_id(id, position.stones())
+                    .ok_or("a swap2 stage that does not fit the board")?,
+            ),
+        };
+        let swap2_chosen = match self.swap2_chosen {
+            None => None,
+            Some((s, c)) => Some((side(s)?, c)),
+        };
         let view = GameView {
+            swap2,
+            swap2_chosen,
             position,
             seats,
             ending,
@@ -390,6 +413,8 @@ pub enum WireCmd {
     Answer {
         accept: bool,
     },
+    /// A choice in a swap2 opening.
+    Swap2(Swap2Choice),
     Chat(String),
     /// A watcher on another host stops watching.
     Unwatch,
@@ -424,6 +449,7 @@ impl WireCmd {
                 draw: *kind == OfferKind::Draw,
             },
             R::Answer { accept, .. } => WireCmd::Answer { accept: *accept },
+            R::Swap2 { choice, .. } => WireCmd::Swap2(*choice),
             R::Chat { text, .. } => WireCmd::Chat(text.clone()),
             R::Unwatch { .. } => WireCmd::Unwatch,
             R::Abort { reason } => WireCmd::Abort {
@@ -468,6 +494,7 @@ impl WireCmd {
                 },
             },
             WireCmd::Answer { accept } => R::Answer { who: ghost, accept },
+            WireCmd::Swap2(choice) => R::Swap2 { who: ghost, choice },
             WireCmd::Abort { reason } => R::Abort {
                 reason: text(&reason, MAX_REASON),
             },
@@ -641,6 +668,9 @@ pub struct InviteAsk {
     pub rated: bool,
     /// `"3+2"` and the like; `None`: no clock.
     pub clock: Option<String>,
+    /// How the game opens (standard from hosts that predate swap2).
+    #[serde(default)]
+    pub opening: crate::table::Opening,
 }
 
 /// The person `session` on `host` declined the invitation of `inviter`.

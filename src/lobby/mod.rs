@@ -517,12 +517,14 @@ impl Lobby {
                             };
                             (seat, inbox)
                         });
+                        let opening = resumed.opening;
                         let opened = room::spawn(
                             room,
                             rules,
                             seats,
                             rated,
                             clock,
+                            opening,
                             Some(resumed),
                             &self.services,
                         );
@@ -705,6 +707,7 @@ impl Lobby {
                     seats,
                     rated,
                     clock,
+                    opening,
                 } => {
                     let seats = seats.map(|seat| {
                         let inbox = match &seat {
@@ -724,8 +727,16 @@ impl Lobby {
                             _ => None,
                         })
                         .collect();
-                    let opened =
-                        room::spawn(room, rules, seats, rated, clock, None, &self.services);
+                    let opened = room::spawn(
+                        room,
+                        rules,
+                        seats,
+                        rated,
+                        clock,
+                        opening,
+                        None,
+                        &self.services,
+                    );
                     if self.across.is_some() {
                         self.across(Across::Kept {
                             room,
@@ -1006,6 +1017,7 @@ mod tests {
                 kind: crate::game::GameKind::ConnectFour,
                 rated: false,
                 clock: None,
+                opening: crate::table::Opening::Standard,
             })
             .await;
         let got = news(&mut bob).await;

@@ -21,7 +21,8 @@ use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
 };
 use crate::table::{
-    ChatLine, Ending, OfferKind, PLAYERS_CHAT, RatingChange, Seat, Table, TableError, WATCHERS_CHAT,
+    ChatLine, Ending, OfferKind, Opening, PLAYERS_CHAT, RatingChange, Seat, Swap2Choice,
+    Swap2Stage, Table, TableError, WATCHERS_CHAT,
 };
 
 pub use super::state::RoomId;
@@ -56,6 +57,8 @@ pub struct Carry {
     pub accounts: [Option<String>; 2],
     /// By side: a guest's resume code.
     pub resumes: [Option<String>; 2],
+    /// How the game opens.
+    pub opening: Opening,
 }
 
 /// A game carried on from another host (cluster mode): what it had
@@ -74,6 +77,10 @@ pub struct Resumed {
     pub away: [bool; 2],
     /// The last lines of the players' chat and of the watchers'.
     pub chat: [Vec<ChatLine>; 2],
+    /// How the game opens, and where a swap2 opening stands (`None`:
+    /// over).
+    pub opening: Opening,
+    pub swap2: Option<Swap2Stage>,
 }
 
 /// Lines of each chat a table keeps (and a late watcher or a player
@@ -139,6 +146,11 @@ pub enum RoomCmd {
     Answer {
         who: SessionId,
         accept: bool,
+    },
+    /// The session makes its choice in a swap2 opening.
+    Swap2 {
+        who: SessionId,
+        choice: Swap2Choice,
     },
     /// Someone wants to watch the game (the lobby checked it is public).
     Watch {
@@ -245,13 +257,16 @@ pub struct RoomServices {
     pub metrics: Arc<crate::metrics::Metrics>,
 }
 
-/// Starts a room; `seats[0]` moves first.
+/// Starts a room; `seats[0]` moves first (or, with a swap2 opening,
+/// places the opening stones).
+#[allow(clippy::too_many_arguments)]
 pub fn spawn(
     id: RoomId,
     rules: Rules,
     seats: [SeatSpec; 2],
     rated: bool,
     clock: Option<TimeControl>,
+    opening: Opening,
     resumed: Option<Resumed>,
     services: &RoomServices,
 ) -> (RoomHandle, watch::Receiver<Arc<RoomState>>) {
@@ -315,6 +330,12 @@ pub fn spawn(
         record.move_ms = r.move_ms.clone();
         record.move_ms.resize(table.position().stones(), since);
     }
+    // A game carried on was replayed as it stands; its opening's stage
+    // comes with it.
+    table.set_opening(opening);
+    if let Some(r) = &resumed {
+        table.set_swap2_stage(r.swap2);
+    }
     // The first side's time runs from the start (a game carried on: the
     // side to move's, from what it had left).
     let clock = clock.map(|c| {
@@ -322,7 +343,7 @@ pub fn spawn(
         let now = super::now();
         match resumed.as_ref().and_then(|r| r.clock_left) {
             Some(left) => clock.resume(left, table.to_move(), now),
-            None => clock.start(Side::First, now),
+            None => clock.start(table.to_move().unwrap_or(Side::First), now),
         }
         clock
     });
@@ -629,7 +650,7 @@ impl Room {
         if !self.table.is_over() {
             self.stop_thinking();
             self.table.forfeit(side, "lost the connection");
-            self.sync_clock(false);
+            self.sync_clock(None);
             if let Some(text) = self.table.view().ending_text() {
                 tracing::info!(room = self.id, result = %text, "game over");
             }
@@ -676,6 +697,7 @@ impl Room {
                 move_ms: self.record.move_ms.clone(),
                 accounts: self.sitters.each_ref().map(|s| s.account.clone()),
                 resumes: self.sitters.each_ref().map(|s| s.resume.clone()),
+                opening: self.table.opening(),
             })),
             handed_over: self.handed_over,
         }));
@@ -828,7 +850,7 @@ impl Room {
                                 self.table.abort("the computer failed");
                             }
                         }
-                        self.after_move();
+                        self.after_move(side);
                     }
                 }
             }
@@ -857,7 +879,7 @@ impl Room {
         }
         self.stop_thinking();
         self.table.flag(side);
-        self.sync_clock(false);
+        self.sync_clock(None);
         if let Some(text) = self.table.view().ending_text() {
             tracing::info!(room = self.id, result = %text, "game over");
         }
@@ -867,26 +889,31 @@ impl Room {
     }
 
     /// Brings the clock in line with the table: stopped once the game is
-    /// over, else running for the side to move. `moved`: the other side
-    /// has just moved (it gets its increment).
-    fn sync_clock(&mut self, moved: bool) {
+    /// over, else running for the side to act. `mover`: the side that has
+    /// just moved or chosen (it gets its increment).
+    fn sync_clock(&mut self, mover: Option<Side>) {
         let Some(clock) = &mut self.clock else {
             return;
         };
         let now = super::now();
         match self.table.to_move() {
             _ if self.table.is_over() => clock.stop(now),
-            Some(side) if moved => {
-                // The check before the move said the mover was in time.
-                let _ = clock.moved(side.other(), now);
+            Some(side) => {
+                if let Some(mover) = mover {
+                    // The check before the move said the mover was in time.
+                    let _ = clock.moved(mover, now);
+                }
+                // In a swap2 opening one side may place several stones.
+                if mover != Some(side.other()) {
+                    clock.start(side, now);
+                }
             }
-            Some(side) => clock.start(side, now),
             None => clock.stop(now),
         }
     }
 
-    fn after_move(&mut self) {
-        self.sync_clock(true);
+    fn after_move(&mut self, mover: Side) {
+        self.sync_clock(Some(mover));
         let ms = super::now()
             .saturating_duration_since(self.record.started)
             .as_millis() as u64;
@@ -1071,7 +1098,7 @@ impl Room {
                 }
                 match self.table.play(side, m) {
                     Ok(_) => {
-                        self.after_move();
+                        self.after_move(side);
                         self.metrics
                             .observe_move(self.table.position().rules().kind(), Some(at.elapsed()));
                     }
@@ -1103,7 +1130,7 @@ impl Room {
                 if !self.table.is_over() {
                     self.stop_thinking();
                     self.table.forfeit(side, &reason);
-                    self.sync_clock(false);
+                    self.sync_clock(None);
                     if let Some(text) = self.table.view().ending_text() {
                         tracing::info!(room = self.id, result = %text, "game over");
                     }
@@ -1141,7 +1168,7 @@ impl Room {
                 self.stop_thinking();
                 match self.table.undo(side) {
                     Ok(()) => {
-                        self.sync_clock(false);
+                        self.sync_clock(None);
                         let stones = self.table.position().stones();
                         self.record.move_ms.truncate(stones);
                         if self.record.recorded {
@@ -1166,7 +1193,7 @@ impl Room {
                 }
                 self.stop_thinking();
                 self.table.abort(&reason);
-                self.sync_clock(false);
+                self.sync_clock(None);
                 self.record_if_over();
                 self.publish();
             }
@@ -1227,6 +1254,32 @@ impl Room {
                 }
                 self.after_answer(side, result);
             }
+            RoomCmd::Swap2 { who, choice } => {
+                let Some(side) = self.side_of(who) else {
+                    return;
+                };
+                if self.check_flag() {
+                    return;
+                }
+                match self.table.choose_swap2(side, choice) {
+                    Ok(swapped) => {
+                        let mut chooser = side;
+                        if swapped {
+                            // The players change seats: each keeps their
+                            // own time, and the chooser's clock runs on.
+                            self.sitters.swap(0, 1);
+                            if let Some(clock) = &mut self.clock {
+                                clock.swap_sides();
+                            }
+                            chooser = side.other();
+                        }
+                        tracing::info!(room = self.id, choice = choice.id(), "swap2 choice");
+                        // The chooser's clock stops, the next actor's runs.
+                        self.after_answer(chooser, Ok(()));
+                    }
+                    Err(e) => self.after_answer(side, Err(e)),
+                }
+            }
             RoomCmd::Recorded { game, change } => self.recorded(&game, change),
             RoomCmd::Watch { id, inbox } => self.watch(id, inbox),
             RoomCmd::Unwatch { id } => {
@@ -1244,7 +1297,7 @@ impl Room {
     fn after_answer(&mut self, side: Side, result: Result<(), TableError>) {
         match result {
             Ok(()) => {
-                self.sync_clock(false);
+                self.sync_clock(None);
                 if let Some(text) = self.table.view().ending_text()
                     && !self.record.recorded
                 {

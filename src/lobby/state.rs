@@ -18,6 +18,7 @@ use crate::clock::TimeControl;
 use crate::engine::Level;
 use crate::game::{Colour, GameKind, Rules};
 use crate::presence::Stats;
+use crate::table::Opening;
 
 pub type SessionId = u64;
 pub type RoomId = u64;
@@ -111,6 +112,8 @@ pub struct InvitationFromAfar {
     pub kind: GameKind,
     pub rated: bool,
     pub clock: Option<TimeControl>,
+    /// How the game opens (swap2 or not).
+    pub opening: Opening,
 }
 
 /// Why `name` cannot be invited now (taking invitations or not, doing
@@ -254,6 +257,11 @@ pub enum Command {
         id: SessionId,
         clock: Option<TimeControl>,
     },
+    /// The host of a room for a friend sets how its games open.
+    SetRoomOpening {
+        id: SessionId,
+        opening: Opening,
+    },
     /// Invite another person to a game.
     Challenge {
         id: SessionId,
@@ -262,6 +270,7 @@ pub enum Command {
         /// Rated, if both have accounts and the board is standard.
         rated: bool,
         clock: Option<TimeControl>,
+        opening: Opening,
     },
     /// Accept or decline the invitation from `from`.
     AnswerChallenge {
@@ -290,6 +299,7 @@ impl Command {
             | Command::Watch { id, .. }
             | Command::AllowWatchers { id, .. }
             | Command::SetRoomClock { id, .. }
+            | Command::SetRoomOpening { id, .. }
             | Command::Challenge { id, .. }
             | Command::AnswerChallenge { id, .. }
             | Command::SetInvitations { id, .. } => Some(id),
@@ -340,6 +350,8 @@ pub struct Invitation {
     pub kind: GameKind,
     pub rated: bool,
     pub clock: Option<TimeControl>,
+    /// How the game opens (swap2 or not).
+    pub opening: Opening,
 }
 
 /// Someone online, as the who-is-online list shows them.
@@ -442,6 +454,7 @@ struct Invite {
     kind: GameKind,
     rated: bool,
     clock: Option<TimeControl>,
+    opening: Opening,
     at: Instant,
 }
 
@@ -499,6 +512,8 @@ pub enum Effect {
         rated: bool,
         /// The game's time control (`None`: no clock).
         clock: Option<TimeControl>,
+        /// How the game opens.
+        opening: Opening,
     },
     /// The session has left the lobby: drop its inbox.
     Forget { id: SessionId },
@@ -593,6 +608,8 @@ struct Hosted {
     watchers: bool,
     /// The game's time control (none by default).
     clock: Option<TimeControl>,
+    /// How its games open (standard by default).
+    opening: Opening,
 }
 
 #[derive(Debug)]
@@ -784,7 +801,7 @@ impl LobbyState {
             m.status = Status::Idle;
         }
         let clock = self.clocks.get(&kind).copied();
-        let room = self.start_with_visitor(rules, id, visitor, true, clock);
+        let room = self.start_with_visitor(rules, id, visitor, true, clock, Opening::Standard);
         let effects = std::mem::take(&mut self.out);
         room.map(|room| (room, effects))
     }
@@ -947,6 +964,7 @@ impl LobbyState {
                             rated,
                             watchers: false,
                             clock: None,
+                            opening: Opening::Standard,
                         },
                     );
                     if let Some(m) = self.members.get_mut(&id) {
@@ -1020,13 +1038,21 @@ impl LobbyState {
                     h.clock = clock;
                 }
             }
+            Command::SetRoomOpening { id, opening } => {
+                if let Some(Status::Hosting(code)) = self.members.get(&id).map(|m| &m.status)
+                    && let Some(h) = self.hosted.get_mut(code)
+                {
+                    h.opening = opening;
+                }
+            }
             Command::Challenge {
                 id,
                 to,
                 kind,
                 rated,
                 clock,
-            } => self.challenge(id, to, kind, rated, clock),
+                opening,
+            } => self.challenge(id, to, kind, rated, clock, opening),
             Command::AnswerChallenge { id, from, accept } => {
                 self.answer_challenge(id, from, accept)
             }
@@ -1255,6 +1281,7 @@ impl LobbyState {
         kind: GameKind,
         rated: bool,
         clock: Option<TimeControl>,
+        opening: Opening,
     ) {
         let now = self.now;
         let refuse = |s: &mut Self, why: String| s.tell(id, Notice::LobbyError(why));
@@ -1348,6 +1375,7 @@ impl LobbyState {
             kind,
             rated,
             clock,
+            opening,
             at: now,
         });
         let invitation = Invitation {
@@ -1357,6 +1385,7 @@ impl LobbyState {
             kind,
             rated,
             clock,
+            opening,
         };
         match self.afar.get(&to) {
             Some(a) => {
@@ -1429,6 +1458,7 @@ impl LobbyState {
             first,
             invite.rated,
             invite.clock,
+            invite.opening,
         );
     }
 
@@ -1503,6 +1533,7 @@ impl LobbyState {
             kind: ask.kind,
             rated,
             clock: ask.clock,
+            opening: ask.opening,
             at: self.now,
         });
         self.tell(
@@ -1514,6 +1545,7 @@ impl LobbyState {
                 kind: ask.kind,
                 rated,
                 clock: ask.clock,
+                opening: ask.opening,
             }),
         );
         Ok(std::mem::take(&mut self.out))
@@ -1582,7 +1614,14 @@ impl LobbyState {
         self.unqueue(inviter);
         self.withdraw_invites_of(inviter);
         self.withdraw_invites_to(inviter, "has started another game");
-        match self.start_with_visitor(rules, inviter, visitor, invite.rated, invite.clock) {
+        match self.start_with_visitor(
+            rules,
+            inviter,
+            visitor,
+            invite.rated,
+            invite.clock,
+            invite.opening,
+        ) {
             Some(_) => Ok(std::mem::take(&mut self.out)),
             None => {
                 self.out.clear();
@@ -1776,7 +1815,16 @@ impl LobbyState {
             return;
         }
         let human_first = human_first.unwrap_or_else(|| self.rng.random_bool(0.5));
-        self.start_room(rules, id, None, Some(level), human_first, false, None);
+        self.start_room(
+            rules,
+            id,
+            None,
+            Some(level),
+            human_first,
+            false,
+            None,
+            Opening::Standard,
+        );
     }
 
     fn join_room(&mut self, id: SessionId, code: &str, from_login: bool) {
@@ -1800,9 +1848,16 @@ impl LobbyState {
                 self.unqueue(h.host);
                 if let Some(rules) = self.rules(h.kind) {
                     let host_first = self.rng.random_bool(0.5);
-                    if let Some(room) =
-                        self.start_room(rules, h.host, Some(id), None, host_first, h.rated, h.clock)
-                    {
+                    if let Some(room) = self.start_room(
+                        rules,
+                        h.host,
+                        Some(id),
+                        None,
+                        host_first,
+                        h.rated,
+                        h.clock,
+                        h.opening,
+                    ) {
                         self.started.insert(code, room);
                         self.public.insert(room, h.watchers);
                     }
@@ -1966,6 +2021,7 @@ impl LobbyState {
         visitor: Visitor,
         rated: bool,
         clock: Option<TimeControl>,
+        opening: Opening,
     ) -> Option<RoomId> {
         let ghost = self.next_ghost;
         self.next_ghost += 1;
@@ -1976,7 +2032,16 @@ impl LobbyState {
             visitor,
         });
         let member_first = self.rng.random_bool(0.5);
-        let room = self.start_room(rules, member, Some(ghost), None, member_first, rated, clock);
+        let room = self.start_room(
+            rules,
+            member,
+            Some(ghost),
+            None,
+            member_first,
+            rated,
+            clock,
+            opening,
+        );
         self.visitors.remove(&ghost);
         room
     }
@@ -2012,7 +2077,7 @@ impl LobbyState {
             None
         };
         self.unqueue(h.host);
-        match self.start_with_visitor(rules, h.host, visitor, h.rated, h.clock) {
+        match self.start_with_visitor(rules, h.host, visitor, h.rated, h.clock, h.opening) {
             Some(room) => {
                 self.started.insert(code, room);
                 self.public.insert(room, h.watchers);
@@ -2123,7 +2188,16 @@ impl LobbyState {
             }
             let first_is_waiting = self.rng.random_bool(0.5);
             let clock = self.clocks.get(&kind).copied();
-            self.start_room(rules, a, Some(b), None, first_is_waiting, true, clock);
+            self.start_room(
+                rules,
+                a,
+                Some(b),
+                None,
+                first_is_waiting,
+                true,
+                clock,
+                Opening::Standard,
+            );
         }
     }
 
@@ -2179,6 +2253,7 @@ impl LobbyState {
         a_first: bool,
         may_rate: bool,
         clock: Option<TimeControl>,
+        opening: Opening,
     ) -> Option<RoomId> {
         let room = self.next_room;
         self.next_room += 1;
@@ -2268,12 +2343,19 @@ impl LobbyState {
         }
         // Only two people play on the clock.
         let clock = clock.filter(|_| b.is_some());
+        // Swap2 is for two people, on a board it fits.
+        let opening = if b.is_some() && opening.fits(&rules) {
+            opening
+        } else {
+            Opening::Standard
+        };
         self.out.push(Effect::OpenRoom {
             room,
             rules,
             seats,
             rated,
             clock,
+            opening,
         });
         // Quick matches and games against the computer may be watched; a
         // friend's room says for itself (its caller overrides this).
@@ -3221,6 +3303,7 @@ mod tests {
             kind: C4,
             rated: false,
             clock: Some(TimeControl::new(3, 2)),
+            opening: Opening::Standard,
         })
     }
 
@@ -3501,6 +3584,7 @@ mod tests {
             kind: C4,
             rated: false,
             clock: None,
+            opening: Opening::Standard,
         };
         let e = b.invited_from_afar(ask(2)).expect("delivered");
         let inv = invited(&e, 2).expect("cy is invited");
@@ -3823,6 +3907,7 @@ mod tests {
                 kind: C4,
                 rated,
                 clock: None,
+                opening: Opening::Standard,
             })
         };
         let rated_of = |e: &[Effect]| {

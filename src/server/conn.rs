@@ -687,6 +687,7 @@ impl Conn {
                 kind,
                 rated,
                 clock,
+                opening,
             } => {
                 lobby
                     .send(Command::Challenge {
@@ -695,6 +696,7 @@ impl Conn {
                         kind,
                         rated,
                         clock,
+                        opening,
                     })
                     .await
             }
@@ -705,6 +707,9 @@ impl Conn {
             }
             Request::SetInvitations(on) => lobby.send(Command::SetInvitations { id, on }).await,
             Request::RoomClock(clock) => lobby.send(Command::SetRoomClock { id, clock }).await,
+            Request::RoomOpening(opening) => {
+                lobby.send(Command::SetRoomOpening { id, opening }).await
+            }
             Request::AllowWatchers(allow) => lobby.send(Command::AllowWatchers { id, allow }).await,
             Request::Chat(text) => {
                 let out = self.chat(text).await;
@@ -749,6 +754,11 @@ impl Conn {
             Request::Answer(accept) => {
                 if let Some((room, _)) = &self.room {
                     room.send(RoomCmd::Answer { who: id, accept }).await;
+                }
+            }
+            Request::Swap2(choice) => {
+                if let Some((room, _)) = &self.room {
+                    room.send(RoomCmd::Swap2 { who: id, choice }).await;
                 }
             }
             Request::Claim => {
@@ -876,6 +886,7 @@ impl Conn {
                 kind: i.kind,
                 rated: i.rated,
                 clock: i.clock,
+                opening: i.opening,
             }),
             ToSession::InvitationGone { from } => self.session.invitation_gone(from),
             ToSession::Joined(link) | ToSession::Watching(link) => {

@@ -122,6 +122,9 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
                 add("=", "offer a draw; accept an offer".into());
                 add("-", "decline an offer".into());
                 add("u", "ask to take back your move (casual)".into());
+                if rules.kind() != GameKind::ConnectFour {
+                    add("1, 2, 3", "swap2 opening: choose as shown".into());
+                }
             }
             if remote && !computer {
                 add("w", "claim the win (no clock, opponent idle)".into());

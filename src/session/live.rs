@@ -5,6 +5,7 @@ use super::records::window_start;
 use super::remote::{Stats, header};
 use crate::clock::TimeControl;
 use crate::game::{GameKind, Rules};
+use crate::table::Opening;
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Line, Style};
 use crate::text;
@@ -294,6 +295,7 @@ pub struct InviteView {
     pub kind: GameKind,
     pub rated: bool,
     pub clock: Option<TimeControl>,
+    pub opening: Opening,
 }
 
 /// What a key on the who-is-online screen asks for.
@@ -309,6 +311,7 @@ pub enum PeopleAction {
         kind: GameKind,
         rated: bool,
         clock: Option<TimeControl>,
+        opening: Opening,
     },
 }
 
@@ -321,6 +324,8 @@ struct Form {
     game: usize,
     rated: bool,
     clock: Option<TimeControl>,
+    /// How the game opens (swap2 for the games it fits).
+    opening: Opening,
     /// Both have accounts: a standard board may be rated.
     both_accounts: bool,
 }
@@ -333,8 +338,9 @@ pub struct PeopleScreen {
     selected: usize,
     message: Option<String>,
     form: Option<Form>,
-    /// The last invitation's choices (game, rated, clock), offered again.
-    last: (usize, bool, Option<TimeControl>),
+    /// The last invitation's choices (game, rated, clock, opening),
+    /// offered again.
+    last: (usize, bool, Option<TimeControl>, Opening),
 }
 
 /// Frame line of the first person row (for clicks).
@@ -348,7 +354,7 @@ impl PeopleScreen {
             selected: 0,
             message: None,
             form: None,
-            last: (0, false, None),
+            last: (0, false, None, Opening::Standard),
         }
     }
 
@@ -399,13 +405,14 @@ impl PeopleScreen {
             return;
         }
         let me_account = rows.iter().any(|r| r.me && r.account);
-        let (game, rated, clock) = self.last;
+        let (game, rated, clock, opening) = self.last;
         self.form = Some(Form {
             to: p.id,
             name: p.name.clone(),
             game,
             rated,
             clock,
+            opening,
             both_accounts: me_account && p.account,
         });
     }
@@ -438,16 +445,31 @@ impl PeopleScreen {
                     form.clock = crate::clock::next_preset(form.clock);
                     PeopleAction::None
                 }
+                Key::Char('o' | 'O') => {
+                    if let Some(rules) = self.games.get(form.game) {
+                        form.opening = form.opening.next(rules);
+                        if form.opening == Opening::Standard && !Opening::Swap2.fits(rules) {
+                            self.message = Some("swap2 is for Gomoku and Renju".into());
+                        }
+                    }
+                    PeopleAction::None
+                }
                 Key::Enter => {
                     let Some(rules) = self.games.get(form.game) else {
                         return PeopleAction::None;
                     };
-                    self.last = (form.game, form.rated, form.clock);
+                    self.last = (form.game, form.rated, form.clock, form.opening);
+                    let opening = if form.opening.fits(rules) {
+                        form.opening
+                    } else {
+                        Opening::Standard
+                    };
                     return PeopleAction::Challenge {
                         to: form.to,
                         kind: rules.kind(),
                         rated: form.rated && self.may_rate(&form),
                         clock: form.clock,
+                        opening,
                     };
                 }
                 _ => PeopleAction::None,
@@ -603,6 +625,11 @@ impl PeopleScreen {
             "   [c] Clock:  {}",
             crate::clock::describe(form.clock)
         )));
+        let opening = match self.games.get(form.game) {
+            Some(rules) if Opening::Swap2.fits(rules) => form.opening.describe(),
+            _ => Opening::Standard.describe(),
+        };
+        f.push(Line::plain(format!("   [o] Opening: {opening}")));
         f.blank();
         f.push(Line::styled(
             format!(" They have {} seconds to answer.", INVITE_WAIT_SECS),
@@ -642,8 +669,12 @@ pub fn invitation_frame(name: &str, stats: &Stats, inv: &InviteView, more: usize
     f.push(l);
     f.blank();
     let rated = if inv.rated { "rated" } else { "casual" };
+    let opening = match inv.opening {
+        Opening::Standard => "",
+        Opening::Swap2 => ", swap2 opening",
+    };
     f.push(Line::plain(format!(
-        "   {}, {rated}, {}",
+        "   {}, {rated}, {}{opening}",
         inv.kind.name(),
         crate::clock::describe(inv.clock)
     )));

@@ -74,6 +74,8 @@ pub enum Request {
     Offer(crate::table::OfferKind),
     /// Answer the offer made to me (`true`: accept).
     Answer(bool),
+    /// My choice in a swap2 opening.
+    Swap2(crate::table::Swap2Choice),
     /// Claim the win: the opponent has not moved for too long.
     Claim,
     /// Remote: open a room for a friend (`true`: a rated game, when both
@@ -111,6 +113,7 @@ pub enum Request {
         kind: GameKind,
         rated: bool,
         clock: Option<crate::clock::TimeControl>,
+        opening: crate::table::Opening,
     },
     /// Remote: answer the invitation from this session.
     AnswerChallenge { from: u64, accept: bool },
@@ -118,6 +121,8 @@ pub enum Request {
     SetInvitations(bool),
     /// Remote: my room for a friend plays on this clock.
     RoomClock(Option<crate::clock::TimeControl>),
+    /// Remote: my room for a friend opens its games this way.
+    RoomOpening(crate::table::Opening),
 }
 
 /// What one call produced.
@@ -863,6 +868,7 @@ impl Session {
             }
             RemoteAction::AllowWatchers(allow) => out.requests.push(Request::AllowWatchers(allow)),
             RemoteAction::RoomClock(clock) => out.requests.push(Request::RoomClock(clock)),
+            RemoteAction::RoomOpening(opening) => out.requests.push(Request::RoomOpening(opening)),
             RemoteAction::People => {
                 let Some(r) = &self.remote else { return };
                 let back = self.lobby_game();
@@ -971,6 +977,7 @@ impl Session {
                     PlayAction::Claim => out.requests.push(Request::Claim),
                     PlayAction::Offer(kind) => out.requests.push(Request::Offer(kind)),
                     PlayAction::Answer(yes) => out.requests.push(Request::Answer(yes)),
+                    PlayAction::Swap2(choice) => out.requests.push(Request::Swap2(choice)),
                     PlayAction::Chat(text) => out.requests.push(Request::Chat(text)),
                 }
             }
@@ -1039,11 +1046,13 @@ impl Session {
                         kind,
                         rated,
                         clock,
+                        opening,
                     } => out.requests.push(Request::Challenge {
                         to,
                         kind,
                         rated,
                         clock,
+                        opening,
                     }),
                 }
             }

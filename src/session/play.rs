@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use crate::clock::{ClockView, format_left, next_whole_second, whole_seconds};
 use crate::game::{GameKind, Move, Point, Side};
-use crate::table::{ChatLine, Ending, GameView, OfferKind, PLAYERS_CHAT, WATCHERS_CHAT};
+use crate::table::{
+    ChatLine, Ending, GameView, OfferKind, PLAYERS_CHAT, Swap2Choice, Swap2Stage, WATCHERS_CHAT,
+};
 use crate::term::board::{BoardGeometry, BoardView, Cursor, Theme, draw_board};
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Ink, Line, Style};
@@ -41,6 +43,8 @@ pub enum PlayAction {
     Claim,
     /// Say this at the table (the players' chat, or the watchers').
     Chat(String),
+    /// My choice in a swap2 opening.
+    Swap2(Swap2Choice),
 }
 
 /// Narrowest chat pane worth showing beside the board.
@@ -518,6 +522,32 @@ impl PlayScreen {
             return PlayAction::None;
         }
         if self.game.ending.is_none() && !self.watching() {
+            if let Some(stage) = self.game.swap2.filter(|s| s.is_choice())
+                && self.my_turn()
+            {
+                let choice = match key {
+                    Key::Char('1') => Some(Swap2Choice::First),
+                    Key::Char('2') => Some(Swap2Choice::Second),
+                    Key::Char('3') if stage == Swap2Stage::Choose => Some(Swap2Choice::TwoMore),
+                    Key::Char('!' | 'q' | 'Q' | '?') | Key::Tab | Key::F1 => None,
+                    Key::Char(_) | Key::Enter => {
+                        let keys = if stage == Swap2Stage::Choose {
+                            "1, 2 or 3"
+                        } else {
+                            "1 or 2"
+                        };
+                        self.typed.clear();
+                        self.set_notice(format!("choose with {keys} (see above the board)"), true);
+                        return PlayAction::None;
+                    }
+                    _ => None,
+                };
+                if let Some(choice) = choice {
+                    self.typed.clear();
+                    self.notice = None;
+                    return PlayAction::Swap2(choice);
+                }
+            }
             match key {
                 Key::Char('!') => {
                     self.typed.clear();
@@ -677,7 +707,63 @@ impl PlayScreen {
 
     /// The line above the board while an offer waits: what the other
     /// player offered and the keys that answer, or that ours waits.
+    /// The swap2 opening's line above the board: what to do, or who does
+    /// what, or the choice just made.
+    fn swap2_line(&self) -> Option<Line> {
+        if self.game.ending.is_some() {
+            return None;
+        }
+        let colour = |s: Side| self.game.seat(s).colour.to_string();
+        let (first, second) = (colour(Side::First), colour(Side::Second));
+        if let Some((side, choice)) = self.game.swap2_chosen {
+            let name = &self.game.seat(side).name;
+            let text = match choice {
+                Swap2Choice::TwoMore => format!(" Swap2: {name} places two more stones"),
+                _ => format!(" Swap2: {name} chose to play {}", colour(side)),
+            };
+            return Some(Line::styled(text, Style::PLAIN.bold()));
+        }
+        let stage = self.game.swap2?;
+        let actor = stage.actor();
+        let name = &self.game.seat(actor).name;
+        let other = &self.game.seat(actor.other()).name;
+        let mine = self.mine[actor.index()];
+        // The colour of the stone placed next (it alternates).
+        let next = colour(self.game.position.to_move());
+        let text = match (stage, mine) {
+            (Swap2Stage::Three, true) => {
+                format!(" Swap2: place three stones, {first}, {second}, {first} (now {next})")
+            }
+            (Swap2Stage::Three, false) => format!(" Swap2: {name} places three opening stones"),
+            (Swap2Stage::Choose, true) => format!(
+                " Swap2: 1 play {first}   2 play {second} and place next   3 place two more "
+            ),
+            (Swap2Stage::Choose, false) => {
+                format!(" Swap2: {name} chooses a colour, or to place two more")
+            }
+            (Swap2Stage::Two, true) => {
+                format!(" Swap2: place two more stones, {second} then {first} (now {next})")
+            }
+            (Swap2Stage::Two, false) => format!(" Swap2: {name} places two more stones"),
+            (Swap2Stage::ChooseAgain, true) => format!(
+                " Swap2: 1 play {first} ({other} places next)   2 play {second} and place next "
+            ),
+            (Swap2Stage::ChooseAgain, false) => format!(" Swap2: {name} chooses a colour"),
+        };
+        let style = if mine && stage.is_choice() {
+            Style::PLAIN.bold().reverse()
+        } else {
+            Style::PLAIN.bold()
+        };
+        Some(Line::styled(text, style))
+    }
+
     fn offer_line(&self) -> Option<Line> {
+        if let Some(line) = self.swap2_line()
+            && self.opponent_away().is_none()
+        {
+            return Some(line);
+        }
         if let Some((side, until)) = self.opponent_away() {
             let left = self
                 .now

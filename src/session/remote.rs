@@ -60,6 +60,8 @@ pub enum RemoteAction {
     AllowWatchers(bool),
     /// A room for a friend: play on this clock.
     RoomClock(Option<crate::clock::TimeControl>),
+    /// A room for a friend: open its games this way.
+    RoomOpening(crate::table::Opening),
     /// Who is online, to invite one of them.
     People,
     Quit,
@@ -129,6 +131,8 @@ pub struct HostScreen {
     watchers: bool,
     /// The game's time control.
     clock: Option<crate::clock::TimeControl>,
+    /// How its games open.
+    opening: crate::table::Opening,
 }
 
 /// Line index of the first menu entry in a lobby frame (for clicks).
@@ -704,6 +708,7 @@ impl HostScreen {
             code: None,
             watchers: false,
             clock: None,
+            opening: crate::table::Opening::Standard,
         }
     }
 
@@ -725,6 +730,12 @@ impl HostScreen {
             Key::Char('c' | 'C') if self.code.is_some() => {
                 self.clock = crate::clock::next_preset(self.clock);
                 RemoteAction::RoomClock(self.clock)
+            }
+            Key::Char('o' | 'O')
+                if self.code.is_some() && crate::table::Opening::Swap2.fits(&self.rules) =>
+            {
+                self.opening = self.opening.next(&self.rules);
+                RemoteAction::RoomOpening(self.opening)
             }
             _ => RemoteAction::None,
         }
@@ -765,6 +776,12 @@ impl HostScreen {
                     ),
                     Style::PLAIN,
                 ));
+                if crate::table::Opening::Swap2.fits(&self.rules) {
+                    f.push(Line::styled(
+                        format!(" Opening:  {} (o: change)", self.opening.describe()),
+                        Style::PLAIN,
+                    ));
+                }
                 f.blank();
                 f.push(Line::styled(" Waiting for your friend...", Style::PLAIN));
             }

@@ -78,6 +78,7 @@ fn start(clock: Option<TimeControl>, claim_after: Duration, grace: Duration) -> 
         [ann, bob],
         false,
         clock,
+        crate::table::Opening::Standard,
         None,
         &services,
     );
