@@ -16,5 +16,6 @@ mod screens_ssh;
 mod session;
 mod ssh;
 mod store;
+mod swap2;
 mod telnet;
 mod util;

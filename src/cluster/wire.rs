@@ -866,6 +866,62 @@ mod tests {
     }
 
     #[test]
+    fn a_swap2_opening_crosses_with_its_stage_and_choices_and_a_stage_that_cannot_be_is_refused() {
+        use crate::lobby::room::RoomCmd;
+        use crate::table::{Opening, Swap2Choice};
+        let now = Instant::now();
+        let mut table = Table::new(
+            Rules::gomoku(),
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::human("bo", Colour::Yellow),
+            ],
+        );
+        table.set_opening(Opening::Swap2);
+        for (x, y) in [(7, 7), (8, 7), (7, 8)] {
+            table
+                .play(Side::First, Move::Point(Point::new(x, y)))
+                .expect("legal");
+        }
+        let state = RoomState {
+            view: table.view().clone(),
+            ids: [Some(7), Some(VISITOR)],
+            present: [true, true],
+            carry: None,
+            handed_over: false,
+        };
+        let wire = WireState::of(&state, VISITOR, now);
+        let got = wire.clone().into_state(42, now).expect("valid");
+        assert_eq!(got.view.swap2, Some(Swap2Stage::Choose));
+        assert_eq!(
+            got.view.to_move(),
+            Some(Side::Second),
+            "the visitor chooses"
+        );
+        // A stage the stones cannot be at is refused.
+        let mut bad = wire;
+        bad.swap2 = Some("three".into());
+        assert!(bad.clone().into_state(42, now).is_err());
+        bad.swap2 = Some("nonsense".into());
+        assert!(bad.into_state(42, now).is_err());
+        // The visitor's choice crosses back for its seat.
+        let cmd = RoomCmd::Swap2 {
+            who: 42,
+            choice: Swap2Choice::TwoMore,
+        };
+        let bytes = serde_json::to_vec(&WireCmd::of(&cmd).expect("crosses")).unwrap();
+        let back: WireCmd = serde_json::from_slice(&bytes).unwrap();
+        assert!(matches!(
+            back.into_room_cmd(VISITOR, "bo", 200),
+            RoomCmd::Swap2 {
+                who: VISITOR,
+                choice: Swap2Choice::TwoMore
+            }
+        ));
+        assert!(serde_json::from_slice::<WireCmd>(br#"{"Swap2":"three-more"}"#).is_err());
+    }
+
+    #[test]
     fn a_hosts_list_of_games_is_bounded_and_cleaned() {
         let game = |room: u64| WireGame {
             room,

@@ -715,12 +715,13 @@ impl PlayScreen {
         }
         let colour = |s: Side| self.game.seat(s).colour.to_string();
         let (first, second) = (colour(Side::First), colour(Side::Second));
-        if let Some((side, choice)) = self.game.swap2_chosen {
+        // A side just chosen, until the next stone (two more stones: the
+        // stage's own line says so).
+        if let Some((side, choice)) = self.game.swap2_chosen
+            && choice != Swap2Choice::TwoMore
+        {
             let name = &self.game.seat(side).name;
-            let text = match choice {
-                Swap2Choice::TwoMore => format!(" Swap2: {name} places two more stones"),
-                _ => format!(" Swap2: {name} chose to play {}", colour(side)),
-            };
+            let text = format!(" Swap2: {name} chose to play {}", colour(side));
             return Some(Line::styled(text, Style::PLAIN.bold()));
         }
         let stage = self.game.swap2?;
@@ -1005,7 +1006,16 @@ impl PlayScreen {
             }
             (None, Some(side)) => {
                 let seat = g.seat(side);
-                let text = if self.mine[side.index()] {
+                let choosing = g.swap2.is_some_and(|s| s.is_choice());
+                let placing = g.swap2.is_some() && !choosing;
+                let text = if choosing && self.mine[side.index()] {
+                    format!(" {}: your choice (see above the board)", seat.name)
+                } else if choosing {
+                    format!(" Waiting for {} to choose...", seat.name)
+                } else if placing && self.mine[side.index()] {
+                    let stone = g.seat(g.position.to_move()).colour;
+                    format!(" {} places a {stone} stone", seat.name)
+                } else if self.mine[side.index()] {
                     format!(" {} to move", seat.label())
                 } else if seat.computer.is_some() {
                     format!(" {} is thinking...", seat.label())
@@ -1048,6 +1058,13 @@ impl PlayScreen {
                 l.push(text, Style::PLAIN.bold());
             }
             f.push(l);
+        } else if self.my_turn() && g.swap2.is_some_and(|s| s.is_choice()) {
+            let keys = if g.swap2 == Some(Swap2Stage::Choose) {
+                " Press 1, 2 or 3"
+            } else {
+                " Press 1 or 2"
+            };
+            f.push(Line::styled(keys, Style::PLAIN.bold()));
         } else if self.my_turn() {
             let mut l = Line::new();
             l.push(" Move: ", Style::PLAIN.bold());

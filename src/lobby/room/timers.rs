@@ -67,21 +67,28 @@ fn seat(id: SessionId, name: &str, colour: Colour) -> (SeatSpec, mpsc::Receiver<
 }
 
 fn start(clock: Option<TimeControl>, claim_after: Duration, grace: Duration) -> Game {
+    start_with(
+        Rules::connect_four(),
+        Opening::Standard,
+        clock,
+        claim_after,
+        grace,
+    )
+}
+
+fn start_with(
+    rules: Rules,
+    opening: Opening,
+    clock: Option<TimeControl>,
+    claim_after: Duration,
+    grace: Duration,
+) -> Game {
     let (lobby_tx, lobby) = mpsc::channel(64);
     let (ann, ann_rx) = seat(ANN, "ann", Colour::Red);
     let (bob, bob_rx) = seat(BOB, "bob", Colour::Blue);
     let services = services(lobby_tx, claim_after, grace);
     let t0 = crate::lobby::now();
-    let (room, state) = spawn(
-        7,
-        Rules::connect_four(),
-        [ann, bob],
-        false,
-        clock,
-        crate::table::Opening::Standard,
-        None,
-        &services,
-    );
+    let (room, state) = spawn(7, rules, [ann, bob], false, clock, opening, None, &services);
     Game {
         room,
         state,
@@ -114,11 +121,15 @@ impl Game {
     }
 
     async fn play(&mut self, who: SessionId, column: u8) {
+        self.play_move(who, Move::Column(column)).await;
+    }
+
+    async fn play_move(&mut self, who: SessionId, m: Move) {
         let stones = self.state.borrow().view.position.stones();
         self.room
             .send(RoomCmd::Move {
                 who,
-                m: Move::Column(column),
+                m,
                 at: std::time::Instant::now(),
             })
             .await;
@@ -406,4 +417,80 @@ async fn a_dropped_player_back_within_the_grace_has_the_seat_and_the_clock_ran_o
         g.state().await.view.clock.unwrap().running,
         Some(Side::First)
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn in_a_swap2_opening_the_clock_runs_for_whoever_acts_and_each_keeps_their_time_across_a_swap()
+ {
+    let point = |x, y| Move::Point(crate::game::Point::new(x, y));
+    let mut g = start_with(
+        Rules::gomoku(),
+        Opening::Swap2,
+        Some(TimeControl::new(1, 0)),
+        secs(120),
+        secs(60),
+    );
+    // Ann (the first seat) places three stones at 5, 10 and 15 s: her
+    // clock alone runs, though the stones alternate sides.
+    for (i, (x, y)) in [(7, 7), (8, 7), (7, 8)].into_iter().enumerate() {
+        g.until(secs(5 * (i as u64 + 1))).await;
+        g.play_move(ANN, point(x, y)).await;
+        let clock = g.state().await.view.clock.unwrap();
+        assert_eq!(clock.left[1], secs(60), "bob's clock ran while ann placed");
+    }
+    let s = g.state().await;
+    let clock = s.view.clock.unwrap();
+    assert_eq!(clock.left, [secs(45), secs(60)]);
+    assert_eq!(
+        clock.running,
+        Some(Side::Second),
+        "bob's choice is on his clock"
+    );
+    assert_eq!(s.view.swap2, Some(crate::table::Swap2Stage::Choose));
+
+    // A stone is no choice: refused, and said to bob only.
+    g.room
+        .send(RoomCmd::Move {
+            who: BOB,
+            m: point(0, 0),
+            at: std::time::Instant::now(),
+        })
+        .await;
+    assert_eq!(g.state().await.view.position.stones(), 3);
+    assert_eq!(g.refusals(Side::Second).len(), 1);
+    assert!(g.refusals(Side::First).is_empty());
+
+    // At 25 s bob takes the first side: the two change seats, each with
+    // their own time (bob 50 s, ann 45 s), and ann's clock runs for the
+    // fourth stone.
+    g.until(secs(25)).await;
+    g.room
+        .send(RoomCmd::Swap2 {
+            who: BOB,
+            choice: crate::table::Swap2Choice::First,
+        })
+        .await;
+    let s = g.state().await;
+    assert_eq!(s.ids, [Some(BOB), Some(ANN)]);
+    assert_eq!(s.view.seats[0].name, "bob");
+    assert_eq!(
+        s.view.seats[0].colour,
+        Colour::Red,
+        "colours stay with the stones"
+    );
+    let clock = s.view.clock.unwrap();
+    assert_eq!(clock.left, [secs(50), secs(45)]);
+    assert_eq!(clock.running, Some(Side::Second));
+    assert_eq!(
+        s.carry.as_ref().unwrap().accounts,
+        [Some("account-bob".into()), Some("account-ann".into())],
+        "what takes a seat back moves with the player"
+    );
+
+    // Ann plays at 30 s; then bob's clock runs, and ann's ran 5 s.
+    g.until(secs(30)).await;
+    g.play_move(ANN, point(9, 9)).await;
+    let clock = g.state().await.view.clock.unwrap();
+    assert_eq!(clock.left, [secs(50), secs(40)]);
+    assert_eq!(clock.running, Some(Side::First));
 }
