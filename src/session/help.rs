@@ -119,8 +119,7 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
             if computer {
                 add("u", "take back your last move".into());
             } else {
-                add("=", "offer a draw; accept an offer".into());
-                add("-", "decline an offer".into());
+                add("=, -", "offer a draw or accept an offer; decline".into());
                 add("u", "ask to take back your move (casual)".into());
                 if rules.kind() != GameKind::ConnectFour {
                     add("1, 2, 3", "swap2 opening: choose as shown".into());
