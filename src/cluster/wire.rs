@@ -384,6 +384,7 @@ impl WireState {
             present: self.present,
             carry: None,
             handed_over: self.handed_over,
+            frames: Default::default(),
         })
     }
 }
@@ -782,6 +783,7 @@ mod tests {
             present: [true, true],
             carry: None,
             handed_over: false,
+            frames: Default::default(),
         }
     }
 
@@ -889,6 +891,7 @@ mod tests {
             present: [true, true],
             carry: None,
             handed_over: false,
+            frames: Default::default(),
         };
         let wire = WireState::of(&state, VISITOR, now);
         let got = wire.clone().into_state(42, now).expect("valid");

@@ -41,6 +41,9 @@ pub struct RoomState {
     /// The host handed the game over (it restarts): the players carry it
     /// on from another host.
     pub handed_over: bool,
+    /// The pictures of this state that its watchers share: the first to
+    /// draw it renders, the others take the same bytes.
+    pub frames: crate::session::SharedFrames,
 }
 
 /// What a table knows beside its view that another host needs to carry
@@ -354,6 +357,7 @@ pub fn spawn(
         present: [true, true],
         carry: None,
         handed_over: false,
+        frames: Default::default(),
     });
     let (state_tx, state_rx) = watch::channel(state);
     let (tx, rx) = mpsc::channel(ROOM_QUEUE);
@@ -700,6 +704,7 @@ impl Room {
                 opening: self.table.opening(),
             })),
             handed_over: self.handed_over,
+            frames: Default::default(),
         }));
     }
 

@@ -915,7 +915,7 @@ impl Conn {
         let out = if self.session.in_game() {
             self.session.set_now(Instant::now().into_std());
             self.session
-                .game_update(st.view.clone(), st.seating(self.id))
+                .game_update_shared(st.view.clone(), st.seating(self.id), &st.frames)
         } else {
             Output::default()
         };

@@ -447,6 +447,64 @@ impl Session {
         self.rendered()
     }
 
+    /// The game changed, for a session that may share its picture with
+    /// others watching the same table ([`SharedFrames`], which lives in
+    /// the table's published state): a plain watcher takes what another
+    /// watcher of the same size and theme has drawn of this state, and
+    /// sends the same bytes when both showed the same picture before.
+    pub fn game_update_shared(
+        &mut self,
+        view: GameView,
+        seating: Seating,
+        shared: &SharedFrames,
+    ) -> Output {
+        let clock_at = view.clock.map(|c| c.at);
+        let plain =
+            self.remote.is_some() && self.help.is_none() && self.invitation_showing().is_none();
+        let State::Play(p) = &mut self.state else {
+            return self.game_update(view, seating);
+        };
+        p.seat(seating.mine, seating.present);
+        p.update(view);
+        if !plain || !p.is_plain_watcher() {
+            return self.rendered();
+        }
+        // The clocks as the state had them: the same for every watcher
+        // (the next tick shows this screen's own time again).
+        if let Some(at) = clock_at {
+            p.tick(at);
+        }
+        let (cols, rows) = self.screen.size();
+        let key = (self.theme, cols, rows);
+        let before = self.screen.shared_id();
+        let mut out = Output::default();
+        let found = shared.find(key, before);
+        match found {
+            Some((shown, layout, Some(bytes))) => {
+                out.bytes.extend_from_slice(&bytes);
+                self.screen.take_shared(&shown);
+                p.set_layout(layout);
+            }
+            Some((shown, layout, None)) => {
+                self.screen.adopt(&shown, &mut out.bytes);
+                p.set_layout(layout);
+                if let Some(id) = before {
+                    shared.add_diff(key, id, &out.bytes);
+                }
+            }
+            None => {
+                self.render(&mut out);
+                let layout = match &self.state {
+                    State::Play(p) => p.layout(),
+                    _ => return out,
+                };
+                let shown = self.screen.share();
+                shared.add(key, shown, layout, before, &out.bytes);
+            }
+        }
+        out
+    }
+
     /// The game changed.
     pub fn game_update(&mut self, view: GameView, seating: Seating) -> Output {
         if let State::Play(p) = &mut self.state {
@@ -1073,6 +1131,102 @@ fn game_kinds(opts: &RemoteOptions) -> Vec<GameKind> {
     kinds
 }
 
+/// Shared renderings of one table state: for each terminal size and theme,
+/// the picture its plain watchers show, and the bytes that take a screen
+/// showing an earlier shared picture to it. Bounded: a few sizes, a few
+/// earlier pictures each (screens beyond them render for themselves).
+#[derive(Debug, Default)]
+pub struct SharedFrames {
+    entries: std::sync::Mutex<Vec<SharedFrame>>,
+}
+
+/// Sizes and themes kept per state.
+const SHARED_KEYS: usize = 8;
+/// Earlier pictures kept per size and theme.
+const SHARED_DIFFS: usize = 4;
+
+type FrameKey = (Theme, u16, u16);
+
+#[derive(Debug)]
+struct SharedFrame {
+    key: FrameKey,
+    shown: std::sync::Arc<crate::term::screen::Shown>,
+    layout: play::Layout,
+    /// (id of the picture shown before, the bytes from it to `shown`).
+    diffs: Vec<(u64, std::sync::Arc<[u8]>)>,
+}
+
+/// A copy of a state shares nothing drawn yet.
+impl Clone for SharedFrames {
+    fn clone(&self) -> SharedFrames {
+        SharedFrames::default()
+    }
+}
+
+impl SharedFrames {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<SharedFrame>> {
+        // A panic while holding it cannot leave the list inconsistent.
+        self.entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The picture for `key`, and the bytes from the picture `before`.
+    #[allow(clippy::type_complexity)]
+    fn find(
+        &self,
+        key: FrameKey,
+        before: Option<u64>,
+    ) -> Option<(
+        std::sync::Arc<crate::term::screen::Shown>,
+        play::Layout,
+        Option<std::sync::Arc<[u8]>>,
+    )> {
+        let entries = self.lock();
+        let e = entries.iter().find(|e| e.key == key)?;
+        let diff = before.and_then(|id| {
+            e.diffs
+                .iter()
+                .find(|d| d.0 == id)
+                .map(|d| std::sync::Arc::clone(&d.1))
+        });
+        Some((std::sync::Arc::clone(&e.shown), e.layout, diff))
+    }
+
+    fn add(
+        &self,
+        key: FrameKey,
+        shown: std::sync::Arc<crate::term::screen::Shown>,
+        layout: play::Layout,
+        before: Option<u64>,
+        bytes: &[u8],
+    ) {
+        let mut entries = self.lock();
+        if entries.len() >= SHARED_KEYS || entries.iter().any(|e| e.key == key) {
+            return;
+        }
+        entries.push(SharedFrame {
+            key,
+            shown,
+            layout,
+            diffs: before
+                .map(|id| (id, std::sync::Arc::from(bytes)))
+                .into_iter()
+                .collect(),
+        });
+    }
+
+    fn add_diff(&self, key: FrameKey, before: u64, bytes: &[u8]) {
+        let mut entries = self.lock();
+        if let Some(e) = entries.iter_mut().find(|e| e.key == key)
+            && e.diffs.len() < SHARED_DIFFS
+            && !e.diffs.iter().any(|d| d.0 == before)
+        {
+            e.diffs.push((before, std::sync::Arc::from(bytes)));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1142,5 +1296,112 @@ mod tests {
         // A redraw asked for (Ctrl-L) still draws everything.
         let out = s.redraw();
         assert!(out.bytes.len() > 400);
+    }
+
+    /// A watcher's session at 80x24 (or `cols` x `rows`), watching.
+    fn watcher(name: &str, cols: u32, rows: u32) -> (Session, vt100::Parser) {
+        let opts = RemoteOptions {
+            name: name.into(),
+            motd: String::new(),
+            games: vec![Rules::connect_four()],
+            match_wait: Duration::from_secs(30),
+            join_hint: "ssh CODE@host".into(),
+            max_line: 64,
+            ask_name: false,
+            chat_max: 200,
+        };
+        let mut s = Session::remote(opts, Theme::Ascii, cols, rows);
+        let mut term = vt100::Parser::new(rows as u16, cols as u16, 0);
+        term.process(&s.open().bytes);
+        (s, term)
+    }
+
+    #[test]
+    fn watchers_share_the_rendering_of_a_state_and_every_terminal_shows_what_its_own_would() {
+        const WATCHING: Seating = Seating {
+            mine: [false, false],
+            present: [true, true],
+        };
+        let t0 = Instant::now();
+        let mut table = Table::new(
+            Rules::connect_four(),
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::human("bob", Colour::Blue),
+            ],
+        );
+        let mut clock = Clock::new(TimeControl::new(3, 2));
+        clock.start(Side::First, t0);
+        let mut view = table.view().clone();
+        view.clock = Some(clock.view(t0));
+        // Three plain watchers of one size, one of another, and one who
+        // renders for itself.
+        let mut ws: Vec<(Session, vt100::Parser)> = vec![
+            watcher("cy", 80, 24),
+            watcher("dee", 80, 24),
+            watcher("eve", 80, 24),
+            watcher("fay", 100, 30),
+            watcher("gus", 80, 24),
+        ];
+        for (s, term) in &mut ws {
+            s.set_now(t0);
+            term.process(&s.game_started(view.clone(), WATCHING).bytes);
+        }
+        let mut shared_sends = 0;
+        for (i, column) in [3u8, 3, 2, 4, 4].into_iter().enumerate() {
+            let side = table.view().position.to_move();
+            table.play(side, Move::Column(column)).unwrap();
+            let at = t0 + Duration::from_millis(1500 * (i as u64 + 1));
+            let _ = clock.moved(side, at);
+            let mut view = table.view().clone();
+            view.clock = Some(clock.view(at));
+            if i == 3 {
+                // dee said something: her own line shows as hers, so her
+                // screen is her own from then on.
+                view.chat[crate::table::WATCHERS_CHAT] =
+                    std::sync::Arc::new(vec![crate::table::ChatLine {
+                        from: "dee".into(),
+                        side: None,
+                        text: "nice".into(),
+                    }]);
+            }
+            // One published state, one cache, as the room hands them out.
+            let frames = SharedFrames::default();
+            let mut first_bytes: Option<Vec<u8>> = None;
+            for (k, (s, term)) in ws.iter_mut().enumerate() {
+                s.set_now(at + Duration::from_millis(k as u64));
+                let out = if k == 4 {
+                    s.game_update(view.clone(), WATCHING)
+                } else {
+                    s.game_update_shared(view.clone(), WATCHING, &frames)
+                };
+                if k < 3 {
+                    match &first_bytes {
+                        None => first_bytes = Some(out.bytes.clone()),
+                        Some(b) if *b == out.bytes => shared_sends += 1,
+                        Some(_) => {}
+                    }
+                }
+                term.process(&out.bytes);
+                // What a session drawing this state whole would show.
+                let (rows, cols) = term.screen().size();
+                let (name, _) = ["cy", "dee", "eve", "fay", "gus"]
+                    .iter()
+                    .zip(0..)
+                    .find(|(_, j)| *j == k)
+                    .unwrap();
+                let (mut fresh, mut fresh_term) = watcher(name, u32::from(cols), u32::from(rows));
+                fresh.set_now(at);
+                fresh_term.process(&fresh.game_started(view.clone(), WATCHING).bytes);
+                assert_eq!(
+                    term.screen().contents(),
+                    fresh_term.screen().contents(),
+                    "watcher {name} after move {i}"
+                );
+            }
+        }
+        // The watchers who showed the same picture were sent the same bytes
+        // (dee only until she spoke).
+        assert!(shared_sends >= 6, "{shared_sends}");
     }
 }

@@ -67,6 +67,13 @@ enum Confirm {
     Resign,
 }
 
+/// Where a frame put the board and the clock rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    time_rows: Option<(Option<usize>, usize, usize)>,
+    geometry: Option<(usize, BoardGeometry)>,
+}
+
 /// A message under the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
@@ -696,6 +703,41 @@ impl PlayScreen {
     /// Whether this terminal plays no side (it only shows the game).
     fn watching(&self) -> bool {
         self.mine == [false, false]
+    }
+
+    /// Where the last frame put the board and the clock rows (for clicks
+    /// and clock ticks).
+    pub fn layout(&self) -> Layout {
+        Layout {
+            time_rows: self.time_rows,
+            geometry: self.geometry,
+        }
+    }
+
+    /// Takes the layout of a frame drawn for another screen (a shared
+    /// picture).
+    pub fn set_layout(&mut self, layout: Layout) {
+        self.time_rows = layout.time_rows;
+        self.geometry = layout.geometry;
+    }
+
+    /// Whether this screen looks like every other plain watcher's of the
+    /// same game, size and theme: watching, with nothing of its own on it
+    /// (no message, chat line being typed, muting, own chat line, or
+    /// countdown that runs on this screen's time). Such screens share one
+    /// rendering of each state ([`crate::session::SharedFrames`]).
+    pub fn is_plain_watcher(&self) -> bool {
+        self.watching()
+            && self.typed.is_empty()
+            && self.notice.is_none()
+            && self.confirm.is_none()
+            && self.resume.is_none()
+            && self.chat_typing.is_none()
+            && !self.muted
+            && self.game.away.iter().all(Option::is_none)
+            && !self.game.chat[WATCHERS_CHAT]
+                .iter()
+                .any(|l| l.side.is_none() && l.from == self.my_name)
     }
 
     /// The offer waiting for an answer from this terminal: on a hot seat

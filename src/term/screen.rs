@@ -16,6 +16,9 @@ use crossterm::{
     terminal::{Clear, ClearType},
 };
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::text;
 
 /// Terminal sizes are clamped to this range; a size of 0 (unknown, as sent
@@ -240,6 +243,19 @@ pub const LEAVE_SEQUENCE: &str = "\x1b[?2004l\x1b[?1006l\x1b[?1000l\x1b[0m\x1b[?
 pub struct Screen {
     cols: u16,
     rows: u16,
+    full_redraw: bool,
+    /// What the terminal shows. Shared (an [`Arc`]) with the screens of
+    /// other people who were shown the very same picture (watchers of one
+    /// game: [`Screen::adopt`]); changed in place only while it is this
+    /// screen's alone.
+    shown: Arc<Shown>,
+}
+
+/// What a terminal shows: the result of presenting one frame at one size.
+#[derive(Debug, Clone, Default)]
+pub struct Shown {
+    /// Non-zero once shared: screens with the same id show the same bytes.
+    id: u64,
     /// What each row holds now, as the bytes that drew it.
     drawn: Vec<Vec<u8>>,
     /// The frame lines those bytes were made from, and the left margin:
@@ -247,11 +263,13 @@ pub struct Screen {
     /// move changes a few rows; the rest are not formatted again).
     drawn_lines: Vec<Line>,
     drawn_left: u16,
-    full_redraw: bool,
     placement: Placement,
     /// The last render showed "please enlarge" instead of the frame.
     too_small: bool,
 }
+
+/// Ids of shared pictures ([`Screen::share`]).
+static NEXT_SHOWN: AtomicU64 = AtomicU64::new(1);
 
 /// Rows between the top of the terminal and the frame.
 const TOP_MARGIN: u16 = 0;
@@ -264,13 +282,63 @@ impl Screen {
         Screen {
             cols,
             rows,
-            drawn: Vec::new(),
-            drawn_lines: Vec::new(),
-            drawn_left: 0,
             full_redraw: true,
-            placement: Placement::default(),
-            too_small: false,
+            shown: Arc::new(Shown::default()),
         }
+    }
+
+    /// The id of the shared picture this screen shows, if it shows one
+    /// (and has nothing to repaint first).
+    pub fn shared_id(&self) -> Option<u64> {
+        (!self.full_redraw && self.shown.id != 0).then_some(self.shown.id)
+    }
+
+    /// Marks what this screen shows now as shared, and returns it: other
+    /// screens of the same size that should show the same picture take it
+    /// with [`Screen::adopt`] instead of rendering the frame again.
+    pub fn share(&mut self) -> Arc<Shown> {
+        if self.shown.id == 0 {
+            Arc::make_mut(&mut self.shown).id = NEXT_SHOWN.fetch_add(1, Ordering::Relaxed);
+        }
+        Arc::clone(&self.shown)
+    }
+
+    /// Shows `target`, whose bytes from what this screen shows (a shared
+    /// picture, [`Screen::shared_id`]) the caller has sent.
+    pub fn take_shared(&mut self, target: &Arc<Shown>) {
+        self.shown = Arc::clone(target);
+    }
+
+    /// Shows `target` (what another screen of this size showed for the
+    /// same frame): appends the rows that differ from what this screen
+    /// shows, or the whole picture when it must be repainted.
+    pub fn adopt(&mut self, target: &Arc<Shown>, out: &mut Vec<u8>) {
+        let rows = usize::from(self.rows);
+        if self.full_redraw || self.shown.drawn.len() != rows || target.drawn.len() != rows {
+            let _ = queue!(
+                out,
+                ResetColor,
+                SetAttribute(Attribute::Reset),
+                Hide,
+                Clear(ClearType::All)
+            );
+            for (row, bytes) in target.drawn.iter().enumerate() {
+                if !bytes.is_empty() {
+                    let _ = queue!(out, MoveTo(0, row as u16));
+                    out.extend_from_slice(bytes);
+                }
+            }
+            self.full_redraw = false;
+        } else if !Arc::ptr_eq(&self.shown, target) {
+            for (row, bytes) in target.drawn.iter().enumerate() {
+                if self.shown.drawn[row] != *bytes {
+                    let _ = queue!(out, MoveTo(0, row as u16));
+                    out.extend_from_slice(bytes);
+                    let _ = queue!(out, Clear(ClearType::UntilNewLine));
+                }
+            }
+        }
+        self.shown = Arc::clone(target);
     }
 
     pub fn size(&self) -> (u16, u16) {
@@ -293,13 +361,13 @@ impl Screen {
     }
 
     pub fn placement(&self) -> Placement {
-        self.placement
+        self.shown.placement
     }
 
     /// Whether the terminal shows "please enlarge" now (keys must not act
     /// on a screen the person cannot see).
     pub fn too_small(&self) -> bool {
-        self.too_small
+        self.shown.too_small
     }
 
     /// Whether a frame of this size fits the terminal.
@@ -316,14 +384,14 @@ impl Screen {
     pub fn patch(&mut self, lines: &[(usize, Line)], out: &mut Vec<u8>) -> bool {
         let rows = usize::from(self.rows);
         let cols = usize::from(self.cols);
-        if self.full_redraw || self.too_small || self.drawn.len() != rows {
+        if self.full_redraw || self.shown.too_small || self.shown.drawn.len() != rows {
             return false;
         }
         let narrow = LAYOUT_WIDTH.min(cols);
-        let top = usize::from(self.placement.top);
+        let top = usize::from(self.shown.placement.top);
         for (frame_row, line) in lines {
             let row = frame_row + top;
-            let Some(old) = self.drawn_lines.get(row) else {
+            let Some(old) = self.shown.drawn_lines.get(row) else {
                 return false;
             };
             if old.width() > narrow || line.width() > narrow {
@@ -332,17 +400,20 @@ impl Screen {
         }
         for (frame_row, line) in lines {
             let row = frame_row + top;
-            if self.drawn_lines[row] == *line {
+            if self.shown.drawn_lines[row] == *line {
                 continue;
             }
-            let bytes = line_bytes(line, self.drawn_left, cols);
-            if bytes != self.drawn[row] {
+            let bytes = line_bytes(line, self.shown.drawn_left, cols);
+            // The picture is this screen's own from here on.
+            let shown = Arc::make_mut(&mut self.shown);
+            shown.id = 0;
+            if bytes != shown.drawn[row] {
                 let _ = queue!(out, MoveTo(0, row as u16));
                 out.extend_from_slice(&bytes);
                 let _ = queue!(out, Clear(ClearType::UntilNewLine));
             }
-            self.drawn[row] = bytes;
-            self.drawn_lines[row] = line.clone();
+            shown.drawn[row] = bytes;
+            shown.drawn_lines[row] = line.clone();
         }
         true
     }
@@ -364,12 +435,15 @@ impl Screen {
         let width = frame.width().max(LAYOUT_WIDTH).min(usize::from(self.cols));
         let left = ((usize::from(self.cols) - width) / 2) as u16;
         let top = if shown { TOP_MARGIN } else { 0 };
-        self.placement = Placement { left, top, shown };
-        self.too_small = !shown;
+        let placement = Placement { left, top, shown };
+        // What is shown so far (its rows are moved over where unchanged,
+        // or copied if the picture is shared with other screens).
+        let mut old = std::mem::take(&mut self.shown);
+        let old_rows = old.drawn.len();
 
         let rows = usize::from(self.rows);
         let mut wanted: Vec<Vec<u8>> = vec![Vec::new(); rows];
-        let reuse = !self.full_redraw && self.drawn.len() == rows && self.drawn_left == left;
+        let reuse = !self.full_redraw && old_rows == rows && old.drawn_left == left;
         // Rows whose line is as drawn: their bytes move over, unchanged.
         let mut same = vec![false; rows];
         for (i, line) in frame.lines.iter().enumerate() {
@@ -377,9 +451,12 @@ impl Screen {
             if row >= rows {
                 break;
             }
-            wanted[row] = if reuse && self.drawn_lines.get(row) == Some(line) {
+            wanted[row] = if reuse && old.drawn_lines.get(row) == Some(line) {
                 same[row] = true;
-                std::mem::take(&mut self.drawn[row])
+                match Arc::get_mut(&mut old) {
+                    Some(own) => std::mem::take(&mut own.drawn[row]),
+                    None => old.drawn[row].clone(),
+                }
             } else {
                 line_bytes(line, left, usize::from(self.cols))
             };
@@ -388,7 +465,7 @@ impl Screen {
         lines.extend(frame.lines);
         lines.truncate(rows);
 
-        if self.full_redraw || self.drawn.len() != rows {
+        if self.full_redraw || old_rows != rows {
             let _ = queue!(
                 out,
                 ResetColor,
@@ -405,16 +482,21 @@ impl Screen {
             self.full_redraw = false;
         } else {
             for (row, bytes) in wanted.iter().enumerate() {
-                if !same[row] && self.drawn[row] != *bytes {
+                if !same[row] && old.drawn[row] != *bytes {
                     let _ = queue!(out, MoveTo(0, row as u16));
                     out.extend_from_slice(bytes);
                     let _ = queue!(out, Clear(ClearType::UntilNewLine));
                 }
             }
         }
-        self.drawn = wanted;
-        self.drawn_lines = lines;
-        self.drawn_left = left;
+        self.shown = Arc::new(Shown {
+            id: 0,
+            drawn: wanted,
+            drawn_lines: lines,
+            drawn_left: left,
+            placement,
+            too_small: !shown,
+        });
     }
 }
 
