@@ -715,6 +715,44 @@ async fn a_friends_room_code_made_on_one_host_is_joined_from_another() {
 }
 
 /// The `[cluster]` section of a host of this run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swap2_room_on_one_host_is_played_from_another_with_its_choices() {
+    use crate::swap2::{place, placer_first, seat_names};
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    let mut a = start_cluster_host(&scratch, "sa", &nats).await;
+    let mut b = start_cluster_host(&scratch, "sb", &nats).await;
+    let mut fay = Client::connect(a.addr, "fay", Login::Guest).await;
+    let code = open_friend_room(&mut fay, b"2").await;
+    fay.send(b"o").await;
+    fay.wait_for("Opening:  swap2").await;
+    let mut gus = Client::connect(b.addr, "gus", Login::Guest).await;
+    gus.wait_for("Choose a game").await;
+    gus.send(b"j").await;
+    gus.wait_for("room code:").await;
+    gus.send(format!("{code}\r").as_bytes()).await;
+    let (mut placer, mut chooser) = placer_first(fay, gus).await;
+    let [first, second] = seat_names(&placer);
+    for p in ["h8", "i9", "j8"] {
+        place(&mut placer, p).await;
+    }
+    // Whichever host the chooser is on, the choice reaches the table.
+    chooser.wait_for("Press 1, 2 or 3").await;
+    chooser.send(b"3").await;
+    place(&mut chooser, "g7").await;
+    place(&mut chooser, "k10").await;
+    placer.wait_for("Press 1 or 2").await;
+    placer.send(b"2").await;
+    for c in [&mut placer, &mut chooser] {
+        c.wait_for("chose to play").await;
+        assert_eq!(seat_names(c), [second.clone(), first.clone()]);
+    }
+    place(&mut placer, "f6").await;
+    chooser.wait_for(MY_TURN).await;
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
 fn cluster_extra(scratch: &Scratch, host: &str, nats: &str) -> String {
     format!(
         "[cluster]\nenabled = true\nnats_url = \"{nats}\"\nhost_name = \"{host}\"\nprefix = \"{}\"\n",

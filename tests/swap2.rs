@@ -8,7 +8,7 @@ use crate::util::ssh::{Client, Login, MY_TURN, board_point, start_host, wait_any
 
 /// The names on the players' line, first side first (the line that holds
 /// " vs "), with the markers taken off.
-fn seat_names(c: &Client) -> [String; 2] {
+pub(crate) fn seat_names(c: &Client) -> [String; 2] {
     let s = c.screen();
     let line = s
         .lines()
@@ -26,7 +26,7 @@ fn seat_names(c: &Client) -> [String; 2] {
 
 /// Places a stone at `point` (typed, then Enter) and waits until this
 /// client's board shows a stone there.
-async fn place(c: &mut Client, point: &str) {
+pub(crate) async fn place(c: &mut Client, point: &str) {
     c.send(format!("{point}\r").as_bytes()).await;
     let deadline = tokio::time::Instant::now() + crate::util::ssh::WAIT;
     loop {
@@ -44,7 +44,7 @@ async fn place(c: &mut Client, point: &str) {
 
 /// The two players of a new game, the one who places the opening stones
 /// first: the screen that says so tells which.
-async fn placer_first(a: Client, b: Client) -> (Client, Client) {
+pub(crate) async fn placer_first(a: Client, b: Client) -> (Client, Client) {
     let (mut a, mut b) = (a, b);
     for c in [&mut a, &mut b] {
         c.wait_for("Swap2:").await;
