@@ -130,7 +130,10 @@ impl Setup {
         if a.opponent.is_none() {
             return Some(Step::Opponent);
         }
-        if vs_computer && a.level.is_none() {
+        // A level the game does not have (a Gomoku level for Connect
+        // Four) is asked again.
+        let kind = a.rules.map_or(GameKind::ConnectFour, |r| r.kind());
+        if vs_computer && a.level.and_then(|l| l.in_game(kind)).is_none() {
             return Some(Step::Level);
         }
         if a.names[0].is_none() {
@@ -205,7 +208,7 @@ impl Setup {
                         Choice::Level(l),
                     )
                 }))
-                .select_where(|c| *c == Choice::Level(Level::Medium));
+                .select_where(|c| *c == Choice::Level(Level::default_for(kind)));
             }
             Step::Name(_) => {
                 self.field = TextField::new("", text::MAX_NAME_WIDTH);
@@ -247,7 +250,8 @@ impl Setup {
             // The computer takes a random free colour.
             let free: Vec<Colour> = Colour::ALL.into_iter().filter(|&c| c != c1).collect();
             let c2 = *free.choose(&mut self.rng).unwrap_or(&Colour::Yellow);
-            Seat::computer(a.level.unwrap_or(Level::Medium), c2)
+            let level = a.level.and_then(|l| l.in_game(rules.kind()));
+            Seat::computer(level.unwrap_or(Level::default_for(rules.kind())), c2)
         } else {
             let c2 = a.colours[1].filter(|&c| c != c1).unwrap_or_else(|| {
                 Colour::ALL
@@ -543,7 +547,7 @@ mod tests {
             let game = s.build();
             assert_eq!(game.seats[0].colour, Colour::Blue);
             assert_ne!(game.seats[1].colour, Colour::Blue);
-            assert_eq!(game.seats[1].computer, Some(Level::Easy));
+            assert_eq!(game.seats[1].computer, Level::gomoku(2));
             assert_eq!(game.humans, [true, false]);
         }
     }
