@@ -657,7 +657,11 @@ fn bounded_levels_play_the_same_move_for_the_same_seed_whatever_the_time() {
             &mut SmallRng::seed_from_u64(seed),
         );
         assert_eq!(a, b, "{level}: another move the second time");
-        assert_eq!(g.get(a.0 as i32, a.1 as i32), 0, "{level} played a taken point");
+        assert_eq!(
+            g.get(a.0 as i32, a.1 as i32),
+            0,
+            "{level} played a taken point"
+        );
     }
 }
 
@@ -709,7 +713,11 @@ fn ladder_game(
 #[test]
 fn level_7_and_level_4_beat_level_1() {
     let mut rng = SmallRng::seed_from_u64(5);
-    let openings = [vec![(7, 7)], vec![(7, 7), (8, 8)], vec![(6, 7), (8, 7), (7, 9)]];
+    let openings = [
+        vec![(7, 7)],
+        vec![(7, 7), (8, 8)],
+        vec![(6, 7), (8, 7), (7, 9)],
+    ];
     for strong in [GomokuLevel::nth(7), GomokuLevel::nth(4)] {
         for opening in &openings {
             for first in [true, false] {

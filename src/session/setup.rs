@@ -553,6 +553,33 @@ mod tests {
     }
 
     #[test]
+    fn the_gomoku_level_menu_is_the_ladder_and_a_level_of_another_game_is_asked_again() {
+        let preset = PlayOptions {
+            rules: Some(Rules::gomoku()),
+            opponent: Some(Opponent::Computer),
+            ..PlayOptions::default()
+        };
+        let mut s = Setup::new(preset, make_rng(Some(1)));
+        assert_eq!(s.step, Step::Level);
+        let screen = s.frame().to_plain("\n");
+        for n in 1..=8 {
+            assert!(screen.contains(&format!("Level {n}")), "{screen}");
+        }
+        press(&mut s, &[Key::Char('7')]);
+        assert_eq!(s.answers.level, Level::gomoku(7));
+        // A Gomoku level given for Connect Four: the question comes back.
+        let preset = PlayOptions {
+            rules: Some(Rules::connect_four()),
+            opponent: Some(Opponent::Computer),
+            level: Level::gomoku(3),
+            ..PlayOptions::default()
+        };
+        let s = Setup::new(preset, make_rng(Some(1)));
+        assert_eq!(s.step, Step::Level);
+        assert!(s.frame().to_plain("\n").contains("Perfect"));
+    }
+
+    #[test]
     fn escape_goes_back_and_bad_keys_say_so() {
         let mut s = Setup::new(PlayOptions::default(), make_rng(Some(1)));
         press(&mut s, &[Key::Char('2')]);

@@ -81,12 +81,12 @@ impl Rule {
 ///
 /// | level | plays |
 /// |-------|-------|
-/// | 1 | a random pick among its 8 best-looking points (may miss a five or a block) |
-/// | 2, 3 | level 4, but 70 % / 35 % of its moves are level 1's |
+/// | 1 | a random pick among its 5 best-looking points (may miss a five or a block) |
+/// | 2, 3 | level 4, but 60 % / 25 % of its moves are level 1's |
 /// | 4 | one ply, the forced cases (five, block, open four, open-three answers), evaluation error ±150 |
-/// | 5 | two plies, a VCF of 4 fours, evaluation error ±80 |
+/// | 5 | two plies, a VCF of 4 fours, evaluation error ±150 |
 /// | 6 | three plies, a VCF of 6 fours |
-/// | 7 | the full engine within 25,000 nodes |
+/// | 7 | the full engine within 50,000 nodes |
 /// | 8 | the full engine, as deep as the time allows |
 ///
 /// Levels 1 to 7 are bounded by depth and nodes, not time, so they play
@@ -103,7 +103,7 @@ impl GomokuLevel {
     /// The full engine: VCF, VCT, open-three defence, deep PVS, by time.
     pub const STRONG: GomokuLevel = GomokuLevel(GomokuLevel::COUNT);
     /// Nodes level 7 may search per move.
-    pub const LEVEL7_NODES: u64 = 25_000;
+    pub const LEVEL7_NODES: u64 = 50_000;
 
     /// Level `n`, 1 to [`GomokuLevel::COUNT`].
     pub fn new(n: u8) -> Option<GomokuLevel> {
@@ -138,8 +138,8 @@ impl GomokuLevel {
     fn level_one_share(self) -> u32 {
         match self.0 {
             1 => 100,
-            2 => 70,
-            3 => 35,
+            2 => 60,
+            3 => 25,
             _ => 0,
         }
     }
@@ -157,7 +157,7 @@ impl GomokuLevel {
             5 => Options {
                 max_depth: 2,
                 root_vcf: 4,
-                eval_noise: 80,
+                eval_noise: 150,
                 ..Options::medium()
             },
             6 => Options {
@@ -179,8 +179,10 @@ impl GomokuLevel {
     fn node_limit(self) -> Option<u64> {
         match self.0 {
             7 => Some(GomokuLevel::LEVEL7_NODES),
-            // Depth bounds these; the nodes only guard against a runaway.
-            1..=6 => Some(2_000_000),
+            // Depth bounds these, but the answers to open threes are
+            // searched past the horizon, and a chain of them can run long:
+            // the nodes keep such a move short.
+            1..=6 => Some(25_000),
             _ => None,
         }
     }
@@ -410,7 +412,7 @@ fn xy8(b: &Board, p: Pos) -> (u8, u8) {
     (x as u8, y as u8)
 }
 
-/// Level 1: a random pick among the 8 best-looking points near the stones
+/// Level 1: a random pick among the 5 best-looking points near the stones
 /// (attack and defence valued roughly; a five or a four to block looks
 /// good but is not a must), so a beginner who blocks fours beats it. Never
 /// a point the side to move may not play.
@@ -442,7 +444,7 @@ fn level_one_move(b: &Board, rng: &mut impl Rng) -> Option<Pos> {
         return b.first_empty(me);
     }
     list.sort_by_key(|&(s, p)| (std::cmp::Reverse(s), p));
-    let top = list.len().min(8);
+    let top = list.len().min(5);
     let pick = rng.random_range(0..top);
     Some(list[pick].1)
 }
