@@ -589,15 +589,21 @@ fn strong_beats_easy_with_both_colours() {
                 assert!(moves.len() < 225, "board full");
                 let black_to_move = moves.len().is_multiple_of(2);
                 let strong_to_move = black_to_move == strong_first;
-                let (idx, level, ms) = if strong_to_move {
-                    (0, GomokuLevel::STRONG, 25)
+                // By nodes, not time, so that the games are the same on a
+                // busy machine: the strong level within 50,000 nodes a
+                // move, easy (level 2) bounded anyway.
+                let (idx, level, nodes) = if strong_to_move {
+                    (0, GomokuLevel::STRONG, Some(50_000))
                 } else {
-                    (1, GomokuLevel::nth(2), 5)
+                    (1, GomokuLevel::nth(2), None)
                 };
                 let (x, y) = players[idx].choose(
                     &stones_from_moves(&moves),
                     level,
-                    &Limits::new(Duration::from_millis(ms)),
+                    &Limits {
+                        nodes,
+                        ..Limits::new(Duration::from_secs(60))
+                    },
                     &stop,
                     &mut rng,
                 );
