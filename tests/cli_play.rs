@@ -138,6 +138,11 @@ fn bad_flags_are_clear_errors() {
             "--level strong is not offered for Connect Four",
         ),
         (
+            vec!["play", "--game", "connect4", "--level", "5"],
+            "--level level 5 is not offered for Connect Four: choose one of easy, medium, hard or perfect",
+        ),
+        (vec!["play", "--level", "9"], "unknown level '9'"),
+        (
             vec!["play", "--colors", "red,red"],
             "cannot take the first player's colour",
         ),

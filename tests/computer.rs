@@ -119,11 +119,19 @@ fn gomoku_positions(n: usize, seed: u64) -> Vec<Position> {
 }
 
 #[test]
-fn gomoku_easy_completes_its_five_and_blocks_a_four() {
+/// Levels 4 and up see the rules' musts (levels 1 to 3 may miss them: that
+/// is what makes them weak).
+fn gomoku_levels_from_4_complete_their_five_and_block_a_four() {
+    for n in 4..=6 {
+        gomoku_level_completes_its_five_and_blocks_a_four(Level::gomoku(n).unwrap());
+    }
+}
+
+fn gomoku_level_completes_its_five_and_blocks_a_four(level: Level) {
     let stop = AtomicBool::new(false);
     let mut engine = engine_for(
         &Rules::gomoku(),
-        Level::Easy,
+        level,
         &EngineOptions {
             seed: Some(5),
             ..EngineOptions::default()

@@ -18,7 +18,25 @@ use inarow::game::renju::{self, Forbidden};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-const LEVELS: [GomokuLevel; 3] = [GomokuLevel::Easy, GomokuLevel::Medium, GomokuLevel::Strong];
+/// Levels that see the rules' musts (a five, a four to block): level 4,
+/// level 6 and the full engine. Levels 1 to 3 may miss them on purpose.
+const LEVELS: [GomokuLevel; 3] = [
+    GomokuLevel::nth(4),
+    GomokuLevel::nth(6),
+    GomokuLevel::STRONG,
+];
+
+/// The whole ladder, weakest first.
+const ALL: [GomokuLevel; 8] = [
+    GomokuLevel::nth(1),
+    GomokuLevel::nth(2),
+    GomokuLevel::nth(3),
+    GomokuLevel::nth(4),
+    GomokuLevel::nth(5),
+    GomokuLevel::nth(6),
+    GomokuLevel::nth(7),
+    GomokuLevel::nth(8),
+];
 
 /// The referee's board: 0 empty, 1 and 2 the colours.
 #[derive(Clone)]
@@ -222,7 +240,7 @@ fn medium_and_strong_stop_an_open_three() {
     ]);
     let g = grid(&rows, Rule::Freestyle);
     assert!(!g.open_four_points(2).is_empty());
-    for level in [GomokuLevel::Medium, GomokuLevel::Strong] {
+    for level in [GomokuLevel::nth(5), GomokuLevel::STRONG] {
         let (x, y) = choose(&g, 1, level, 300);
         let mut after = g.clone();
         after.set(x, y, 1);
@@ -298,7 +316,7 @@ fn strong_finds_vcf_wins_of_several_lengths() {
         for step in 0..=len {
             let (x, y) = player.choose(
                 &g.stones(1),
-                GomokuLevel::Strong,
+                GomokuLevel::STRONG,
                 &Limits::new(Duration::from_secs(3)),
                 &stop,
                 &mut rng,
@@ -353,7 +371,7 @@ fn exact_five_overline_is_not_a_win() {
             "{level:?} freestyle played {mv:?}"
         );
     }
-    for level in [GomokuLevel::Medium, GomokuLevel::Strong] {
+    for level in [GomokuLevel::nth(5), GomokuLevel::STRONG] {
         // Exactly five: neither (6,7) nor (6,3) wins; the open three on
         // row 9 does, by an open four.
         let (x, y) = choose(&exact, 1, level, 300);
@@ -392,7 +410,7 @@ fn random_positions(n: usize, count: usize, seed: u64) -> Vec<(Grid, u8)> {
 }
 
 #[test]
-fn easy_always_takes_a_five_and_blocks_a_four() {
+fn searching_levels_always_take_a_five_and_block_a_four() {
     let stop = AtomicBool::new(false);
     let mut rng = SmallRng::seed_from_u64(9);
     let mut checked = 0;
@@ -403,9 +421,10 @@ fn easy_always_takes_a_five_and_blocks_a_four() {
             continue;
         }
         let mut player = GomokuPlayer::new(9, Rule::Freestyle, 1);
+        let level = LEVELS[checked % 3];
         let (x, y) = player.choose(
             &g.stones(mover),
-            GomokuLevel::Easy,
+            level,
             &Limits::new(Duration::from_millis(50)),
             &stop,
             &mut rng,
@@ -414,12 +433,12 @@ fn easy_always_takes_a_five_and_blocks_a_four() {
         if !mine.is_empty() {
             assert!(
                 mine.contains(&mv),
-                "easy missed its five: {mv:?} not in {mine:?}"
+                "{level} missed its five: {mv:?} not in {mine:?}"
             );
         } else {
             assert!(
                 theirs.contains(&mv),
-                "easy did not block: {mv:?} not in {theirs:?}"
+                "{level} did not block: {mv:?} not in {theirs:?}"
             );
         }
         checked += 1;
@@ -434,8 +453,8 @@ fn easy_always_takes_a_five_and_blocks_a_four() {
 fn every_level_returns_an_empty_point() {
     let stop = AtomicBool::new(false);
     let mut rng = SmallRng::seed_from_u64(2);
-    for (i, (g, mover)) in random_positions(7, 60, 8).into_iter().enumerate() {
-        let level = LEVELS[i % 3];
+    for (i, (g, mover)) in random_positions(7, 96, 8).into_iter().enumerate() {
+        let level = ALL[i % 8];
         let mut player = GomokuPlayer::new(7, Rule::Freestyle, 1);
         let (x, y) = player.choose(
             &g.stones(mover),
@@ -452,7 +471,7 @@ fn every_level_returns_an_empty_point() {
     }
     // The empty board: the centre.
     let mut player = GomokuPlayer::new(15, Rule::Freestyle, 1);
-    for level in LEVELS {
+    for level in ALL {
         assert_eq!(
             player.choose(
                 &[],
@@ -475,7 +494,7 @@ fn stop_flag_ends_a_search_at_once() {
     let limits = Limits::new(Duration::from_secs(30));
     let r = player.analyse(
         &stones_from_moves(&moves),
-        GomokuLevel::Strong,
+        GomokuLevel::STRONG,
         &limits,
         &stop,
     );
@@ -504,7 +523,7 @@ fn timed_strong_search_stays_inside_its_budget() {
         let t = Instant::now();
         let r = player.analyse(
             &stones_from_moves(&moves),
-            GomokuLevel::Strong,
+            GomokuLevel::STRONG,
             &limits,
             &stop,
         );
@@ -529,7 +548,7 @@ fn fixed_depth_search_is_deterministic() {
         let mut p = GomokuPlayer::new(15, Rule::Freestyle, 8);
         let r = p.analyse(
             &stones_from_moves(&moves),
-            GomokuLevel::Strong,
+            GomokuLevel::STRONG,
             &limits,
             &stop,
         );
@@ -570,15 +589,21 @@ fn strong_beats_easy_with_both_colours() {
                 assert!(moves.len() < 225, "board full");
                 let black_to_move = moves.len().is_multiple_of(2);
                 let strong_to_move = black_to_move == strong_first;
-                let (idx, level, ms) = if strong_to_move {
-                    (0, GomokuLevel::Strong, 25)
+                // By nodes, not time, so that the games are the same on a
+                // busy machine: the strong level within 50,000 nodes a
+                // move, easy (level 2) bounded anyway.
+                let (idx, level, nodes) = if strong_to_move {
+                    (0, GomokuLevel::STRONG, Some(50_000))
                 } else {
-                    (1, GomokuLevel::Easy, 5)
+                    (1, GomokuLevel::nth(2), None)
                 };
                 let (x, y) = players[idx].choose(
                     &stones_from_moves(&moves),
                     level,
-                    &Limits::new(Duration::from_millis(ms)),
+                    &Limits {
+                        nodes,
+                        ..Limits::new(Duration::from_secs(60))
+                    },
                     &stop,
                     &mut rng,
                 );
@@ -593,6 +618,120 @@ fn strong_beats_easy_with_both_colours() {
                 winner,
                 "easy beat strong (strong first: {strong_first}) after opening {opening:?}: {moves:?}"
             );
+        }
+    }
+}
+
+/// Levels 1 to 7 are bounded by depth and nodes: the same seed and
+/// position give the same move, whether the player is fresh or searched
+/// something else before, and whatever time it is given (only a safety net).
+#[test]
+fn bounded_levels_play_the_same_move_for_the_same_seed_whatever_the_time() {
+    let stop = AtomicBool::new(false);
+    let positions = random_positions(11, 29, 31);
+    for i in 0..28 {
+        let (g, mover) = &positions[i];
+        let level = ALL[i % 7];
+        assert!(level.is_bounded());
+        let stones = g.stones(*mover);
+        let seed = 100 + i as u64;
+        let mut fresh = GomokuPlayer::new(11, Rule::Freestyle, 4);
+        let a = fresh.choose(
+            &stones,
+            level,
+            &Limits::unlimited(),
+            &stop,
+            &mut SmallRng::seed_from_u64(seed),
+        );
+        let mut used = GomokuPlayer::new(11, Rule::Freestyle, 4);
+        let (other, other_mover) = &positions[i + 1];
+        used.choose(
+            &other.stones(*other_mover),
+            GomokuLevel::STRONG,
+            &Limits {
+                depth: Some(3),
+                ..Limits::unlimited()
+            },
+            &stop,
+            &mut SmallRng::seed_from_u64(1),
+        );
+        let b = used.choose(
+            &stones,
+            level,
+            &Limits::new(Duration::from_secs(60)),
+            &stop,
+            &mut SmallRng::seed_from_u64(seed),
+        );
+        assert_eq!(a, b, "{level}: another move the second time");
+        assert_eq!(
+            g.get(a.0 as i32, a.1 as i32),
+            0,
+            "{level} played a taken point"
+        );
+    }
+}
+
+/// Plays `levels[0]` against `levels[1]` from `opening` on 15x15 freestyle
+/// (levels 1 to 7: no time limit to speak of, so the game is the same on
+/// any machine); `true` when `levels[0]` wins.
+fn ladder_game(
+    levels: [GomokuLevel; 2],
+    first: bool,
+    opening: &[(u8, u8)],
+    rng: &mut SmallRng,
+) -> bool {
+    let stop = AtomicBool::new(false);
+    let mut players = [
+        GomokuPlayer::new(15, Rule::Freestyle, 4),
+        GomokuPlayer::new(15, Rule::Freestyle, 4),
+    ];
+    let mut g = Grid::new(15, Rule::Freestyle);
+    let mut moves: Vec<(u8, u8)> = opening.to_vec();
+    for (i, &(x, y)) in moves.iter().enumerate() {
+        g.set(
+            x as usize,
+            y as usize,
+            if i.is_multiple_of(2) { 1 } else { 2 },
+        );
+    }
+    loop {
+        assert!(moves.len() < 225, "board full");
+        let black_to_move = moves.len().is_multiple_of(2);
+        let idx = if black_to_move == first { 0 } else { 1 };
+        let (x, y) = players[idx].choose(
+            &stones_from_moves(&moves),
+            levels[idx],
+            &Limits::new(Duration::from_secs(60)),
+            &stop,
+            rng,
+        );
+        assert_eq!(g.get(x as i32, y as i32), 0);
+        g.set(x as usize, y as usize, if black_to_move { 1 } else { 2 });
+        moves.push((x, y));
+        if g.wins_at(x as usize, y as usize) {
+            return idx == 0;
+        }
+    }
+}
+
+/// The ladder is ordered at its ends: level 7 beats level 1 and level 4
+/// beats level 1, with both colours.
+#[test]
+fn level_7_and_level_4_beat_level_1() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let openings = [
+        vec![(7, 7)],
+        vec![(7, 7), (8, 8)],
+        vec![(6, 7), (8, 7), (7, 9)],
+    ];
+    for strong in [GomokuLevel::nth(7), GomokuLevel::nth(4)] {
+        for opening in &openings {
+            for first in [true, false] {
+                assert!(
+                    ladder_game([strong, GomokuLevel::WEAKEST], first, opening, &mut rng),
+                    "level 1 beat {strong} (first: {first}) after {opening:?}"
+                );
+            }
         }
     }
 }
@@ -948,7 +1087,7 @@ fn analyse(g: &Grid, mover: u8, ms: u64) -> Report {
     let stop = AtomicBool::new(false);
     player.analyse(
         &g.stones(mover),
-        GomokuLevel::Strong,
+        GomokuLevel::STRONG,
         &Limits::new(Duration::from_millis(ms)),
         &stop,
     )
@@ -1006,10 +1145,11 @@ fn renju_black_never_plays_a_forbidden_best_move() {
         let levels: &[GomokuLevel] = match why {
             // Six wins under freestyle: every level takes a win.
             Forbidden::Overline => &LEVELS,
-            // Easy picks at random among good-looking points.
-            Forbidden::DoubleFour => &[GomokuLevel::Medium, GomokuLevel::Strong],
+            // Levels 1 to 3 pick at random among good-looking points, and
+            // level 4 sees one move ahead.
+            Forbidden::DoubleFour => &[GomokuLevel::nth(5), GomokuLevel::STRONG],
             // Seeing that a double three wins takes a search.
-            Forbidden::DoubleThree => &[GomokuLevel::Strong],
+            Forbidden::DoubleThree => &[GomokuLevel::STRONG],
         };
         for &level in levels {
             assert_eq!(
@@ -1018,7 +1158,7 @@ fn renju_black_never_plays_a_forbidden_best_move() {
                 "{why:?} freestyle {level:?}"
             );
         }
-        for level in LEVELS {
+        for level in ALL {
             let mv = choose(&g, 1, level, 300);
             assert_ne!(
                 mv,
@@ -1168,7 +1308,7 @@ fn renju_black_moves_are_always_allowed() {
     let mut rng = SmallRng::seed_from_u64(17);
     let mut tried = 0;
     let mut with_forbidden = 0;
-    while with_forbidden < 24 {
+    while with_forbidden < 48 {
         tried += 1;
         assert!(tried < 5000, "too few positions with forbidden points");
         let mut g = Grid::new(15, Rule::Renju);
@@ -1198,7 +1338,7 @@ fn renju_black_moves_are_always_allowed() {
             continue;
         }
         with_forbidden += 1;
-        let level = LEVELS[with_forbidden % 3];
+        let level = ALL[with_forbidden % 8];
         let mut player = GomokuPlayer::new(15, Rule::Renju, 4);
         let (x, y) = player.choose(
             &g.stones(1),

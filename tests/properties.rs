@@ -206,6 +206,8 @@ fn names_round_trip() {
         Level::Perfect,
         Level::Strong,
     ]);
+    let ladder: Vec<Level> = (1..=8).map(|n| Level::gomoku(n).unwrap()).collect();
+    round_trips(&ladder);
     round_trips(&Colour::ALL);
     round_trips(&[Theme::Emoji, Theme::Ascii]);
     round_trips(&[Opponent::Human, Opponent::Computer]);

@@ -387,6 +387,27 @@ fn against_the_computer_choose_who_moves_first() {
 }
 
 #[test]
+fn the_gomoku_levels_are_the_ladder_of_eight() {
+    let mut r = Remote::new(80, 30);
+    r.send(b"2"); // Gomoku
+    r.send(b"2"); // the computer
+    for n in 1..=8 {
+        r.shows(&format!("[{n}] Level {n}"));
+    }
+    r.shows("threat search, hard to beat");
+    assert!(!r.screen().contains("Strong"), "{}", r.screen());
+    r.send(b"3");
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::PlayComputer(
+            GameKind::Gomoku,
+            Level::gomoku(3).unwrap(),
+            None
+        )]
+    );
+}
+
+#[test]
 fn undo_against_the_computer_takes_back_to_my_turn() {
     let mut r = Remote::new(80, 24);
     r.sit_against_computer(Rules::connect_four(), true);

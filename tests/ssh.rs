@@ -110,7 +110,7 @@ async fn a_client_plays_gomoku_against_the_computer_to_the_end() {
     c.wait_for("Play the computer").await;
     c.send(b"2").await;
     c.wait_for("how strong").await;
-    c.send(b"1").await; // easy
+    c.send(b"1").await; // level 1
     let points: Vec<String> = (1..=15)
         .flat_map(|row| (b'a'..=b'o').map(move |col| format!("{}{row}", col as char)))
         .collect();
@@ -128,7 +128,7 @@ async fn a_client_plays_gomoku_against_the_computer_to_the_end() {
     }
     let s = c.screen();
     assert!(s.contains("wins with") || s.contains("Draw:"), "{s}");
-    assert!(s.contains("Computer (easy)"), "{s}");
+    assert!(s.contains("Computer (level 1)"), "{s}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -612,7 +612,7 @@ impl Brain {
         let limits = Limits::new(budget);
         let report = self
             .player()
-            .analyse(&stones, GomokuLevel::Strong, &limits, stop);
+            .analyse(&stones, GomokuLevel::STRONG, &limits, stop);
         let Some((x, y)) = report.mv else {
             return writeln!(out, "ERROR no move");
         };

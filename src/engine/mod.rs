@@ -8,7 +8,7 @@
 //!   (depth-limited negamax with alpha-beta).
 //! * [`connect4`]: the exact Connect Four solver, its opening book, and the
 //!   hard and perfect levels on the standard 7x6 board.
-//! * [`gomoku`]: the threat-space Gomoku engine (easy, medium, strong).
+//! * [`gomoku`]: the threat-space Gomoku engine (levels 1 to 8).
 
 pub mod connect4;
 pub mod gomoku;
@@ -21,6 +21,12 @@ use std::time::{Duration, Instant};
 use crate::game::{GameKind, Move, Position, Rules};
 
 /// How strong the computer plays.
+///
+/// Connect Four has easy, medium, hard and perfect. Gomoku and renju have
+/// a ladder of levels 1 to 8 ([`Level::Gomoku`], see
+/// [`gomoku::GomokuLevel`]); there the names easy, medium and strong
+/// (and hard and perfect) are aliases that [`Level::in_game`] turns into
+/// levels 2, 5 and 8.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Level {
     Easy,
@@ -29,9 +35,27 @@ pub enum Level {
     Hard,
     /// Connect Four: the game-theoretic best move.
     Perfect,
-    /// Gomoku: everything the engine has.
+    /// Gomoku: an alias of the top level.
     Strong,
+    /// Gomoku: level 1 (weakest) to 8 (the full engine).
+    Gomoku(gomoku::GomokuLevel),
 }
+
+/// The Gomoku levels' names, "level 1" to "level 8".
+const GOMOKU_NAMES: [&str; gomoku::GomokuLevel::COUNT as usize] = [
+    "level 1", "level 2", "level 3", "level 4", "level 5", "level 6", "level 7", "level 8",
+];
+
+/// Gomoku's levels, weakest first.
+const GOMOKU_LEVELS: [Level; gomoku::GomokuLevel::COUNT as usize] = {
+    let mut out = [Level::Easy; gomoku::GomokuLevel::COUNT as usize];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = Level::Gomoku(gomoku::GomokuLevel::nth(i as u8 + 1));
+        i += 1;
+    }
+    out
+};
 
 impl Level {
     pub fn name(self) -> &'static str {
@@ -41,26 +65,77 @@ impl Level {
             Level::Hard => "hard",
             Level::Perfect => "perfect",
             Level::Strong => "strong",
+            Level::Gomoku(l) => GOMOKU_NAMES[usize::from(l.number()) - 1],
         }
+    }
+
+    /// Gomoku level `n` (1 to 8).
+    pub fn gomoku(n: u8) -> Option<Level> {
+        gomoku::GomokuLevel::new(n).map(Level::Gomoku)
     }
 
     /// The levels offered for a game, weakest first.
     pub fn for_game(kind: GameKind) -> &'static [Level] {
         match kind {
             GameKind::ConnectFour => &[Level::Easy, Level::Medium, Level::Hard, Level::Perfect],
-            GameKind::Gomoku | GameKind::Renju => &[Level::Easy, Level::Medium, Level::Strong],
+            GameKind::Gomoku | GameKind::Renju => &GOMOKU_LEVELS,
+        }
+    }
+
+    /// This level as `kind` has it: one of [`Level::for_game`], with
+    /// Gomoku's aliases turned into their levels (easy 2, medium 5, strong,
+    /// hard and perfect 8); `None` when the game has no such level (a
+    /// Gomoku level or strong for Connect Four).
+    pub fn in_game(self, kind: GameKind) -> Option<Level> {
+        match kind {
+            GameKind::ConnectFour => match self {
+                Level::Easy | Level::Medium | Level::Hard | Level::Perfect => Some(self),
+                Level::Strong | Level::Gomoku(_) => None,
+            },
+            GameKind::Gomoku | GameKind::Renju => match self {
+                Level::Easy => Level::gomoku(2),
+                Level::Medium => Level::gomoku(5),
+                Level::Hard | Level::Perfect | Level::Strong => {
+                    Some(Level::Gomoku(gomoku::GomokuLevel::STRONG))
+                }
+                Level::Gomoku(_) => Some(self),
+            },
+        }
+    }
+
+    /// The level a menu for `kind` offers first: medium, or its Gomoku level.
+    pub fn default_for(kind: GameKind) -> Level {
+        Level::Medium.in_game(kind).unwrap_or(Level::Medium)
+    }
+
+    /// The levels of `kind` by name, for messages: "easy, medium, hard or
+    /// perfect", "1 to 8 (or easy, medium, strong)".
+    pub fn names_for(kind: GameKind) -> &'static str {
+        match kind {
+            GameKind::ConnectFour => "easy, medium, hard or perfect",
+            GameKind::Gomoku | GameKind::Renju => "1 to 8 (or easy, medium, strong)",
         }
     }
 
     /// A one-line description for menus.
     pub fn describe(self, kind: GameKind) -> &'static str {
         match (kind, self) {
-            (_, Level::Easy) => "wins and blocks what it sees, else casual",
-            (_, Level::Medium) => "looks a few moves ahead",
+            (GameKind::ConnectFour, Level::Easy) => "wins and blocks what it sees, else casual",
+            (GameKind::ConnectFour, Level::Medium) => "looks a few moves ahead",
             (GameKind::ConnectFour, Level::Hard) => "nearly perfect, slips now and then",
             (GameKind::ConnectFour, Level::Perfect) => "never loses a won or drawn game",
-            (_, Level::Strong) => "threat search, hard to beat",
-            _ => "",
+            (GameKind::ConnectFour, _) => "",
+            (_, Level::Gomoku(l)) => match l.number() {
+                1 => "plays near the stones, misses fours",
+                2 => "blocks now and then",
+                3 => "blocks more often than not",
+                4 => "blocks threats, plays what looks best",
+                5 => "looks two moves ahead",
+                6 => "looks three moves ahead",
+                7 => "threat search, thinks briefly",
+                _ => "threat search, hard to beat",
+            },
+            (_, l) => l.in_game(kind).map_or("", |l| l.describe(kind)),
         }
     }
 }
@@ -68,18 +143,29 @@ impl Level {
 impl std::str::FromStr for Level {
     type Err = crate::game::ParseNameError;
 
+    /// A level's name: easy, medium, hard, perfect, strong, or a Gomoku
+    /// level as "5", "level 5", "level5" or "l5".
     fn from_str(text: &str) -> Result<Level, Self::Err> {
-        match text.trim().to_ascii_lowercase().as_str() {
+        let lower = text.trim().to_ascii_lowercase();
+        let digits = lower
+            .strip_prefix("level")
+            .or_else(|| lower.strip_prefix('l'))
+            .unwrap_or(&lower)
+            .trim();
+        let ladder = digits.parse::<u8>().ok().and_then(Level::gomoku);
+        match lower.as_str() {
             "easy" => Ok(Level::Easy),
             "medium" => Ok(Level::Medium),
             "hard" => Ok(Level::Hard),
             "perfect" => Ok(Level::Perfect),
             "strong" => Ok(Level::Strong),
-            _ => Err(crate::game::ParseNameError::new(
-                "level",
-                text,
-                "easy, medium, hard, perfect or strong",
-            )),
+            _ => ladder.ok_or_else(|| {
+                crate::game::ParseNameError::new(
+                    "level",
+                    text,
+                    "easy, medium, hard, perfect, strong, or 1 to 8 (Gomoku)",
+                )
+            }),
         }
     }
 }
@@ -251,12 +337,12 @@ fn builtin_book() -> std::sync::Arc<connect4::Book> {
 pub fn engine_for(rules: &Rules, level: Level, options: &EngineOptions) -> Box<dyn Engine> {
     let rng = crate::rng::make_rng(options.seed);
     match rules.kind() {
-        GameKind::ConnectFour => match level {
+        GameKind::ConnectFour => match connect_four_level(level) {
             Level::Easy => Box::new(simple::ConnectFourEasy::new(rng)),
             Level::Medium => Box::new(simple::ConnectFourSearch::medium(rng)),
-            Level::Hard | Level::Perfect | Level::Strong if rules.is_standard_connect_four() => {
+            top if rules.is_standard_connect_four() => {
                 let book = options.connect4_book.clone().unwrap_or_else(builtin_book);
-                let level = if level == Level::Hard {
+                let level = if top == Level::Hard {
                     connect4::C4Level::Hard
                 } else {
                     connect4::C4Level::Perfect
@@ -268,11 +354,23 @@ pub fn engine_for(rules: &Rules, level: Level, options: &EngineOptions) -> Box<d
                 })
             }
             // Other board sizes: as deep as the time allows.
-            Level::Hard | Level::Perfect | Level::Strong => {
-                Box::new(simple::ConnectFourSearch::deep(rng))
-            }
+            _ => Box::new(simple::ConnectFourSearch::deep(rng)),
         },
         GameKind::Gomoku | GameKind::Renju => Box::new(GomokuEngine::new(rules, level, rng)),
+    }
+}
+
+/// The Connect Four level nearest to `level` (a Gomoku level by its place
+/// on the ladder).
+fn connect_four_level(level: Level) -> Level {
+    match level {
+        Level::Gomoku(l) => match l.number() {
+            0..=2 => Level::Easy,
+            3..=5 => Level::Medium,
+            6..=7 => Level::Hard,
+            _ => Level::Perfect,
+        },
+        other => other,
     }
 }
 
@@ -309,11 +407,15 @@ impl GomokuEngine {
         } else {
             gomoku::Rule::Freestyle
         };
-        let (level, tt_mb) = match level {
-            Level::Easy => (gomoku::GomokuLevel::Easy, 1),
-            Level::Medium => (gomoku::GomokuLevel::Medium, 8),
-            // Hard and Perfect are Connect Four names; in Gomoku they mean the best we have.
-            Level::Hard | Level::Perfect | Level::Strong => (gomoku::GomokuLevel::Strong, 64),
+        let level = match level.in_game(GameKind::Gomoku) {
+            Some(Level::Gomoku(l)) => l,
+            _ => gomoku::GomokuLevel::STRONG,
+        };
+        let tt_mb = match level.number() {
+            1..=3 => 1,
+            4..=6 => 4,
+            7 => 16,
+            _ => 64,
         };
         GomokuEngine {
             player: gomoku::GomokuPlayer::with_dimensions(
@@ -369,5 +471,65 @@ pub fn choose_legal(
         Some(m)
     } else {
         position.legal_moves().into_iter().next()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse_as_digits_names_and_aliases() {
+        for n in 1..=8u8 {
+            let want = Level::gomoku(n).unwrap();
+            for text in [
+                format!("{n}"),
+                format!("level {n}"),
+                format!("Level{n}"),
+                format!("l{n}"),
+                format!(" {n} "),
+            ] {
+                assert_eq!(text.parse::<Level>(), Ok(want), "{text:?}");
+            }
+            assert_eq!(want.name(), format!("level {n}"));
+            assert_eq!(want.to_string().parse::<Level>(), Ok(want));
+        }
+        assert_eq!("EASY".parse::<Level>(), Ok(Level::Easy));
+        assert_eq!("strong".parse::<Level>(), Ok(Level::Strong));
+        for bad in ["0", "9", "level", "level 10", "-1", "godlike", ""] {
+            let e = bad.parse::<Level>().unwrap_err().to_string();
+            assert!(e.contains("1 to 8"), "{bad:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn gomoku_aliases_map_onto_the_ladder_and_connect_four_refuses_it() {
+        let at = |n| Level::gomoku(n);
+        for kind in [GameKind::Gomoku, GameKind::Renju] {
+            assert_eq!(Level::Easy.in_game(kind), at(2));
+            assert_eq!(Level::Medium.in_game(kind), at(5));
+            for top in [Level::Strong, Level::Hard, Level::Perfect] {
+                assert_eq!(top.in_game(kind), at(8));
+            }
+            assert_eq!(at(3).unwrap().in_game(kind), at(3));
+            assert_eq!(Level::default_for(kind), at(5).unwrap());
+            let offered = Level::for_game(kind);
+            assert_eq!(offered.len(), 8);
+            for (i, l) in offered.iter().enumerate() {
+                assert_eq!(Some(*l), at(i as u8 + 1));
+                assert!(!l.describe(kind).is_empty());
+            }
+        }
+        let c4 = GameKind::ConnectFour;
+        for n in 1..=8 {
+            assert_eq!(at(n).unwrap().in_game(c4), None);
+        }
+        assert_eq!(Level::Strong.in_game(c4), None);
+        for l in [Level::Easy, Level::Medium, Level::Hard, Level::Perfect] {
+            assert_eq!(l.in_game(c4), Some(l));
+            assert!(Level::for_game(c4).contains(&l));
+        }
+        assert_eq!(Level::default_for(c4), Level::Medium);
+        assert_eq!(Level::names_for(c4), "easy, medium, hard or perfect");
     }
 }

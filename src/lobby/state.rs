@@ -1807,13 +1807,17 @@ impl LobbyState {
         let Some(rules) = self.offered(id, kind) else {
             return;
         };
-        if !Level::for_game(kind).contains(&level) {
+        let Some(level) = level.in_game(kind) else {
             self.tell(
                 id,
-                Notice::LobbyError(format!("{level} is not a level of {}", kind.name())),
+                Notice::LobbyError(format!(
+                    "{level} is not a level of {}: its levels are {}",
+                    kind.name(),
+                    Level::names_for(kind)
+                )),
             );
             return;
-        }
+        };
         let human_first = human_first.unwrap_or_else(|| self.rng.random_bool(0.5));
         self.start_room(
             rules,
@@ -2315,7 +2319,9 @@ impl LobbyState {
                 (None, None) => return None,
             },
             None => Seat::Computer {
-                level: level.unwrap_or(Level::Medium),
+                level: level
+                    .and_then(|l| l.in_game(rules.kind()))
+                    .unwrap_or(Level::default_for(rules.kind())),
                 colour: take_colour(&mut self.rng, None),
             },
         };
@@ -2609,7 +2615,23 @@ mod tests {
         });
         assert_eq!(
             effects,
-            vec![error(1, "strong is not a level of Connect Four")]
+            vec![error(
+                1,
+                "strong is not a level of Connect Four: its levels are easy, medium, hard or perfect"
+            )]
+        );
+        let effects = s.handle(Command::PlayComputer {
+            id: 1,
+            kind: C4,
+            level: Level::gomoku(3).unwrap(),
+            human_first: Some(true),
+        });
+        assert_eq!(
+            effects,
+            vec![error(
+                1,
+                "level 3 is not a level of Connect Four: its levels are easy, medium, hard or perfect"
+            )]
         );
         assert_eq!(s.stats().playing, 0);
     }

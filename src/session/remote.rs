@@ -364,8 +364,9 @@ impl LobbyScreen {
                 return RemoteAction::CreateRoom(r.kind(), true);
             }
             (Choice::Computer, Step::Actions(r, _)) => {
+                let default = Level::default_for(r.kind());
                 let m = levels_with_first(r.kind(), self.first)
-                    .select_where(|c| *c == Choice::Level(Level::Medium));
+                    .select_where(|c| *c == Choice::Level(default));
                 self.step = Step::Levels(r, m, self.first);
             }
             (Choice::Level(l), Step::Levels(r, _, first)) => {
@@ -617,7 +618,8 @@ impl SeekScreen {
         if self.offer.is_none() && now >= self.since + opts.match_wait {
             let mut m = level_menu(self.rules.kind());
             m = m.entry('w', "Keep waiting", "", Choice::KeepWaiting);
-            self.offer = Some(m.select_where(|c| *c == Choice::Level(Level::Medium)));
+            let default = Level::default_for(self.rules.kind());
+            self.offer = Some(m.select_where(|c| *c == Choice::Level(default)));
         }
     }
 

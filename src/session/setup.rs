@@ -130,7 +130,10 @@ impl Setup {
         if a.opponent.is_none() {
             return Some(Step::Opponent);
         }
-        if vs_computer && a.level.is_none() {
+        // A level the game does not have (a Gomoku level for Connect
+        // Four) is asked again.
+        let kind = a.rules.map_or(GameKind::ConnectFour, |r| r.kind());
+        if vs_computer && a.level.and_then(|l| l.in_game(kind)).is_none() {
             return Some(Step::Level);
         }
         if a.names[0].is_none() {
@@ -205,7 +208,7 @@ impl Setup {
                         Choice::Level(l),
                     )
                 }))
-                .select_where(|c| *c == Choice::Level(Level::Medium));
+                .select_where(|c| *c == Choice::Level(Level::default_for(kind)));
             }
             Step::Name(_) => {
                 self.field = TextField::new("", text::MAX_NAME_WIDTH);
@@ -247,7 +250,8 @@ impl Setup {
             // The computer takes a random free colour.
             let free: Vec<Colour> = Colour::ALL.into_iter().filter(|&c| c != c1).collect();
             let c2 = *free.choose(&mut self.rng).unwrap_or(&Colour::Yellow);
-            Seat::computer(a.level.unwrap_or(Level::Medium), c2)
+            let level = a.level.and_then(|l| l.in_game(rules.kind()));
+            Seat::computer(level.unwrap_or(Level::default_for(rules.kind())), c2)
         } else {
             let c2 = a.colours[1].filter(|&c| c != c1).unwrap_or_else(|| {
                 Colour::ALL
@@ -543,9 +547,36 @@ mod tests {
             let game = s.build();
             assert_eq!(game.seats[0].colour, Colour::Blue);
             assert_ne!(game.seats[1].colour, Colour::Blue);
-            assert_eq!(game.seats[1].computer, Some(Level::Easy));
+            assert_eq!(game.seats[1].computer, Level::gomoku(2));
             assert_eq!(game.humans, [true, false]);
         }
+    }
+
+    #[test]
+    fn the_gomoku_level_menu_is_the_ladder_and_a_level_of_another_game_is_asked_again() {
+        let preset = PlayOptions {
+            rules: Some(Rules::gomoku()),
+            opponent: Some(Opponent::Computer),
+            ..PlayOptions::default()
+        };
+        let mut s = Setup::new(preset, make_rng(Some(1)));
+        assert_eq!(s.step, Step::Level);
+        let screen = s.frame().to_plain("\n");
+        for n in 1..=8 {
+            assert!(screen.contains(&format!("Level {n}")), "{screen}");
+        }
+        press(&mut s, &[Key::Char('7')]);
+        assert_eq!(s.answers.level, Level::gomoku(7));
+        // A Gomoku level given for Connect Four: the question comes back.
+        let preset = PlayOptions {
+            rules: Some(Rules::connect_four()),
+            opponent: Some(Opponent::Computer),
+            level: Level::gomoku(3),
+            ..PlayOptions::default()
+        };
+        let s = Setup::new(preset, make_rng(Some(1)));
+        assert_eq!(s.step, Step::Level);
+        assert!(s.frame().to_plain("\n").contains("Perfect"));
     }
 
     #[test]

@@ -6,7 +6,12 @@
 //! `--movetime MS` searches each position for a fixed time instead (to read
 //! depth and nodes per second at a given speed; not deterministic).
 //! `--match A:B` plays levels against each other from seeded random openings,
-//! every opening with both colours, and prints the score.
+//! every opening with both colours, and prints the score. A level is 1 to 8
+//! (or easy, medium, strong: 2, 5, 8), or `beginner`: a scripted player
+//! that completes its five, blocks a four, and otherwise plays next to its
+//! own stones (the bottom of the ladder must lose to it). Levels 1 to 7 are
+//! bounded by depth and nodes; they get a time limit of 10 s per move only
+//! as a safety net, so a match between them plays the same on any machine.
 
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -16,9 +21,10 @@ use anyhow::{Context, bail};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::engine::Limits;
-use crate::engine::gomoku::board::Board;
+use crate::engine::gomoku::board::{Board, Pos, other};
 use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, Stone, stones_from_moves};
+use crate::engine::{Level, Limits};
+use crate::game::GameKind;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchGomokuArgs {
@@ -28,16 +34,16 @@ pub struct BenchGomokuArgs {
     /// Search each position for this many milliseconds instead of to a fixed depth.
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
-    /// Play a match instead, e.g. `strong:easy` (levels: easy, medium, strong).
+    /// Play a match instead, e.g. `8:7` (levels 1 to 8, easy, medium, strong, or beginner).
     #[arg(long = "match", value_name = "A:B")]
     pub match_levels: Option<String>,
     /// Openings in a match; each is played twice, once with each colour.
     #[arg(long, default_value_t = 10)]
     pub games: u32,
-    /// Time per move in a match, milliseconds.
+    /// Time per move of level 8 in a match, milliseconds (levels 1 to 7 play by nodes).
     #[arg(long, default_value_t = 100, value_name = "MS")]
     pub match_ms: u64,
-    /// Time per move for the second level in a match, if different, milliseconds.
+    /// Time per move of level 8 as the second player in a match, if different, milliseconds.
     #[arg(long, value_name = "MS")]
     pub match_ms_b: Option<u64>,
     /// Seed for the match openings.
@@ -103,7 +109,10 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
         }
         None => POSITIONS,
     };
-    let level = parse_level(&args.level)?;
+    let level = match parse_player(&args.level)? {
+        MatchPlayer::Level(l) => l,
+        MatchPlayer::Beginner => bail!("--level: the beginner has no search to show"),
+    };
     for (name, moves) in positions {
         let stones = parse_moves(moves).with_context(|| format!("position {name}"))?;
         let mut player = GomokuPlayer::new(args.size, rule, args.tt_mb);
@@ -152,13 +161,82 @@ fn parse_moves(s: &str) -> anyhow::Result<Vec<(u8, u8, Stone)>> {
     Ok(stones_from_moves(&moves))
 }
 
-fn parse_level(s: &str) -> anyhow::Result<GomokuLevel> {
-    Ok(match s {
-        "easy" => GomokuLevel::Easy,
-        "medium" => GomokuLevel::Medium,
-        "strong" => GomokuLevel::Strong,
-        other => bail!("unknown level {other:?} (easy, medium or strong)"),
-    })
+/// A player in a match: a level, or the scripted beginner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum MatchPlayer {
+    Level(GomokuLevel),
+    Beginner,
+}
+
+fn parse_player(s: &str) -> anyhow::Result<MatchPlayer> {
+    if s == "beginner" {
+        return Ok(MatchPlayer::Beginner);
+    }
+    let level = match s.parse::<Level>() {
+        Ok(l) => l.in_game(GameKind::Gomoku),
+        Err(_) => None,
+    };
+    match level {
+        Some(Level::Gomoku(l)) => Ok(MatchPlayer::Level(l)),
+        _ => bail!("unknown level {s:?} (1 to 8, easy, medium, strong, or beginner)"),
+    }
+}
+
+/// The time a level gets per move in a match: level 8 the given time;
+/// the others play by depth and nodes, and get a safety net only.
+fn match_limits(player: MatchPlayer, ms: u64) -> Limits {
+    match player {
+        MatchPlayer::Level(l) if l.is_bounded() => Limits::new(Duration::from_secs(10)),
+        _ => Limits::new(Duration::from_millis(ms)),
+    }
+}
+
+/// The beginner: completes its own five, blocks the opponent's four (a
+/// five point), otherwise plays next to its own stones (near any stone
+/// when none of its own has a free neighbour, the centre on an empty
+/// board), at random. Never a point forbidden to it.
+fn beginner_move(b: &Board, rng: &mut SmallRng) -> Option<Pos> {
+    let me = b.to_move();
+    let op = other(me);
+    if let Some(p) = b.find_five(me).filter(|&p| b.may_play(p, me)) {
+        return Some(p);
+    }
+    if let Some(p) = b.find_five(op).filter(|&p| b.may_play(p, me)) {
+        return Some(p);
+    }
+    if b.stone_count() == 0 {
+        return b.pos(b.width() / 2, b.height() / 2);
+    }
+    let (w, h) = (b.width() as i32, b.height() as i32);
+    let next_to = |p: Pos, colour: u8| {
+        let (x, y) = b.xy(p);
+        (-1..=1).any(|dy: i32| {
+            (-1..=1).any(|dx: i32| {
+                let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                (dx, dy) != (0, 0)
+                    && (0..w).contains(&nx)
+                    && (0..h).contains(&ny)
+                    && b.pos(nx as usize, ny as usize)
+                        .is_some_and(|q| b.cell(q) == colour)
+            })
+        })
+    };
+    let free: Vec<Pos> = b
+        .points()
+        .iter()
+        .copied()
+        .filter(|&p| b.may_play(p, me))
+        .collect();
+    let mine: Vec<Pos> = free.iter().copied().filter(|&p| next_to(p, me)).collect();
+    let pool: Vec<Pos> = if mine.is_empty() {
+        free.iter().copied().filter(|&p| b.is_near(p)).collect()
+    } else {
+        mine
+    };
+    if pool.is_empty() {
+        return b.first_empty(me);
+    }
+    Some(pool[rng.random_range(0..pool.len())])
 }
 
 /// Plays `spec` = "A:B" over seeded random openings, both colours each.
@@ -166,10 +244,7 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
     let (a, b) = spec
         .split_once(':')
         .context("--match wants A:B, e.g. strong:easy")?;
-    let levels = [
-        parse_level(a.trim_end_matches('x'))?,
-        parse_level(b.trim_end_matches('x'))?,
-    ];
+    let levels = [parse_player(a)?, parse_player(b)?];
     let size = args.size.clamp(5, 32);
     let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut players = [
@@ -177,8 +252,8 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
         GomokuPlayer::new(size, rule, args.tt_mb),
     ];
     let budgets = [
-        Duration::from_millis(args.match_ms),
-        Duration::from_millis(args.match_ms_b.unwrap_or(args.match_ms)),
+        match_limits(levels[0], args.match_ms),
+        match_limits(levels[1], args.match_ms_b.unwrap_or(args.match_ms)),
     ];
     let stop = AtomicBool::new(false);
     let (mut wins_a, mut wins_b, mut draws) = (0u32, 0u32, 0u32);
@@ -205,8 +280,19 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
                 let idx = if mover_is_a { 0 } else { 1 };
                 let stones = stones_from_moves(&moves);
                 let t = Instant::now();
-                let limits = Limits::new(budgets[idx]);
-                let (x, y) = players[idx].choose(&stones, levels[idx], &limits, &stop, &mut rng);
+                let limits = Limits {
+                    start: t,
+                    ..budgets[idx]
+                };
+                let (x, y) = match levels[idx] {
+                    MatchPlayer::Level(level) => {
+                        players[idx].choose(&stones, level, &limits, &stop, &mut rng)
+                    }
+                    MatchPlayer::Beginner => beginner_move(&board, &mut rng).map_or((0, 0), |p| {
+                        let (x, y) = board.xy(p);
+                        (x as u8, y as u8)
+                    }),
+                };
                 max_move_ms = max_move_ms.max(t.elapsed().as_secs_f64() * 1000.0);
                 let Some(p) = board
                     .pos(x as usize, y as usize)
@@ -240,11 +326,11 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
             );
         }
     }
+    let games = 2 * args.games;
+    let score = 100.0 * (f64::from(wins_a) + 0.5 * f64::from(draws)) / f64::from(games.max(1));
     println!(
-        "{a} vs {b}: {wins_a} wins, {wins_b} losses, {draws} draws over {} games ({} ms/move, slowest move {:.0} ms)",
-        2 * args.games,
-        args.match_ms,
-        max_move_ms
+        "{a} vs {b}: {wins_a} wins, {wins_b} losses, {draws} draws over {games} games: {a} scores {score:.1} % (level 8: {} ms/move; slowest move {:.0} ms)",
+        args.match_ms, max_move_ms
     );
     Ok(ExitCode::SUCCESS)
 }

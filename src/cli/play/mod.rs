@@ -26,7 +26,7 @@ pub struct PlayArgs {
     /// Play against a second person on this keyboard (human) or the computer.
     #[arg(long)]
     pub vs: Option<Opponent>,
-    /// The computer's level (Connect Four: easy, medium, hard, perfect; Gomoku: easy, medium, strong).
+    /// The computer's level (Connect Four: easy, medium, hard, perfect; Gomoku and renju: 1 to 8, weakest first, or easy, medium, strong for 2, 5, 8).
     #[arg(long)]
     pub level: Option<Level>,
     /// Player names, first player first: `Alice,Bob` (or just `Alice`).
@@ -70,15 +70,15 @@ pub fn options_from_args(args: &PlayArgs) -> anyhow::Result<PlayOptions> {
             _ => bail!("--exact is a Gomoku rule: add --game gomoku"),
         }
     }
-    let level = args.level;
-    if let (Some(l), Some(k)) = (level, kind)
-        && !Level::for_game(k).contains(&l)
-    {
-        let names: Vec<&str> = Level::for_game(k).iter().map(|l| l.name()).collect();
-        bail!(
-            "--level {l} is not offered for {k}: choose one of {}",
-            names.join(", ")
-        );
+    let mut level = args.level;
+    if let (Some(l), Some(k)) = (level, kind) {
+        match l.in_game(k) {
+            Some(l) => level = Some(l),
+            None => bail!(
+                "--level {l} is not offered for {k}: choose one of {}",
+                Level::names_for(k)
+            ),
+        }
     }
     let opponent = match (args.vs, level) {
         (Some(Opponent::Human), Some(_)) => {

@@ -75,16 +75,123 @@ impl Rule {
     }
 }
 
-/// How hard the computer plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GomokuLevel {
-    /// Completes its own five and blocks a four; otherwise a random pick
-    /// among the better-looking points near the stones.
-    Easy,
-    /// A shallow search (depth 4) with a short VCF.
-    Medium,
-    /// Everything: VCF, VCT, open-three defence, deep PVS.
-    Strong,
+/// How hard the computer plays: a ladder of levels from 1 (weakest) to
+/// [`GomokuLevel::COUNT`] (the full engine), each meant to score about 75 %
+/// against the one below it (the figures are in the README).
+///
+/// | level | plays |
+/// |-------|-------|
+/// | 1 | a random pick among its 5 best-looking points (may miss a five or a block) |
+/// | 2, 3 | level 4, but 60 % / 25 % of its moves are level 1's |
+/// | 4 | one ply, the forced cases (five, block, open four, open-three answers), evaluation error ±150 |
+/// | 5 | two plies, a VCF of 4 fours, evaluation error ±150 |
+/// | 6 | three plies, a VCF of 6 fours |
+/// | 7 | the full engine within 50,000 nodes |
+/// | 8 | the full engine, as deep as the time allows |
+///
+/// Levels 1 to 7 are bounded by depth and nodes, not time, so they play
+/// the same on any machine: the same seed and position give the same move
+/// (a time limit is only a safety net). Level 8 uses the time it is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GomokuLevel(u8);
+
+impl GomokuLevel {
+    /// How many levels there are; the last is the full engine.
+    pub const COUNT: u8 = 8;
+    /// The weakest level.
+    pub const WEAKEST: GomokuLevel = GomokuLevel(1);
+    /// The full engine: VCF, VCT, open-three defence, deep PVS, by time.
+    pub const STRONG: GomokuLevel = GomokuLevel(GomokuLevel::COUNT);
+    /// Nodes level 7 may search per move.
+    pub const LEVEL7_NODES: u64 = 50_000;
+
+    /// Level `n`, 1 to [`GomokuLevel::COUNT`].
+    pub fn new(n: u8) -> Option<GomokuLevel> {
+        (1..=GomokuLevel::COUNT)
+            .contains(&n)
+            .then_some(GomokuLevel(n))
+    }
+
+    /// Level `n` in a constant; `n` must be 1 to [`GomokuLevel::COUNT`].
+    pub const fn nth(n: u8) -> GomokuLevel {
+        assert!(n >= 1 && n <= GomokuLevel::COUNT);
+        GomokuLevel(n)
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = GomokuLevel> {
+        (1..=GomokuLevel::COUNT).map(GomokuLevel)
+    }
+
+    /// The level's number, 1 to [`GomokuLevel::COUNT`].
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// Whether the level plays by depth and nodes only (all but the top),
+    /// so that the time it is given is only a safety net.
+    pub fn is_bounded(self) -> bool {
+        self.0 < GomokuLevel::COUNT
+    }
+
+    /// Share of moves levels 2 and 3 take from level 1, in percent.
+    fn level_one_share(self) -> u32 {
+        match self.0 {
+            1 => 100,
+            2 => 60,
+            3 => 25,
+            _ => 0,
+        }
+    }
+
+    /// The search options of a searching level (4 and up); `noise_seed`
+    /// seeds the evaluation error of levels 4 and 5.
+    fn options(self, noise_seed: u64) -> Options {
+        let mut o = match self.0 {
+            0..=4 => Options {
+                max_depth: 1,
+                root_vcf: 0,
+                eval_noise: 150,
+                ..Options::medium()
+            },
+            5 => Options {
+                max_depth: 2,
+                root_vcf: 4,
+                eval_noise: 150,
+                ..Options::medium()
+            },
+            6 => Options {
+                max_depth: 3,
+                root_vcf: 6,
+                ..Options::medium()
+            },
+            7 => Options {
+                vct_by_nodes: true,
+                ..Options::strong()
+            },
+            _ => Options::strong(),
+        };
+        o.noise_seed = noise_seed;
+        o
+    }
+
+    /// The most nodes a bounded level may search per move.
+    fn node_limit(self) -> Option<u64> {
+        match self.0 {
+            7 => Some(GomokuLevel::LEVEL7_NODES),
+            // Depth bounds these, but the answers to open threes are
+            // searched past the horizon, and a chain of them can run long:
+            // the nodes keep such a move short.
+            1..=6 => Some(25_000),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for GomokuLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "level {}", self.0)
+    }
 }
 
 /// Whose a stone is, seen from the engine: the player to move next (the
@@ -160,12 +267,15 @@ impl GomokuPlayer {
         self.cache.clear();
     }
 
-    /// Chooses a move within `limits` (their time, shared out by
-    /// [`TimeShares::GOMOKU`]; the easy level ignores them).
+    /// Chooses a move within `limits`. Level 8 shares their time out by
+    /// [`TimeShares::GOMOKU`]; levels 1 to 7 are bounded by depth and
+    /// nodes, and honour only the hard deadline, as a safety net (within
+    /// it, the same `rng` state and stones give the same move).
     ///
     /// `stones`: (x, y, whose) with x the column, y the row, both from 0. Points off the
     /// board and repeated points are ignored. Returns an empty point whenever
-    /// one exists (the centre on an empty board); on a full board, (0, 0).
+    /// one exists (the centre on an empty board; never a point forbidden
+    /// to the side to move); on a full board, (0, 0).
     pub fn choose(
         &mut self,
         stones: &[(u8, u8, Stone)],
@@ -174,20 +284,27 @@ impl GomokuPlayer {
         stop: &AtomicBool,
         rng: &mut impl Rng,
     ) -> (u8, u8) {
-        if level == GomokuLevel::Easy {
-            let board = self.board(stones);
-            return easy_move(&board, rng).map_or((0, 0), |p| xy8(&board, p));
+        let mut level = level;
+        let share = level.level_one_share();
+        if share > 0 {
+            if share >= 100 || rng.random_range(0..100) < share {
+                let board = self.board(stones);
+                return level_one_move(&board, rng).map_or((0, 0), |p| xy8(&board, p));
+            }
+            level = GomokuLevel(4);
         }
-        self.analyse(stones, level, limits, stop)
+        let noise_seed = rng.random::<u64>();
+        self.search(stones, level, limits, stop, noise_seed)
             .mv
             .unwrap_or((0, 0))
     }
 
-    /// Searches the position under `limits` and reports the figures. The
-    /// time left when the search starts is shared out by
-    /// [`TimeShares::GOMOKU`]; with no time limit the search is
-    /// deterministic (same input, same nodes). Easy is treated as Medium
-    /// here (it has nothing to report).
+    /// Searches the position under `limits` and reports the figures, as
+    /// [`GomokuPlayer::choose`] would play it (levels 1 to 3 are searched
+    /// as level 4: they have nothing else to report; the evaluation error
+    /// of levels 4 and 5 has a fixed seed). Level 8 shares the time left
+    /// when the search starts out by [`TimeShares::GOMOKU`]; with no time
+    /// limit the search is deterministic (same input, same nodes).
     pub fn analyse(
         &mut self,
         stones: &[(u8, u8, Stone)],
@@ -195,22 +312,34 @@ impl GomokuPlayer {
         limits: &Limits,
         stop: &AtomicBool,
     ) -> Report {
+        self.search(stones, level.max(GomokuLevel(4)), limits, stop, 0)
+    }
+
+    fn search(
+        &mut self,
+        stones: &[(u8, u8, Stone)],
+        level: GomokuLevel,
+        limits: &Limits,
+        stop: &AtomicBool,
+        noise_seed: u64,
+    ) -> Report {
         let start = Instant::now();
         let board = self.board(stones);
-        let mut opts = match level {
-            GomokuLevel::Strong => Options::strong(),
-            _ => Options::medium(),
-        };
+        let mut opts = level.options(noise_seed);
         if let Some(d) = limits.depth {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);
         }
-        let deadlines = limits.deadlines(TimeShares::GOMOKU, start);
+        let mut deadlines = limits.deadlines(TimeShares::GOMOKU, start);
+        let mut node_limit = limits.nodes.unwrap_or(u64::MAX);
+        if level.is_bounded() {
+            // Depth and nodes decide; the time is only a safety net, and
+            // what earlier moves left in the tables must not matter.
+            deadlines.soft = None;
+            node_limit = node_limit.min(level.node_limit().unwrap_or(u64::MAX));
+            self.clear();
+        }
         let mut search = Search::new(board, &mut self.tt, &mut self.cache, stop, opts);
-        let out = search.think(
-            deadlines.soft,
-            deadlines.hard,
-            limits.nodes.unwrap_or(u64::MAX),
-        );
+        let out = search.think(deadlines.soft, deadlines.hard, node_limit);
         let b = search.board();
         Report {
             mv: out.mv.map(|p| xy8(b, p)),
@@ -283,17 +412,13 @@ fn xy8(b: &Board, p: Pos) -> (u8, u8) {
     (x as u8, y as u8)
 }
 
-/// The easy level: the rules' musts, then a random pick among the better
-/// points near the stones (so it makes and blocks the obvious, and little more).
-fn easy_move(b: &Board, rng: &mut impl Rng) -> Option<Pos> {
+/// Level 1: a random pick among the 5 best-looking points near the stones
+/// (attack and defence valued roughly; a five or a four to block looks
+/// good but is not a must), so a beginner who blocks fours beats it. Never
+/// a point the side to move may not play.
+fn level_one_move(b: &Board, rng: &mut impl Rng) -> Option<Pos> {
     let me = b.to_move();
     let op = board::other(me);
-    if let Some(p) = b.find_five(me) {
-        return Some(p);
-    }
-    if let Some(p) = b.find_five(op).filter(|&p| !b.is_forbidden(p, me)) {
-        return Some(p);
-    }
     if b.stone_count() == 0 {
         return b.pos(b.width() / 2, b.height() / 2);
     }
@@ -303,8 +428,8 @@ fn easy_move(b: &Board, rng: &mut impl Rng) -> Option<Pos> {
         .copied()
         .filter(|&p| b.may_play(p, me) && b.is_near(p))
         .map(|p| {
-            // Sees its own fours and the opponent's open threes, and values
-            // the rest only roughly.
+            // Sees fours, its own and the opponent's open threes, and
+            // values the rest only roughly.
             let mut s = b.score(p, me).min(60) + b.score(p, op).min(40);
             if b.cat(p, me) >= C_FOUR || b.cat(p, op) >= C_FOUR {
                 s += 100;
@@ -319,7 +444,7 @@ fn easy_move(b: &Board, rng: &mut impl Rng) -> Option<Pos> {
         return b.first_empty(me);
     }
     list.sort_by_key(|&(s, p)| (std::cmp::Reverse(s), p));
-    let top = list.len().min(6);
+    let top = list.len().min(5);
     let pick = rng.random_range(0..top);
     Some(list[pick].1)
 }

@@ -63,6 +63,16 @@ pub struct Options {
     /// point and we have no four, search only the moves that take all such
     /// points away, our fours, and (against double threes only) our threes.
     pub defend_double_threats: bool,
+    /// Evaluation error: up to this much is added to or taken from every
+    /// static evaluation, the same for the same position and `noise_seed`
+    /// (the weaker levels' misjudgements); 0 = none.
+    pub eval_noise: i32,
+    /// Seed of the evaluation error.
+    pub noise_seed: u64,
+    /// Bound the root VCT by its share (`vct_share`) of the node limit
+    /// instead of the time, so that the search plays the same on any
+    /// machine (the hard deadline still stops it).
+    pub vct_by_nodes: bool,
 }
 
 impl Options {
@@ -79,6 +89,9 @@ impl Options {
             frontier_pruning: true,
             tempo_weight: 120,
             defend_double_threats: true,
+            eval_noise: 0,
+            noise_seed: 0,
+            vct_by_nodes: false,
         }
     }
 
@@ -95,6 +108,9 @@ impl Options {
             frontier_pruning: false,
             tempo_weight: 120,
             defend_double_threats: false,
+            eval_noise: 0,
+            noise_seed: 0,
+            vct_by_nodes: false,
         }
     }
 }
@@ -286,19 +302,25 @@ impl<'a> Search<'a> {
 
         if self.opts.root_vct > 0 {
             let saved = self.hard;
-            let share = match hard {
-                Some(h) => Some(
-                    start
-                        + h.saturating_duration_since(start)
-                            .mul_f64(self.opts.vct_share),
-                ),
-                None => None,
-            };
-            self.hard = share;
             let saved_limit = self.node_limit;
-            if hard.is_none() {
-                // Deterministic runs (bench) bound the VCT by nodes instead.
-                self.node_limit = self.nodes + 200_000;
+            if self.opts.vct_by_nodes {
+                // Its share of the nodes; the hard deadline stays.
+                let share = (saved_limit as f64 * self.opts.vct_share) as u64;
+                self.node_limit = saved_limit.min(self.nodes.saturating_add(share.max(1)));
+            } else {
+                let share = match hard {
+                    Some(h) => Some(
+                        start
+                            + h.saturating_duration_since(start)
+                                .mul_f64(self.opts.vct_share),
+                    ),
+                    None => None,
+                };
+                self.hard = share;
+                if hard.is_none() {
+                    // Deterministic runs (bench) bound the VCT by nodes instead.
+                    self.node_limit = self.nodes + 200_000;
+                }
             }
             let won = self.vct(self.opts.root_vct, 12, true);
             self.hard = saved;
@@ -672,7 +694,23 @@ impl<'a> Search<'a> {
         if op_wins > 0 && my_fours == 0 {
             s -= 300 * op_wins.min(3);
         }
+        if self.opts.eval_noise > 0 {
+            s += self.noise(me);
+        }
         s.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+    }
+
+    /// The evaluation error for this position and side to move, from
+    /// `-eval_noise` to `eval_noise`: a hash of the position and the seed,
+    /// so the same position is misjudged the same way within a search.
+    fn noise(&self, me: Color) -> i32 {
+        let n = self.opts.eval_noise as u64;
+        let mut h = self.b.hash() ^ self.opts.noise_seed ^ if me == 2 { SIDE_SALT } else { 0 };
+        // splitmix64's finaliser.
+        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        h ^= h >> 31;
+        (h % (2 * n + 1)) as i32 - n as i32
     }
 
     /// Candidate moves near the stones, best first by attack plus defence

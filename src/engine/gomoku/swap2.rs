@@ -292,7 +292,7 @@ impl GomokuPlayer {
         loop {
             let report = self.analyse(
                 &stones_from_moves(&line),
-                GomokuLevel::Strong,
+                GomokuLevel::STRONG,
                 limits,
                 budget.stop,
             );
@@ -520,7 +520,7 @@ mod tests {
         };
         let r = player.analyse(
             &stones_from_moves(moves),
-            GomokuLevel::Strong,
+            GomokuLevel::STRONG,
             &limits,
             &stop,
         );
