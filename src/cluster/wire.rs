@@ -777,6 +777,11 @@ mod tests {
             let side = table.view().position.to_move();
             table.play(side, Move::Column(c)).expect("legal");
         }
+        state_of(&table)
+    }
+
+    /// The table's state with the visitor in the second seat.
+    fn state_of(table: &Table) -> RoomState {
         RoomState {
             view: table.view().clone(),
             ids: [Some(7), Some(VISITOR)],
@@ -885,14 +890,7 @@ mod tests {
                 .play(Side::First, Move::Point(Point::new(x, y)))
                 .expect("legal");
         }
-        let state = RoomState {
-            view: table.view().clone(),
-            ids: [Some(7), Some(VISITOR)],
-            present: [true, true],
-            carry: None,
-            handed_over: false,
-            frames: Default::default(),
-        };
+        let state = state_of(&table);
         let wire = WireState::of(&state, VISITOR, now);
         let got = wire.clone().into_state(42, now).expect("valid");
         assert_eq!(got.view.swap2, Some(Swap2Stage::Choose));

@@ -1235,8 +1235,13 @@ mod tests {
     use crate::table::{Seat, Table};
 
     fn remote() -> Session {
+        remote_named("ann", 80, 24)
+    }
+
+    /// A remote session of `name` on a `cols` x `rows` terminal.
+    fn remote_named(name: &str, cols: u32, rows: u32) -> Session {
         let opts = RemoteOptions {
-            name: "ann".into(),
+            name: name.into(),
             motd: String::new(),
             games: vec![Rules::connect_four()],
             match_wait: Duration::from_secs(30),
@@ -1245,7 +1250,7 @@ mod tests {
             ask_name: false,
             chat_max: 200,
         };
-        Session::remote(opts, Theme::Ascii, 80, 24)
+        Session::remote(opts, Theme::Ascii, cols, rows)
     }
 
     #[test]
@@ -1300,17 +1305,7 @@ mod tests {
 
     /// A watcher's session at 80x24 (or `cols` x `rows`), watching.
     fn watcher(name: &str, cols: u32, rows: u32) -> (Session, vt100::Parser) {
-        let opts = RemoteOptions {
-            name: name.into(),
-            motd: String::new(),
-            games: vec![Rules::connect_four()],
-            match_wait: Duration::from_secs(30),
-            join_hint: "ssh CODE@host".into(),
-            max_line: 64,
-            ask_name: false,
-            chat_max: 200,
-        };
-        let mut s = Session::remote(opts, Theme::Ascii, cols, rows);
+        let mut s = remote_named(name, cols, rows);
         let mut term = vt100::Parser::new(rows as u16, cols as u16, 0);
         term.process(&s.open().bytes);
         (s, term)

@@ -315,19 +315,7 @@ impl Screen {
     pub fn adopt(&mut self, target: &Arc<Shown>, out: &mut Vec<u8>) {
         let rows = usize::from(self.rows);
         if self.full_redraw || self.shown.drawn.len() != rows || target.drawn.len() != rows {
-            let _ = queue!(
-                out,
-                ResetColor,
-                SetAttribute(Attribute::Reset),
-                Hide,
-                Clear(ClearType::All)
-            );
-            for (row, bytes) in target.drawn.iter().enumerate() {
-                if !bytes.is_empty() {
-                    let _ = queue!(out, MoveTo(0, row as u16));
-                    out.extend_from_slice(bytes);
-                }
-            }
+            paint_all(&target.drawn, out);
             self.full_redraw = false;
         } else if !Arc::ptr_eq(&self.shown, target) {
             for (row, bytes) in target.drawn.iter().enumerate() {
@@ -466,19 +454,7 @@ impl Screen {
         lines.truncate(rows);
 
         if self.full_redraw || old_rows != rows {
-            let _ = queue!(
-                out,
-                ResetColor,
-                SetAttribute(Attribute::Reset),
-                Hide,
-                Clear(ClearType::All)
-            );
-            for (row, bytes) in wanted.iter().enumerate() {
-                if !bytes.is_empty() {
-                    let _ = queue!(out, MoveTo(0, row as u16));
-                    out.extend_from_slice(bytes);
-                }
-            }
+            paint_all(&wanted, out);
             self.full_redraw = false;
         } else {
             for (row, bytes) in wanted.iter().enumerate() {
@@ -497,6 +473,23 @@ impl Screen {
             placement,
             too_small: !shown,
         });
+    }
+}
+
+/// Clears the terminal and draws every row.
+fn paint_all(rows: &[Vec<u8>], out: &mut Vec<u8>) {
+    let _ = queue!(
+        out,
+        ResetColor,
+        SetAttribute(Attribute::Reset),
+        Hide,
+        Clear(ClearType::All)
+    );
+    for (row, bytes) in rows.iter().enumerate() {
+        if !bytes.is_empty() {
+            let _ = queue!(out, MoveTo(0, row as u16));
+            out.extend_from_slice(bytes);
+        }
     }
 }
 
