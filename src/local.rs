@@ -43,14 +43,22 @@ impl LocalTable {
                 ))
             })
         });
-        LocalTable {
-            table: Table::new(game.rules, game.seats.clone()),
-            computers,
-        }
+        let mut table = Table::new(game.rules, game.seats.clone());
+        table.set_opening(game.opening);
+        LocalTable { table, computers }
     }
 
     pub fn table(&self) -> &Table {
         &self.table
+    }
+
+    /// `side` makes its swap2 choice; whether the players changed seats.
+    pub fn choose_swap2(
+        &mut self,
+        side: Side,
+        choice: crate::table::Swap2Choice,
+    ) -> Result<bool, crate::table::TableError> {
+        self.table.choose_swap2(side, choice)
     }
 
     /// Which sides people at this keyboard play.
@@ -368,6 +376,7 @@ mod tests {
             names: [Some("Ann".into()), None],
             colours: [Some(Colour::Red), Some(Colour::Yellow)],
             first: Some(first),
+            opening: Default::default(),
         };
         let mut session = Session::local(opts, Theme::Ascii, 80, 24, Some(3));
         let mut driver = LocalDriver::new(Some(3));

@@ -218,3 +218,60 @@ fn local_undo_against_the_computer_in_a_real_terminal() {
     tmux.keys(&["y"]);
     tmux.wait_for("PLAY-EXIT-0");
 }
+
+#[test]
+fn scripted_swap2_opening_between_two_people() {
+    // Ann places three stones; Bob's bad choice is refused, then he asks
+    // for two more; Ann takes the second side and places the sixth stone.
+    let script = "h8\ni8\nh9\nx\n3\ng7\nj10\n2\nk11\nq\n";
+    let o = run_with_input(
+        &[
+            "play",
+            "--game",
+            "gomoku",
+            "--opening",
+            "swap2",
+            "--names",
+            "Ann,Bob",
+            "--colors",
+            "red,yellow",
+            "--first",
+            "1",
+            "--theme",
+            "ascii",
+        ],
+        script,
+    );
+    let out = text(&o);
+    assert!(out.contains("Ann places a Yellow stone at i8"), "{out}");
+    assert!(out.contains("Bob, swap2: 1 play Red, 2 play Yellow and place the next stone, 3 place two more stones"), "{out}");
+    assert!(out.contains("error: choose with 1, 2 or 3"), "{out}");
+    assert!(out.contains("Bob places two more stones"), "{out}");
+    assert!(out.contains("Bob places a Red stone at j10"), "{out}");
+    assert!(
+        out.contains("Ann, swap2: 1 play Red, 2 play Yellow and place the next stone\n"),
+        "{out}"
+    );
+    assert!(out.contains("Ann plays Yellow"), "{out}");
+    assert!(out.contains("Ann (Yellow) plays k11"), "{out}");
+    assert!(out.contains("Bob (Red) to move"), "{out}");
+    // Swap2 is for two people playing Gomoku or Renju.
+    for args in [
+        &["play", "--game", "connect4", "--opening", "swap2"][..],
+        &[
+            "play",
+            "--game",
+            "gomoku",
+            "--level",
+            "3",
+            "--opening",
+            "swap2",
+        ][..],
+        &["play", "--game", "gomoku", "--opening", "swap3"][..],
+    ] {
+        let o = run_with_input(args, "");
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--opening") || err.contains("swap3"), "{err}");
+    }
+}

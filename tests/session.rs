@@ -214,6 +214,7 @@ fn hostile_names_never_reach_the_terminal_raw() {
         theme: None,
         size: None,
         exact: false,
+        opening: None,
         think_ms: 1000,
         seed: None,
     };
@@ -254,6 +255,7 @@ fn against_the_computer_it_answers_undo_takes_back_and_rematch_swaps() {
             names: [Some("Ann".into()), None],
             colours: [Some(Colour::Red), Some(Colour::Yellow)],
             first: Some(1),
+            opening: Default::default(),
         },
         80,
         24,

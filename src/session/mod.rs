@@ -692,13 +692,15 @@ impl Session {
     /// asked again, except a non-standard board size given by flag (there
     /// is no menu entry for other sizes).
     pub fn to_local_menu(&mut self) -> Output {
-        let keep = match self.local_preset.rules {
+        let mut keep = match self.local_preset.rules {
             Some(r) if r != crate::game::Rules::standard(r.kind()) => PlayOptions {
                 rules: Some(r),
                 ..PlayOptions::default()
             },
             _ => PlayOptions::default(),
         };
+        // The opening chosen by flag holds for the next games between people.
+        keep.opening = self.local_preset.opening;
         let setup = Setup::new(keep, crate::rng::make_rng(None));
         self.state = State::Setup(Box::new(setup));
         self.rendered()

@@ -56,6 +56,8 @@ pub struct PlayOptions {
     pub colours: [Option<Colour>; 2],
     /// 1 or 2: which player moves first.
     pub first: Option<u8>,
+    /// How a game between two people opens (`--opening swap2`).
+    pub opening: crate::table::Opening,
 }
 
 /// A game ready to start: seats in turn order.
@@ -65,6 +67,8 @@ pub struct LocalGame {
     pub seats: [Seat; 2],
     /// Which seats this keyboard plays.
     pub humans: [bool; 2],
+    /// How the game opens (swap2 only between two people).
+    pub opening: crate::table::Opening,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,6 +248,11 @@ impl Setup {
         let a = &self.answers;
         let rules = a.rules.unwrap_or_else(Rules::connect_four);
         let vs_computer = a.opponent == Some(Opponent::Computer);
+        let opening = if vs_computer {
+            crate::table::Opening::Standard
+        } else {
+            a.opening
+        };
         let c1 = a.colours[0].unwrap_or(Colour::Red);
         let p1 = Seat::human(a.names[0].clone().unwrap_or_else(|| default_name(0)), c1);
         let p2 = if vs_computer {
@@ -267,12 +276,14 @@ impl Setup {
                 rules,
                 seats: [p2, p1],
                 humans: [humans2, true],
+                opening,
             }
         } else {
             LocalGame {
                 rules,
                 seats: [p1, p2],
                 humans: [true, humans2],
+                opening,
             }
         }
     }
@@ -541,6 +552,7 @@ mod tests {
                 names: [Some("Ann".into()), None],
                 colours: [Some(Colour::Blue), None],
                 first: Some(1),
+                opening: Default::default(),
             };
             let mut s = Setup::new(preset, make_rng(Some(seed)));
             assert!(s.next_open_step().is_none());

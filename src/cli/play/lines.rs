@@ -13,7 +13,7 @@ use crate::engine::{Level, Limits};
 use crate::game::{Colour, Rules};
 use crate::local::LocalTable;
 use crate::session::setup::{Opponent, PlayOptions, Setup};
-use crate::table::GameView;
+use crate::table::{GameView, Swap2Choice, Swap2Stage};
 use crate::term::board::{BoardView, Theme, draw_board};
 
 /// The longest line read as a move; the rest of a longer line is skipped.
@@ -129,6 +129,59 @@ pub(super) fn run_lines(
         }
         let side = local.table().to_move().expect("the game is on");
         let label = view.seat(side).label();
+        // In a swap2 opening one player places stones of both colours.
+        let placing = view
+            .swap2
+            .map(|_| view.seat(view.position.to_move()).colour);
+        let name = view.seat(side).name.clone();
+        if let Some(stage) = view.swap2.filter(|s| s.is_choice()) {
+            let [first, second] = view.colours();
+            match stage {
+                Swap2Stage::Choose => writeln!(
+                    out,
+                    "{name}, swap2: 1 play {first}, 2 play {second} and place the next stone, 3 place two more stones"
+                )?,
+                _ => writeln!(
+                    out,
+                    "{name}, swap2: 1 play {first}, 2 play {second} and place the next stone"
+                )?,
+            }
+            out.flush()?;
+            let choice = match read_line(&mut lines, &mut buf)? {
+                LineInput::Ended => {
+                    eprintln!("inarow: input ended before the game was over");
+                    return Ok(ExitCode::from(1));
+                }
+                LineInput::Blank => continue,
+                LineInput::Quit => {
+                    writeln!(out, "{label} left the game")?;
+                    return Ok(ExitCode::SUCCESS);
+                }
+                LineInput::Text(line) => match line.trim() {
+                    "1" => Swap2Choice::First,
+                    "2" => Swap2Choice::Second,
+                    "3" => Swap2Choice::TwoMore,
+                    _ => {
+                        writeln!(out, "error: choose with 1, 2 or 3")?;
+                        continue;
+                    }
+                },
+            };
+            match local.choose_swap2(side, choice) {
+                Ok(_) => {
+                    let v = local.table().view();
+                    if let Some((s, c)) = v.swap2_chosen {
+                        let who = &v.seat(s).name;
+                        match c {
+                            Swap2Choice::TwoMore => writeln!(out, "{who} places two more stones")?,
+                            _ => writeln!(out, "{who} plays {}", v.seat(s).colour)?,
+                        }
+                    }
+                }
+                Err(e) => writeln!(out, "error: {e}")?,
+            }
+            continue;
+        }
         let m = if local.computer_to_move().is_some() {
             let (_, m) = local
                 .computer_move(&Limits::new(budget), &stop)
@@ -158,7 +211,14 @@ pub(super) fn run_lines(
         };
         match local.play(side, m) {
             Ok(p) => {
-                writeln!(out, "{label} plays {}", rules.format_point(p))?;
+                match placing {
+                    Some(colour) => writeln!(
+                        out,
+                        "{name} places a {colour} stone at {}",
+                        rules.format_point(p)
+                    )?,
+                    None => writeln!(out, "{label} plays {}", rules.format_point(p))?,
+                }
                 print_board(&mut out, local.table().view(), theme)?;
             }
             Err(e) => writeln!(out, "error: {e}")?,

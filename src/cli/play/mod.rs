@@ -47,6 +47,10 @@ pub struct PlayArgs {
     /// Gomoku: only exactly five wins (six or more does not).
     #[arg(long)]
     pub exact: bool,
+    /// How a game between two people opens: standard, or swap2 (Gomoku and
+    /// Renju: three stones placed, then a choice of side).
+    #[arg(long)]
+    pub opening: Option<crate::table::Opening>,
     /// How long the computer may think per move, in milliseconds.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..=60_000))]
     pub think_ms: u64,
@@ -112,6 +116,18 @@ pub fn options_from_args(args: &PlayArgs) -> anyhow::Result<PlayOptions> {
             bail!("--colors: the second player cannot take the first player's colour");
         }
     }
+    let opening = args.opening.unwrap_or_default();
+    let mut opponent = opponent;
+    if opening == crate::table::Opening::Swap2 {
+        match rules {
+            Some(r) if crate::table::Opening::Swap2.fits(&r) => {}
+            _ => bail!("--opening swap2 is for Gomoku and Renju: add --game gomoku or renju"),
+        }
+        if opponent == Some(Opponent::Computer) {
+            bail!("--opening swap2 is for two people: use --vs human");
+        }
+        opponent = Some(Opponent::Human);
+    }
     Ok(PlayOptions {
         rules,
         opponent,
@@ -119,6 +135,7 @@ pub fn options_from_args(args: &PlayArgs) -> anyhow::Result<PlayOptions> {
         names,
         colours,
         first: args.first,
+        opening,
     })
 }
 
