@@ -739,6 +739,8 @@ async fn a_swap2_room_on_one_host_is_played_from_another_with_its_choices() {
     // Whichever host the chooser is on, the choice reaches the table.
     chooser.wait_for("Press 1, 2 or 3").await;
     chooser.send(b"3").await;
+    // The stage comes back from the table's host before stones are typed.
+    chooser.wait_for("place two more stones,").await;
     place(&mut chooser, "g7").await;
     place(&mut chooser, "k10").await;
     placer.wait_for("Press 1 or 2").await;
