@@ -92,6 +92,37 @@ fn read_line(lines: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<LineInpu
     })
 }
 
+/// A person's line, or what the game does instead.
+enum Turn {
+    Text(String),
+    /// A blank line: ask again.
+    Again,
+    /// The input ended (an error) or the person quit.
+    End(ExitCode),
+}
+
+/// Reads the line of the person `label` whose turn it is; says why the
+/// game ends when it does.
+fn read_turn(
+    lines: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    out: &mut impl Write,
+    label: &str,
+) -> io::Result<Turn> {
+    Ok(match read_line(lines, buf)? {
+        LineInput::Ended => {
+            eprintln!("inarow: input ended before the game was over");
+            Turn::End(ExitCode::from(1))
+        }
+        LineInput::Blank => Turn::Again,
+        LineInput::Quit => {
+            writeln!(out, "{label} left the game")?;
+            Turn::End(ExitCode::SUCCESS)
+        }
+        LineInput::Text(line) => Turn::Text(line),
+    })
+}
+
 pub(super) fn run_lines(
     options: PlayOptions,
     theme: Theme,
@@ -147,25 +178,19 @@ pub(super) fn run_lines(
                 )?,
             }
             out.flush()?;
-            let choice = match read_line(&mut lines, &mut buf)? {
-                LineInput::Ended => {
-                    eprintln!("inarow: input ended before the game was over");
-                    return Ok(ExitCode::from(1));
+            let line = match read_turn(&mut lines, &mut buf, &mut out, &label)? {
+                Turn::Text(line) => line,
+                Turn::Again => continue,
+                Turn::End(code) => return Ok(code),
+            };
+            let choice = match line.as_str() {
+                "1" => Swap2Choice::First,
+                "2" => Swap2Choice::Second,
+                "3" => Swap2Choice::TwoMore,
+                _ => {
+                    writeln!(out, "error: choose with 1, 2 or 3")?;
+                    continue;
                 }
-                LineInput::Blank => continue,
-                LineInput::Quit => {
-                    writeln!(out, "{label} left the game")?;
-                    return Ok(ExitCode::SUCCESS);
-                }
-                LineInput::Text(line) => match line.trim() {
-                    "1" => Swap2Choice::First,
-                    "2" => Swap2Choice::Second,
-                    "3" => Swap2Choice::TwoMore,
-                    _ => {
-                        writeln!(out, "error: choose with 1, 2 or 3")?;
-                        continue;
-                    }
-                },
             };
             match local.choose_swap2(side, choice) {
                 Ok(_) => {
@@ -190,23 +215,17 @@ pub(super) fn run_lines(
         } else {
             writeln!(out, "{label} to move")?;
             out.flush()?;
-            match read_line(&mut lines, &mut buf)? {
-                LineInput::Ended => {
-                    eprintln!("inarow: input ended before the game was over");
-                    return Ok(ExitCode::from(1));
+            let line = match read_turn(&mut lines, &mut buf, &mut out, &label)? {
+                Turn::Text(line) => line,
+                Turn::Again => continue,
+                Turn::End(code) => return Ok(code),
+            };
+            match rules.parse_move(&line) {
+                Ok(m) => m,
+                Err(e) => {
+                    writeln!(out, "error: {e}")?;
+                    continue;
                 }
-                LineInput::Blank => continue,
-                LineInput::Quit => {
-                    writeln!(out, "{label} left the game")?;
-                    return Ok(ExitCode::SUCCESS);
-                }
-                LineInput::Text(line) => match rules.parse_move(&line) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        writeln!(out, "error: {e}")?;
-                        continue;
-                    }
-                },
             }
         };
         match local.play(side, m) {
