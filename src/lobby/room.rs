@@ -372,6 +372,7 @@ pub fn spawn(
         recorder,
         tx: tx.clone(),
         state_tx,
+        relay: None,
         rx,
         lobby,
         computer,
@@ -496,6 +497,9 @@ struct Room {
     /// By side this round, like the table's seats.
     sitters: [Sitter; 2],
     state_tx: watch::Sender<Arc<RoomState>>,
+    /// Passes the state on to the watchers, a batch at a time (started
+    /// with the first watcher).
+    relay: Option<relay::Relay<Arc<RoomState>>>,
     rx: mpsc::Receiver<RoomCmd>,
     lobby: mpsc::Sender<Cmd>,
     computer: Computer,
@@ -729,7 +733,10 @@ impl Room {
                 id: self.id,
                 tx: self.tx.clone(),
             },
-            state: self.state_tx.subscribe(),
+            state: self
+                .relay
+                .get_or_insert_with(|| relay::Relay::start(self.state_tx.subscribe()))
+                .subscribe(self.state_tx.borrow().clone()),
             resume: None,
         };
         if inbox.try_send(ToSession::Watching(link)).is_err() {
@@ -1319,6 +1326,8 @@ impl Room {
         }
     }
 }
+
+mod relay;
 
 #[cfg(test)]
 mod timers;

@@ -402,7 +402,14 @@ pub async fn run(
                     out.bytes.extend(flushed.bytes);
                     out.requests.extend(flushed.requests);
                 }
-                let tick = conn.session.tick(now.into_std());
+                let tick = match &conn.room {
+                    // Watchers of a table share their clocks' ticks.
+                    Some((_, rx)) if conn.watching => {
+                        let st = Arc::clone(&rx.borrow());
+                        conn.session.tick_shared(now.into_std(), &st.frames)
+                    }
+                    _ => conn.session.tick(now.into_std()),
+                };
                 out.bytes.extend(tick.bytes);
                 out.requests.extend(tick.requests);
                 if let Some(end) = conn.emit(out).await { break end; }

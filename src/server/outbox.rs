@@ -71,6 +71,8 @@ struct State {
     closing: Option<u32>,
     /// The writer has finished (drained and closed, or the transport failed).
     done: bool,
+    /// The writer holds a chunk it has not finished handing on.
+    in_flight: bool,
 }
 
 struct Shared {
@@ -80,6 +82,9 @@ struct Shared {
     limit: usize,
     /// Data is escaped for telnet when queued.
     telnet: bool,
+    /// SSH: where output can be handed on directly when nothing is queued
+    /// and the connection takes it at once (no wake-up of the writer).
+    direct: Option<(russh::server::Handle, russh::ChannelId)>,
 }
 
 /// The session task's end of the outbox.
@@ -102,6 +107,10 @@ impl Outbox {
             writer_done: Notify::new(),
             limit,
             telnet: sink.is_telnet(),
+            direct: match &sink {
+                Sink::Ssh { handle, channel } => Some((handle.clone(), *channel)),
+                Sink::Telnet(_) => None,
+            },
         });
         tokio::spawn(writer(Arc::clone(&shared), sink, resync));
         Outbox { shared }
@@ -140,6 +149,18 @@ impl Outbox {
             // rest and repaint later.
             st.dropped_since = Some(Instant::now());
             return false;
+        }
+        if let Some((handle, channel)) = &self.shared.direct {
+            if st.buf.is_empty() && !st.in_flight {
+                // Nothing is waiting: hand it on now if the connection's
+                // queue has room (in order: the writer has nothing in hand,
+                // and output comes only from this session's task).
+                use futures_util::FutureExt;
+                let data = bytes::Bytes::copy_from_slice(bytes);
+                if let Some(Ok(())) = handle.data(*channel, data).now_or_never() {
+                    return true;
+                }
+            }
         }
         st.buf.extend_from_slice(bytes);
         drop(st);
@@ -210,6 +231,7 @@ async fn writer(shared: Arc<Shared>, mut sink: Sink, resync: mpsc::Sender<Resync
             let mut st = shared.state.lock().unwrap_or_else(|e| e.into_inner());
             let n = st.buf.len().min(CHUNK);
             let chunk: Vec<u8> = st.buf.drain(..n).collect();
+            st.in_flight = !chunk.is_empty();
             if st.buf.is_empty() {
                 // Idle sessions hold no output memory (it adds up over thousands).
                 st.buf = Vec::new();
@@ -234,11 +256,11 @@ async fn writer(shared: Arc<Shared>, mut sink: Sink, resync: mpsc::Sender<Resync
             continue;
         }
         let written = sink.write(chunk).await;
-        shared
-            .state
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .writing_since = None;
+        {
+            let mut st = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            st.writing_since = None;
+            st.in_flight = false;
+        }
         if written.is_err() {
             break;
         }

@@ -417,6 +417,35 @@ impl Session {
         self.rendered()
     }
 
+    /// Time passes for a watcher of a table whose current state is
+    /// `shared`: a plain watcher showing a shared picture takes the clocks'
+    /// tick from another watcher showing the same one when there is one
+    /// (and leaves its own for the others when not).
+    pub fn tick_shared(&mut self, now: Instant, shared: &SharedFrames) -> Output {
+        let plain =
+            self.remote.is_some() && self.help.is_none() && self.invitation_showing().is_none();
+        if let (true, State::Play(p), Some(before)) =
+            (plain, &mut self.state, self.screen.shared_id())
+            && p.is_plain_watcher()
+        {
+            self.now = Some(now);
+            p.tick(now);
+            let lines = p.time_lines();
+            let mut out = Output::default();
+            if let Some((shown, bytes)) = shared.find_tick(before, &lines) {
+                out.bytes.extend_from_slice(&bytes);
+                self.screen.take_shared(&shown);
+                return out;
+            }
+            if self.screen.patch(&lines, &mut out.bytes) {
+                let shown = self.screen.share();
+                shared.add_tick(before, lines, shown, &out.bytes);
+                return out;
+            }
+        }
+        self.tick(now)
+    }
+
     /// The time now, without redrawing (before news from the table, so
     /// countdowns start from the right moment).
     pub fn set_now(&mut self, now: Instant) {
@@ -1137,9 +1166,26 @@ fn game_kinds(opts: &RemoteOptions) -> Vec<GameKind> {
 /// the picture its plain watchers show, and the bytes that take a screen
 /// showing an earlier shared picture to it. Bounded: a few sizes, a few
 /// earlier pictures each (screens beyond them render for themselves).
+/// Between two states, the clocks' ticks are shared the same way: the
+/// first watcher to show a second patches its picture, the others showing
+/// the same picture take the result and its bytes.
 #[derive(Debug, Default)]
 pub struct SharedFrames {
     entries: std::sync::Mutex<Vec<SharedFrame>>,
+    ticks: std::sync::Mutex<std::collections::VecDeque<SharedTick>>,
+}
+
+/// Ticks kept per state (every second makes one per size and theme).
+const SHARED_TICKS: usize = 8;
+
+/// A tick of the clocks on a shared picture.
+#[derive(Debug)]
+struct SharedTick {
+    /// The shared picture it starts from, and the clock rows it shows.
+    before: u64,
+    lines: Vec<(usize, crate::term::screen::Line)>,
+    shown: std::sync::Arc<crate::term::screen::Shown>,
+    bytes: std::sync::Arc<[u8]>,
 }
 
 /// Sizes and themes kept per state.
@@ -1215,6 +1261,47 @@ impl SharedFrames {
                 .map(|id| (id, std::sync::Arc::from(bytes)))
                 .into_iter()
                 .collect(),
+        });
+    }
+
+    fn ticks(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<SharedTick>> {
+        self.ticks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The picture that shows `lines` on the shared picture `before`, and
+    /// the bytes to it.
+    #[allow(clippy::type_complexity)]
+    fn find_tick(
+        &self,
+        before: u64,
+        lines: &[(usize, crate::term::screen::Line)],
+    ) -> Option<(std::sync::Arc<crate::term::screen::Shown>, std::sync::Arc<[u8]>)> {
+        let ticks = self.ticks();
+        let t = ticks.iter().find(|t| t.before == before && t.lines == lines)?;
+        Some((std::sync::Arc::clone(&t.shown), std::sync::Arc::clone(&t.bytes)))
+    }
+
+    fn add_tick(
+        &self,
+        before: u64,
+        lines: Vec<(usize, crate::term::screen::Line)>,
+        shown: std::sync::Arc<crate::term::screen::Shown>,
+        bytes: &[u8],
+    ) {
+        let mut ticks = self.ticks();
+        if ticks.iter().any(|t| t.before == before && t.lines == lines) {
+            return;
+        }
+        if ticks.len() >= SHARED_TICKS {
+            ticks.pop_front();
+        }
+        ticks.push_back(SharedTick {
+            before,
+            lines,
+            shown,
+            bytes: std::sync::Arc::from(bytes),
         });
     }
 
@@ -1396,6 +1483,37 @@ mod tests {
                     "watcher {name} after move {i}"
                 );
             }
+            // A second later the clocks tick on every screen: the plain
+            // watchers of one picture share the tick (the same bytes, the
+            // same picture after it), and every terminal shows the time a
+            // whole frame would.
+            let tick_at = at + Duration::from_millis(1000);
+            let mut tick_bytes = Vec::new();
+            for (k, (s, term)) in ws.iter_mut().enumerate() {
+                let out = if k == 4 {
+                    s.tick(tick_at)
+                } else {
+                    s.tick_shared(tick_at, &frames)
+                };
+                term.process(&out.bytes);
+                tick_bytes.push((out.bytes, s.screen.shared_id()));
+                let (rows, cols) = term.screen().size();
+                let (mut fresh, mut fresh_term) = watcher("x", u32::from(cols), u32::from(rows));
+                fresh.set_now(tick_at);
+                fresh_term.process(&fresh.game_started(view.clone(), WATCHING).bytes);
+                let mine = term.screen().contents();
+                let whole = fresh_term.screen().contents();
+                // (Only the clock rows are compared: names differ.)
+                let clock_rows = |t: &str| -> Vec<String> {
+                    t.lines().filter(|l| l.contains(':')).map(String::from).collect()
+                };
+                assert!(!clock_rows(&whole).is_empty());
+                assert_eq!(clock_rows(&mine), clock_rows(&whole), "watcher {k} tick {i}");
+            }
+            assert!(!tick_bytes[0].0.is_empty());
+            assert!(tick_bytes[0].1.is_some(), "cy's tick is shared");
+            assert_eq!(tick_bytes[0], tick_bytes[2], "cy and eve share the tick");
+            assert_eq!(tick_bytes[4].1, None, "gus draws for himself");
         }
         // The watchers who showed the same picture were sent the same bytes
         // (dee only until she spoke).
