@@ -371,7 +371,11 @@ pub async fn run(
                     conn.room = None;
                 }
             }
-            Ok(()) = stats.changed() => {
+            // The lobby's counts show only outside a game: a table's
+            // players and watchers are not woken for them (every session
+            // at once, twice a second); back in the lobby the newest
+            // counts come at once.
+            Ok(()) = stats.changed(), if !conn.session.in_game() => {
                 let s = stats.borrow_and_update().clone();
                 let out = conn.session.stats(s);
                 conn.emit(out).await;
