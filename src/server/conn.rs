@@ -305,7 +305,13 @@ pub async fn run(
             wake = wake.min(now + ESC_TIMEOUT);
         }
         if let Some(d) = conn.session.next_deadline() {
-            wake = wake.min(Instant::from_std(d));
+            let mut d = Instant::from_std(d);
+            if conn.watching {
+                // A game's watchers see its clocks tick spread over a tenth
+                // of a second, not all in the same instant.
+                d += Duration::from_millis(conn.id % WATCHER_TICK_SPREAD_MS);
+            }
+            wake = wake.min(d);
         }
         // A client behind on output for the whole grace time is cut off,
         // whatever else is going on (steady input must not postpone it).
@@ -493,6 +499,11 @@ pub async fn run(
         _ = tokio::time::sleep(CLOSE_GRACE) => kill.cancel(),
     }
 }
+
+/// Over how many milliseconds the clock ticks of one game's watchers are
+/// spread (hundreds of them woken at the same instant would delay every
+/// other session on the host for as long as they all take).
+const WATCHER_TICK_SPREAD_MS: u64 = 100;
 
 /// What players hear when a host of a cluster stops (a rolling restart).
 pub const RESTARTING_GOODBYE: &str = "This host is restarting; reconnect to continue your game.";
