@@ -150,16 +150,17 @@ impl Outbox {
             st.dropped_since = Some(Instant::now());
             return false;
         }
-        if let Some((handle, channel)) = &self.shared.direct {
-            if st.buf.is_empty() && !st.in_flight {
-                // Nothing is waiting: hand it on now if the connection's
-                // queue has room (in order: the writer has nothing in hand,
-                // and output comes only from this session's task).
-                use futures_util::FutureExt;
-                let data = bytes::Bytes::copy_from_slice(bytes);
-                if let Some(Ok(())) = handle.data(*channel, data).now_or_never() {
-                    return true;
-                }
+        if let Some((handle, channel)) = &self.shared.direct
+            && st.buf.is_empty()
+            && !st.in_flight
+        {
+            // Nothing is waiting: hand it on now if the connection's queue
+            // has room (in order: the writer has nothing in hand, and
+            // output comes only from this session's task).
+            use futures_util::FutureExt;
+            let data = bytes::Bytes::copy_from_slice(bytes);
+            if let Some(Ok(())) = handle.data(*channel, data).now_or_never() {
+                return true;
             }
         }
         st.buf.extend_from_slice(bytes);

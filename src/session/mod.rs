@@ -1277,10 +1277,18 @@ impl SharedFrames {
         &self,
         before: u64,
         lines: &[(usize, crate::term::screen::Line)],
-    ) -> Option<(std::sync::Arc<crate::term::screen::Shown>, std::sync::Arc<[u8]>)> {
+    ) -> Option<(
+        std::sync::Arc<crate::term::screen::Shown>,
+        std::sync::Arc<[u8]>,
+    )> {
         let ticks = self.ticks();
-        let t = ticks.iter().find(|t| t.before == before && t.lines == lines)?;
-        Some((std::sync::Arc::clone(&t.shown), std::sync::Arc::clone(&t.bytes)))
+        let t = ticks
+            .iter()
+            .find(|t| t.before == before && t.lines == lines)?;
+        Some((
+            std::sync::Arc::clone(&t.shown),
+            std::sync::Arc::clone(&t.bytes),
+        ))
     }
 
     fn add_tick(
@@ -1505,10 +1513,17 @@ mod tests {
                 let whole = fresh_term.screen().contents();
                 // (Only the clock rows are compared: names differ.)
                 let clock_rows = |t: &str| -> Vec<String> {
-                    t.lines().filter(|l| l.contains(':')).map(String::from).collect()
+                    t.lines()
+                        .filter(|l| l.contains(':'))
+                        .map(String::from)
+                        .collect()
                 };
                 assert!(!clock_rows(&whole).is_empty());
-                assert_eq!(clock_rows(&mine), clock_rows(&whole), "watcher {k} tick {i}");
+                assert_eq!(
+                    clock_rows(&mine),
+                    clock_rows(&whole),
+                    "watcher {k} tick {i}"
+                );
             }
             assert!(!tick_bytes[0].0.is_empty());
             assert!(tick_bytes[0].1.is_some(), "cy's tick is shared");

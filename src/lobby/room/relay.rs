@@ -44,7 +44,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-async fn run<T: Clone>(mut source: watch::Receiver<T>, watchers: Arc<Mutex<Vec<watch::Sender<T>>>>) {
+async fn run<T: Clone>(
+    mut source: watch::Receiver<T>,
+    watchers: Arc<Mutex<Vec<watch::Sender<T>>>>,
+) {
     while source.changed().await.is_ok() {
         // The list before the value: a watcher that joins after this point
         // started from a value at least as new, and is not sent an older one.
@@ -78,7 +81,11 @@ mod tests {
     }
 
     /// Watchers that count the values they see until their channel closes.
-    fn watchers(relay: &Relay<u32>, n: usize, seen: &Arc<AtomicUsize>) -> Vec<tokio::task::JoinHandle<u32>> {
+    fn watchers(
+        relay: &Relay<u32>,
+        n: usize,
+        seen: &Arc<AtomicUsize>,
+    ) -> Vec<tokio::task::JoinHandle<u32>> {
         (0..n)
             .map(|_| {
                 let mut rx = relay.subscribe(0);
@@ -114,7 +121,10 @@ mod tests {
                 last = now;
             }
             assert!(steps.iter().all(|&s| s <= BATCH), "steps {steps:?}");
-            assert!(steps.iter().filter(|&&s| s > 0).count() >= 5, "steps {steps:?}");
+            assert!(
+                steps.iter().filter(|&&s| s > 0).count() >= 5,
+                "steps {steps:?}"
+            );
             // A value published while watchers are behind reaches them as
             // the newest only; the source's end closes every channel.
             tx.send_replace(2);
