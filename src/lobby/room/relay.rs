@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
 
 /// Watchers woken between two yields.
-pub const BATCH: usize = 16;
+pub const BATCH: usize = 32;
 
 /// The room's end of its watchers' channels.
 pub struct Relay<T> {
