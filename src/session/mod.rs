@@ -417,13 +417,18 @@ impl Session {
         self.rendered()
     }
 
+    /// A remote screen with nothing over the table (no help, no
+    /// invitation): one that may share what other watchers draw.
+    fn shows_only_the_table(&self) -> bool {
+        self.remote.is_some() && self.help.is_none() && self.invitation_showing().is_none()
+    }
+
     /// Time passes for a watcher of a table whose current state is
     /// `shared`: a plain watcher showing a shared picture takes the clocks'
     /// tick from another watcher showing the same one when there is one
     /// (and leaves its own for the others when not).
     pub fn tick_shared(&mut self, now: Instant, shared: &SharedFrames) -> Output {
-        let plain =
-            self.remote.is_some() && self.help.is_none() && self.invitation_showing().is_none();
+        let plain = self.shows_only_the_table();
         if let (true, State::Play(p), Some(before)) =
             (plain, &mut self.state, self.screen.shared_id())
             && p.is_plain_watcher()
@@ -488,8 +493,7 @@ impl Session {
         shared: &SharedFrames,
     ) -> Output {
         let clock_at = view.clock.map(|c| c.at);
-        let plain =
-            self.remote.is_some() && self.help.is_none() && self.invitation_showing().is_none();
+        let plain = self.shows_only_the_table();
         let State::Play(p) = &mut self.state else {
             return self.game_update(view, seating);
         };
