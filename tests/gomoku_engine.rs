@@ -1564,3 +1564,104 @@ fn pbrain_swap2_refuses_bad_input_and_goes_on() {
     assert_ne!(mv, (7, 7));
     brain.finish();
 }
+
+// ---------------------------------------------------------------------
+// Making the learned evaluation: `inarow train gomoku-games` and
+// `inarow train gomoku-eval`, through the real binary.
+
+/// Replays one line of a games file; returns the winner the line claims
+/// and whether the last move made five for the player who made it.
+fn replay_game_line(line: &str) -> (u8, bool, usize) {
+    use inarow::engine::gomoku::board::Board;
+    let mut fields = line.split_whitespace();
+    let result: u8 = fields.next().unwrap().parse().unwrap();
+    let mut b = Board::new(15, 15, Rule::Freestyle);
+    let mut last = None;
+    for mv in fields {
+        let (x, y) = mv.split_once(',').unwrap();
+        let p = b.pos(x.parse().unwrap(), y.parse().unwrap()).unwrap();
+        assert!(b.is_empty(p), "{mv} played twice in {line}");
+        b.play(p);
+        last = Some(p);
+    }
+    let won = last.is_some_and(|p| b.is_win_at(p));
+    (result, won, b.stone_count())
+}
+
+#[test]
+fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, seed: &str| {
+        let out = dir.path().join(name);
+        let status = Command::new(env!("CARGO_BIN_EXE_inarow"))
+            .args(["train", "gomoku-games", "--games", "12", "--nodes", "300"])
+            .args(["--seed", seed, "--tt-mb", "4", "--out"])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::read_to_string(out).unwrap()
+    };
+    let a = run("a.txt", "7");
+    let lines: Vec<&str> = a.lines().collect();
+    assert_eq!(lines.len(), 12);
+    for line in &lines {
+        let (result, won, stones) = replay_game_line(line);
+        match result {
+            // The first player made the last move of a won game when the
+            // number of stones is odd.
+            1 | 2 => {
+                assert!(won, "no five at the end of {line}");
+                assert_eq!(stones % 2 == 1, result == 1, "{line}");
+            }
+            _ => assert_eq!(stones, 225, "a draw before the board is full: {line}"),
+        }
+    }
+    // The openings differ from game to game.
+    let firsts: std::collections::HashSet<String> = lines
+        .iter()
+        .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert!(firsts.len() > 6, "{firsts:?}");
+    assert_eq!(run("b.txt", "7"), a, "the same seed played different games");
+    assert_ne!(run("c.txt", "8"), a);
+
+    // Fitting on them writes a weight file the engine can read; a games
+    // file with an illegal move is refused with its line number.
+    let weights = dir.path().join("w.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["train", "gomoku-eval", "--iterations", "3", "--games"])
+        .arg(dir.path().join("a.txt"))
+        .arg(dir.path().join("c.txt"))
+        .arg("--out")
+        .arg(&weights)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("24 games:"), "{stdout}");
+    let text = std::fs::read_to_string(&weights).unwrap();
+    let w = inarow::engine::gomoku::learned::Weights::parse(&text).unwrap();
+    assert!(w.shapes.iter().any(|&[a, b]| a != 0 || b != 0), "{text}");
+    assert!(text.contains("Log loss held out"), "{text}");
+
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, format!("{}\n1 7,7 7,7\n", lines[0])).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["train", "gomoku-eval", "--games"])
+        .arg(&bad)
+        .arg("--out")
+        .arg(dir.path().join("w2.txt"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("bad.txt:2: illegal move 7,7"), "{stderr}");
+    assert!(!dir.path().join("w2.txt").exists());
+}

@@ -15,6 +15,7 @@ pub mod pbrain;
 pub mod play;
 pub mod serve;
 pub mod solve;
+pub mod train;
 
 /// k-in-a-row board games in the terminal: Connect Four and Gomoku.
 #[derive(Debug, Parser)]
@@ -48,6 +49,9 @@ pub enum Command {
     /// Bans, accounts and renames, on the store the configuration names.
     #[command(subcommand)]
     Admin(admin::AdminCommand),
+    /// Make the data the engines ship with (self-play games, fitted weights).
+    #[command(subcommand)]
+    Train(train::TrainCommand),
 }
 
 /// Parses the command line, runs it, prints any error chain and returns the exit code.
@@ -74,5 +78,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Pbrain(args) => pbrain::run(args),
         Command::Games(cmd) => games::run(cmd),
         Command::Admin(cmd) => admin::run(cmd),
+        Command::Train(cmd) => train::run(cmd),
     }
 }

@@ -100,6 +100,10 @@ struct Renju {
     changed: Vec<(usize, Pos, Info)>,
 }
 
+/// What the board sums over its empty points: per colour the counts per
+/// category, the score sums and the learned sums.
+type Totals = ([[u16; CATS]; 2], [i32; 2], [[i32; 2]; 2]);
+
 /// The search board.
 #[derive(Clone)]
 pub struct Board {
@@ -119,6 +123,11 @@ pub struct Board {
     counts: [[u16; CATS]; 2],
     /// Per colour: sum of the empty points' scores.
     sums: [i32; 2],
+    /// Per colour: sums of the empty points' learned weights, as the side
+    /// to move and as the opponent (see [`super::learned`]).
+    learned_sums: [[i32; 2]; 2],
+    /// The learned weights per combination index.
+    learned: &'static [[i16; 2]],
     hash: u64,
     history: Vec<Pos>,
     /// Per stone on the board (by its number): the state of the points it
@@ -126,7 +135,7 @@ pub struct Board {
     /// of looking every pattern up again.
     saved: Vec<[Info; 41]>,
     /// Per stone on the board: the counts and sums before it.
-    saved_totals: Vec<([[u16; CATS]; 2], [i32; 2])>,
+    saved_totals: Vec<Totals>,
     to_move: Color,
     /// Every real point, row by row.
     points: Vec<Pos>,
@@ -171,6 +180,8 @@ impl Board {
             zobrist,
             counts: [[0; CATS]; 2],
             sums: [0; 2],
+            learned_sums: [[0; 2]; 2],
+            learned: &super::learned::Weights::get().by_combo,
             hash: 0,
             history: Vec::with_capacity(width * height),
             saved: Vec::new(),
@@ -314,6 +325,12 @@ impl Board {
     pub fn sum(&self, c: Color) -> i32 {
         self.sums[c as usize - 1]
     }
+    /// Sum of the empty points' learned weights for `c`, as the side to
+    /// move (`as_mover`) or as the opponent.
+    #[inline]
+    pub fn learned_sum(&self, c: Color, as_mover: bool) -> i32 {
+        self.learned_sums[c as usize - 1][usize::from(!as_mover)]
+    }
     /// The point `o` steps from `p` in direction `d` (may be a wall).
     #[inline]
     pub fn step(&self, p: Pos, d: usize, o: isize) -> Pos {
@@ -390,9 +407,10 @@ impl Board {
         let n = self.history.len();
         if self.saved.len() <= n {
             self.saved.resize(n + 1, [Info::default(); 41]);
-            self.saved_totals.resize(n + 1, ([[0; CATS]; 2], [0; 2]));
+            self.saved_totals
+                .resize(n + 1, ([[0; CATS]; 2], [0; 2], [[0; 2]; 2]));
         }
-        self.saved_totals[n] = (self.counts, self.sums);
+        self.saved_totals[n] = (self.counts, self.sums, self.learned_sums);
         let touched = self.touched(pu);
         for (slot, q) in self.saved[n].iter_mut().zip(touched) {
             *slot = self.info[q];
@@ -427,7 +445,7 @@ impl Board {
         for (slot, q) in self.saved[n].iter().zip(self.touched(pu)) {
             self.info[q] = *slot;
         }
-        (self.counts, self.sums) = self.saved_totals[n];
+        (self.counts, self.sums, self.learned_sums) = self.saved_totals[n];
         if self.renju.is_some() {
             let point = self.point(p);
             if let Some(r) = self.renju.as_deref_mut() {
@@ -743,6 +761,9 @@ impl Board {
         for c in 0..2 {
             self.counts[c][self.info[q].cats[c] as usize] += 1;
             self.sums[c] += self.info[q].scores[c] as i32;
+            let [own, other] = self.learned[self.info[q].combos[c] as usize];
+            self.learned_sums[c][0] += own as i32;
+            self.learned_sums[c][1] += other as i32;
         }
     }
 
@@ -751,6 +772,9 @@ impl Board {
         for c in 0..2 {
             self.counts[c][self.info[q].cats[c] as usize] -= 1;
             self.sums[c] -= self.info[q].scores[c] as i32;
+            let [own, other] = self.learned[self.info[q].combos[c] as usize];
+            self.learned_sums[c][0] -= own as i32;
+            self.learned_sums[c][1] -= other as i32;
         }
     }
 }
@@ -997,10 +1021,31 @@ mod tests {
                     assert_eq!(snapshot(&b), snapshot(&fresh), "step {step}");
                     assert_eq!(b.counts, fresh.counts);
                     assert_eq!(b.sums, fresh.sums);
+                    assert_eq!(b.learned_sums, fresh.learned_sums);
+                    assert_eq!(b.learned_sums, learned_sums_by_hand(&b));
                     assert_eq!(b.hash, fresh.hash);
                     assert_eq!(b.to_move(), fresh.to_move());
                 }
             }
         }
+    }
+
+    /// The learned sums counted point by point from the shipped weights.
+    fn learned_sums_by_hand(b: &Board) -> [[i32; 2]; 2] {
+        let w = super::super::learned::Weights::get();
+        let shape = super::super::learned::shape_of_combo();
+        let mut out = [[0; 2]; 2];
+        for &p in b.points() {
+            if !b.is_empty(p) {
+                continue;
+            }
+            for c in 1..=2u8 {
+                let pats = [0, 1, 2, 3].map(|d| b.pat(p, c, d));
+                let s = shape[super::super::learned::combo_of(pats)] as usize;
+                out[c as usize - 1][0] += w.shapes[s][0];
+                out[c as usize - 1][1] += w.shapes[s][1];
+            }
+        }
+        out
     }
 }

@@ -23,6 +23,7 @@
 //! side to move).
 
 pub mod board;
+pub mod learned;
 pub mod pattern;
 pub mod search;
 pub mod swap2;
@@ -229,6 +230,10 @@ pub struct GomokuPlayer {
     rule: Rule,
     tt: Tt,
     cache: ThreatCache,
+    /// Evaluate with the hand-set scores even where the level would use
+    /// the learned weights (to make self-play games as an earlier version
+    /// did; see `inarow train gomoku-games --eval`).
+    hand_eval: bool,
 }
 
 impl GomokuPlayer {
@@ -249,6 +254,16 @@ impl GomokuPlayer {
             tt: Tt::new(tt_mb),
             // A quarter of the main table's memory, 64 KiB to 4 MiB.
             cache: ThreatCache::new(cache_bits(tt_mb)),
+            hand_eval: false,
+        }
+    }
+
+    /// Evaluates with the hand-set scores at every level (`true`), or as
+    /// each level does (`false`, the default).
+    pub fn set_hand_eval(&mut self, hand: bool) {
+        if hand != self.hand_eval {
+            self.hand_eval = hand;
+            self.clear();
         }
     }
 
@@ -326,6 +341,7 @@ impl GomokuPlayer {
         let start = Instant::now();
         let board = self.board(stones);
         let mut opts = level.options(noise_seed);
+        opts.learned_eval &= !self.hand_eval;
         if let Some(d) = limits.depth {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);
         }

@@ -44,7 +44,7 @@ pub const F3: Pat = 6;
 pub const B4: Pat = 7;
 pub const F4: Pat = 8;
 pub const F5: Pat = 9;
-const LEVELS: usize = 10;
+pub const LEVELS: usize = 10;
 
 /// A point's category for one colour: what playing there makes, all four
 /// directions combined (higher is stronger).

@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::board::{Board, Color, Pos, other};
+use super::learned;
 use super::pattern::{C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_NONE, C_THREE, C_THREE_THREE};
 use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, ThreatCache, Tt};
 
@@ -73,6 +74,10 @@ pub struct Options {
     /// instead of the time, so that the search plays the same on any
     /// machine (the hard deadline still stops it).
     pub vct_by_nodes: bool,
+    /// Evaluate with the mean of the hand-set scores and the learned
+    /// weights ([`super::learned`]) instead of the hand-set scores alone
+    /// (not under renju: the weights were fitted to freestyle games).
+    pub learned_eval: bool,
 }
 
 impl Options {
@@ -92,6 +97,7 @@ impl Options {
             eval_noise: 0,
             noise_seed: 0,
             vct_by_nodes: false,
+            learned_eval: true,
         }
     }
 
@@ -111,6 +117,7 @@ impl Options {
             eval_noise: 0,
             noise_seed: 0,
             vct_by_nodes: false,
+            learned_eval: false,
         }
     }
 }
@@ -677,23 +684,28 @@ impl<'a> Search<'a> {
     pub(super) fn evaluate(&self) -> i32 {
         let me = self.b.to_move();
         let op = other(me);
+        // Double threats: our four-three or double three that the opponent
+        // cannot stop, and the opponent's winning points for its next move
+        // (one costs us the move, several are usually lost).
+        let t = learned::bonus_terms(&self.b, me);
         // The side to move's shapes are worth more: it gets to use them first.
-        let mut s = self.b.sum(me) * self.opts.tempo_weight / 100 - self.b.sum(op);
-        let my_fours = self.b.count_at_least(me, C_FOUR);
-        let op_fours = self.b.count_at_least(op, C_FOUR);
-        if op_fours == 0 {
-            if self.b.count(me, C_FOUR_THREE) > 0 {
-                s += 3000;
-            } else if self.b.count(me, C_THREE_THREE) > 0 && self.b.count(op, C_FLEX4) == 0 {
-                s += 2000;
-            }
-        }
-        // The opponent's winning shapes for its next move: one costs us the
-        // move, several are usually lost.
-        let op_wins = (self.b.count(op, C_FOUR_THREE) + self.b.count(op, C_THREE_THREE)) as i32;
-        if op_wins > 0 && my_fours == 0 {
-            s -= 300 * op_wins.min(3);
-        }
+        let hand = self.b.sum(me) * self.opts.tempo_weight / 100 - self.b.sum(op)
+            + 3000 * t[0]
+            + 2000 * t[1]
+            - 300 * t[2];
+        let mut s = if self.opts.learned_eval && !self.b.is_renju() {
+            // Half the hand-set evaluation, half the learned one: in matches
+            // the mix played better than either (docs/gomoku-engine.md).
+            let w = &learned::Weights::get().bonus;
+            let fitted = self.b.learned_sum(me, true)
+                + self.b.learned_sum(op, false)
+                + w[0] * t[0]
+                + w[1] * t[1]
+                + w[2] * t[2];
+            (hand + fitted) / 2
+        } else {
+            hand
+        };
         if self.opts.eval_noise > 0 {
             s += self.noise(me);
         }

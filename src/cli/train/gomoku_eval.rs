@@ -1,0 +1,430 @@
+//! `inarow train gomoku-eval`: fits the learned evaluation's weights.
+//!
+//! Every game of the input files (as `inarow train gomoku-games` writes
+//! them) is replayed; each quiet position from `--skip` stones on (see
+//! [`learned::sample`]) becomes one example: its shape counts for the side
+//! to move and for the opponent, the three extra terms, and whether the
+//! side to move went on to win (1), lose (0) or draw (0.5). A logistic
+//! regression with an L2 penalty is fitted to them by Newton's method.
+//!
+//! The weights come out in logits; they are written in the hand-set
+//! evaluation's units, so the search's margins keep their meaning: the
+//! same examples fit the hand-set evaluation's scale (one factor: its
+//! score per logit), and the logits are multiplied by that. Every tenth
+//! game is held out, and the log loss of both evaluations on those games is
+//! printed and written into the file's header.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+
+use crate::engine::gomoku::Rule;
+use crate::engine::gomoku::board::{Board, other};
+use crate::engine::gomoku::learned::{self, BONUSES, SHAPES, Sample};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Game files to learn from.
+    #[arg(long = "games", required = true, num_args = 1..)]
+    pub games: Vec<PathBuf>,
+    /// Weight file to write.
+    #[arg(long, default_value = "src/engine/gomoku/eval-weights.txt")]
+    pub out: PathBuf,
+    /// Positions with fewer stones than this are left out (the random openings).
+    #[arg(long, default_value_t = 8)]
+    pub skip: usize,
+    /// L2 penalty on the weights (in logits).
+    #[arg(long, default_value_t = 2.0)]
+    pub l2: f64,
+    /// Newton iterations.
+    #[arg(long, default_value_t = 12)]
+    pub iterations: u32,
+}
+
+/// Feature vector length: own shapes, other shapes, extra terms.
+const DIM: usize = 2 * SHAPES + BONUSES;
+
+struct Example {
+    idx: Vec<u32>,
+    val: Vec<f32>,
+    /// The hand-set evaluation of the position.
+    hand: f64,
+    target: f64,
+}
+
+impl Example {
+    fn new(s: &Sample, hand: f64, target: f64) -> Example {
+        let mut idx = Vec::with_capacity(s.own.len() + s.other.len() + BONUSES);
+        let mut val = Vec::with_capacity(idx.capacity());
+        for &(k, n) in &s.own {
+            idx.push(k as u32);
+            val.push(n as f32);
+        }
+        for &(k, n) in &s.other {
+            idx.push((SHAPES + k as usize) as u32);
+            val.push(n as f32);
+        }
+        for (i, &b) in s.bonus.iter().enumerate() {
+            if b != 0.0 {
+                idx.push((2 * SHAPES + i) as u32);
+                val.push(b);
+            }
+        }
+        Example {
+            idx,
+            val,
+            hand,
+            target,
+        }
+    }
+
+    fn dot(&self, w: &[f64]) -> f64 {
+        self.idx
+            .iter()
+            .zip(&self.val)
+            .map(|(&i, &v)| w[i as usize] * v as f64)
+            .sum()
+    }
+}
+
+/// The hand-set evaluation as the strong search computes it (tempo weight
+/// 120 %, the double-threat terms), for its fitted scale.
+fn hand_eval(b: &Board) -> f64 {
+    let me = b.to_move();
+    let op = other(me);
+    let t = learned::bonus_terms(b, me);
+    (b.sum(me) * 120 / 100 - b.sum(op) + 3000 * t[0] + 2000 * t[1] - 300 * t[2]) as f64
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn log_loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    let mut games = 0usize;
+    for path in &args.games {
+        let f =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        for (n, line) in BufReader::new(f).lines().enumerate() {
+            let line = line?;
+            let mut fields = line.split_whitespace();
+            let Some(result) = fields.next() else {
+                continue;
+            };
+            let result: u8 = match result {
+                "0" | "1" | "2" => result.parse()?,
+                _ => bail!("{}:{}: the result must be 0, 1 or 2", path.display(), n + 1),
+            };
+            let mut b = Board::new(15, 15, Rule::Freestyle);
+            let mut examples = Vec::new();
+            for mv in fields {
+                let (x, y) = mv
+                    .split_once(',')
+                    .and_then(|(x, y)| Some((x.parse::<usize>().ok()?, y.parse::<usize>().ok()?)))
+                    .with_context(|| format!("{}:{}: bad move {mv:?}", path.display(), n + 1))?;
+                let Some(p) = b.pos(x, y).filter(|&p| b.is_empty(p)) else {
+                    bail!("{}:{}: illegal move {mv}", path.display(), n + 1);
+                };
+                if b.stone_count() >= args.skip
+                    && let Some(s) = learned::sample(&b)
+                {
+                    // The side to move is the first player after an even number of stones.
+                    let first_to_move = b.stone_count().is_multiple_of(2);
+                    let target = match (result, first_to_move) {
+                        (0, _) => 0.5,
+                        (1, true) | (2, false) => 1.0,
+                        _ => 0.0,
+                    };
+                    examples.push(Example::new(&s, hand_eval(&b), target));
+                }
+                b.play(p);
+            }
+            if games % 10 == 9 {
+                test.extend(examples);
+            } else {
+                train.extend(examples);
+            }
+            games += 1;
+        }
+    }
+    if train.is_empty() || test.is_empty() {
+        bail!("too few games ({games}) to fit and check");
+    }
+    println!(
+        "{games} games: {} positions to fit, {} held out ({:.1} s)",
+        train.len(),
+        test.len(),
+        started.elapsed().as_secs_f64()
+    );
+
+    // The hand-set evaluation's scale: score per logit, by Newton in one
+    // dimension, each step halved until the loss goes down.
+    let loss_at = |k: f64| {
+        train
+            .iter()
+            .map(|e| log_loss(sigmoid(k * e.hand), e.target))
+            .sum::<f64>()
+            / train.len() as f64
+    };
+    let mut k = 1.0 / 400.0;
+    for _ in 0..50 {
+        let (mut g, mut h) = (0.0, 1e-12);
+        for e in &train {
+            let p = sigmoid(k * e.hand);
+            g += (p - e.target) * e.hand;
+            h += p * (1.0 - p) * e.hand * e.hand;
+        }
+        let now = loss_at(k);
+        let mut step = g / h;
+        while step.abs() > 1e-12 && loss_at(k - step) > now {
+            step /= 2.0;
+        }
+        k -= step;
+        if step.abs() <= 1e-12 {
+            break;
+        }
+    }
+    if !(k > 0.0 && k.is_finite()) {
+        bail!("the hand-set evaluation does not predict these outcomes (too few games?)");
+    }
+    let scale = 1.0 / k;
+    let hand_loss = |set: &[Example]| {
+        set.iter()
+            .map(|e| log_loss(sigmoid(k * e.hand), e.target))
+            .sum::<f64>()
+            / set.len() as f64
+    };
+    println!(
+        "hand-set evaluation: {scale:.1} points per logit; log loss {:.4} fitted, {:.4} held out",
+        hand_loss(&train),
+        hand_loss(&test)
+    );
+
+    // The weights, by Newton's method with a dense Hessian.
+    let loss = |w: &[f64], set: &[Example]| {
+        set.iter()
+            .map(|e| log_loss(sigmoid(e.dot(w)), e.target))
+            .sum::<f64>()
+            / set.len() as f64
+    };
+    let w = fit(&train, DIM, args.l2, args.iterations, |it, w, change| {
+        println!(
+            "iteration {it}: log loss {:.4} fitted, {:.4} held out; largest step {change:.4}",
+            loss(w, &train),
+            loss(w, &test)
+        );
+    })?;
+    let fitted = loss(&w, &train);
+    let held = loss(&w, &test);
+
+    let mut out = String::new();
+    out.push_str(
+        "# The Gomoku engine's learned evaluation weights (see src/engine/gomoku/learned.rs).\n",
+    );
+    out.push_str("# Made by `inarow train gomoku-eval`");
+    out.push_str(&format!(
+        " --skip {} --l2 {} --iterations {}",
+        args.skip, args.l2, args.iterations
+    ));
+    out.push_str(" from the games of `inarow train gomoku-games`; see README.\n");
+    out.push_str(&format!(
+        "# {games} games, {} positions fitted, {} held out. Log loss held out: {:.4} (hand-set evaluation {:.4}).\n",
+        train.len(),
+        test.len(),
+        held,
+        hand_loss(&test)
+    ));
+    out.push_str(&format!(
+        "# Units: the hand-set evaluation's, {scale:.1} per logit. Fitted log loss {fitted:.4}.\n"
+    ));
+    out.push_str(
+        "# Extra terms: own four-three, own double three, each of the opponent's winning points.\n",
+    );
+    let units = |x: f64| (x * scale).round().clamp(-32000.0, 32000.0) as i32;
+    out.push_str(&format!(
+        "bonus {} {} {}\n",
+        units(w[2 * SHAPES]),
+        units(w[2 * SHAPES + 1]),
+        units(w[2 * SHAPES + 2])
+    ));
+    out.push_str("# Shape (four directional levels, largest first: 9 five, 8 open four, 7 four,\n");
+    out.push_str("# 6 open three, 5 three, 4 open two, 3 two, 2 open one, 1 one, 0 dead),\n");
+    out.push_str(
+        "# weight of the side to move's shape, weight of the opponent's shape (added, signed).\n",
+    );
+    for s in 1..SHAPES {
+        let (a, b) = (units(w[s]), units(w[SHAPES + s]));
+        if a != 0 || b != 0 {
+            let l = learned::shape_levels(s);
+            out.push_str(&format!("{}{}{}{} {a} {b}\n", l[0], l[1], l[2], l[3]));
+        }
+    }
+    learned::Weights::parse(&out)
+        .map_err(|e| anyhow::anyhow!("the weights written do not parse: {e}"))?;
+    let tmp = args.out.with_extension("tmp");
+    std::fs::File::create(&tmp)
+        .and_then(|mut f| f.write_all(out.as_bytes()))
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, &args.out)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!(
+        "wrote {} (held-out log loss {held:.4} against {:.4} for the hand-set evaluation; {:.0} s)",
+        args.out.display(),
+        hand_loss(&test),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Fits logistic-regression weights to `set` (L2 penalty `l2`) by
+/// Newton's method; `report(iteration, weights, largest step)` after each step.
+fn fit(
+    set: &[Example],
+    dim: usize,
+    l2: f64,
+    iterations: u32,
+    mut report: impl FnMut(u32, &[f64], f64),
+) -> anyhow::Result<Vec<f64>> {
+    let mut w = vec![0.0f64; dim];
+    for it in 0..iterations {
+        let mut g: Vec<f64> = w.iter().map(|&x| l2 * x).collect();
+        let mut h = vec![0.0f64; dim * dim];
+        for i in 0..dim {
+            h[i * dim + i] = l2;
+        }
+        for e in set {
+            let p = sigmoid(e.dot(&w));
+            let r = p - e.target;
+            let q = p * (1.0 - p);
+            for (a, (&i, &vi)) in e.idx.iter().zip(&e.val).enumerate() {
+                let i = i as usize;
+                let vi = vi as f64;
+                g[i] += r * vi;
+                // The lower triangle only (an example's indices ascend).
+                let row = &mut h[i * dim..(i + 1) * dim];
+                for (&j, &vj) in e.idx[..=a].iter().zip(&e.val[..=a]) {
+                    row[j as usize] += q * vi * vj as f64;
+                }
+            }
+        }
+        for i in 0..dim {
+            for j in 0..i {
+                h[j * dim + i] = h[i * dim + j];
+            }
+        }
+        let step =
+            solve_cholesky(&mut h, &g, dim).context("the Hessian is not positive definite")?;
+        for (x, d) in w.iter_mut().zip(&step) {
+            *x -= d;
+        }
+        let change = step.iter().map(|d| d.abs()).fold(0.0, f64::max);
+        report(it + 1, &w, change);
+        if change < 1e-4 {
+            break;
+        }
+    }
+    Ok(w)
+}
+
+/// Solves `a x = b` for a symmetric positive definite `a` (n x n, row
+/// major; overwritten by its Cholesky factor).
+fn solve_cholesky(a: &mut [f64], b: &[f64], n: usize) -> Option<Vec<f64>> {
+    for j in 0..n {
+        let mut d = a[j * n + j];
+        for k in 0..j {
+            d -= a[j * n + k] * a[j * n + k];
+        }
+        if d <= 0.0 {
+            return None;
+        }
+        let d = d.sqrt();
+        a[j * n + j] = d;
+        for i in j + 1..n {
+            let mut s = a[i * n + j];
+            for k in 0..j {
+                s -= a[i * n + k] * a[j * n + k];
+            }
+            a[i * n + j] = s / d;
+        }
+    }
+    let mut y = vec![0.0; n];
+    for i in 0..n {
+        let mut s = b[i];
+        for k in 0..i {
+            s -= a[i * n + k] * y[k];
+        }
+        y[i] = s / a[i * n + i];
+    }
+    let mut x = vec![0.0; n];
+    for i in (0..n).rev() {
+        let mut s = y[i];
+        for k in i + 1..n {
+            s -= a[k * n + i] * x[k];
+        }
+        x[i] = s / a[i * n + i];
+    }
+    Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_recovers_the_weights_that_made_the_targets() {
+        // Targets made by known weights over two sparse features (and a
+        // third that never matters): the fit finds those weights again.
+        let truth = [0.8, -1.3, 0.0];
+        let mut set = Vec::new();
+        for a in 0..4u8 {
+            for b in 0..4u8 {
+                for c in 0..2u8 {
+                    let mut idx = Vec::new();
+                    let mut val = Vec::new();
+                    for (i, n) in [a, b, c].into_iter().enumerate() {
+                        if n > 0 {
+                            idx.push(i as u32);
+                            val.push(n as f32);
+                        }
+                    }
+                    let x = truth[0] * a as f64 + truth[1] * b as f64;
+                    set.push(Example {
+                        idx,
+                        val,
+                        hand: 0.0,
+                        target: sigmoid(x),
+                    });
+                }
+            }
+        }
+        let mut steps = 0;
+        let w = fit(&set, 3, 1e-6, 30, |_, _, _| steps += 1).unwrap();
+        assert!(steps > 1);
+        for (got, want) in w.iter().zip(truth) {
+            assert!((got - want).abs() < 1e-3, "{w:?}");
+        }
+    }
+
+    #[test]
+    fn cholesky_solves_a_small_system() {
+        // [[4, 2], [2, 3]] x = [2, 5] -> x = [-0.5, 2].
+        let mut a = vec![4.0, 2.0, 2.0, 3.0];
+        let x = solve_cholesky(&mut a, &[2.0, 5.0], 2).unwrap();
+        assert!(
+            (x[0] + 0.5).abs() < 1e-12 && (x[1] - 2.0).abs() < 1e-12,
+            "{x:?}"
+        );
+        let mut bad = vec![1.0, 2.0, 2.0, 1.0];
+        assert!(solve_cholesky(&mut bad, &[1.0, 1.0], 2).is_none());
+    }
+}

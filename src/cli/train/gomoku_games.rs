@@ -1,0 +1,152 @@
+//! `inarow train gomoku-games`: self-play games for fitting the evaluation.
+//!
+//! Each game starts from a random opening of 3 to 6 stones within three
+//! points of the centre (alternating colours, no stone making an open
+//! three), then level 7 (the full engine, bounded by nodes: at most
+//! `--nodes`, and never more than level 7's own limit) plays both sides
+//! with no time limit, so a seed always gives the same games.
+//! Output, one game per line: the result (`1` first player won, `2` second
+//! player won, `0` draw) and the moves as `x,y` from 0, first player first.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::engine::Limits;
+use crate::engine::gomoku::board::Board;
+use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, stones_from_moves};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u32,
+    /// Nodes the engine searches per move.
+    #[arg(long, default_value_t = 20_000)]
+    pub nodes: u64,
+    /// Seed for the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// File to write (appended to, so a run can be split or resumed with another seed).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 32)]
+    pub tt_mb: usize,
+    /// The evaluation the engine plays with: `learned` (as it ships) or
+    /// `hand` (the hand-set scores, as the games the shipped weights were
+    /// fitted to were played).
+    #[arg(long, default_value = "learned", value_parser = ["learned", "hand"])]
+    pub eval: String,
+}
+
+const SIZE: usize = 15;
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.nodes == 0 {
+        bail!("--nodes must be at least 1");
+    }
+    let mut out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("cannot open {}", args.out.display()))?;
+    let mut rng = SmallRng::seed_from_u64(args.seed);
+    let mut player = GomokuPlayer::new(SIZE, Rule::Freestyle, args.tt_mb);
+    player.set_hand_eval(args.eval == "hand");
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let (mut first, mut second, mut draws) = (0u32, 0u32, 0u32);
+    for game in 0..args.games {
+        player.clear();
+        let mut board = Board::new(SIZE, SIZE, Rule::Freestyle);
+        let mut moves: Vec<(u8, u8)> = Vec::new();
+        for (x, y) in opening(&mut rng) {
+            if let Some(p) = board.pos(x as usize, y as usize) {
+                board.play(p);
+                moves.push((x, y));
+            }
+        }
+        let result = loop {
+            if board.is_full() {
+                break 0;
+            }
+            let limits = Limits {
+                nodes: Some(args.nodes),
+                ..Limits::unlimited()
+            };
+            let stones = stones_from_moves(&moves);
+            let (x, y) = player.choose(&stones, GomokuLevel::nth(7), &limits, &stop, &mut rng);
+            let Some(p) = board
+                .pos(x as usize, y as usize)
+                .filter(|&p| board.is_empty(p))
+            else {
+                bail!("the engine played an illegal move {x},{y}");
+            };
+            board.play(p);
+            moves.push((x, y));
+            if board.is_win_at(p) {
+                break if moves.len() % 2 == 1 { 1 } else { 2 };
+            }
+        };
+        match result {
+            1 => first += 1,
+            2 => second += 1,
+            _ => draws += 1,
+        }
+        let record: Vec<String> = moves.iter().map(|(x, y)| format!("{x},{y}")).collect();
+        writeln!(out, "{result} {}", record.join(" "))?;
+        if (game + 1) % 50 == 0 {
+            eprintln!(
+                "{} games in {:.0} s (first player {first}, second {second}, draws {draws})",
+                game + 1,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    println!(
+        "{} games: first player won {first}, second {second}, draws {draws}; {:.0} s",
+        args.games,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// 3 to 6 stones within three points of the centre, alternating colours,
+/// none of them making a row of three (the engine decides from there).
+fn opening(rng: &mut SmallRng) -> Vec<(u8, u8)> {
+    let n = rng.random_range(3..=6usize);
+    let c = (SIZE / 2) as i32;
+    loop {
+        let mut board = Board::new(SIZE, SIZE, Rule::Freestyle);
+        let mut out: Vec<(u8, u8)> = Vec::new();
+        let mut tries = 0;
+        while out.len() < n && tries < 100 {
+            tries += 1;
+            let x = (c + rng.random_range(-3..=3)) as u8;
+            let y = (c + rng.random_range(-3..=3)) as u8;
+            let Some(p) = board.pos(x as usize, y as usize) else {
+                continue;
+            };
+            if !board.is_empty(p) {
+                continue;
+            }
+            // No three or better from the opening: each stone may make at
+            // most an open two for its colour.
+            if board.cat(p, board.to_move()) > crate::engine::gomoku::pattern::C_LOW {
+                continue;
+            }
+            board.play(p);
+            out.push((x, y));
+        }
+        if out.len() == n {
+            return out;
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! The learned evaluation: weights per point shape, fitted to game outcomes.
+//!
+//! A point's *shape* for a colour is the multiset of its four directional
+//! patterns (order does not matter: 715 shapes of four levels out of ten).
+//! The evaluation of a position, seen by the side to move, is the sum over
+//! the empty points of a weight for the side to move's shape there (the
+//! "own" table) and a weight for the opponent's shape there (the "other"
+//! table, mostly negative: the opponent's shapes count against the side to
+//! move, and less than its own, since it has to wait to use them), plus
+//! three terms for the double threats the hand-set evaluation also scores.
+//!
+//! The weights are fitted by `inarow train gomoku-eval` (see
+//! `src/cli/train`) to the outcomes of self-play games from the quiet
+//! positions in them, and embedded from `eval-weights.txt`. The board keeps
+//! the two sums per colour incrementally, like its other sums.
+
+use std::sync::OnceLock;
+
+use super::board::{Board, Color, other};
+use super::pattern::{
+    C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_THREE_THREE, DIR_WEIGHT, LEVELS, Pat,
+};
+
+/// How many shapes there are: multisets of four levels out of ten.
+pub const SHAPES: usize = 715;
+/// Combination indices (four levels in base ten).
+pub const COMBOS: usize = 10_000;
+/// Extra terms: the side to move's four-three, its double three, and the
+/// opponent's winning points (see [`Sample`]).
+pub const BONUSES: usize = 3;
+
+/// The shape of every combination index.
+pub fn shape_of_combo() -> &'static [u16; COMBOS] {
+    static TABLE: OnceLock<Box<[u16; COMBOS]>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        // Shapes numbered in increasing order of their sorted (largest
+        // first) levels read as a base-ten number.
+        let mut id_of_key = vec![u16::MAX; COMBOS];
+        let mut next = 0u16;
+        for (key, id) in id_of_key.iter_mut().enumerate() {
+            let d = digits(key);
+            if d[0] >= d[1] && d[1] >= d[2] && d[2] >= d[3] {
+                *id = next;
+                next += 1;
+            }
+        }
+        debug_assert_eq!(next as usize, SHAPES);
+        let mut t = Box::new([0u16; COMBOS]);
+        for (idx, slot) in t.iter_mut().enumerate() {
+            *slot = id_of_key[sorted_key(digits(idx))];
+        }
+        t
+    })
+}
+
+/// The four levels of a shape, largest first.
+pub fn shape_levels(shape: usize) -> [Pat; 4] {
+    let mut n = 0;
+    for key in 0..COMBOS {
+        let d = digits(key);
+        if d[0] >= d[1] && d[1] >= d[2] && d[2] >= d[3] {
+            if n == shape {
+                return [d[0], d[1], d[2], d[3]];
+            }
+            n += 1;
+        }
+    }
+    [0; 4]
+}
+
+/// The base-ten digits of a combination index, most significant first.
+fn digits(idx: usize) -> [Pat; 4] {
+    [
+        (idx / 1000 % 10) as Pat,
+        (idx / 100 % 10) as Pat,
+        (idx / 10 % 10) as Pat,
+        (idx % 10) as Pat,
+    ]
+}
+
+fn sorted_key(mut d: [Pat; 4]) -> usize {
+    d.sort_unstable_by(|a, b| b.cmp(a));
+    d.iter().fold(0usize, |acc, &x| acc * 10 + x as usize)
+}
+
+/// The combination index of four directional levels.
+pub fn combo_of(p: [Pat; 4]) -> usize {
+    p.iter()
+        .zip(DIR_WEIGHT)
+        .map(|(&x, w)| x as usize * w as usize)
+        .sum()
+}
+
+/// The fitted weights, in evaluation units.
+pub struct Weights {
+    /// Per shape: (own, other).
+    pub shapes: Vec<[i32; 2]>,
+    pub bonus: [i32; BONUSES],
+    /// Per combination index: (own, other), for the board.
+    pub by_combo: Vec<[i16; 2]>,
+}
+
+/// The weights the engine ships with.
+pub const SHIPPED: &str = include_str!("eval-weights.txt");
+
+impl Weights {
+    /// The shipped weights, parsed once.
+    pub fn get() -> &'static Weights {
+        static W: OnceLock<Weights> = OnceLock::new();
+        W.get_or_init(|| Weights::parse(SHIPPED).expect("the shipped evaluation weights parse"))
+    }
+
+    /// Reads a weight file: `#` comments; `bonus A B C`; and one line per
+    /// shape with a weight, `LLLL OWN OTHER` (the four levels, largest first).
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let mut key_to_shape = vec![u16::MAX; COMBOS];
+        for (idx, &s) in shape_of_combo().iter().enumerate() {
+            key_to_shape[sorted_key(digits(idx))] = s;
+        }
+        let mut shapes = vec![[0i32; 2]; SHAPES];
+        let mut bonus = [0i32; BONUSES];
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let num = |s: &str| {
+                s.parse::<i32>()
+                    .map_err(|_| format!("line {}: {s:?} is not a number", n + 1))
+            };
+            if f[0] == "bonus" {
+                if f.len() != 1 + BONUSES {
+                    return Err(format!("line {}: bonus wants {BONUSES} numbers", n + 1));
+                }
+                for (b, s) in bonus.iter_mut().zip(&f[1..]) {
+                    *b = num(s)?;
+                }
+                continue;
+            }
+            if f.len() != 3 || f[0].len() != 4 || !f[0].bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("line {}: want LLLL OWN OTHER", n + 1));
+            }
+            let d: Vec<Pat> = f[0].bytes().map(|b| b - b'0').collect();
+            let key = sorted_key([d[0], d[1], d[2], d[3]]);
+            let s = key_to_shape[key];
+            if s == u16::MAX
+                || sorted_key([d[0], d[1], d[2], d[3]])
+                    != d.iter().fold(0usize, |a, &x| a * 10 + x as usize)
+            {
+                return Err(format!("line {}: levels must be largest first", n + 1));
+            }
+            shapes[s as usize] = [num(f[1])?, num(f[2])?];
+        }
+        let table = shape_of_combo();
+        let by_combo = table
+            .iter()
+            .map(|&s| {
+                let [a, b] = shapes[s as usize];
+                [clamp16(a), clamp16(b)]
+            })
+            .collect();
+        Ok(Weights {
+            shapes,
+            bonus,
+            by_combo,
+        })
+    }
+}
+
+fn clamp16(v: i32) -> i16 {
+    v.clamp(i16::MIN as i32, i16::MAX as i32) as i16
+}
+
+/// What the fit sees of one position: per shape, how many empty points
+/// have it for the side to move (`own`) and for the opponent (`other`),
+/// and the three extra terms.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sample {
+    /// (shape, count), shapes other than the empty one (all levels dead).
+    pub own: Vec<(u16, u16)>,
+    pub other: Vec<(u16, u16)>,
+    pub bonus: [f32; BONUSES],
+}
+
+/// The three extra terms for the side to move `me` (as the evaluation
+/// scores them): it has a four-three point and the opponent no four; it has
+/// a double three and the opponent neither a four nor an open-four point;
+/// and, when it has no four, the opponent's winning points (four-threes
+/// and double threes), at most three.
+pub fn bonus_terms(b: &Board, me: Color) -> [i32; BONUSES] {
+    let op = other(me);
+    let my_fours = b.count_at_least(me, C_FOUR);
+    let op_fours = b.count_at_least(op, C_FOUR);
+    let mut t = [0; BONUSES];
+    if op_fours == 0 {
+        if b.count(me, C_FOUR_THREE) > 0 {
+            t[0] = 1;
+        } else if b.count(me, C_THREE_THREE) > 0 && b.count(op, C_FLEX4) == 0 {
+            t[1] = 1;
+        }
+    }
+    let op_wins = (b.count(op, C_FOUR_THREE) + b.count(op, C_THREE_THREE)) as i32;
+    if op_wins > 0 && my_fours == 0 {
+        t[2] = op_wins.min(3);
+    }
+    t
+}
+
+/// The position as the fit sees it, or `None` when it is not quiet: a
+/// five is on the board for either side, or the side to move has an
+/// open-four point (the search decides those, never the evaluation).
+pub fn sample(b: &Board) -> Option<Sample> {
+    let me = b.to_move();
+    let op = other(me);
+    if b.count(me, C_FIVE) > 0 || b.count(op, C_FIVE) > 0 || b.count(me, C_FLEX4) > 0 {
+        return None;
+    }
+    let table = shape_of_combo();
+    let mut own = vec![0u16; SHAPES];
+    let mut oth = vec![0u16; SHAPES];
+    for &p in b.points() {
+        if !b.is_empty(p) {
+            continue;
+        }
+        let pats = |c| [0, 1, 2, 3].map(|d| b.pat(p, c, d));
+        own[table[combo_of(pats(me))] as usize] += 1;
+        oth[table[combo_of(pats(op))] as usize] += 1;
+    }
+    let sparse = |v: Vec<u16>| {
+        v.iter()
+            .enumerate()
+            .skip(1)
+            .filter(|&(_, &n)| n > 0)
+            .map(|(s, &n)| (s as u16, n))
+            .collect()
+    };
+    Some(Sample {
+        own: sparse(own),
+        other: sparse(oth),
+        bonus: bonus_terms(b, me).map(|x| x as f32),
+    })
+}
+
+const _: () = assert!(LEVELS == 10);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_ignore_the_order_of_directions_and_number_715() {
+        let t = shape_of_combo();
+        let max = *t.iter().max().unwrap() as usize;
+        assert_eq!(max + 1, SHAPES);
+        assert_eq!(t[combo_of([8, 3, 0, 1])], t[combo_of([0, 1, 8, 3])]);
+        assert_ne!(t[combo_of([8, 3, 0, 1])], t[combo_of([8, 3, 0, 2])]);
+        assert_eq!(t[0], 0);
+        for s in [0, 1, 100, 714] {
+            assert_eq!(t[combo_of(shape_levels(s))] as usize, s);
+        }
+    }
+
+    #[test]
+    fn weight_files_parse_and_bad_lines_are_refused() {
+        let w = Weights::parse("# c\nbonus 5 6 -7\n8310 120 -40\n").unwrap();
+        assert_eq!(w.bonus, [5, 6, -7]);
+        let s = shape_of_combo()[combo_of([1, 3, 0, 8])] as usize;
+        assert_eq!(w.shapes[s], [120, -40]);
+        assert_eq!(w.by_combo[combo_of([0, 8, 3, 1])], [120, -40]);
+        assert!(Weights::parse("1238 1 2").is_err());
+        assert!(Weights::parse("8310 x 2").is_err());
+        assert!(Weights::parse("bonus 1 2").is_err());
+        assert!(Weights::parse("83 1 2").is_err());
+        Weights::get();
+    }
+}
