@@ -263,14 +263,7 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
         for a_first in [true, false] {
             players[0].clear();
             players[1].clear();
-            let mut board = Board::new(size, size, rule);
-            let mut moves: Vec<(u8, u8)> = Vec::new();
-            for &(x, y) in &opening {
-                if let Some(p) = board.pos(x as usize, y as usize) {
-                    board.play(p);
-                    moves.push((x, y));
-                }
-            }
+            let (mut board, mut moves) = board_after(size, rule, &opening);
             let result = loop {
                 if board.is_full() {
                     break 0;
@@ -333,6 +326,20 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
         args.match_ms, max_move_ms
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// A `size` x `size` board with the `opening` stones played in order (those
+/// off the board left out), and the moves played.
+pub(crate) fn board_after(size: usize, rule: Rule, opening: &[(u8, u8)]) -> (Board, Vec<(u8, u8)>) {
+    let mut board = Board::new(size, size, rule);
+    let mut moves = Vec::new();
+    for &(x, y) in opening {
+        if let Some(p) = board.pos(x as usize, y as usize) {
+            board.play(p);
+            moves.push((x, y));
+        }
+    }
+    (board, moves)
 }
 
 /// Two to four stones in the middle 5x5, alternating colours, without a line.

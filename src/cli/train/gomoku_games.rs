@@ -18,6 +18,7 @@ use anyhow::{Context, bail};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
+use crate::cli::bench::gomoku::board_after;
 use crate::engine::Limits;
 use crate::engine::gomoku::board::Board;
 use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, stones_from_moves};
@@ -65,14 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (mut first, mut second, mut draws) = (0u32, 0u32, 0u32);
     for game in 0..args.games {
         player.clear();
-        let mut board = Board::new(SIZE, SIZE, Rule::Freestyle);
-        let mut moves: Vec<(u8, u8)> = Vec::new();
-        for (x, y) in opening(&mut rng) {
-            if let Some(p) = board.pos(x as usize, y as usize) {
-                board.play(p);
-                moves.push((x, y));
-            }
-        }
+        let (mut board, mut moves) = board_after(SIZE, Rule::Freestyle, &opening(&mut rng));
         let result = loop {
             if board.is_full() {
                 break 0;
