@@ -113,10 +113,7 @@ impl Weights {
     /// Reads a weight file: `#` comments; `bonus A B C`; and one line per
     /// shape with a weight, `LLLL OWN OTHER` (the four levels, largest first).
     pub fn parse(text: &str) -> Result<Weights, String> {
-        let mut key_to_shape = vec![u16::MAX; COMBOS];
-        for (idx, &s) in shape_of_combo().iter().enumerate() {
-            key_to_shape[sorted_key(digits(idx))] = s;
-        }
+        let table = shape_of_combo();
         let mut shapes = vec![[0i32; 2]; SHAPES];
         let mut bonus = [0i32; BONUSES];
         for (n, line) in text.lines().enumerate() {
@@ -141,18 +138,14 @@ impl Weights {
             if f.len() != 3 || f[0].len() != 4 || !f[0].bytes().all(|b| b.is_ascii_digit()) {
                 return Err(format!("line {}: want LLLL OWN OTHER", n + 1));
             }
-            let d: Vec<Pat> = f[0].bytes().map(|b| b - b'0').collect();
-            let key = sorted_key([d[0], d[1], d[2], d[3]]);
-            let s = key_to_shape[key];
-            if s == u16::MAX
-                || sorted_key([d[0], d[1], d[2], d[3]])
-                    != d.iter().fold(0usize, |a, &x| a * 10 + x as usize)
-            {
+            // The four digits read as a number are a combination index
+            // (directions in some order, which a shape ignores).
+            let key: usize = f[0].parse().unwrap_or(0);
+            if sorted_key(digits(key)) != key {
                 return Err(format!("line {}: levels must be largest first", n + 1));
             }
-            shapes[s as usize] = [num(f[1])?, num(f[2])?];
+            shapes[table[key] as usize] = [num(f[1])?, num(f[2])?];
         }
-        let table = shape_of_combo();
         let by_combo = table
             .iter()
             .map(|&s| {
