@@ -1591,12 +1591,13 @@ fn replay_game_line(line: &str) -> (u8, bool, usize) {
 #[test]
 fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
     let dir = tempfile::tempdir().unwrap();
-    let run = |name: &str, seed: &str| {
+    let run_with = |name: &str, seed: &str, extra: &[&std::ffi::OsStr]| {
         let out = dir.path().join(name);
         let status = Command::new(env!("CARGO_BIN_EXE_inarow"))
             .args(["train", "gomoku-games", "--games", "12", "--nodes", "300"])
             .args(["--seed", seed, "--tt-mb", "4", "--out"])
             .arg(&out)
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
@@ -1604,6 +1605,7 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
         assert!(status.success());
         std::fs::read_to_string(out).unwrap()
     };
+    let run = |name: &str, seed: &str| run_with(name, seed, &[]);
     let a = run("a.txt", "7");
     let lines: Vec<&str> = a.lines().collect();
     assert_eq!(lines.len(), 12);
@@ -1650,6 +1652,49 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
     let w = inarow::engine::gomoku::learned::Weights::parse(&text).unwrap();
     assert!(w.shapes.iter().any(|&[a, b]| a != 0 || b != 0), "{text}");
     assert!(text.contains("Log loss held out"), "{text}");
+
+    // A round of games played with those weights: not the games the
+    // shipped weights play; the shipped weights given as a file play those
+    // again.
+    fn with(file: &std::path::Path) -> [&std::ffi::OsStr; 2] {
+        ["--weights".as_ref(), file.as_os_str()]
+    }
+    assert_ne!(run_with("d.txt", "7", &with(&weights)), a);
+    let shipped = dir.path().join("shipped.txt");
+    std::fs::write(&shipped, inarow::engine::gomoku::learned::SHIPPED).unwrap();
+    assert_eq!(run_with("e.txt", "7", &with(&shipped)), a);
+    // A weight file that does not parse, or weights with the hand-set
+    // evaluation, are refused before any game is played.
+    let refused: [(Vec<std::ffi::OsString>, &str); 2] = [
+        (
+            vec![
+                "--weights".into(),
+                dir.path().join("a.txt").into_os_string(),
+            ],
+            "a.txt: line 1",
+        ),
+        (
+            vec![
+                "--eval".into(),
+                "hand".into(),
+                "--weights".into(),
+                weights.clone().into_os_string(),
+            ],
+            "--weights needs --eval learned",
+        ),
+    ];
+    for (extra, wants) in refused {
+        let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
+            .args(["train", "gomoku-games", "--games", "1", "--out"])
+            .arg(dir.path().join("f.txt"))
+            .args(&extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(stderr.contains(wants), "{stderr}");
+        assert!(!dir.path().join("f.txt").exists());
+    }
 
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, format!("{}\n1 7,7 7,7\n", lines[0])).unwrap();

@@ -21,6 +21,7 @@ use rand::{RngExt, SeedableRng};
 use crate::cli::bench::gomoku::board_after;
 use crate::engine::Limits;
 use crate::engine::gomoku::board::Board;
+use crate::engine::gomoku::learned::Weights;
 use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, stones_from_moves};
 
 #[derive(Debug, clap::Args)]
@@ -45,6 +46,11 @@ pub struct Args {
     /// fitted to were played).
     #[arg(long, default_value = "learned", value_parser = ["learned", "hand"])]
     pub eval: String,
+    /// Play with the weights of this file (as `train gomoku-eval` writes
+    /// them) instead of the shipped ones: a round of games played with the
+    /// weights of the round before. Needs `--eval learned`.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
 }
 
 const SIZE: usize = 15;
@@ -52,6 +58,16 @@ const SIZE: usize = 15;
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.nodes == 0 {
         bail!("--nodes must be at least 1");
+    }
+    if let Some(path) = &args.weights {
+        if args.eval != "learned" {
+            bail!("--weights needs --eval learned");
+        }
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let weights =
+            Weights::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        weights.install().map_err(anyhow::Error::msg)?;
     }
     let mut out = std::fs::OpenOptions::new()
         .create(true)

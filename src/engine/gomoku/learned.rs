@@ -100,14 +100,28 @@ pub struct Weights {
     pub by_combo: Vec<[i16; 2]>,
 }
 
+/// The weights every engine of the process uses ([`Weights::get`]).
+static IN_USE: OnceLock<Weights> = OnceLock::new();
+
 /// The weights the engine ships with.
 pub const SHIPPED: &str = include_str!("eval-weights.txt");
 
 impl Weights {
-    /// The shipped weights, parsed once.
+    /// The weights in use: the shipped ones, parsed once, unless others
+    /// were [installed](Weights::install) first.
     pub fn get() -> &'static Weights {
-        static W: OnceLock<Weights> = OnceLock::new();
-        W.get_or_init(|| Weights::parse(SHIPPED).expect("the shipped evaluation weights parse"))
+        IN_USE
+            .get_or_init(|| Weights::parse(SHIPPED).expect("the shipped evaluation weights parse"))
+    }
+
+    /// Makes `self` the weights every engine of this process evaluates
+    /// with (self-play with an earlier round's weights). Only before the
+    /// first use: afterwards boards already hold the old ones, and this
+    /// fails.
+    pub fn install(self) -> Result<(), String> {
+        IN_USE
+            .set(self)
+            .map_err(|_| "the evaluation weights are already in use".to_string())
     }
 
     /// Reads a weight file: `#` comments; `bonus A B C`; and one line per
