@@ -1641,9 +1641,9 @@ impl Crossing {
                             resume: None,
                         };
                         let _ = visit.inbox.try_send(if visit.watching {
-                            ToSession::Watching(link)
+                            ToSession::Watching(Box::new(link))
                         } else {
-                            ToSession::Joined(link)
+                            ToSession::Joined(Box::new(link))
                         });
                         let this = Arc::clone(self);
                         tokio::spawn(this.forward(session, room_rx));

@@ -9,7 +9,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::room::{RoomHandle, RoomState};
 use super::state::{Command, Player, SessionId};
 
-/// What the lobby and rooms tell a session.
+/// What the lobby and rooms tell a session. Large payloads are boxed:
+/// every session's inbox sets aside room for a block of these when it is
+/// made, so their size counts once per person online.
 #[derive(Debug)]
 pub enum ToSession {
     /// Your display name (unique among those online).
@@ -19,9 +21,9 @@ pub enum ToSession {
     /// What you asked for did not work.
     LobbyError(String),
     /// You sit at a table now.
-    Joined(RoomLink),
+    Joined(Box<RoomLink>),
     /// You watch a game now.
-    Watching(RoomLink),
+    Watching(Box<RoomLink>),
     /// Your move was refused.
     Rejected(String),
     /// Close the session with this message.
@@ -32,7 +34,7 @@ pub enum ToSession {
     /// Something to read, wherever the person is.
     Said(String),
     /// An invitation to a game.
-    Invited(super::state::Invitation),
+    Invited(Box<super::state::Invitation>),
     /// The invitation from this session is gone.
     InvitationGone { from: SessionId },
 }
@@ -288,5 +290,18 @@ pub struct GameSummary {
 impl From<Command> for Cmd {
     fn from(cmd: Command) -> Cmd {
         Cmd::Do(cmd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_to_a_session_is_small() {
+        // A session's inbox (and every other queue to a session) holds
+        // room for a block of 32 messages from the start: at 80 bytes a
+        // message that was 2.5 KiB per person online.
+        assert!(std::mem::size_of::<ToSession>() <= 32);
     }
 }

@@ -881,14 +881,14 @@ impl Lobby {
             Notice::Kick(m) => ToSession::Kick(m),
             Notice::Replaced(m) => ToSession::Replaced(m),
             Notice::Said(m) => ToSession::Said(m),
-            Notice::Invited(i) => ToSession::Invited(i),
+            Notice::Invited(i) => ToSession::Invited(Box::new(i)),
             Notice::InvitationGone { from } => ToSession::InvitationGone { from },
             Notice::Joined(room) => match self.rooms.get(&room) {
-                Some((handle, state)) => ToSession::Joined(RoomLink {
+                Some((handle, state)) => ToSession::Joined(Box::new(RoomLink {
                     room: handle.clone(),
                     state: state.clone(),
                     resume: self.state.resume_code(room, to),
-                }),
+                })),
                 None => return,
             },
         };

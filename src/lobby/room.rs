@@ -739,7 +739,7 @@ impl Room {
                 .subscribe(self.state_tx.borrow().clone()),
             resume: None,
         };
-        if inbox.try_send(ToSession::Watching(link)).is_err() {
+        if inbox.try_send(ToSession::Watching(Box::new(link))).is_err() {
             self.watchers.remove(&id);
             self.publish();
         }

@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Ctx;
 use super::accounts::{self, Login};
-use super::outbox::{Outbox, Resync, Sink};
+use super::outbox::{Outbox, Sink};
 use super::records;
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
 use crate::lobby::{Command, NewMember, SessionId, ToSession};
@@ -181,8 +181,7 @@ pub fn idle_goodbye(idle: Duration) -> String {
 
 /// Tells a refused person why, and closes.
 async fn refuse(ctx: &Ctx, sink: Sink, text: &str, kill: &CancellationToken) {
-    let (resync_tx, _resync) = mpsc::channel::<Resync>(1);
-    let outbox = Outbox::start(sink, ctx.config.limits.output_buffer, resync_tx);
+    let outbox = Outbox::start(sink, ctx.config.limits.output_buffer);
     let bytes = format!("\r\n{}\r\n", crate::text::sanitize(text, 300)).into_bytes();
     outbox.finish(&bytes, 1);
     if !outbox.wait_done(CLOSE_GRACE).await {
@@ -248,8 +247,7 @@ pub async fn run(
             0
         },
     };
-    let (resync_tx, mut resync) = mpsc::channel::<Resync>(1);
-    let outbox = Outbox::start(sink, cfg.limits.output_buffer, resync_tx);
+    let outbox = Outbox::start(sink, cfg.limits.output_buffer);
     let mut conn = Conn {
         session: Session::remote(opts, p.theme, p.size.0, p.size.1),
         ctx: Arc::clone(&ctx),
@@ -389,7 +387,7 @@ pub async fn run(
                 let out = conn.session.stats(s);
                 conn.emit(out).await;
             }
-            Some(Resync) = resync.recv() => {
+            () = conn.outbox.resync_needed() => {
                 let out = conn.session.redraw();
                 conn.emit(out).await;
             }

@@ -13,7 +13,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::Notify;
 
 /// Largest piece handed to the transport at once.
 const CHUNK: usize = 16 * 1024;
@@ -79,6 +79,9 @@ struct Shared {
     state: Mutex<State>,
     wake_writer: Notify,
     writer_done: Notify,
+    /// Told when dropped output means the screen must be repainted (a
+    /// permit is kept if nobody waits, so the news is never lost).
+    resync: Notify,
     limit: usize,
     /// Data is escaped for telnet when queued.
     telnet: bool,
@@ -93,18 +96,14 @@ pub struct Outbox {
     shared: Arc<Shared>,
 }
 
-/// Sent to the session when output was dropped and the client has caught up.
-#[derive(Debug)]
-pub struct Resync;
-
 impl Outbox {
-    /// Creates the outbox and starts its writer task. `resync` is told when
-    /// dropped output means the screen must be repainted.
-    pub fn start(sink: Sink, limit: usize, resync: mpsc::Sender<Resync>) -> Outbox {
+    /// Creates the outbox and starts its writer task.
+    pub fn start(sink: Sink, limit: usize) -> Outbox {
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             wake_writer: Notify::new(),
             writer_done: Notify::new(),
+            resync: Notify::new(),
             limit,
             telnet: sink.is_telnet(),
             direct: match &sink {
@@ -112,8 +111,14 @@ impl Outbox {
                 Sink::Telnet(_) => None,
             },
         });
-        tokio::spawn(writer(Arc::clone(&shared), sink, resync));
+        tokio::spawn(writer(Arc::clone(&shared), sink));
         Outbox { shared }
+    }
+
+    /// Waits until output was dropped and the client has caught up since:
+    /// the screen must then be repainted in full.
+    pub async fn resync_needed(&self) {
+        self.shared.resync.notified().await;
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -225,7 +230,7 @@ impl Outbox {
     }
 }
 
-async fn writer(shared: Arc<Shared>, mut sink: Sink, resync: mpsc::Sender<Resync>) {
+async fn writer(shared: Arc<Shared>, mut sink: Sink) {
     loop {
         let notified = shared.wake_writer.notified();
         let (chunk, closing, need_resync) = {
@@ -245,7 +250,7 @@ async fn writer(shared: Arc<Shared>, mut sink: Sink, resync: mpsc::Sender<Resync
             (chunk, st.closing, need_resync)
         };
         if need_resync {
-            let _ = resync.try_send(Resync);
+            shared.resync.notify_one();
             continue;
         }
         if chunk.is_empty() {
@@ -271,4 +276,65 @@ async fn writer(shared: Arc<Shared>, mut sink: Sink, resync: mpsc::Sender<Resync
     st.buf = Vec::new();
     drop(st);
     shared.writer_done.notify_waiters();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    /// A telnet outbox writing to one end of a loopback connection, and the
+    /// other end (the client).
+    async fn telnet_pair(limit: usize) -> (Outbox, tokio::net::TcpStream) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let client = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let (server, _) = listener.accept().await.unwrap();
+        let server =
+            super::super::net::Killable::new(server, tokio_util::sync::CancellationToken::new());
+        let (_read, write) = tokio::io::split(server);
+        (Outbox::start(Sink::Telnet(write), limit), client)
+    }
+
+    #[tokio::test]
+    async fn output_dropped_for_a_slow_client_asks_for_a_repaint_once_it_catches_up() {
+        let (outbox, mut client) = telnet_pair(4096).await;
+        // The client reads nothing: the socket's buffers fill, then the
+        // outbox, and output is dropped.
+        let piece = [b'x'; 1024];
+        let mut pushed = 0usize;
+        let mut dropped = false;
+        for _ in 0..100_000 {
+            if !outbox.push(&piece) {
+                dropped = true;
+                break;
+            }
+            pushed += piece.len();
+            tokio::task::yield_now().await;
+        }
+        assert!(dropped, "nothing was dropped after {pushed} bytes");
+        assert!(outbox.behind_for().is_some());
+        // No repaint is asked for while the client is still behind.
+        let early = tokio::time::timeout(Duration::from_millis(100), outbox.resync_needed()).await;
+        assert!(early.is_err(), "a repaint was asked for too soon");
+        // The client reads everything queued: then, and only then, the
+        // session hears that its screen must be drawn again.
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut read = 0usize;
+        let asked = loop {
+            tokio::select! {
+                n = client.read(&mut buf) => {
+                    let n = n.unwrap();
+                    assert!(n > 0, "the connection closed");
+                    read += n;
+                }
+                () = outbox.resync_needed() => break true,
+                _ = tokio::time::sleep(Duration::from_secs(10)) => break false,
+            }
+        };
+        assert!(asked, "no repaint asked for after reading {read} bytes");
+        assert!(read <= pushed, "read {read} of {pushed} bytes");
+        // And new output goes through again.
+        assert!(outbox.push(b"again"));
+    }
 }
