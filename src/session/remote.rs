@@ -275,6 +275,8 @@ impl LobbyScreen {
             (r.kind().name().to_string(), detail, Choice::Game(*r))
         }));
         m = with_common_entries(m).entry('q', "Quit", "", Choice::Quit);
+        // The screen most people idle on: no spare room kept.
+        m.entries.shrink_to_fit();
         if let Some(cur) = self.current {
             m = m.select_where(|c| *c == Choice::Game(cur));
         }

@@ -2,17 +2,20 @@
 //! with the arrows + Enter, a key shown beside each (`[1] Connect Four`) or
 //! a mouse click; and a one-line text field.
 
+use std::borrow::Cow;
+
 use crate::term::input::Key;
 use crate::term::screen::{Line, Style};
 use crate::text;
 
-/// One menu entry.
+/// One menu entry. Most labels are the program's own text, held without
+/// a copy (a menu stays on an idle person's screen for hours).
 #[derive(Debug, Clone)]
 pub struct Entry<A> {
     pub key: char,
-    pub label: String,
+    pub label: Cow<'static, str>,
     /// Greyed text after the label.
-    pub detail: String,
+    pub detail: Cow<'static, str>,
     pub action: A,
 }
 
@@ -43,8 +46,8 @@ impl<A: Clone> Menu<A> {
     pub fn entry(
         mut self,
         key: char,
-        label: impl Into<String>,
-        detail: impl Into<String>,
+        label: impl Into<Cow<'static, str>>,
+        detail: impl Into<Cow<'static, str>>,
         action: A,
     ) -> Menu<A> {
         self.entries.push(Entry {

@@ -173,6 +173,15 @@ impl Line {
     pub fn text(&self) -> String {
         self.spans.iter().map(|s| s.text.as_str()).collect()
     }
+    /// The line without spare capacity: kept as what a terminal shows, it
+    /// stays for as long as the screen does (an idle session's, for hours).
+    fn compact(mut self) -> Line {
+        for span in &mut self.spans {
+            span.text.shrink_to_fit();
+        }
+        self.spans.shrink_to_fit();
+        self
+    }
 }
 
 /// What a screen should show: rows from the top.
@@ -449,9 +458,22 @@ impl Screen {
                 line_bytes(line, left, usize::from(self.cols))
             };
         }
-        let mut lines = vec![Line::new(); usize::from(top)];
-        lines.extend(frame.lines);
-        lines.truncate(rows);
+        // What the rows show, kept compact: an unchanged row keeps the line
+        // it had (when this picture is not shared), a changed one is
+        // compacted once.
+        let mut lines: Vec<Line> = Vec::with_capacity(rows);
+        lines.resize(usize::from(top).min(rows), Line::new());
+        for line in frame.lines {
+            let row = lines.len();
+            if row >= rows {
+                break;
+            }
+            let kept = match Arc::get_mut(&mut old) {
+                Some(own) if same[row] => Some(std::mem::take(&mut own.drawn_lines[row])),
+                _ => None,
+            };
+            lines.push(kept.unwrap_or_else(|| line.compact()));
+        }
 
         if self.full_redraw || old_rows != rows {
             paint_all(&wanted, out);
@@ -531,6 +553,8 @@ fn line_bytes(line: &Line, left: u16, cols: usize) -> Vec<u8> {
             break;
         }
     }
+    // Kept as what the row shows (see `Line::compact`).
+    out.shrink_to_fit();
     out
 }
 
