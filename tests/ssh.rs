@@ -926,6 +926,42 @@ fn stock_openssh_client_under_tmux() {
 }
 
 #[test]
+fn a_connection_that_never_logs_in_is_cut_after_the_login_timeout_and_a_player_stays() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = crate::util::ssh::ServerProcess::start("[ssh]\nlogin_timeout_secs = 2");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        // A player who logs in at once.
+        let mut player = Client::connect(server.addr, "pat", Login::Guest).await;
+        player.wait_for("Choose a game").await;
+        // A connection that says hello and then nothing more.
+        let mut idle = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        idle.write_all(b"SSH-2.0-silent\r\n").await.unwrap();
+        let started = std::time::Instant::now();
+        let mut buf = [0u8; 4096];
+        let closed = tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                match idle.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+        })
+        .await;
+        assert!(closed.is_ok(), "a connection that never logged in was kept");
+        assert!(
+            started.elapsed() >= Duration::from_millis(1500),
+            "cut before its login time was up: {:?}",
+            started.elapsed()
+        );
+        // The player, logged in well before, is still served.
+        player.send(b"w").await;
+        player.wait_for("Enter watches").await;
+    });
+    drop(rt);
+}
+
+#[test]
 fn sigterm_tells_players_and_exits_quickly() {
     let mut server = crate::util::ssh::ServerProcess::start("");
     let rt = tokio::runtime::Runtime::new().unwrap();

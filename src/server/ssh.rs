@@ -79,14 +79,20 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
         shell_started: false,
     };
     let login_timeout = ctx.config.ssh.login_timeout;
-    let login_timer = tokio::spawn({
+    // Detached, and ended by the connection's end at the latest: nothing
+    // of it stays with a session that lasts for hours.
+    tokio::spawn({
         let kill = kill.clone();
         let authed = Arc::clone(&authed);
         async move {
-            tokio::time::sleep(login_timeout).await;
-            if !authed.load(Ordering::Relaxed) {
-                tracing::debug!(%peer, "login timed out");
-                kill.cancel();
+            tokio::select! {
+                () = tokio::time::sleep(login_timeout) => {
+                    if !authed.load(Ordering::Relaxed) {
+                        tracing::debug!(%peer, "login timed out");
+                        kill.cancel();
+                    }
+                }
+                () = kill.cancelled() => {}
             }
         }
     });
@@ -112,7 +118,6 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
         Err(e) => tracing::debug!(%peer, error = %e, "ssh handshake failed"),
     }
     kill.cancel();
-    login_timer.abort();
     drop(slot);
 }
 
