@@ -302,6 +302,21 @@ pub const GAMES_LISTED: usize = 100;
 const LOBBY_QUEUE: usize = 4096;
 /// How often the counts may change on screen.
 const STATS_INTERVAL: Duration = Duration::from_millis(500);
+/// Each change of the counts redraws everyone in the lobby: with more
+/// people online, the counts change less often, so that they cause at
+/// most about this many redraws a second across the host (10,000 people
+/// in the lobby would otherwise cost 20,000 redraws a second).
+const STATS_REDRAWS_PER_SEC: u32 = 2_000;
+/// The longest the counts on screen may lag.
+const STATS_INTERVAL_MAX: Duration = Duration::from_secs(10);
+
+/// How long the counts stay on screen before the next change, with
+/// `online` people on this host.
+fn stats_interval(online: usize) -> Duration {
+    let online = u32::try_from(online).unwrap_or(u32::MAX);
+    (Duration::from_secs(1) * online / STATS_REDRAWS_PER_SEC)
+        .clamp(STATS_INTERVAL, STATS_INTERVAL_MAX)
+}
 
 /// Hands a command to a room without holding up the lobby, and without
 /// dropping it when the room's queue is full (five hundred people asking to
@@ -374,18 +389,23 @@ impl Lobby {
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         let mut tick = tokio::time::interval(STATS_INTERVAL);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut stats_shown: Option<tokio::time::Instant> = None;
         loop {
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.command(cmd),
                     None => break,
                 },
-                _ = tick.tick() => {
+                at = tick.tick() => {
                     // Quick-match windows widen with the wait.
                     let effects = self.state.tick(now());
                     self.carry_out(effects);
-                    if let Some(stats) = self.state.take_stats() {
+                    let due = stats_shown.is_none_or(|shown| {
+                        at >= shown + stats_interval(self.state.online_here())
+                    });
+                    if due && let Some(stats) = self.state.take_stats() {
                         self.stats_tx.send_replace(stats);
+                        stats_shown = Some(at);
                     }
                 }
             }
@@ -988,6 +1008,66 @@ mod tests {
             .await;
             assert_eq!(got, Ok(true), "watcher {i} of {CROWD} never got the game");
         }
+    }
+
+    /// Joins a member every 50 ms for `span` (each join changes the
+    /// counts) and returns when the counts changed, as seen each time.
+    async fn counts_changes(
+        lobby: &LobbyHandle,
+        stats: &mut watch::Receiver<Stats>,
+        inboxes: &mut Vec<mpsc::Receiver<ToSession>>,
+        span: Duration,
+    ) -> Vec<tokio::time::Instant> {
+        let end = tokio::time::Instant::now() + span;
+        let mut seen = Vec::new();
+        while tokio::time::Instant::now() < end {
+            inboxes.push(member(lobby, 1 + inboxes.len() as u64).await);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            if stats.has_changed().unwrap() {
+                stats.borrow_and_update();
+                seen.push(tokio::time::Instant::now());
+            }
+        }
+        seen
+    }
+
+    fn gaps(times: &[tokio::time::Instant]) -> Vec<Duration> {
+        times.windows(2).map(|w| w[1] - w[0]).collect()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_counts_change_less_often_the_more_people_are_online() {
+        assert_eq!(stats_interval(0), STATS_INTERVAL);
+        assert_eq!(stats_interval(1_000), STATS_INTERVAL);
+        assert_eq!(stats_interval(6_000), Duration::from_secs(3));
+        assert_eq!(stats_interval(1_000_000), STATS_INTERVAL_MAX);
+        let lobby = lobby();
+        let mut stats = lobby.stats();
+        let mut inboxes = Vec::new();
+        // A few people: every change shows within half a second.
+        let seen = counts_changes(&lobby, &mut stats, &mut inboxes, Duration::from_secs(5)).await;
+        let g = gaps(&seen);
+        assert!(g.len() >= 8, "{g:?}");
+        assert!(
+            g.iter()
+                .all(|&d| d >= STATS_INTERVAL - Duration::from_millis(60)
+                    && d < Duration::from_secs(1)),
+            "{g:?}"
+        );
+        // Six thousand: the counts change every three seconds, however
+        // often people come.
+        while inboxes.len() < 6_000 {
+            inboxes.push(member(&lobby, 1 + inboxes.len() as u64).await);
+        }
+        stats.borrow_and_update();
+        let seen = counts_changes(&lobby, &mut stats, &mut inboxes, Duration::from_secs(16)).await;
+        let g = gaps(&seen);
+        assert!(g.len() >= 3, "{g:?}");
+        assert!(
+            g.iter()
+                .all(|&d| d >= Duration::from_millis(2_950) && d < Duration::from_millis(3_700)),
+            "{g:?}"
+        );
     }
 
     /// Everything waiting in an inbox, once the lobby has handled what

@@ -677,6 +677,10 @@ pub struct LobbyState {
     next_afar: SessionId,
     games: Vec<Rules>,
     members: HashMap<SessionId, Member>,
+    /// How many members have each name, by the name in ASCII lower case
+    /// (names are unique regardless of case): finding a free name must not
+    /// read every member's once per join.
+    names: HashMap<String, u32>,
     /// Seekers by game, longest waiting first, with when they started.
     queues: HashMap<GameKind, VecDeque<(SessionId, Instant)>>,
     /// The time, as last told by [`LobbyState::tick`].
@@ -722,6 +726,7 @@ impl LobbyState {
         LobbyState {
             games,
             members: HashMap::new(),
+            names: HashMap::new(),
             queues: HashMap::new(),
             now: Instant::now(),
             match_wait: Duration::from_secs(30),
@@ -899,7 +904,8 @@ impl LobbyState {
             .unwrap_or_else(|| naming::guest_name(identity.as_deref(), &mut self.rng));
         let name = self.unique_name(&wanted, id, account.is_some());
         self.remembered.remember(identity.as_deref(), &name);
-        self.members.insert(
+        self.index_name(&name);
+        if let Some(old) = self.members.insert(
             id,
             Member {
                 name: name.clone(),
@@ -910,7 +916,9 @@ impl LobbyState {
                 invitable: true,
                 invited_at: VecDeque::new(),
             },
-        );
+        ) {
+            self.unindex_name(&old.name);
+        }
         self.dirty = true;
         if let Some(reason) = self.shutting_down.clone() {
             self.tell(id, Notice::Kick(reason));
@@ -1131,6 +1139,11 @@ impl LobbyState {
             }
         }
         s
+    }
+
+    /// How many people are online on this host.
+    pub fn online_here(&self) -> usize {
+        self.members.len()
     }
 
     /// This host's own counts.
@@ -1711,10 +1724,15 @@ impl LobbyState {
     /// guest gives way to anyone, a player with an account (whose name is
     /// theirs in the shared store) only to another account.
     fn unique_name(&self, name: &str, id: SessionId, has_account: bool) -> String {
+        let own = self.members.get(&id).map(|m| m.name.as_str());
         naming::unique_name(name, id, |candidate| {
-            self.members
-                .iter()
-                .any(|(&other, m)| other != id && m.name.eq_ignore_ascii_case(candidate))
+            let holders = self
+                .names
+                .get(&candidate.to_ascii_lowercase())
+                .copied()
+                .unwrap_or(0);
+            let mine = u32::from(own.is_some_and(|n| n.eq_ignore_ascii_case(candidate)));
+            holders > mine
                 || self
                     .remote_people
                     .iter()
@@ -1730,9 +1748,14 @@ impl LobbyState {
         if self.members.contains_key(&id) {
             let has_account = self.members.get(&id).is_some_and(|m| m.account.is_some());
             let unique = self.unique_name(&name, id, has_account);
-            let identity = self.members.get_mut(&id).and_then(|m| {
-                m.name = unique.clone();
-                m.identity.clone()
+            self.index_name(&unique);
+            let identity = self.members.get_mut(&id).map(|m| {
+                let old = std::mem::replace(&mut m.name, unique.clone());
+                (old, m.identity.clone())
+            });
+            let identity = identity.and_then(|(old, identity)| {
+                self.unindex_name(&old);
+                identity
             });
             self.remembered.remember(identity.as_deref(), &unique);
             if unique != name {
@@ -1774,9 +1797,24 @@ impl LobbyState {
         self.withdraw_invites_to(id, "has left");
         self.withdraw_invites_of(id);
         self.unqueue(id);
-        if self.members.remove(&id).is_some() {
+        if let Some(m) = self.members.remove(&id) {
+            self.unindex_name(&m.name);
             self.dirty = true;
             self.out.push(Effect::Forget { id });
+        }
+    }
+
+    fn index_name(&mut self, name: &str) {
+        *self.names.entry(name.to_ascii_lowercase()).or_insert(0) += 1;
+    }
+
+    fn unindex_name(&mut self, name: &str) {
+        let key = name.to_ascii_lowercase();
+        if let Some(n) = self.names.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                self.names.remove(&key);
+            }
         }
     }
 
@@ -2939,6 +2977,34 @@ mod tests {
         // A name freed by someone leaving can be taken.
         s.handle(Command::Leave { id: 2 });
         assert_eq!(arrive(&mut s, 5, Some("alice2"), None), "alice2");
+        // So can one given up for another.
+        s.handle(Command::SetName {
+            id: 4,
+            name: "carol".into(),
+        });
+        assert_eq!(arrive(&mut s, 6, Some("ALICE4"), None), "ALICE4");
+        assert_eq!(arrive(&mut s, 7, Some("Carol"), None), "Carol2");
+    }
+
+    #[test]
+    fn a_crowd_wanting_one_name_each_gets_its_own() {
+        let mut s = lobby(16);
+        let names: Vec<String> = (1..=2_000)
+            .map(|id| arrive(&mut s, id, Some("play"), None))
+            .collect();
+        assert_eq!(names[0], "play");
+        assert_eq!(names[1], "play2");
+        assert_eq!(names[1_999], "play2000");
+        let distinct: std::collections::HashSet<String> =
+            names.iter().map(|n| n.to_ascii_lowercase()).collect();
+        assert_eq!(distinct.len(), 2_000);
+        // The first half leave; their names are free again, the others'
+        // are not.
+        for id in 1..=1_000 {
+            s.handle(Command::Leave { id });
+        }
+        assert_eq!(arrive(&mut s, 5_000, Some("PLAY"), None), "PLAY");
+        assert_eq!(arrive(&mut s, 5_001, Some("play1500"), None), "play15002");
     }
 
     #[test]
