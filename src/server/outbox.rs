@@ -88,6 +88,11 @@ struct Shared {
     /// SSH: where output can be handed on directly when nothing is queued
     /// and the connection takes it at once (no wake-up of the writer).
     direct: Option<(russh::server::Handle, russh::ChannelId)>,
+    /// The transport, until the writer task takes it: the writer starts
+    /// only once output has to wait (an SSH session whose output has
+    /// always gone straight through, an idle one say, has no writer task
+    /// and keeps no memory for it).
+    sink: Mutex<Option<Sink>>,
 }
 
 /// The session task's end of the outbox.
@@ -97,7 +102,8 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// Creates the outbox and starts its writer task.
+    /// Creates the outbox; its writer task starts when output first has
+    /// to wait.
     pub fn start(sink: Sink, limit: usize) -> Outbox {
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
@@ -110,9 +116,24 @@ impl Outbox {
                 Sink::Ssh { handle, channel } => Some((handle.clone(), *channel)),
                 Sink::Telnet(_) => None,
             },
+            sink: Mutex::new(Some(sink)),
         });
-        tokio::spawn(writer(Arc::clone(&shared), sink));
         Outbox { shared }
+    }
+
+    /// Wakes the writer, starting it first if it has not started yet.
+    fn wake_writer(&self) {
+        let sink = self
+            .shared
+            .sink
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(sink) = sink {
+            tokio::spawn(writer(Arc::clone(&self.shared), sink));
+        }
+        // A permit is kept if the writer is not waiting yet.
+        self.shared.wake_writer.notify_one();
     }
 
     /// Waits until output was dropped and the client has caught up since:
@@ -170,7 +191,7 @@ impl Outbox {
         }
         st.buf.extend_from_slice(bytes);
         drop(st);
-        self.shared.wake_writer.notify_one();
+        self.wake_writer();
         true
     }
 
@@ -184,7 +205,7 @@ impl Outbox {
         }
         st.buf.extend_from_slice(bytes);
         drop(st);
-        self.shared.wake_writer.notify_one();
+        self.wake_writer();
     }
 
     /// Queues the last bytes (even over the bound: they restore the
@@ -197,7 +218,7 @@ impl Outbox {
         }
         st.closing = Some(exit_status);
         drop(st);
-        self.shared.wake_writer.notify_one();
+        self.wake_writer();
     }
 
     /// How long the client has not been taking output, if it is behind:
@@ -238,6 +259,11 @@ async fn writer(shared: Arc<Shared>, mut sink: Sink) {
             let n = st.buf.len().min(CHUNK);
             let chunk: Vec<u8> = st.buf.drain(..n).collect();
             st.in_flight = !chunk.is_empty();
+            if st.in_flight {
+                // A client that stops reading blocks this write: from now
+                // on the session counts it as behind until it ends.
+                st.writing_since = Some(Instant::now());
+            }
             if st.buf.is_empty() {
                 // Idle sessions hold no output memory (it adds up over thousands).
                 st.buf = Vec::new();
@@ -294,6 +320,52 @@ mod tests {
             super::super::net::Killable::new(server, tokio_util::sync::CancellationToken::new());
         let (_read, write) = tokio::io::split(server);
         (Outbox::start(Sink::Telnet(write), limit), client)
+    }
+
+    #[tokio::test]
+    async fn the_writer_task_starts_only_when_output_has_to_wait() {
+        // Telnet output always waits for the writer; an SSH session's goes
+        // straight through while the connection takes it, and an idle one
+        // then never holds a writer task.
+        let (outbox, mut client) = telnet_pair(4096).await;
+        assert_eq!(Arc::strong_count(&outbox.shared), 1, "a writer started");
+        assert!(outbox.push(b"hello"));
+        assert_eq!(Arc::strong_count(&outbox.shared), 2, "no writer started");
+        assert!(outbox.push(b" there"));
+        assert_eq!(Arc::strong_count(&outbox.shared), 2, "a second writer");
+        let mut buf = [0u8; 11];
+        client.read_exact(&mut buf).await.unwrap();
+        assert_eq!(&buf, b"hello there");
+    }
+
+    #[tokio::test]
+    async fn a_client_that_stops_reading_is_behind_while_a_write_waits_on_it() {
+        // An outbox far larger than the socket buffers: nothing is dropped,
+        // but the writer's write waits on a client that reads nothing.
+        let (outbox, mut client) = telnet_pair(64 << 20).await;
+        assert_eq!(outbox.behind_for(), None);
+        let piece = vec![b'x'; 1 << 20];
+        for _ in 0..32 {
+            assert!(outbox.push(&piece), "output was dropped");
+            tokio::task::yield_now().await;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let behind = outbox.behind_for();
+        assert!(
+            behind.is_some_and(|d| d >= Duration::from_millis(200)),
+            "behind for {behind:?} with {} bytes queued",
+            outbox.pending()
+        );
+        // Once the client has read it all, it is not behind any more.
+        let mut buf = vec![0u8; 1 << 20];
+        let mut read = 0usize;
+        while read < 32 << 20 {
+            let n = client.read(&mut buf).await.unwrap();
+            assert!(n > 0, "the connection closed");
+            read += n;
+        }
+        assert_eq!(outbox.pending(), 0);
+        assert_eq!(outbox.behind_for(), None);
     }
 
     #[tokio::test]
