@@ -39,6 +39,7 @@ pub mod engine;
 pub mod game;
 pub(crate) mod lobby;
 pub mod local;
+pub mod mailbox;
 pub mod metrics;
 pub(crate) mod presence;
 pub(crate) mod rng;

@@ -128,7 +128,7 @@ struct Visit {
     seek: Option<GameKind>,
     room_host: String,
     token: String,
-    inbox: mpsc::Sender<ToSession>,
+    inbox: crate::mailbox::Sender<ToSession>,
     /// Set from the first state on.
     state: Option<watch::Sender<Arc<RoomState>>>,
     since: Instant,
@@ -147,7 +147,7 @@ impl Visit {
     fn player(
         room_host: String,
         token: &str,
-        inbox: mpsc::Sender<ToSession>,
+        inbox: crate::mailbox::Sender<ToSession>,
         account: Option<String>,
     ) -> Visit {
         Visit {
@@ -164,7 +164,7 @@ impl Visit {
     }
 
     /// A session of ours that watches a game on `room_host`.
-    fn watcher(room_host: String, token: &str, inbox: mpsc::Sender<ToSession>) -> Visit {
+    fn watcher(room_host: String, token: &str, inbox: crate::mailbox::Sender<ToSession>) -> Visit {
         Visit {
             watching: true,
             key: None,
@@ -1148,7 +1148,7 @@ impl Crossing {
         host: String,
         inviter: SessionId,
         seeker: crate::lobby::Seeker,
-        inbox: mpsc::Sender<ToSession>,
+        inbox: crate::mailbox::Sender<ToSession>,
     ) {
         let token = new_token();
         lock(&self.visits).insert(
@@ -1281,7 +1281,12 @@ impl Crossing {
 
     /// The visit of our session `id` did not begin: it is back in the
     /// lobby and reads why (unless the visit was over already).
-    async fn visit_failed(&self, id: SessionId, inbox: &mpsc::Sender<ToSession>, why: String) {
+    async fn visit_failed(
+        &self,
+        id: SessionId,
+        inbox: &crate::mailbox::Sender<ToSession>,
+        why: String,
+    ) {
         if lock(&self.visits).remove(&id).is_some() {
             self.lobby.send(Command::LeftRoom { id }).await;
             let _ = inbox.try_send(ToSession::LobbyError(why));
@@ -1370,7 +1375,7 @@ impl Crossing {
         mut state: watch::Receiver<Arc<RoomState>>,
         ghost: SessionId,
         visitor: Visitor,
-        mut inbox: mpsc::Receiver<ToSession>,
+        mut inbox: crate::mailbox::Receiver<ToSession>,
     ) {
         let token = visitor.token.clone();
         lock(&self.seats).insert(

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{oneshot, watch};
 
 use super::room::{RoomHandle, RoomState};
 use super::state::{Command, Player, SessionId};
@@ -58,12 +58,12 @@ pub struct NewMember {
     pub identity: Option<String>,
     /// The player's account and ratings, for a player with one.
     pub account: Option<Player>,
-    pub inbox: mpsc::Sender<ToSession>,
+    pub inbox: crate::mailbox::Sender<ToSession>,
 }
 
 /// A watcher from another host: the room, the id they watch as, and the
 /// inbox on which the room lets them in (or says why not).
-pub type GhostWatcher = (RoomHandle, SessionId, mpsc::Receiver<ToSession>);
+pub type GhostWatcher = (RoomHandle, SessionId, crate::mailbox::Receiver<ToSession>);
 
 /// What goes to the lobby task.
 pub enum Cmd {
@@ -112,7 +112,7 @@ pub enum Cmd {
     LeaveFor {
         id: SessionId,
         kind: crate::game::GameKind,
-        reply: oneshot::Sender<Option<(super::state::Seeker, mpsc::Sender<ToSession>)>>,
+        reply: oneshot::Sender<Option<(super::state::Seeker, crate::mailbox::Sender<ToSession>)>>,
     },
     /// Cluster mode: no host has the room `code` that `id` asked for.
     CodeUnknown {
@@ -124,7 +124,7 @@ pub enum Cmd {
     /// its name and inbox, if it is free to.
     WatchElsewhere {
         id: SessionId,
-        reply: oneshot::Sender<Option<(String, mpsc::Sender<ToSession>)>>,
+        reply: oneshot::Sender<Option<(String, crate::mailbox::Sender<ToSession>)>>,
     },
     /// Cluster mode: someone on another host would watch the game at
     /// `room`: the room's handle, the session id they watch as and the
@@ -159,7 +159,7 @@ pub enum Cmd {
     /// its description and inbox, if it is free.
     LeaveToJoin {
         id: SessionId,
-        reply: oneshot::Sender<Option<(super::state::Seeker, mpsc::Sender<ToSession>)>>,
+        reply: oneshot::Sender<Option<(super::state::Seeker, crate::mailbox::Sender<ToSession>)>>,
     },
     /// Cluster mode: someone on another host joins the room for a friend
     /// under `code`; the error is for them.
@@ -258,7 +258,7 @@ pub enum Across {
         host: String,
         inviter: SessionId,
         seeker: super::state::Seeker,
-        inbox: mpsc::Sender<ToSession>,
+        inbox: crate::mailbox::Sender<ToSession>,
     },
     /// A table here seats a visitor from another host as `ghost`: its
     /// state and what the room tells the seat go to the visitor's host;
@@ -268,7 +268,7 @@ pub enum Across {
         state: watch::Receiver<Arc<RoomState>>,
         ghost: SessionId,
         visitor: super::state::Visitor,
-        inbox: mpsc::Receiver<ToSession>,
+        inbox: crate::mailbox::Receiver<ToSession>,
     },
 }
 

@@ -140,7 +140,10 @@ impl LobbyHandle {
     }
 
     /// Cluster mode: a session goes to a friend's room on another host.
-    pub async fn leave_to_join(&self, id: SessionId) -> Option<(Seeker, mpsc::Sender<ToSession>)> {
+    pub async fn leave_to_join(
+        &self,
+        id: SessionId,
+    ) -> Option<(Seeker, crate::mailbox::Sender<ToSession>)> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Cmd::LeaveToJoin { id, reply }).await.ok()?;
         rx.await.ok().flatten()
@@ -151,7 +154,7 @@ impl LobbyHandle {
     pub async fn watch_elsewhere(
         &self,
         id: SessionId,
-    ) -> Option<(String, mpsc::Sender<ToSession>)> {
+    ) -> Option<(String, crate::mailbox::Sender<ToSession>)> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Cmd::WatchElsewhere { id, reply }).await.ok()?;
         rx.await.ok().flatten()
@@ -249,7 +252,7 @@ impl LobbyHandle {
         &self,
         id: SessionId,
         kind: crate::game::GameKind,
-    ) -> Option<(Seeker, mpsc::Sender<ToSession>)> {
+    ) -> Option<(Seeker, crate::mailbox::Sender<ToSession>)> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Cmd::LeaveFor { id, kind, reply }).await.ok()?;
         rx.await.ok().flatten()
@@ -372,11 +375,18 @@ pub fn spawn(settings: LobbySettings) -> LobbyHandle {
 struct Lobby {
     state: LobbyState,
     /// Each member's inbox (the members of `state`, no others).
-    inboxes: HashMap<SessionId, mpsc::Sender<ToSession>>,
+    inboxes: HashMap<SessionId, crate::mailbox::Sender<ToSession>>,
     /// Cluster mode: the way to the other hosts.
     across: Option<mpsc::Sender<Across>>,
     /// Visitors about to be seated: their seat's inbox, both ends.
-    visiting: HashMap<SessionId, (Visitor, mpsc::Sender<ToSession>, mpsc::Receiver<ToSession>)>,
+    visiting: HashMap<
+        SessionId,
+        (
+            Visitor,
+            crate::mailbox::Sender<ToSession>,
+            crate::mailbox::Receiver<ToSession>,
+        ),
+    >,
     /// The rooms in play: the handle and its state, for those seated.
     rooms: HashMap<RoomId, (RoomHandle, watch::Receiver<Arc<RoomState>>)>,
     stats_tx: watch::Sender<Stats>,
@@ -494,7 +504,7 @@ impl Lobby {
             Cmd::WatchForVisitor { room, reply } => {
                 let answer = match (self.rooms.get(&room), self.state.ghost_watcher(room)) {
                     (Some((handle, _)), Ok(ghost)) => {
-                        let (tx, rx) = mpsc::channel(4);
+                        let (tx, rx) = crate::mailbox::channel(4);
                         send_to_room(
                             handle,
                             RoomCmd::Watch {
@@ -574,7 +584,7 @@ impl Lobby {
                 let answer = match self.rooms.get(&room) {
                     Some((handle, state)) => {
                         let ghost = self.state.new_ghost();
-                        let (tx, rx) = mpsc::channel(64);
+                        let (tx, rx) = crate::mailbox::channel(64);
                         send_to_room(
                             handle,
                             RoomCmd::Rejoin {
@@ -782,7 +792,7 @@ impl Lobby {
                     ghost,
                     visitor,
                 } => {
-                    let (tx, rx) = mpsc::channel(64);
+                    let (tx, rx) = crate::mailbox::channel(64);
                     self.visiting.insert(ghost, (visitor, tx, rx));
                 }
                 Effect::Seek { id, kind, seeker } => self.across(Across::Seek { id, kind, seeker }),
@@ -949,8 +959,8 @@ mod tests {
         })
     }
 
-    async fn member(lobby: &LobbyHandle, id: SessionId) -> mpsc::Receiver<ToSession> {
-        let (inbox, rx) = mpsc::channel(32);
+    async fn member(lobby: &LobbyHandle, id: SessionId) -> crate::mailbox::Receiver<ToSession> {
+        let (inbox, rx) = crate::mailbox::channel(32);
         lobby
             .join(NewMember {
                 id,
@@ -1015,7 +1025,7 @@ mod tests {
     async fn counts_changes(
         lobby: &LobbyHandle,
         stats: &mut watch::Receiver<Stats>,
-        inboxes: &mut Vec<mpsc::Receiver<ToSession>>,
+        inboxes: &mut Vec<crate::mailbox::Receiver<ToSession>>,
         span: Duration,
     ) -> Vec<tokio::time::Instant> {
         let end = tokio::time::Instant::now() + span;
@@ -1072,7 +1082,7 @@ mod tests {
 
     /// Everything waiting in an inbox, once the lobby has handled what
     /// was sent (yielding lets it run; a paused clock does not move).
-    async fn news(inbox: &mut mpsc::Receiver<ToSession>) -> Vec<ToSession> {
+    async fn news(inbox: &mut crate::mailbox::Receiver<ToSession>) -> Vec<ToSession> {
         for _ in 0..64 {
             tokio::task::yield_now().await;
         }

@@ -123,7 +123,7 @@ pub enum RoomCmd {
         /// The account, or a guest's resume code.
         key: String,
         id: SessionId,
-        inbox: mpsc::Sender<ToSession>,
+        inbox: crate::mailbox::Sender<ToSession>,
     },
     Rematch {
         who: SessionId,
@@ -158,7 +158,7 @@ pub enum RoomCmd {
     /// Someone wants to watch the game (the lobby checked it is public).
     Watch {
         id: SessionId,
-        inbox: mpsc::Sender<ToSession>,
+        inbox: crate::mailbox::Sender<ToSession>,
     },
     /// A watcher goes.
     Unwatch {
@@ -225,7 +225,10 @@ impl RoomHandle {
 
 /// Who takes a seat, as the lobby decided, with the person's inbox
 /// (where refused moves are told; `None` for the computer or nowhere).
-pub type SeatSpec = (super::state::Seat, Option<mpsc::Sender<ToSession>>);
+pub type SeatSpec = (
+    super::state::Seat,
+    Option<crate::mailbox::Sender<ToSession>>,
+);
 
 /// Commands a room may have queued: moves arrive one per person at a time,
 /// so a small bound is plenty and keeps a flood from growing memory.
@@ -431,7 +434,7 @@ struct Sitter {
     /// Still at the table.
     present: bool,
     /// Where refusals go (`None` once the person left, or the computer).
-    inbox: Option<mpsc::Sender<ToSession>>,
+    inbox: Option<crate::mailbox::Sender<ToSession>>,
     /// The computer's level, for a computer seat.
     level: Option<Level>,
     /// The player's account, if any.
@@ -579,7 +582,7 @@ impl Room {
     /// the seat was not given up: a dropped connection within the grace,
     /// or another terminal while the old one is still connected (that one
     /// is closed).
-    fn rejoin(&mut self, key: &str, id: SessionId, inbox: mpsc::Sender<ToSession>) {
+    fn rejoin(&mut self, key: &str, id: SessionId, inbox: crate::mailbox::Sender<ToSession>) {
         // A resume code typed in vain is told why (an account's automatic
         // attempt at every login is not).
         let refuse = |why: &str| {
@@ -714,7 +717,7 @@ impl Room {
 
     /// Someone starts watching, if there is room; they get the table's
     /// state to follow, like the players.
-    fn watch(&mut self, id: SessionId, inbox: mpsc::Sender<ToSession>) {
+    fn watch(&mut self, id: SessionId, inbox: crate::mailbox::Sender<ToSession>) {
         if self.side_of(id).is_some() {
             return;
         }

@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -201,7 +201,7 @@ async fn refuse(ctx: &Ctx, sink: Sink, text: &str, kill: &CancellationToken) {
 pub async fn run(
     ctx: Arc<Ctx>,
     p: ConnParams,
-    mut events: mpsc::Receiver<ConnEvent>,
+    mut events: crate::mailbox::Receiver<ConnEvent>,
     sink: Sink,
     kill: CancellationToken,
 ) {
@@ -218,7 +218,7 @@ pub async fn run(
         Login::Welcome(w) => w,
     };
     let account = welcome.player.as_ref().map(|pl| pl.account.clone());
-    let (inbox_tx, mut inbox) = mpsc::channel::<ToSession>(INBOX);
+    let (inbox_tx, mut inbox) = crate::mailbox::channel::<ToSession>(INBOX);
     let Some(name) = ctx
         .lobby
         .join(NewMember {

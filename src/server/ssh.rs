@@ -20,10 +20,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::mailbox as mpsc;
 use russh::keys::HashAlg;
 use russh::server::{Auth, Msg, Response, Session};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::Ctx;

@@ -15,8 +15,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::mailbox as mpsc;
 use tokio::io::AsyncReadExt;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::Ctx;

@@ -26,7 +26,7 @@ struct Game {
     room: RoomHandle,
     state: watch::Receiver<Arc<RoomState>>,
     lobby: mpsc::Receiver<Cmd>,
-    inboxes: [mpsc::Receiver<ToSession>; 2],
+    inboxes: [crate::mailbox::Receiver<ToSession>; 2],
     /// When the room started (the paused clock stands still until a test moves it).
     t0: Instant,
 }
@@ -53,8 +53,12 @@ fn services(lobby: mpsc::Sender<Cmd>, claim_after: Duration, grace: Duration) ->
     }
 }
 
-fn seat(id: SessionId, name: &str, colour: Colour) -> (SeatSpec, mpsc::Receiver<ToSession>) {
-    let (tx, rx) = mpsc::channel(32);
+fn seat(
+    id: SessionId,
+    name: &str,
+    colour: Colour,
+) -> (SeatSpec, crate::mailbox::Receiver<ToSession>) {
+    let (tx, rx) = crate::mailbox::channel(32);
     let seat = super::super::state::Seat::Human {
         id,
         name: name.into(),
@@ -355,7 +359,7 @@ async fn a_dropped_player_keeps_the_seat_for_the_grace_then_loses_it() {
         key: "account-bob".into(),
     }));
     // Too late to come back.
-    let (inbox, mut back) = mpsc::channel(8);
+    let (inbox, mut back) = crate::mailbox::channel(8);
     g.room
         .send(RoomCmd::Rejoin {
             key: "account-bob".into(),
@@ -385,7 +389,7 @@ async fn a_dropped_player_back_within_the_grace_has_the_seat_and_the_clock_ran_o
 
     // Back 50 s later, a millisecond before the grace ends.
     g.until(secs(70) - MS).await;
-    let (inbox, mut back) = mpsc::channel(8);
+    let (inbox, mut back) = crate::mailbox::channel(8);
     g.room
         .send(RoomCmd::Rejoin {
             key: "account-bob".into(),
