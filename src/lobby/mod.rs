@@ -314,8 +314,10 @@ const STATS_REDRAWS_PER_SEC: u32 = 2_000;
 const STATS_INTERVAL_MAX: Duration = Duration::from_secs(10);
 
 /// How long the counts stay on screen before the next change, with
-/// `online` people on this host.
-fn stats_interval(online: usize) -> Duration {
+/// `online` people on this host. Each lobby screen also shows a change
+/// after a delay of its own within this time (see `server::conn`), so the
+/// redraws are spread over it rather than all at once.
+pub(crate) fn stats_interval(online: usize) -> Duration {
     let online = u32::try_from(online).unwrap_or(u32::MAX);
     (Duration::from_secs(1) * online / STATS_REDRAWS_PER_SEC)
         .clamp(STATS_INTERVAL, STATS_INTERVAL_MAX)

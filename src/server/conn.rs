@@ -58,6 +58,13 @@ const STORE_WAIT: Duration = Duration::from_secs(5);
 /// What a person reads when the store failed or did not answer in time.
 const STORE_AWAY: &str = "the host's records are not available right now: try again later";
 
+/// How long after a change of the lobby's counts this session shows it:
+/// its own point within `interval`, the same every time.
+fn counts_delay(id: SessionId, interval: Duration) -> Duration {
+    let point = id.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32;
+    interval.mul_f64(point as f64 / f64::from(u32::MAX))
+}
+
 /// A boxed future borrowing the session.
 type Boxed<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
@@ -113,6 +120,10 @@ struct Conn {
     /// The idle warning on screen, if any.
     warning: Option<String>,
     rate_noted: bool,
+    /// New counts from the lobby are shown at this time (each session
+    /// has its own delay, so a change does not redraw every lobby
+    /// screen at once).
+    counts_due: Option<Instant>,
     /// The person's account, if they have one.
     account: Option<String>,
     /// When the last input reached the host (a move's latency starts there).
@@ -262,6 +273,7 @@ pub async fn run(
         idle_from: Some(Instant::now()),
         warning: None,
         rate_noted: false,
+        counts_due: None,
         account,
         input_at: std::time::Instant::now(),
         remote_games: std::collections::HashMap::new(),
@@ -307,6 +319,9 @@ pub async fn run(
         }
         if conn.session.input_pending() {
             wake = wake.min(now + ESC_TIMEOUT);
+        }
+        if let Some(d) = conn.counts_due {
+            wake = wake.min(d);
         }
         if let Some(d) = conn.session.next_deadline() {
             let mut d = Instant::from_std(d);
@@ -382,13 +397,15 @@ pub async fn run(
                 }
             }
             // The lobby's counts show only outside a game: a table's
-            // players and watchers are not woken for them (every session
-            // at once, twice a second); back in the lobby the newest
-            // counts come at once.
+            // players and watchers are not woken for them. A change shows
+            // after this session's own delay within the lobby's interval
+            // (the newest counts then), so thousands of lobby screens are
+            // redrawn spread over it, not in one burst ahead of everyone's
+            // key presses.
             Ok(()) = stats.changed(), if !conn.session.in_game() => {
-                let s = stats.borrow_and_update().clone();
-                let out = conn.session.stats(s);
-                conn.emit(out).await;
+                let online = stats.borrow_and_update().online;
+                let delay = counts_delay(conn.id, crate::lobby::stats_interval(online));
+                conn.counts_due.get_or_insert(Instant::now() + delay);
             }
             () = conn.outbox.resync_needed() => {
                 let out = conn.session.redraw();
@@ -415,6 +432,14 @@ pub async fn run(
                     let flushed = conn.session.flush_input(now.into_std());
                     out.bytes.extend(flushed.bytes);
                     out.requests.extend(flushed.requests);
+                }
+                if conn.counts_due.is_some_and(|d| now >= d) {
+                    // Kept, not drawn, if a game began meanwhile: the
+                    // lobby shows them on the way back.
+                    conn.counts_due = None;
+                    let counts = conn.session.stats(stats.borrow().clone());
+                    out.bytes.extend(counts.bytes);
+                    out.requests.extend(counts.requests);
                 }
                 let tick = match &conn.room {
                     // Watchers of a table share their clocks' ticks.
@@ -1002,6 +1027,27 @@ mod tests {
         F: FnOnce(A, B, C, D, E) -> R,
     {
         std::mem::size_of::<R>()
+    }
+
+    #[test]
+    fn lobby_screens_show_a_change_of_the_counts_spread_over_the_interval() {
+        let interval = Duration::from_secs(5);
+        let mut buckets = [0usize; 10];
+        for id in 0..10_000u64 {
+            let d = counts_delay(id, interval);
+            assert!(d <= interval, "{d:?}");
+            // The same session, the same delay every time.
+            assert_eq!(d, counts_delay(id, interval));
+            buckets[(d.as_secs_f64() * 2.0) as usize % 10] += 1;
+        }
+        // Consecutive ids (sessions come in order) land all over the
+        // interval: every tenth of it gets about a tenth of them.
+        assert!(
+            buckets.iter().all(|&n| (800..1200).contains(&n)),
+            "{buckets:?}"
+        );
+        let first: Vec<Duration> = (0..4).map(|id| counts_delay(id, interval)).collect();
+        assert!(first.windows(2).all(|w| w[0] != w[1]), "{first:?}");
     }
 
     #[test]
