@@ -61,10 +61,16 @@ impl Theme {
     }
 
     /// A stone of `colour` as text two columns wide.
-    pub fn stone(self, colour: Colour) -> String {
+    pub fn stone(self, colour: Colour) -> &'static str {
         match self {
-            Theme::Emoji => colour.emoji().to_string(),
-            Theme::Ascii => format!("{} ", colour.letter()),
+            Theme::Emoji => colour.emoji(),
+            // The letter, then a space: two columns, as an emoji takes.
+            Theme::Ascii => match colour {
+                Colour::Red => "R ",
+                Colour::Green => "G ",
+                Colour::Yellow => "Y ",
+                Colour::Blue => "B ",
+            },
         }
     }
 
@@ -293,7 +299,7 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
                         },
                         Theme::Ascii => Style::PLAIN,
                     };
-                    ("x ".to_string(), st)
+                    ("x ", st)
                 }
                 None => {
                     let centre = kind != GameKind::ConnectFour && x == w / 2 && y == h / 2;
@@ -302,7 +308,7 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
                         GameKind::Gomoku | GameKind::Renju if centre => "+ ",
                         GameKind::Gomoku | GameKind::Renju => ". ",
                     };
-                    (dot.to_string(), label_style)
+                    (dot, label_style)
                 }
             };
             line.push(body, style);
@@ -513,6 +519,7 @@ mod tests {
         for c in Colour::ALL {
             assert_eq!(text::width(&Theme::Emoji.stone(c)), 2);
             assert_eq!(text::width(&Theme::Ascii.stone(c)), 2);
+            assert_eq!(Theme::Ascii.stone(c), format!("{} ", c.letter()));
         }
     }
 

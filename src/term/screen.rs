@@ -16,6 +16,7 @@ use crossterm::{
     terminal::{Clear, ClearType},
 };
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -152,16 +153,18 @@ impl Line {
     }
     /// Adds text; text in the style of the last span joins it (fewer
     /// spans to build, copy, compare and style: a board row is a few spans
-    /// rather than one per cell).
-    pub fn push(&mut self, text: impl Into<String>, style: Style) -> &mut Line {
+    /// rather than one per cell). Borrowed text is copied only where it
+    /// starts a span of its own: a board row's cells join their row's
+    /// spans without a string each.
+    pub fn push<'a>(&mut self, text: impl Into<Cow<'a, str>>, style: Style) -> &mut Line {
         let text = text.into();
         match self.spans.last_mut() {
             Some(last) if last.style == style => last.text.push_str(&text),
-            _ => self.spans.push(Span::new(text, style)),
+            _ => self.spans.push(Span::new(text.into_owned(), style)),
         }
         self
     }
-    pub fn with(mut self, text: impl Into<String>, style: Style) -> Line {
+    pub fn with<'a>(mut self, text: impl Into<Cow<'a, str>>, style: Style) -> Line {
         self.push(text, style);
         self
     }
