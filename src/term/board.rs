@@ -517,8 +517,8 @@ mod tests {
     #[test]
     fn emoji_stones_are_two_columns() {
         for c in Colour::ALL {
-            assert_eq!(text::width(&Theme::Emoji.stone(c)), 2);
-            assert_eq!(text::width(&Theme::Ascii.stone(c)), 2);
+            assert_eq!(text::width(Theme::Emoji.stone(c)), 2);
+            assert_eq!(text::width(Theme::Ascii.stone(c)), 2);
             assert_eq!(Theme::Ascii.stone(c), format!("{} ", c.letter()));
         }
     }
