@@ -168,6 +168,8 @@ impl GomokuLevel {
             },
             7 => Options {
                 vct_by_nodes: true,
+                // Level 7 keeps the search its ladder figures were measured with.
+                static_cut: 0,
                 ..Options::strong()
             },
             _ => Options::strong(),

@@ -78,6 +78,11 @@ pub struct Options {
     /// weights ([`super::learned`]) instead of the hand-set scores alone
     /// (not under renju: the weights were fitted to freestyle games).
     pub learned_eval: bool,
+    /// Static cut (reverse futility pruning): off the principal variation,
+    /// in a quiet node (no four, open three or double threat to answer) at
+    /// depth 1 to 3, return the static evaluation without searching when
+    /// it beats beta by this margin per ply of depth; 0 = off.
+    pub static_cut: i32,
 }
 
 impl Options {
@@ -98,6 +103,7 @@ impl Options {
             noise_seed: 0,
             vct_by_nodes: false,
             learned_eval: true,
+            static_cut: 200,
         }
     }
 
@@ -118,6 +124,7 @@ impl Options {
             noise_seed: 0,
             vct_by_nodes: false,
             learned_eval: false,
+            static_cut: 0,
         }
     }
 }
@@ -565,6 +572,16 @@ impl<'a> Search<'a> {
                 2 if frontier => 16,
                 _ => self.opts.max_width,
             };
+            if !pv && depth <= 3 && self.opts.static_cut > 0 {
+                // Nothing to answer here, so standing pat is safe enough
+                // this close to the horizon when it is far above beta
+                // (the threat searches at the leaves and the root catch
+                // what it misses; in matches it gained more than it lost).
+                let e = self.evaluate();
+                if e - self.opts.static_cut * depth >= beta {
+                    return e;
+                }
+            }
             moves = self.ordered_candidates(me, 0);
             pruned_after = width.min(moves.len());
             if frontier && depth <= 2 && pruned_after > 4 {
@@ -768,5 +785,98 @@ fn from_tt(score: i32, ply: i32) -> i32 {
         score + ply
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::super::Rule;
+    use super::super::board::Board;
+    use super::super::tt::{ThreatCache, Tt};
+    use super::{Options, Search, WIN_MIN};
+
+    /// Positions from play: each side picks among the three best-looking
+    /// points, from the centre, for 8 to 23 stones.
+    fn positions(count: usize, seed: u64) -> Vec<Board> {
+        let stop = AtomicBool::new(false);
+        let mut tt = Tt::new(1);
+        let mut cache = ThreatCache::new(10);
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut b = Board::new(15, 15, Rule::Freestyle);
+            b.play(b.pos(7, 7).unwrap());
+            let stones = 8 + next() % 16;
+            let mut over = false;
+            while b.stone_count() < stones {
+                let s = Search::new(b.clone(), &mut tt, &mut cache, &stop, Options::strong());
+                let me = b.to_move();
+                let moves = s.ordered_candidates(me, 3);
+                if moves.is_empty() {
+                    over = true;
+                    break;
+                }
+                b.play(moves[next() % moves.len()]);
+                if b.count(b.to_move(), super::C_FIVE) > 0 || b.count(me, super::C_FIVE) > 1 {
+                    over = true;
+                    break;
+                }
+            }
+            if !over {
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    /// (nodes, score) of a depth-bounded search.
+    fn search(b: &Board, opts: Options) -> (u64, i32) {
+        let stop = AtomicBool::new(false);
+        let mut tt = Tt::new(4);
+        let mut cache = ThreatCache::new(12);
+        let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, opts);
+        let r = s.think(None, None, u64::MAX);
+        (s.nodes(), r.score)
+    }
+
+    #[test]
+    fn static_cut_saves_nodes_and_keeps_the_proven_wins_and_losses() {
+        let depth5 = |cut: i32| Options {
+            max_depth: 5,
+            static_cut: cut,
+            ..Options::strong()
+        };
+        let (mut with, mut without) = (0u64, 0u64);
+        let mut proven = 0;
+        for b in positions(40, 7) {
+            let (n1, s1) = search(&b, depth5(Options::strong().static_cut));
+            let (n0, s0) = search(&b, depth5(0));
+            with += n1;
+            without += n0;
+            if s0.abs() >= WIN_MIN {
+                proven += 1;
+                assert_eq!(
+                    s1.signum(),
+                    s0.signum(),
+                    "stones {:?}: {s1} with the cut, {s0} without",
+                    b.history()
+                );
+                assert!(s1.abs() >= WIN_MIN, "stones {:?}: {s1}", b.history());
+            }
+        }
+        assert!(proven >= 3, "{proven} proven results");
+        // The cut is what the option switches: it must prune a good part.
+        assert!(
+            with * 10 < without * 8,
+            "{with} nodes with the cut, {without} without"
+        );
     }
 }
