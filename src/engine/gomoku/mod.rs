@@ -311,7 +311,7 @@ impl GomokuPlayer {
             level = GomokuLevel(4);
         }
         let noise_seed = rng.random::<u64>();
-        self.search(stones, level, limits, stop, noise_seed)
+        self.search(stones, level, limits, stop, noise_seed, false)
             .mv
             .unwrap_or((0, 0))
     }
@@ -329,7 +329,19 @@ impl GomokuPlayer {
         limits: &Limits,
         stop: &AtomicBool,
     ) -> Report {
-        self.search(stones, level.max(GomokuLevel(4)), limits, stop, 0)
+        self.search(stones, level.max(GomokuLevel(4)), limits, stop, 0, false)
+    }
+
+    /// The full engine's analysis without the static cut, for swap2's
+    /// judgements: they compare fixed-depth scores against thresholds set
+    /// on that search, and standing pat near the horizon shifts them.
+    pub(super) fn judge_position(
+        &mut self,
+        stones: &[(u8, u8, Stone)],
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Report {
+        self.search(stones, GomokuLevel::STRONG, limits, stop, 0, true)
     }
 
     fn search(
@@ -339,11 +351,15 @@ impl GomokuPlayer {
         limits: &Limits,
         stop: &AtomicBool,
         noise_seed: u64,
+        judging: bool,
     ) -> Report {
         let start = Instant::now();
         let board = self.board(stones);
         let mut opts = level.options(noise_seed);
         opts.learned_eval &= !self.hand_eval;
+        if judging {
+            opts.static_cut = 0;
+        }
         if let Some(d) = limits.depth {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);
         }

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, RngExt};
 
 use super::search::{Source, WIN_MIN};
-use super::{GomokuLevel, GomokuPlayer, Limits, stones_from_moves};
+use super::{GomokuPlayer, Limits, stones_from_moves};
 
 /// A score within this of zero (white to move) counts as balanced: the
 /// engine then prefers handing the choice of colour back to picking one.
@@ -290,12 +290,7 @@ impl GomokuPlayer {
         let mut sign = 1;
         let mut plies = 0;
         loop {
-            let report = self.analyse(
-                &stones_from_moves(&line),
-                GomokuLevel::STRONG,
-                limits,
-                budget.stop,
-            );
+            let report = self.judge_position(&stones_from_moves(&line), limits, budget.stop);
             budget.positions += 1;
             budget.nodes_used += report.nodes;
             if plies == 0 {
@@ -518,12 +513,7 @@ mod tests {
             depth: Some(DEEP_DEPTH),
             ..Limits::unlimited()
         };
-        let r = player.analyse(
-            &stones_from_moves(moves),
-            GomokuLevel::STRONG,
-            &limits,
-            &stop,
-        );
+        let r = player.judge_position(&stones_from_moves(moves), &limits, &stop);
         settled_score(&r)
     }
 
