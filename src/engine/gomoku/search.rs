@@ -792,6 +792,9 @@ fn from_tt(score: i32, ply: i32) -> i32 {
 mod tests {
     use std::sync::atomic::AtomicBool;
 
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+
     use super::super::Rule;
     use super::super::board::Board;
     use super::super::tt::{ThreatCache, Tt};
@@ -803,13 +806,8 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut tt = Tt::new(1);
         let mut cache = ThreatCache::new(10);
-        let mut state = seed;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize
-        };
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut next = move || rng.random::<u32>() as usize;
         let mut out = Vec::new();
         while out.len() < count {
             let mut b = Board::new(15, 15, Rule::Freestyle);
