@@ -231,6 +231,12 @@ impl Search<'_> {
             Some(f) => moves.push(f),
             None => self.four_moves(a, &mut moves),
         }
+        if depth == 1 && !self.b.is_renju() {
+            // The last four wins only if, once blocked, it leaves an open
+            // four: so it must make a three as well (or a second four).
+            // Under renju a block black may not play wins too, so all stay.
+            moves.retain(|&m| self.b.cat(m, a) >= C_FOUR_THREE);
+        }
         self.attack(moves, key, depth, root, |s, m| {
             s.b.play(m);
             let win = if s.b.count(a, C_FIVE) >= 2 {
@@ -423,7 +429,10 @@ mod tests {
 
     use super::super::Rule;
     use super::super::board::Board;
-    use super::super::pattern::{C_FLEX4, C_FOUR_THREE, C_THREE_THREE};
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+
+    use super::super::pattern::{C_FIVE, C_FLEX4, C_FOUR_THREE, C_THREE_THREE, is_four};
     use super::super::search::{Options, Search};
     use super::super::tt::{ThreatCache, Tt};
 
@@ -432,6 +441,102 @@ mod tests {
         b.count(attacker, C_FOUR_THREE) > 0
             || b.count(attacker, C_THREE_THREE) > 0
             || b.count_at_least(attacker, C_FLEX4) > 0
+    }
+
+    /// A plain VCF to check the search's against: every four is tried at
+    /// every depth (nothing left out, no cache). Counts its nodes.
+    fn reference_vcf(b: &mut Board, depth: i32, nodes: &mut u64) -> bool {
+        *nodes += 1;
+        let a = b.to_move();
+        let d = 3 - a;
+        if b.count(a, C_FIVE) > 0 {
+            return true;
+        }
+        let moves: Vec<_> = match b.count(d, C_FIVE) {
+            0 if b.count(a, C_FLEX4) > 0 => return true,
+            0 => b
+                .points()
+                .iter()
+                .copied()
+                .filter(|&p| b.is_empty(p) && is_four(b.cat(p, a)))
+                .collect(),
+            1 => {
+                let f = b.find_five(d).unwrap();
+                if !is_four(b.cat(f, a)) {
+                    return false;
+                }
+                vec![f]
+            }
+            _ => return false,
+        };
+        if depth <= 0 {
+            return false;
+        }
+        for m in moves {
+            b.play(m);
+            let win = b.count(a, C_FIVE) >= 2
+                || b.find_five(a).is_some_and(|g| {
+                    b.play(g);
+                    let r = reference_vcf(b, depth - 1, nodes);
+                    b.undo();
+                    r
+                });
+            b.undo();
+            if win {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn vcf_finds_every_win_the_plain_search_finds_with_fewer_nodes() {
+        let stop = AtomicBool::new(false);
+        let mut tt = Tt::new(1);
+        let mut rng = SmallRng::seed_from_u64(5);
+        let (mut ours, mut plain) = (0u64, 0u64);
+        let (mut tried, mut wins) = (0, 0);
+        while tried < 400 {
+            // Random stones in a 9x9 patch: positions rich in fours.
+            let mut b = Board::new(15, 15, Rule::Freestyle);
+            let stones = 10 + rng.random_range(0..14);
+            for _ in 0..stones {
+                let p = b.pos(3 + rng.random_range(0..9), 3 + rng.random_range(0..9));
+                let p = p.unwrap();
+                if b.is_empty(p) && b.count(1, C_FIVE) == 0 && b.count(2, C_FIVE) == 0 {
+                    b.play(p);
+                }
+            }
+            let a = b.to_move();
+            if b.count(1, C_FIVE) + b.count(2, C_FIVE) > 0
+                || b.count_at_least(a, super::C_FOUR) < 2
+                || b.count(a, C_FLEX4) > 0
+            {
+                continue;
+            }
+            tried += 1;
+            for depth in 1..=4 {
+                let mut n = 0;
+                let want = reference_vcf(&mut b, depth, &mut n);
+                plain += n;
+                let mut cache = ThreatCache::new(12);
+                let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, Options::strong());
+                let got = s.vcf(depth, true);
+                ours += s.nodes();
+                if want {
+                    assert!(got, "depth {depth}, stones {:?}", b.history());
+                    wins += 1;
+                }
+                if got {
+                    // A win it claims is a real one.
+                    let mut n = 0;
+                    assert!(reference_vcf(&mut b, 8, &mut n), "stones {:?}", b.history());
+                }
+            }
+        }
+        assert!(wins >= 40, "{wins} wins");
+        // Fours that cannot end in a win are not tried.
+        assert!(ours * 10 < plain * 7, "{ours} nodes against {plain}");
     }
 
     #[test]
