@@ -168,8 +168,12 @@ impl GomokuLevel {
             },
             7 => Options {
                 vct_by_nodes: true,
-                // Level 7 keeps the search its ladder figures were measured with.
+                // Level 7 keeps the search its ladder figures were measured
+                // with (and the training games were played with).
                 static_cut: 0,
+                leaf_vcf: 5,
+                lean_vcf: false,
+                three_floor: i32::MIN,
                 ..Options::strong()
             },
             _ => Options::strong(),
@@ -332,9 +336,10 @@ impl GomokuPlayer {
         self.search(stones, level.max(GomokuLevel(4)), limits, stop, 0, false)
     }
 
-    /// The full engine's analysis without the static cut, for swap2's
-    /// judgements: they compare fixed-depth scores against thresholds set
-    /// on that search, and standing pat near the horizon shifts them.
+    /// The full engine's analysis as it was before the static cut, the
+    /// shorter leaf VCF and the floor under the threat extension, for
+    /// swap2's judgements: they compare fixed-depth scores against
+    /// thresholds set on that search, and each of those shifts them.
     pub(super) fn judge_position(
         &mut self,
         stones: &[(u8, u8, Stone)],
@@ -359,6 +364,8 @@ impl GomokuPlayer {
         opts.learned_eval &= !self.hand_eval;
         if judging {
             opts.static_cut = 0;
+            opts.leaf_vcf = 5;
+            opts.three_floor = i32::MIN;
         }
         if let Some(d) = limits.depth {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);

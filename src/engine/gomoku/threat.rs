@@ -231,7 +231,7 @@ impl Search<'_> {
             Some(f) => moves.push(f),
             None => self.four_moves(a, &mut moves),
         }
-        if depth == 1 && !self.b.is_renju() {
+        if depth == 1 && self.opts.lean_vcf && !self.b.is_renju() {
             // The last four wins only if, once blocked, it leaves an open
             // four: so it must make a three as well (or a second four).
             // Under renju a block black may not play wins too, so all stay.
