@@ -861,6 +861,25 @@ mod tests {
         (s.nodes(), r.score)
     }
 
+    /// Searches each position with `with` and with `without`: the two
+    /// node totals and, per position, the stones and the two scores.
+    fn side_by_side(
+        boards: Vec<Board>,
+        with: Options,
+        without: Options,
+    ) -> (u64, u64, Vec<(Vec<u16>, i32, i32)>) {
+        let (mut n_with, mut n_without) = (0u64, 0u64);
+        let mut scores = Vec::new();
+        for b in boards {
+            let (n1, s1) = search(&b, with.clone());
+            let (n0, s0) = search(&b, without.clone());
+            n_with += n1;
+            n_without += n0;
+            scores.push((b.history().to_vec(), s1, s0));
+        }
+        (n_with, n_without, scores)
+    }
+
     #[test]
     fn the_floor_under_the_threat_extension_saves_nodes_and_never_turns_a_proof_around() {
         let depth6 = |floor: i32| Options {
@@ -868,23 +887,20 @@ mod tests {
             three_floor: floor,
             ..Options::strong()
         };
-        let (mut with, mut without) = (0u64, 0u64);
+        let (with, without, scores) = side_by_side(
+            positions(90, 8),
+            depth6(Options::strong().three_floor),
+            depth6(i32::MIN),
+        );
         let (mut proven, mut kept) = (0, 0);
-        for b in positions(90, 8) {
-            let (n1, s1) = search(&b, depth6(Options::strong().three_floor));
-            let (n0, s0) = search(&b, depth6(i32::MIN));
-            with += n1;
-            without += n0;
-            if s0.abs() >= WIN_MIN {
-                proven += 1;
-                kept += usize::from(s1.abs() >= WIN_MIN);
-                // A proof may be out of its reach, but it never proves the opposite.
-                assert!(
-                    s1.abs() < WIN_MIN || s1.signum() == s0.signum(),
-                    "stones {:?}: {s1} with the floor, {s0} without",
-                    b.history()
-                );
-            }
+        for (stones, s1, s0) in scores.into_iter().filter(|s| s.2.abs() >= WIN_MIN) {
+            proven += 1;
+            kept += usize::from(s1.abs() >= WIN_MIN);
+            // A proof may be out of its reach, but it never proves the opposite.
+            assert!(
+                s1.abs() < WIN_MIN || s1.signum() == s0.signum(),
+                "stones {stones:?}: {s1} with the floor, {s0} without"
+            );
         }
         assert!(proven >= 5, "{proven} proven results");
         assert!(kept * 10 >= proven * 8, "{kept} of {proven} proofs kept");
@@ -901,23 +917,20 @@ mod tests {
             static_cut: cut,
             ..Options::strong()
         };
-        let (mut with, mut without) = (0u64, 0u64);
+        let (with, without, scores) = side_by_side(
+            positions(40, 7),
+            depth5(Options::strong().static_cut),
+            depth5(0),
+        );
         let mut proven = 0;
-        for b in positions(40, 7) {
-            let (n1, s1) = search(&b, depth5(Options::strong().static_cut));
-            let (n0, s0) = search(&b, depth5(0));
-            with += n1;
-            without += n0;
-            if s0.abs() >= WIN_MIN {
-                proven += 1;
-                assert_eq!(
-                    s1.signum(),
-                    s0.signum(),
-                    "stones {:?}: {s1} with the cut, {s0} without",
-                    b.history()
-                );
-                assert!(s1.abs() >= WIN_MIN, "stones {:?}: {s1}", b.history());
-            }
+        for (stones, s1, s0) in scores.into_iter().filter(|s| s.2.abs() >= WIN_MIN) {
+            proven += 1;
+            assert_eq!(
+                s1.signum(),
+                s0.signum(),
+                "stones {stones:?}: {s1} with the cut, {s0} without"
+            );
+            assert!(s1.abs() >= WIN_MIN, "stones {stones:?}: {s1}");
         }
         assert!(proven >= 3, "{proven} proven results");
         // The cut is what the option switches: it must prune a good part.
