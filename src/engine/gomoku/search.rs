@@ -861,13 +861,12 @@ mod tests {
         (s.nodes(), r.score)
     }
 
+    /// A position's stones, its score with the option and without it.
+    type Scores = Vec<(Vec<u16>, i32, i32)>;
+
     /// Searches each position with `with` and with `without`: the two
     /// node totals and, per position, the stones and the two scores.
-    fn side_by_side(
-        boards: Vec<Board>,
-        with: Options,
-        without: Options,
-    ) -> (u64, u64, Vec<(Vec<u16>, i32, i32)>) {
+    fn side_by_side(boards: Vec<Board>, with: Options, without: Options) -> (u64, u64, Scores) {
         let (mut n_with, mut n_without) = (0u64, 0u64);
         let mut scores = Vec::new();
         for b in boards {
