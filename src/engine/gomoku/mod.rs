@@ -169,12 +169,10 @@ impl GomokuLevel {
             7 => Options {
                 vct_by_nodes: true,
                 // Level 7 keeps the search its ladder figures were measured
-                // with (and the training games were played with).
-                static_cut: 0,
-                leaf_vcf: 5,
+                // with (and the training games were played with; it plays
+                // by nodes, so the leaner VCF would change its games).
                 lean_vcf: false,
-                three_floor: i32::MIN,
-                ..Options::strong()
+                ..Options::strong().without_cuts()
             },
             _ => Options::strong(),
         };
@@ -363,9 +361,7 @@ impl GomokuPlayer {
         let mut opts = level.options(noise_seed);
         opts.learned_eval &= !self.hand_eval;
         if judging {
-            opts.static_cut = 0;
-            opts.leaf_vcf = 5;
-            opts.three_floor = i32::MIN;
+            opts = opts.without_cuts();
         }
         if let Some(d) = limits.depth {
             opts.max_depth = opts.max_depth.min(d.clamp(1, 60) as i32);

@@ -116,6 +116,18 @@ impl Options {
         }
     }
 
+    /// This search without level 8's cuts (the static cut, the leaf VCF of
+    /// 3 fours, the floor under the threat extension): the search that
+    /// level 7's ladder figures and swap2's thresholds were measured on.
+    pub fn without_cuts(self) -> Options {
+        Options {
+            static_cut: 0,
+            leaf_vcf: 5,
+            three_floor: i32::MIN,
+            ..self
+        }
+    }
+
     /// A shallow search with the tactical safety nets.
     pub fn medium() -> Options {
         Options {
