@@ -284,6 +284,30 @@ impl Board {
     pub fn score(&self, p: Pos, c: Color) -> i32 {
         self.info[p as usize].scores[c as usize - 1] as i32
     }
+    /// The category the empty point `q` would have for `c` were a stone of
+    /// colour `s` on the empty point `r` (not `q`): what playing `r` would
+    /// leave `q`, read from the one line key through both instead of
+    /// played. Not under renju, where a point's verdict can depend on
+    /// points off its lines.
+    pub fn cat_if(&self, q: Pos, c: Color, r: Pos, s: Color) -> Cat {
+        debug_assert!(self.renju.is_none() && q != r);
+        let diff = r as isize - q as isize;
+        for (d, &dir) in self.dirs.iter().enumerate() {
+            let o = diff / dir;
+            if diff % dir != 0 || o == 0 || o.abs() > 5 {
+                continue;
+            }
+            let info = &self.info[q as usize];
+            let key = info.keys[d] ^ ((s as u32) << (2 * pattern::slot(o as i32)));
+            let (b, w) = self.tables.patterns(key);
+            let ci = c as usize - 1;
+            let new = if ci == 0 { b } else { w };
+            let wgt = DIR_WEIGHT[d];
+            let combo = info.combos[ci] - info.pats[ci][d] as u16 * wgt + new as u16 * wgt;
+            return self.tables.combo(combo as usize).0;
+        }
+        self.cat(q, c)
+    }
     /// Whether `c` may not play the empty point `p`: black's forbidden
     /// points under renju, and nothing else.
     #[inline]
@@ -993,6 +1017,68 @@ mod tests {
                 assert_eq!(b.is_win_at(last[2]), white_wins, "white {white_line}");
             }
         }
+    }
+
+    #[test]
+    fn a_category_read_through_a_line_is_the_one_the_stone_would_make() {
+        let mut changed = 0;
+        for rule in [Rule::Freestyle, Rule::ExactFive] {
+            let mut seed = 777u64;
+            for _ in 0..40 {
+                // A dense random patch, then every pair of its empty points.
+                let mut b = Board::new(15, 15, rule);
+                let n = 8 + splitmix(&mut seed) % 20;
+                for _ in 0..n {
+                    let r = splitmix(&mut seed) as usize;
+                    let p = b.pos(4 + r % 7, 4 + (r >> 8) % 7).unwrap();
+                    if b.is_empty(p) {
+                        b.play(p);
+                    }
+                }
+                let empty: Vec<Pos> = b
+                    .points()
+                    .iter()
+                    .copied()
+                    .filter(|&p| b.is_empty(p))
+                    .collect();
+                for &r in &empty {
+                    for s in [1, 2] {
+                        let before = b.to_move();
+                        let guess: Vec<[Cat; 2]> = empty
+                            .iter()
+                            .map(|&q| {
+                                if q == r {
+                                    [0; 2]
+                                } else {
+                                    [1, 2].map(|c| b.cat_if(q, c, r, s))
+                                }
+                            })
+                            .collect();
+                        b.set_to_move(s);
+                        b.play(r);
+                        for (&q, g) in empty.iter().zip(&guess) {
+                            if q != r {
+                                assert_eq!(
+                                    *g,
+                                    [b.cat(q, 1), b.cat(q, 2)],
+                                    "{rule:?} {:?}",
+                                    b.history()
+                                );
+                            }
+                        }
+                        b.undo();
+                        changed += empty
+                            .iter()
+                            .zip(&guess)
+                            .filter(|&(&q, g)| q != r && *g != [b.cat(q, 1), b.cat(q, 2)])
+                            .count();
+                        b.set_to_move(before);
+                    }
+                }
+            }
+        }
+        // The stones made a difference often enough to make the test mean something.
+        assert!(changed > 1000, "{changed}");
     }
 
     #[test]

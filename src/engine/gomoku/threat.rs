@@ -11,9 +11,10 @@
 //! found this way is a real forced win; a failure only means none was found
 //! within the depth.
 
-use super::board::{Board, Color, Pos, other};
+use super::board::{Color, Pos, other};
 use super::pattern::{
-    B4, C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_THREE_THREE, Cat, F3, Pat, is_four, is_threat,
+    B4, C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_THREE_THREE, CATS, Cat, F3, Pat, is_four,
+    is_threat,
 };
 use super::search::Search;
 
@@ -69,11 +70,7 @@ impl Search<'_> {
         // More than six separate threats are more than one stone can answer
         // in practice; the candidates of the first six are still tried.
         let (cand, _) = self.threat_line_points(attacker, threat, B4, 6);
-        self.keep_answers(
-            cand,
-            |b| b.count(attacker, C_FLEX4) == 0 && b.count(attacker, C_FIVE) == 0,
-            out,
-        );
+        self.keep_answers(cand, attacker, |c| c >= C_FLEX4, out);
     }
 
     /// The moves for the side to move that leave `attacker` without any
@@ -87,15 +84,7 @@ impl Search<'_> {
             out.clear();
             return;
         }
-        self.keep_answers(
-            cand,
-            |b| {
-                b.count(attacker, C_FOUR_THREE) == 0
-                    && b.count(attacker, C_THREE_THREE) == 0
-                    && b.count_at_least(attacker, C_FLEX4) == 0
-            },
-            out,
-        );
+        self.keep_answers(cand, attacker, threat, out);
     }
 
     /// The empty points that might answer `attacker`'s threat points (those
@@ -139,22 +128,51 @@ impl Search<'_> {
         (cand, true)
     }
 
-    /// The candidates after which `answered` holds, tried one by one, into
-    /// `out` (those the side to move may play).
+    /// The candidates after which `attacker` has no point whose category
+    /// passes `threat`, into `out` (those the side to move may play).
+    ///
+    /// A stone only changes the points on its four lines, and a defender's
+    /// stone only ever lowers the attacker's shapes, so a candidate answers
+    /// when every threat point is the candidate itself or loses its threat
+    /// with the candidate's stone on its line ([`Board::cat_if`]): no move
+    /// is played. Under renju a white stone can lift a ban on a black point
+    /// and so raise it, and black's verdicts reach past its lines, so there
+    /// each candidate is played and the board asked.
     fn keep_answers(
         &mut self,
         cand: Vec<Pos>,
-        answered: impl Fn(&Board) -> bool,
+        attacker: Color,
+        threat: impl Fn(Cat) -> bool,
         out: &mut Vec<Pos>,
     ) {
         out.clear();
         let me = self.b.to_move();
+        if !self.b.is_renju() {
+            let b = &self.b;
+            let threats: Vec<Pos> = b
+                .points()
+                .iter()
+                .copied()
+                .filter(|&q| b.is_empty(q) && threat(b.cat(q, attacker)))
+                .collect();
+            for r in cand {
+                if threats
+                    .iter()
+                    .all(|&q| q == r || !threat(b.cat_if(q, attacker, r, me)))
+                {
+                    out.push(r);
+                }
+            }
+            return;
+        }
         for r in cand {
             if self.b.is_forbidden(r, me) {
                 continue;
             }
             self.b.play(r);
-            let ok = answered(&self.b);
+            let ok = (0..CATS as Cat)
+                .filter(|&k| threat(k))
+                .all(|k| self.b.count(attacker, k) == 0);
             self.b.undo();
             if ok {
                 out.push(r);
@@ -540,7 +558,10 @@ mod tests {
     }
 
     #[test]
-    fn double_threat_defences_are_exactly_the_moves_that_remove_the_threats() {
+    fn the_answers_to_threats_are_exactly_the_moves_that_remove_them() {
+        // Against brute force (every empty point played and the board
+        // asked), under each rule: the answers to an open three, and to a
+        // four-three or double three.
         let stop = AtomicBool::new(false);
         let mut tt = Tt::new(1);
         let mut cache = ThreatCache::new(10);
@@ -551,50 +572,62 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) as usize
         };
-        let mut positions_with_threats = 0;
-        let mut with_defences = 0;
-        for _ in 0..3000 {
-            // Random stones in a 7x7 patch of a 15x15 board.
-            let mut b = Board::new(15, 15, Rule::Freestyle);
-            let stones = 6 + next() % 10;
-            for _ in 0..stones {
-                let p = b.pos(4 + next() % 7, 4 + next() % 7).unwrap();
-                if b.is_empty(p) {
-                    b.play(p);
+        let open_four = |b: &Board, a: u8| b.count_at_least(a, C_FLEX4) > 0;
+        for rule in [Rule::Freestyle, Rule::ExactFive, Rule::Renju] {
+            let (mut threes, mut doubles) = (0, 0);
+            for _ in 0..3000 {
+                // Random stones in a 7x7 patch of a 15x15 board.
+                let mut b = Board::new(15, 15, rule);
+                let stones = 6 + next() % 10;
+                for _ in 0..stones {
+                    let p = b.pos(4 + next() % 7, 4 + next() % 7).unwrap();
+                    if b.may_play(p, b.to_move()) {
+                        b.play(p);
+                    }
                 }
-            }
-            let me = b.to_move();
-            let op = 3 - me;
-            if b.count_at_least(me, super::C_FOUR) > 0
-                || b.count(op, super::C_FIVE) > 0
-                || !has_double_threat(&b, op)
-            {
-                continue;
-            }
-            positions_with_threats += 1;
-            let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, Options::strong());
-            let mut got = Vec::new();
-            s.double_threat_defences(op, &mut got);
-            if got.is_empty() {
-                continue;
-            }
-            with_defences += 1;
-            got.sort();
-            let mut want = Vec::new();
-            for p in b.points().to_vec() {
-                if !b.is_empty(p) {
+                let me = b.to_move();
+                let op = 3 - me;
+                if b.count_at_least(me, super::C_FOUR) > 0
+                    || b.count(op, C_FIVE) > 0
+                    || !has_double_threat(&b, op)
+                {
                     continue;
                 }
-                b.play(p);
-                if !has_double_threat(&b, op) {
-                    want.push(p);
+                let brute = |b: &mut Board, still: &dyn Fn(&Board, u8) -> bool| {
+                    let mut want = Vec::new();
+                    for p in b.points().to_vec() {
+                        if b.may_play(p, me) {
+                            b.play(p);
+                            if !still(b, op) {
+                                want.push(p);
+                            }
+                            b.undo();
+                        }
+                    }
+                    want
+                };
+                let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, Options::strong());
+                let mut got = Vec::new();
+                s.double_threat_defences(op, &mut got);
+                if !got.is_empty() {
+                    doubles += 1;
+                    got.sort();
+                    assert_eq!(
+                        got,
+                        brute(&mut b, &has_double_threat),
+                        "{rule:?} {:?}",
+                        b.history()
+                    );
                 }
-                b.undo();
+                if b.count(op, C_FLEX4) > 0 && b.count(op, C_FLEX4) <= 6 {
+                    threes += 1;
+                    s.defence_moves(op, &mut got);
+                    got.sort();
+                    assert_eq!(got, brute(&mut b, &open_four), "{rule:?} {:?}", b.history());
+                }
             }
-            want.sort();
-            assert_eq!(got, want, "stones {:?}", b.history());
+            assert!(threes > 100, "{rule:?}: {threes}");
+            assert!(doubles > 20, "{rule:?}: {doubles}");
         }
-        assert!(positions_with_threats > 50, "{positions_with_threats}");
-        assert!(with_defences > 20, "{with_defences}");
     }
 }
