@@ -742,20 +742,34 @@ impl Board {
     /// Re-reads direction `d` of empty point `q` and updates its category and score.
     #[inline]
     fn refresh(&mut self, q: usize, d: usize) {
-        let (b, w) = self.tables.patterns(self.info[q].keys[d]);
-        let old = self.info[q].pats;
-        if old[0][d] == b && old[1][d] == w {
-            return;
-        }
-        self.remove(q);
+        let tables = self.tables;
+        let learned = self.learned;
+        let info = &mut self.info[q];
+        let (b, w) = tables.patterns(info.keys[d]);
         let wgt = DIR_WEIGHT[d];
-        let combos = &mut self.info[q].combos;
-        combos[0] = combos[0] - old[0][d] as u16 * wgt + b as u16 * wgt;
-        combos[1] = combos[1] - old[1][d] as u16 * wgt + w as u16 * wgt;
-        self.info[q].pats[0][d] = b;
-        self.info[q].pats[1][d] = w;
-        self.combine(q);
-        self.add(q);
+        // Only a colour whose pattern changed is looked up again, and the
+        // totals move by the difference (what `remove`, `combine` and
+        // `add` would do, for that colour).
+        for (c, new) in [(0, b), (1, w)] {
+            let old = info.pats[c][d];
+            if old == new {
+                continue;
+            }
+            let was = info.combos[c];
+            let now = was - old as u16 * wgt + new as u16 * wgt;
+            let (cat, score) = tables.combo(now as usize);
+            info.pats[c][d] = new;
+            info.combos[c] = now;
+            self.counts[c][info.cats[c] as usize] -= 1;
+            self.counts[c][cat as usize] += 1;
+            self.sums[c] += score as i32 - info.scores[c] as i32;
+            info.cats[c] = cat;
+            info.scores[c] = score;
+            let [own0, other0] = learned[was as usize];
+            let [own1, other1] = learned[now as usize];
+            self.learned_sums[c][0] += own1 as i32 - own0 as i32;
+            self.learned_sums[c][1] += other1 as i32 - other0 as i32;
+        }
     }
 
     /// Recomputes all four directions of empty point `q` (not counted).
