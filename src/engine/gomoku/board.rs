@@ -702,12 +702,15 @@ impl Board {
     /// Toggles stone `c` in the keys of the forty points around `p`, and
     /// refreshes the empty ones (and under renju judges them again).
     fn update_lines<const RENJU: bool>(&mut self, p: usize, c: u32) {
+        // Past the tables' reach only the keys change.
+        let reach = self.tables.reach();
         for d in 0..4 {
             let dir = self.dirs[d];
             for o in 1..=5i32 {
+                let near = o <= reach;
                 let q = (p as isize + o as isize * dir) as usize;
                 self.info[q].keys[d] ^= c << (2 * pattern::slot(-o));
-                if self.cells[q] == EMPTY {
+                if near && self.cells[q] == EMPTY {
                     self.refresh(q, d);
                     if RENJU {
                         self.renju_touch(q, d);
@@ -715,7 +718,7 @@ impl Board {
                 }
                 let q = (p as isize - o as isize * dir) as usize;
                 self.info[q].keys[d] ^= c << (2 * pattern::slot(o));
-                if self.cells[q] == EMPTY {
+                if near && self.cells[q] == EMPTY {
                     self.refresh(q, d);
                     if RENJU {
                         self.renju_touch(q, d);

@@ -130,6 +130,14 @@ impl Tables {
         (both & 15, both >> 4)
     }
 
+    /// The farthest distance along a line at which a stone can change a
+    /// point's pattern: 4 under freestyle (the outermost slots are not
+    /// read), 5 where an overline matters.
+    #[inline]
+    pub fn reach(&self) -> i32 {
+        if self.shift == 0 { 5 } else { 4 }
+    }
+
     /// Index into the combination table for four directional patterns.
     #[inline]
     pub fn combo_index(p: [Pat; 4]) -> usize {
