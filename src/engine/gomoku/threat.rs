@@ -5,8 +5,8 @@
 //! Both are AND/OR searches on the real board. The attacker plays only
 //! threats; the defender's replies are what the rules force: against a four,
 //! the one point that stops the five; against an open three, exactly the
-//! points that leave the attacker without any open-four point (found by
-//! trying each point on the threatening lines), plus every four of the
+//! points that leave the attacker without any open-four point (each point
+//! on the threatening lines checked, see `keep_answers`), plus every four of the
 //! defender's own (a counter-threat the attacker must answer first). A win
 //! found this way is a real forced win; a failure only means none was found
 //! within the depth.
