@@ -1036,6 +1036,14 @@ mod tests {
         }
     }
 
+    fn empty_points(b: &Board) -> Vec<Pos> {
+        b.points()
+            .iter()
+            .copied()
+            .filter(|&p| b.is_empty(p))
+            .collect()
+    }
+
     #[test]
     fn a_category_read_through_a_line_is_the_one_the_stone_would_make() {
         let mut changed = 0;
@@ -1052,12 +1060,7 @@ mod tests {
                         b.play(p);
                     }
                 }
-                let empty: Vec<Pos> = b
-                    .points()
-                    .iter()
-                    .copied()
-                    .filter(|&p| b.is_empty(p))
-                    .collect();
+                let empty = empty_points(&b);
                 for &r in &empty {
                     for s in [1, 2] {
                         let before = b.to_move();
@@ -1108,12 +1111,7 @@ mod tests {
                 if b.stone_count() > 0 && (r.is_multiple_of(3) || b.is_full()) {
                     b.undo();
                 } else {
-                    let empty: Vec<Pos> = b
-                        .points()
-                        .iter()
-                        .copied()
-                        .filter(|&p| b.is_empty(p))
-                        .collect();
+                    let empty = empty_points(&b);
                     b.play(empty[(r >> 8) as usize % empty.len()]);
                 }
                 if step % 25 == 0 {
