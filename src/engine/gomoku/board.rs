@@ -38,6 +38,7 @@ use super::pattern::{
 };
 use crate::game::Point;
 use crate::game::renju;
+use std::sync::OnceLock;
 
 /// A point: an index into the padded array.
 pub type Pos = u16;
@@ -128,8 +129,10 @@ pub struct Board {
     /// Per colour: sums of the empty points' learned weights, as the side
     /// to move and as the opponent (see [`super::learned`]).
     learned_sums: [[i32; 2]; 2],
-    /// The learned weights per combination index.
-    learned: &'static [[i16; 2]],
+    /// Per combination index: category, score and learned weights, packed
+    /// (see [`Joint`]), so that a changed pattern costs one load per
+    /// combination.
+    joint: &'static [Joint],
     hash: u64,
     history: Vec<Pos>,
     /// The empty points whose patterns the stones on the board changed,
@@ -185,7 +188,7 @@ impl Board {
             counts: [[0; CATS]; 2],
             sums: [0; 2],
             learned_sums: [[0; 2]; 2],
-            learned: &super::learned::Weights::get().by_combo,
+            joint: joint_table(rule),
             hash: 0,
             history: Vec::with_capacity(width * height),
             log: Vec::new(),
@@ -743,7 +746,7 @@ impl Board {
     #[inline]
     fn refresh<const RENJU: bool>(&mut self, q: usize, d: usize, delta: u32) {
         let tables = self.tables;
-        let learned = self.learned;
+        let joint = self.joint;
         let info = &mut self.info[q];
         let key = info.keys[d] ^ delta;
         let (b, w) = tables.patterns(key);
@@ -762,7 +765,8 @@ impl Board {
             }
             let was = info.combos[c];
             let now = was - old as u16 * wgt + new as u16 * wgt;
-            let (cat, score) = tables.combo(now as usize);
+            let (was_j, now_j) = (joint[was as usize], joint[now as usize]);
+            let (cat, score) = (now_j.cat(), now_j.score());
             info.pats[c][d] = new;
             info.combos[c] = now;
             self.counts[c][info.cats[c] as usize] -= 1;
@@ -770,10 +774,8 @@ impl Board {
             self.sums[c] += score as i32 - info.scores[c] as i32;
             info.cats[c] = cat;
             info.scores[c] = score;
-            let [own0, other0] = learned[was as usize];
-            let [own1, other1] = learned[now as usize];
-            self.learned_sums[c][0] += own1 as i32 - own0 as i32;
-            self.learned_sums[c][1] += other1 as i32 - other0 as i32;
+            self.learned_sums[c][0] += now_j.own() - was_j.own();
+            self.learned_sums[c][1] += now_j.other() - was_j.other();
         }
     }
 
@@ -804,9 +806,9 @@ impl Board {
         for c in 0..2 {
             self.counts[c][self.info[q].cats[c] as usize] += 1;
             self.sums[c] += self.info[q].scores[c] as i32;
-            let [own, other] = self.learned[self.info[q].combos[c] as usize];
-            self.learned_sums[c][0] += own as i32;
-            self.learned_sums[c][1] += other as i32;
+            let j = self.joint[self.info[q].combos[c] as usize];
+            self.learned_sums[c][0] += j.own();
+            self.learned_sums[c][1] += j.other();
         }
     }
 
@@ -815,11 +817,65 @@ impl Board {
         for c in 0..2 {
             self.counts[c][self.info[q].cats[c] as usize] -= 1;
             self.sums[c] -= self.info[q].scores[c] as i32;
-            let [own, other] = self.learned[self.info[q].combos[c] as usize];
-            self.learned_sums[c][0] -= own as i32;
-            self.learned_sums[c][1] -= other as i32;
+            let j = self.joint[self.info[q].combos[c] as usize];
+            self.learned_sums[c][0] -= j.own();
+            self.learned_sums[c][1] -= j.other();
         }
     }
+}
+
+/// What a combination index means, packed in one word: the category (bits
+/// 0..8), the score (16..32) and the learned weights as the side to move
+/// (32..48) and as the opponent (48..64).
+#[derive(Clone, Copy)]
+struct Joint(u64);
+
+impl Joint {
+    #[inline]
+    fn cat(self) -> Cat {
+        self.0 as u8
+    }
+    #[inline]
+    fn score(self) -> i16 {
+        (self.0 >> 16) as u16 as i16
+    }
+    #[inline]
+    fn own(self) -> i32 {
+        (self.0 >> 32) as u16 as i16 as i32
+    }
+    #[inline]
+    fn other(self) -> i32 {
+        (self.0 >> 48) as u16 as i16 as i32
+    }
+}
+
+/// The packed combination table for `rule`: [`Tables::combo`] beside the
+/// learned weights in use, built on first use (after which other weights
+/// can no longer be installed, see [`super::learned::Weights::install`]).
+fn joint_table(rule: Rule) -> &'static [Joint] {
+    static TABLES: [OnceLock<Vec<Joint>>; 3] = [const { OnceLock::new() }; 3];
+    let slot = match rule {
+        Rule::Freestyle => 0,
+        Rule::ExactFive => 1,
+        Rule::Renju => 2,
+    };
+    TABLES[slot].get_or_init(|| {
+        let tables = Tables::get(rule);
+        let learned = &super::learned::Weights::get().by_combo;
+        learned
+            .iter()
+            .enumerate()
+            .map(|(i, &[own, other])| {
+                let (cat, score) = tables.combo(i);
+                Joint(
+                    cat as u64
+                        | (score as u16 as u64) << 16
+                        | (own as u16 as u64) << 32
+                        | (other as u16 as u64) << 48,
+                )
+            })
+            .collect()
+    })
 }
 
 /// Whether a point `dx`, `dy` away is on one of the four lines through a
