@@ -907,6 +907,22 @@ mod tests {
         (n_with, n_without, scores)
     }
 
+    /// The results the search without the option proved, and how many of
+    /// them the search with it proved too. A proof may be out of its reach,
+    /// but it never proves the opposite: that fails the test.
+    fn proofs_kept(scores: &Scores, option: &str) -> (usize, usize) {
+        let (mut proven, mut kept) = (0, 0);
+        for (stones, s1, s0) in scores.iter().filter(|s| s.2.abs() >= WIN_MIN) {
+            proven += 1;
+            kept += usize::from(s1.abs() >= WIN_MIN);
+            assert!(
+                s1.abs() < WIN_MIN || s1.signum() == s0.signum(),
+                "stones {stones:?}: {s1} with {option}, {s0} without"
+            );
+        }
+        (proven, kept)
+    }
+
     #[test]
     fn the_floor_under_the_threat_extension_saves_nodes_and_never_turns_a_proof_around() {
         let depth6 = |floor: i32| Options {
@@ -919,16 +935,7 @@ mod tests {
             depth6(Options::strong().three_floor),
             depth6(i32::MIN),
         );
-        let (mut proven, mut kept) = (0, 0);
-        for (stones, s1, s0) in scores.into_iter().filter(|s| s.2.abs() >= WIN_MIN) {
-            proven += 1;
-            kept += usize::from(s1.abs() >= WIN_MIN);
-            // A proof may be out of its reach, but it never proves the opposite.
-            assert!(
-                s1.abs() < WIN_MIN || s1.signum() == s0.signum(),
-                "stones {stones:?}: {s1} with the floor, {s0} without"
-            );
-        }
+        let (proven, kept) = proofs_kept(&scores, "the floor");
         assert!(proven >= 5, "{proven} proven results");
         assert!(kept * 10 >= proven * 8, "{kept} of {proven} proofs kept");
         assert!(
@@ -945,20 +952,9 @@ mod tests {
             ..Options::strong()
         };
         let (with, without, scores) = side_by_side(positions(60, 9), depth6(true), depth6(false));
-        let (mut proven, mut kept, mut same) = (0, 0, 0);
+        let (proven, kept) = proofs_kept(&scores, "the stand-pat");
         let total = scores.len();
-        for (stones, s1, s0) in scores {
-            same += usize::from(s1 == s0);
-            if s0.abs() < WIN_MIN {
-                continue;
-            }
-            proven += 1;
-            kept += usize::from(s1.abs() >= WIN_MIN);
-            assert!(
-                s1.abs() < WIN_MIN || s1.signum() == s0.signum(),
-                "stones {stones:?}: {s1} standing pat, {s0} without"
-            );
-        }
+        let same = scores.iter().filter(|s| s.1 == s.2).count();
         assert!(proven >= 5, "{proven} proven results");
         assert!(kept * 10 >= proven * 9, "{kept} of {proven} proofs kept");
         // The root's window is open, so its score rarely moves at all.
