@@ -10,8 +10,9 @@
 //! on a log first, so taking the stone back is a copy of those points and
 //! the keys' slot cleared again (looking the patterns up again gave about
 //! 40 % fewer nodes per second; copying all forty points back and forth,
-//! 1.5 kB each way, took about 3 % longer for as many instructions). Per colour, the board keeps how many empty points have each
-//! category and the sum of the empty points' scores (the evaluation), so the
+//! 1.5 kB each way, took about 3 % longer for as many instructions). Per
+//! colour, the board keeps how many empty points have each category and
+//! the sum of the empty points' scores (the evaluation), so the
 //! questions the search asks most ("does the opponent threaten a five?",
 //! "can I make an open four?") are a counter read.
 //!
@@ -434,8 +435,8 @@ impl Board {
         debug_assert!(self.is_empty(p));
         let c = self.to_move;
         let pu = p as usize;
-        // Frames are indexed by the stone's number and kept when a stone is
-        // taken back, so a search reuses them without clearing.
+        // The saved totals are indexed by the stone's number and kept when a
+        // stone is taken back, so a search reuses them without clearing.
         let n = self.history.len();
         if self.saved_totals.len() <= n {
             self.saved_totals
