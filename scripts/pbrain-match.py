@@ -103,9 +103,10 @@ def parse_move(line, size):
     return None
 
 
-def play_game(engines, first, start, args):
+def play_game(engines, first, start, args, took_ms):
     """Plays one game; `first` is the index of the engine that moves first
-    after the opening. Returns (winner index or None, moves, note)."""
+    after the opening; each move's time in ms is appended to
+    `took_ms[engine index]`. Returns (winner index or None, moves, note)."""
     size = args.size
     board = {}
     moves = list(start)
@@ -139,6 +140,7 @@ def play_game(engines, first, start, args):
             e.send(f"TURN {moves[-1][0]},{moves[-1][1]}")
         line = e.reply()
         took = time.monotonic() - t
+        took_ms[mover].append(took * 1000.0)
         p = parse_move(line, size)
         if p is None or p in board:
             return 1 - mover, moves, f"{e.name} played {line!r}"
@@ -176,11 +178,12 @@ def main():
     # after the opening; black[result]: the same for the games A played black.
     score = {0: [0, 0, 0], 1: [0, 0, 0]}
     black = [0, 0, 0]
+    took_ms = [[], []]
     try:
         for g in range(args.openings):
             start = opening(rng, args.size, rng.randint(lo, hi))
             for first in (0, 1):
-                winner, moves, note = play_game(engines, first, start, args)
+                winner, moves, note = play_game(engines, first, start, args, took_ms)
                 if winner == 0:
                     res, idx = "A wins", 0
                 elif winner == 1:
@@ -212,6 +215,15 @@ def main():
         f"A white {w - black[0]}-{l - black[1]}-{d - black[2]}; "
         f"A scores {100.0 * (w + d / 2) / max(n, 1):.1f} %"
     )
+    parts = []
+    for name, t in zip("AB", took_ms):
+        if t:
+            t = sorted(t)
+            parts.append(
+                f"{name} {len(t)} moves, mean {sum(t) / len(t):.0f}, "
+                f"median {t[len(t) // 2]:.0f}, max {t[-1]:.0f}"
+            )
+    print("time per move (ms): " + "; ".join(parts))
 
 
 if __name__ == "__main__":
