@@ -1660,6 +1660,42 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
         ["--weights".as_ref(), file.as_os_str()]
     }
     assert_ne!(run_with("d.txt", "7", &with(&weights)), a);
+
+    // With `--threats` the fit adds a weight per threat state; the
+    // engine plays with them: the same weights without those lines play
+    // other games.
+    let threats = dir.path().join("wt.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
+        .args(["train", "gomoku-eval", "--iterations", "3", "--threats"])
+        .arg("--games")
+        .arg(dir.path().join("a.txt"))
+        .arg(dir.path().join("c.txt"))
+        .arg("--out")
+        .arg(&threats)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text_t = std::fs::read_to_string(&threats).unwrap();
+    let wt = inarow::engine::gomoku::learned::Weights::parse(&text_t).unwrap();
+    assert!(wt.threat.iter().any(|&x| x != 0), "{text_t}");
+    assert!(text_t.contains("--threats"), "{text_t}");
+    assert!(!text.contains("\nthreat "), "{text}");
+    let stripped = dir.path().join("wt-stripped.txt");
+    let kept: String = text_t
+        .lines()
+        .filter(|l| !l.starts_with("threat "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&stripped, kept).unwrap();
+    assert_ne!(
+        run_with("g.txt", "7", &with(&threats)),
+        run_with("h.txt", "7", &with(&stripped)),
+        "the threat weights changed no game"
+    );
     let shipped = dir.path().join("shipped.txt");
     std::fs::write(&shipped, inarow::engine::gomoku::learned::SHIPPED).unwrap();
     assert_eq!(run_with("e.txt", "7", &with(&shipped)), a);

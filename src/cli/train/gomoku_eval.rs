@@ -3,7 +3,8 @@
 //! Every game of the input files (as `inarow train gomoku-games` writes
 //! them) is replayed; each quiet position from `--skip` stones on (see
 //! [`learned::sample`]) becomes one example: its shape counts for the side
-//! to move and for the opponent, the three extra terms, and whether the
+//! to move and for the opponent, the three extra terms, its threat state
+//! (with `--threats`), and whether the
 //! side to move went on to win (1), lose (0) or draw (0.5). A logistic
 //! regression with an L2 penalty is fitted to them by Newton's method.
 //!
@@ -23,7 +24,7 @@ use anyhow::{Context, bail};
 
 use crate::engine::gomoku::Rule;
 use crate::engine::gomoku::board::{Board, other};
-use crate::engine::gomoku::learned::{self, BONUSES, SHAPES, Sample};
+use crate::engine::gomoku::learned::{self, BONUSES, SHAPES, Sample, THREATS};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -42,9 +43,13 @@ pub struct Args {
     /// Newton iterations.
     #[arg(long, default_value_t = 12)]
     pub iterations: u32,
+    /// Also fit a weight per threat state (see `learned::threat_index`).
+    #[arg(long)]
+    pub threats: bool,
 }
 
-/// Feature vector length: own shapes, other shapes, extra terms.
+/// Feature vector length without the threat states: own shapes, other
+/// shapes, extra terms.
 const DIM: usize = 2 * SHAPES + BONUSES;
 
 struct Example {
@@ -56,8 +61,8 @@ struct Example {
 }
 
 impl Example {
-    fn new(s: &Sample, hand: f64, target: f64) -> Example {
-        let mut idx = Vec::with_capacity(s.own.len() + s.other.len() + BONUSES);
+    fn new(s: &Sample, threats: bool, hand: f64, target: f64) -> Example {
+        let mut idx = Vec::with_capacity(s.own.len() + s.other.len() + BONUSES + 1);
         let mut val = Vec::with_capacity(idx.capacity());
         for &(k, n) in &s.own {
             idx.push(k as u32);
@@ -72,6 +77,10 @@ impl Example {
                 idx.push((2 * SHAPES + i) as u32);
                 val.push(b);
             }
+        }
+        if threats {
+            idx.push((DIM + s.threat as usize) as u32);
+            val.push(1.0);
         }
         Example {
             idx,
@@ -145,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         (1, true) | (2, false) => 1.0,
                         _ => 0.0,
                     };
-                    examples.push(Example::new(&s, hand_eval(&b), target));
+                    examples.push(Example::new(&s, args.threats, hand_eval(&b), target));
                 }
                 b.play(p);
             }
@@ -217,7 +226,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .sum::<f64>()
             / set.len() as f64
     };
-    let w = fit(&train, DIM, args.l2, args.iterations, |it, w, change| {
+    let dim = DIM + if args.threats { THREATS } else { 0 };
+    let w = fit(&train, dim, args.l2, args.iterations, |it, w, change| {
         println!(
             "iteration {it}: log loss {:.4} fitted, {:.4} held out; largest step {change:.4}",
             loss(w, &train),
@@ -233,8 +243,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     out.push_str("# Made by `inarow train gomoku-eval`");
     out.push_str(&format!(
-        " --skip {} --l2 {} --iterations {}",
-        args.skip, args.l2, args.iterations
+        " --skip {} --l2 {} --iterations {}{}",
+        args.skip,
+        args.l2,
+        args.iterations,
+        if args.threats { " --threats" } else { "" }
     ));
     out.push_str(" from the games of `inarow train gomoku-games`; see README.\n");
     out.push_str(&format!(
@@ -267,6 +280,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if a != 0 || b != 0 {
             let l = learned::shape_levels(s);
             out.push_str(&format!("{}{}{}{} {a} {b}\n", l[0], l[1], l[2], l[3]));
+        }
+    }
+    if args.threats {
+        out.push_str(
+            "# Threat state: the side to move's four points, open-three points (0, 1, 2 or\n",
+        );
+        out.push_str(
+            "# more), four-three or double-three point (0, 1); the opponent's open-four\n",
+        );
+        out.push_str("# points, four points, open-three points (0, 1, 2 or more), four-three or\n");
+        out.push_str("# double-three point (0, 1); then its weight.\n");
+        for t in 0..THREATS {
+            let v = units(w[DIM + t]);
+            if v != 0 {
+                let d = learned::digits_of_threat(t);
+                let d: String = d.iter().map(|x| char::from(b'0' + x)).collect();
+                out.push_str(&format!("threat {d} {v}\n"));
+            }
         }
     }
     learned::Weights::parse(&out)

@@ -7,7 +7,11 @@
 //! "own" table) and a weight for the opponent's shape there (the "other"
 //! table, mostly negative: the opponent's shapes count against the side to
 //! move, and less than its own, since it has to wait to use them), plus
-//! three terms for the double threats the hand-set evaluation also scores.
+//! three terms for the double threats the hand-set evaluation also scores,
+//! plus one weight for the position's *threat state* (see
+//! [`threat_index`]): how many fours, open threes and winning points each
+//! side could make, taken together, since who has the initiative is not a
+//! sum over points.
 //!
 //! The weights are fitted by `inarow train gomoku-eval` (see
 //! `src/cli/train`) to the outcomes of self-play games from the quiet
@@ -18,7 +22,8 @@ use std::sync::OnceLock;
 
 use super::board::{Board, Color, other};
 use super::pattern::{
-    C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_THREE_THREE, DIR_WEIGHT, LEVELS, Pat,
+    C_FIVE, C_FLEX4, C_FOUR, C_FOUR_PLUS, C_FOUR_THREE, C_THREE, C_THREE_PLUS, C_THREE_THREE,
+    DIR_WEIGHT, LEVELS, Pat,
 };
 
 /// How many shapes there are: multisets of four levels out of ten.
@@ -28,6 +33,56 @@ pub const COMBOS: usize = 10_000;
 /// Extra terms: the side to move's four-three, its double three, and the
 /// opponent's winning points (see [`Sample`]).
 pub const BONUSES: usize = 3;
+/// Threat states ([`threat_index`]): each digit of [`THREAT_RANGES`].
+pub const THREATS: usize = 972;
+/// The range of each digit of a threat state, in the order
+/// [`threat_digits`] gives them.
+pub const THREAT_RANGES: [u8; 7] = [3, 3, 2, 3, 3, 3, 2];
+
+/// The threat state's digits for the side to move `me`: its four points
+/// (0, 1, 2 or more), its open-three points (0, 1, 2 or more), whether it
+/// has a four-three or double-three point; the opponent's open-four points
+/// (an open three of its on the board, or a double four: 0, 1, 2 or more),
+/// its four points and its open-three points (0, 1, 2 or more), whether
+/// it has a four-three or double-three point.
+pub fn threat_digits(b: &Board, me: Color) -> [u8; 7] {
+    let op = other(me);
+    let two = |n: u16| n.min(2) as u8;
+    let fours = |c| b.count(c, C_FOUR) + b.count(c, C_FOUR_PLUS);
+    let threes = |c| b.count(c, C_THREE) + b.count(c, C_THREE_PLUS);
+    let wins = |c| u8::from(b.count(c, C_FOUR_THREE) + b.count(c, C_THREE_THREE) > 0);
+    [
+        two(fours(me)),
+        two(threes(me)),
+        wins(me),
+        two(b.count(op, C_FLEX4)),
+        two(fours(op)),
+        two(threes(op)),
+        wins(op),
+    ]
+}
+
+/// The threat state as an index below [`THREATS`].
+pub fn threat_index(b: &Board, me: Color) -> usize {
+    index_of_digits(threat_digits(b, me))
+}
+
+fn index_of_digits(d: [u8; 7]) -> usize {
+    d.iter()
+        .zip(THREAT_RANGES)
+        .fold(0, |acc, (&x, r)| acc * r as usize + x as usize)
+}
+
+/// The digits of a threat-state index (the inverse of [`threat_index`]'s
+/// numbering).
+pub fn digits_of_threat(mut idx: usize) -> [u8; 7] {
+    let mut d = [0u8; 7];
+    for (x, r) in d.iter_mut().zip(THREAT_RANGES).rev() {
+        *x = (idx % r as usize) as u8;
+        idx /= r as usize;
+    }
+    d
+}
 
 /// The shape of every combination index.
 pub fn shape_of_combo() -> &'static [u16; COMBOS] {
@@ -96,6 +151,8 @@ pub struct Weights {
     /// Per shape: (own, other).
     pub shapes: Vec<[i32; 2]>,
     pub bonus: [i32; BONUSES],
+    /// Per threat state ([`threat_index`]).
+    pub threat: Vec<i32>,
     /// Per combination index: (own, other), for the board.
     pub by_combo: Vec<[i16; 2]>,
 }
@@ -124,12 +181,15 @@ impl Weights {
             .map_err(|_| "the evaluation weights are already in use".to_string())
     }
 
-    /// Reads a weight file: `#` comments; `bonus A B C`; and one line per
-    /// shape with a weight, `LLLL OWN OTHER` (the four levels, largest first).
+    /// Reads a weight file: `#` comments; `bonus A B C`; one line per
+    /// shape with a weight, `LLLL OWN OTHER` (the four levels, largest
+    /// first); and one per threat state with a weight, `threat DDDDDDD W`
+    /// (the seven digits of [`threat_digits`]). What is not listed weighs 0.
     pub fn parse(text: &str) -> Result<Weights, String> {
         let table = shape_of_combo();
         let mut shapes = vec![[0i32; 2]; SHAPES];
         let mut bonus = [0i32; BONUSES];
+        let mut threat = vec![0i32; THREATS];
         for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -147,6 +207,26 @@ impl Weights {
                 for (b, s) in bonus.iter_mut().zip(&f[1..]) {
                     *b = num(s)?;
                 }
+                continue;
+            }
+            if f[0] == "threat" {
+                let d: Vec<u8> = f.get(1).map_or(Vec::new(), |d| d.bytes().collect());
+                let ok = f.len() == 3
+                    && d.len() == THREAT_RANGES.len()
+                    && d.iter()
+                        .zip(THREAT_RANGES)
+                        .all(|(&c, r)| c.is_ascii_digit() && c - b'0' < r);
+                if !ok {
+                    return Err(format!(
+                        "line {}: want threat DDDDDDD W, each digit below its range {THREAT_RANGES:?}",
+                        n + 1
+                    ));
+                }
+                let mut digits = [0u8; 7];
+                for (x, c) in digits.iter_mut().zip(d) {
+                    *x = c - b'0';
+                }
+                threat[index_of_digits(digits)] = num(f[2])?;
                 continue;
             }
             if f.len() != 3 || f[0].len() != 4 || !f[0].bytes().all(|b| b.is_ascii_digit()) {
@@ -170,6 +250,7 @@ impl Weights {
         Ok(Weights {
             shapes,
             bonus,
+            threat,
             by_combo,
         })
     }
@@ -188,6 +269,8 @@ pub struct Sample {
     pub own: Vec<(u16, u16)>,
     pub other: Vec<(u16, u16)>,
     pub bonus: [f32; BONUSES],
+    /// The threat state ([`threat_index`]).
+    pub threat: u16,
 }
 
 /// The three extra terms for the side to move `me` (as the evaluation
@@ -246,6 +329,7 @@ pub fn sample(b: &Board) -> Option<Sample> {
         own: sparse(own),
         other: sparse(oth),
         bonus: bonus_terms(b, me).map(|x| x as f32),
+        threat: threat_index(b, me) as u16,
     })
 }
 
@@ -280,5 +364,64 @@ mod tests {
         assert!(Weights::parse("bonus 1 2").is_err());
         assert!(Weights::parse("83 1 2").is_err());
         Weights::get();
+    }
+
+    #[test]
+    fn threat_states_number_972_and_weight_lines_name_them_by_digits() {
+        // Every index has its own digits, each within its range, and the
+        // digits give the index back.
+        let mut all = std::collections::HashSet::new();
+        for i in 0..THREATS {
+            let d = digits_of_threat(i);
+            assert!(d.iter().zip(THREAT_RANGES).all(|(&x, r)| x < r), "{d:?}");
+            assert_eq!(index_of_digits(d), i);
+            all.insert(d);
+        }
+        assert_eq!(all.len(), THREATS);
+        let product: usize = THREAT_RANGES.iter().map(|&r| r as usize).product();
+        assert_eq!(product, THREATS);
+        let w = Weights::parse("threat 2101201 -350\nthreat 0000000 12\n").unwrap();
+        assert_eq!(w.threat[index_of_digits([2, 1, 0, 1, 2, 0, 1])], -350);
+        assert_eq!(w.threat[0], 12);
+        assert_eq!(w.threat.iter().filter(|&&x| x != 0).count(), 2);
+        // Digits past their range, too few digits, or no weight.
+        assert!(Weights::parse("threat 0020000 5").is_err());
+        assert!(Weights::parse("threat 000000 5").is_err());
+        assert!(Weights::parse("threat 0000000").is_err());
+        assert!(Weights::parse("threat 000000x 5").is_err());
+    }
+
+    #[test]
+    fn the_threat_state_counts_each_sides_fours_threes_and_winning_points() {
+        use super::super::Rule;
+        // Black (to move after an even count) has an open two on row 7
+        // and a two on row 3; white has an open three on row 10.
+        let mut b = Board::new(15, 15, Rule::Freestyle);
+        for (x, y) in [
+            (6, 7),
+            (4, 10),
+            (7, 7),
+            (5, 10),
+            (1, 3),
+            (6, 10),
+            (2, 3),
+            (13, 13),
+        ] {
+            b.play(b.pos(x, y).unwrap());
+        }
+        let me = b.to_move();
+        let d = threat_digits(&b, me);
+        // Black: no four point; its open twos give open-three points.
+        assert_eq!(d[0], 0, "{d:?}");
+        assert_eq!(d[1], 2, "{d:?}");
+        // White: its open three (4..6 on row 10) makes open fours at 3 and 7,
+        // and broken fours at 2 and 8.
+        assert_eq!(d[3], 2, "{d:?}");
+        assert_eq!(d[4], 2, "{d:?}");
+        assert_eq!(threat_index(&b, me), index_of_digits(d));
+        // Seen from white, the digits trade places.
+        let w = threat_digits(&b, other(me));
+        assert_eq!(w[3], 0, "{w:?}");
+        assert_eq!(w[5], d[1], "{w:?}");
     }
 }

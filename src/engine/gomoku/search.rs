@@ -757,12 +757,14 @@ impl<'a> Search<'a> {
         let mut s = if self.opts.learned_eval && !self.b.is_renju() {
             // Half the hand-set evaluation, half the learned one: in matches
             // the mix played better than either (docs/gomoku-engine.md).
-            let w = &learned::Weights::get().bonus;
+            let weights = learned::Weights::get();
+            let w = &weights.bonus;
             let fitted = self.b.learned_sum(me, true)
                 + self.b.learned_sum(op, false)
                 + w[0] * t[0]
                 + w[1] * t[1]
-                + w[2] * t[2];
+                + w[2] * t[2]
+                + weights.threat[learned::threat_index(&self.b, me)];
             (hand + fitted) / 2
         } else {
             hand
