@@ -1632,15 +1632,19 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
 
     // Fitting on them writes a weight file the engine can read; a games
     // file with an illegal move is refused with its line number.
+    let fit = |out: &std::path::Path, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_inarow"))
+            .args(["train", "gomoku-eval", "--iterations", "3", "--games"])
+            .arg(dir.path().join("a.txt"))
+            .arg(dir.path().join("c.txt"))
+            .arg("--out")
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
     let weights = dir.path().join("w.txt");
-    let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
-        .args(["train", "gomoku-eval", "--iterations", "3", "--games"])
-        .arg(dir.path().join("a.txt"))
-        .arg(dir.path().join("c.txt"))
-        .arg("--out")
-        .arg(&weights)
-        .output()
-        .unwrap();
+    let out = fit(&weights, &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -1665,15 +1669,7 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
     // engine plays with them: the same weights without those lines play
     // other games.
     let threats = dir.path().join("wt.txt");
-    let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
-        .args(["train", "gomoku-eval", "--iterations", "3", "--threats"])
-        .arg("--games")
-        .arg(dir.path().join("a.txt"))
-        .arg(dir.path().join("c.txt"))
-        .arg("--out")
-        .arg(&threats)
-        .output()
-        .unwrap();
+    let out = fit(&threats, &["--threats"]);
     assert!(
         out.status.success(),
         "{}",
