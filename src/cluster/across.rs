@@ -292,6 +292,10 @@ impl Crossing {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         // This host's tickets: session -> game.
         let mut mine: HashMap<SessionId, GameKind> = HashMap::new();
+        // Seekers whose offer did not reach the queue (NATS away, or just
+        // back and not answering yet): offered again every heartbeat until
+        // it does or they stop seeking. Bounded by the lobby's sessions.
+        let mut unsent: HashMap<SessionId, (GameKind, Ticket)> = HashMap::new();
         // This host's rooms for a friend, by code.
         let mut codes: std::collections::HashSet<String> = std::collections::HashSet::new();
         loop {
@@ -307,13 +311,18 @@ impl Crossing {
                             rating: seeker.rating,
                             since_ms: crate::store::now_ms(),
                         };
-                        match self.seek(kind, me).await {
+                        unsent.remove(&id);
+                        match self.seek(kind, me.clone()).await {
                             Ok(Some(other)) => self.settle_later(id, kind, other),
                             Ok(None) => { mine.insert(id, kind); }
-                            Err(e) => tracing::debug!(error = %e, "quick match across hosts unavailable"),
+                            Err(e) => {
+                                tracing::debug!(error = %e, "quick match across hosts unavailable: offered again later");
+                                unsent.insert(id, (kind, me));
+                            }
                         }
                     }
                     Some(Across::Unseek { id }) => {
+                        unsent.remove(&id);
                         if let Some(kind) = mine.remove(&id) {
                             let _ = self.withdraw(kind, id).await;
                         }
@@ -373,6 +382,22 @@ impl Crossing {
                     None => break,
                 },
                 _ = tick.tick() => {
+                    let retry: Vec<SessionId> = unsent.keys().copied().collect();
+                    for id in retry {
+                        let Some((kind, me)) = unsent.get(&id).cloned() else { continue };
+                        match self.seek(kind, me).await {
+                            Ok(Some(other)) => {
+                                unsent.remove(&id);
+                                self.settle_later(id, kind, other);
+                            }
+                            Ok(None) => {
+                                unsent.remove(&id);
+                                mine.insert(id, kind);
+                            }
+                            // Still away: the rest would fail alike.
+                            Err(_) => break,
+                        }
+                    }
                     for kind in GameKind::ALL {
                         if let Ok(Some((id, other))) = self.look_again(kind).await {
                             mine.remove(&id);
