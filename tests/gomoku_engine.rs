@@ -1587,7 +1587,9 @@ fn replay_game_line(line: &str) -> (u8, bool, usize) {
     let mut b = Board::new(15, 15, Rule::Freestyle);
     let mut last = None;
     for mv in fields {
-        let (x, y) = mv.split_once(',').unwrap();
+        // `x,y`, or `x,y:S` with the search's score.
+        let xy = mv.split(':').next().unwrap();
+        let (x, y) = xy.split_once(',').unwrap();
         let p = b.pos(x.parse().unwrap(), y.parse().unwrap()).unwrap();
         assert!(b.is_empty(p), "{mv} played twice in {line}");
         b.play(p);
@@ -1641,17 +1643,17 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
 
     // Fitting on them writes a weight file the engine can read; a games
     // file with an illegal move is refused with its line number.
-    let fit = |out: &std::path::Path, extra: &[&str]| {
+    let fit_on = |games: &[&str], out: &std::path::Path, extra: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_inarow"))
             .args(["train", "gomoku-eval", "--iterations", "3", "--games"])
-            .arg(dir.path().join("a.txt"))
-            .arg(dir.path().join("c.txt"))
+            .args(games.iter().map(|g| dir.path().join(g)))
             .arg("--out")
             .arg(out)
             .args(extra)
             .output()
             .unwrap()
     };
+    let fit = |out: &std::path::Path, extra: &[&str]| fit_on(&["a.txt", "c.txt"], out, extra);
     let weights = dir.path().join("w.txt");
     let out = fit(&weights, &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -1735,6 +1737,100 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
         assert!(!out.status.success());
         assert!(stderr.contains(wants), "{stderr}");
         assert!(!dir.path().join("f.txt").exists());
+    }
+
+    // With `--scores` the same games are written with each searched
+    // move's score: the opening's stones have none, and the five that
+    // ends a won game scores a win for its player.
+    let strip = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| {
+                l.split_whitespace()
+                    .map(|t| t.split(':').next().unwrap())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    // A block of the opponent's only five point decides nothing and
+    // carries no score.
+    let scored = run_with("s.txt", "7", &["--scores".as_ref()]);
+    assert_eq!(strip(&scored), strip(&a), "--scores changed the games");
+    let (mut engine_moves, mut with_score, mut blocks) = (0, 0, 0);
+    for line in scored.lines() {
+        use inarow::engine::gomoku::board::{Board, other};
+        use inarow::engine::gomoku::pattern::C_FIVE;
+        let moves: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let opening = moves.iter().take_while(|t| !t.contains(':')).count();
+        assert!((3..=6).contains(&opening), "{line}");
+        let mut b = Board::new(15, 15, Rule::Freestyle);
+        for (i, t) in moves.iter().enumerate() {
+            let (xy, score) = match t.split_once(':') {
+                Some((xy, s)) => (xy, Some(s.parse::<i32>().unwrap())),
+                None => (*t, None),
+            };
+            let (x, y) = xy.split_once(',').unwrap();
+            let p = b.pos(x.parse().unwrap(), y.parse().unwrap()).unwrap();
+            if i >= opening {
+                engine_moves += 1;
+                with_score += usize::from(score.is_some());
+                let op = other(b.to_move());
+                if b.count(b.to_move(), C_FIVE) == 0 && b.count(op, C_FIVE) == 1 {
+                    blocks += 1;
+                    assert_eq!(score, None, "a block scored in {line}");
+                }
+                if i == moves.len() - 1 && !line.starts_with('0') {
+                    assert!(score.unwrap() >= 29_000, "{line}");
+                }
+            }
+            b.play(p);
+        }
+    }
+    assert!(
+        blocks > 0 && with_score * 10 > engine_moves * 8,
+        "{with_score} of {engine_moves}, {blocks} blocks"
+    );
+    let scored_c = run_with("sc.txt", "8", &["--scores".as_ref()]);
+    assert_eq!(
+        strip(&scored_c),
+        strip(&std::fs::read_to_string(dir.path().join("c.txt")).unwrap())
+    );
+    // Without `--score-weight` the scores change nothing: the same weight
+    // file as from the plain games. With it the fit aims elsewhere.
+    let plain = dir.path().join("w-plain.txt");
+    assert!(fit_on(&["s.txt", "sc.txt"], &plain, &[]).status.success());
+    assert_eq!(std::fs::read_to_string(&plain).unwrap(), text);
+    let mixed = dir.path().join("w-mixed.txt");
+    let out = fit_on(&["s.txt", "sc.txt"], &mixed, &["--score-weight", "0.5"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("targets: 0.50 outcome, 0.50 score"),
+        "{stdout}"
+    );
+    let text_m = std::fs::read_to_string(&mixed).unwrap();
+    assert!(text_m.contains("--score-weight 0.5"), "{text_m}");
+    let body = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_ne!(body(&text_m), body(&text), "the scores changed no weight");
+    // A score weight needs scores, and lies between 0 and 1.
+    for (games, weight, wants) in [
+        (["a.txt", "c.txt"], "0.5", "needs games written with"),
+        (["s.txt", "sc.txt"], "1.5", "between 0 and 1"),
+    ] {
+        let out = fit_on(
+            &games,
+            &dir.path().join("w3.txt"),
+            &["--score-weight", weight],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(stderr.contains(wants), "{stderr}");
+        assert!(!dir.path().join("w3.txt").exists());
     }
 
     let bad = dir.path().join("bad.txt");

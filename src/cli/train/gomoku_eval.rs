@@ -7,6 +7,11 @@
 //! (with `--threats`), and whether the
 //! side to move went on to win (1), lose (0) or draw (0.5). A logistic
 //! regression with an L2 penalty is fitted to them by Newton's method.
+//! With `--score-weight L` the target is instead `1 - L` parts the outcome
+//! and `L` parts the search's score for the move played there (from
+//! games written with `gomoku-games --scores`), read as a probability
+//! through the hand-set evaluation's fitted scale: a deeper look than the
+//! static evaluation, and less noisy than one game's result.
 //!
 //! The weights come out in logits; they are written in the hand-set
 //! evaluation's units, so the search's margins keep their meaning: the
@@ -46,6 +51,11 @@ pub struct Args {
     /// Also fit a weight per threat state (see `learned::threat_index`).
     #[arg(long)]
     pub threats: bool,
+    /// How much of each target is the search's score for the move played
+    /// (0 to 1; the rest is the game's outcome). Needs games written with
+    /// `gomoku-games --scores`; positions without a score keep the outcome.
+    #[arg(long, default_value_t = 0.0)]
+    pub score_weight: f64,
 }
 
 /// Feature vector length without the threat states: own shapes, other
@@ -57,11 +67,17 @@ struct Example {
     val: Vec<f32>,
     /// The hand-set evaluation of the position.
     hand: f64,
+    /// What the fit aims at: the outcome, or with `--score-weight` a mix
+    /// of it and the score.
     target: f64,
+    /// The game's outcome for the side to move.
+    outcome: f64,
+    /// The search's score for the move played here, if the file has it.
+    score: Option<f64>,
 }
 
 impl Example {
-    fn new(s: &Sample, threats: bool, hand: f64, target: f64) -> Example {
+    fn new(s: &Sample, threats: bool, hand: f64, outcome: f64, score: Option<f64>) -> Example {
         let mut idx = Vec::with_capacity(s.own.len() + s.other.len() + BONUSES + 1);
         let mut val = Vec::with_capacity(idx.capacity());
         for &(k, n) in &s.own {
@@ -86,7 +102,9 @@ impl Example {
             idx,
             val,
             hand,
-            target,
+            target: outcome,
+            outcome,
+            score,
         }
     }
 
@@ -117,8 +135,21 @@ fn log_loss(p: f64, y: f64) -> f64 {
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
+/// A move of a games file, `x,y` or `x,y:S` (S the search's score).
+fn parse_move(mv: &str) -> Option<(usize, usize, Option<i32>)> {
+    let (xy, score) = match mv.split_once(':') {
+        Some((xy, s)) => (xy, Some(s.parse::<i32>().ok()?)),
+        None => (mv, None),
+    };
+    let (x, y) = xy.split_once(',')?;
+    Some((x.parse().ok()?, y.parse().ok()?, score))
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        bail!("--score-weight must be between 0 and 1");
+    }
     let (mut train, mut test) = (Vec::new(), Vec::new());
     let mut games = 0usize;
     for path in &args.games {
@@ -137,9 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut b = Board::new(15, 15, Rule::Freestyle);
             let mut examples = Vec::new();
             for mv in fields {
-                let (x, y) = mv
-                    .split_once(',')
-                    .and_then(|(x, y)| Some((x.parse::<usize>().ok()?, y.parse::<usize>().ok()?)))
+                let (x, y, score) = parse_move(mv)
                     .with_context(|| format!("{}:{}: bad move {mv:?}", path.display(), n + 1))?;
                 let Some(p) = b.pos(x, y).filter(|&p| b.is_empty(p)) else {
                     bail!("{}:{}: illegal move {mv}", path.display(), n + 1);
@@ -154,7 +183,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         (1, true) | (2, false) => 1.0,
                         _ => 0.0,
                     };
-                    examples.push(Example::new(&s, args.threats, hand_eval(&b), target));
+                    let score = score.map(f64::from);
+                    examples.push(Example::new(&s, args.threats, hand_eval(&b), target, score));
                 }
                 b.play(p);
             }
@@ -209,7 +239,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let scale = 1.0 / k;
     let hand_loss = |set: &[Example]| {
         set.iter()
-            .map(|e| log_loss(sigmoid(k * e.hand), e.target))
+            .map(|e| log_loss(sigmoid(k * e.hand), e.outcome))
             .sum::<f64>()
             / set.len() as f64
     };
@@ -219,22 +249,47 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         hand_loss(&test)
     );
 
-    // The weights, by Newton's method with a dense Hessian.
-    let loss = |w: &[f64], set: &[Example]| {
+    // The targets: the outcomes, or a mix with the scores read through
+    // the same scale (a win found by the search reads as 1, a loss as 0).
+    if args.score_weight > 0.0 {
+        let mut scored = 0usize;
+        for e in train.iter_mut().chain(test.iter_mut()) {
+            if let Some(s) = e.score {
+                scored += 1;
+                e.target =
+                    (1.0 - args.score_weight) * e.outcome + args.score_weight * sigmoid(k * s);
+            }
+        }
+        if scored == 0 {
+            bail!("--score-weight needs games written with `gomoku-games --scores`");
+        }
+        println!(
+            "targets: {:.2} outcome, {:.2} score, for {scored} of {} positions",
+            1.0 - args.score_weight,
+            args.score_weight,
+            train.len() + test.len()
+        );
+    }
+
+    // The weights, by Newton's method with a dense Hessian. Fitted to the
+    // targets; judged, on the held-out games, by the outcomes.
+    let loss_to = |w: &[f64], set: &[Example], to: fn(&Example) -> f64| {
         set.iter()
-            .map(|e| log_loss(sigmoid(e.dot(w)), e.target))
+            .map(|e| log_loss(sigmoid(e.dot(w)), to(e)))
             .sum::<f64>()
             / set.len() as f64
     };
+    let fit_loss = |w: &[f64]| loss_to(w, &train, |e| e.target);
+    let loss = |w: &[f64], set: &[Example]| loss_to(w, set, |e| e.outcome);
     let dim = DIM + if args.threats { THREATS } else { 0 };
     let w = fit(&train, dim, args.l2, args.iterations, |it, w, change| {
         println!(
             "iteration {it}: log loss {:.4} fitted, {:.4} held out; largest step {change:.4}",
-            loss(w, &train),
+            fit_loss(w),
             loss(w, &test)
         );
     })?;
-    let fitted = loss(&w, &train);
+    let fitted = fit_loss(&w);
     let held = loss(&w, &test);
 
     let mut out = String::new();
@@ -243,11 +298,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     out.push_str("# Made by `inarow train gomoku-eval`");
     out.push_str(&format!(
-        " --skip {} --l2 {} --iterations {}{}",
+        " --skip {} --l2 {} --iterations {}{}{}",
         args.skip,
         args.l2,
         args.iterations,
-        if args.threats { " --threats" } else { "" }
+        if args.threats { " --threats" } else { "" },
+        if args.score_weight > 0.0 {
+            format!(" --score-weight {}", args.score_weight)
+        } else {
+            String::new()
+        }
     ));
     out.push_str(" from the games of `inarow train gomoku-games`; see README.\n");
     out.push_str(&format!(
@@ -434,6 +494,8 @@ mod tests {
                         val,
                         hand: 0.0,
                         target: sigmoid(x),
+                        outcome: sigmoid(x),
+                        score: None,
                     });
                 }
             }
@@ -443,6 +505,16 @@ mod tests {
         assert!(steps > 1);
         for (got, want) in w.iter().zip(truth) {
             assert!((got - want).abs() < 1e-3, "{w:?}");
+        }
+    }
+
+    #[test]
+    fn moves_are_read_with_or_without_a_score() {
+        assert_eq!(parse_move("7,8"), Some((7, 8, None)));
+        assert_eq!(parse_move("7,8:-350"), Some((7, 8, Some(-350))));
+        assert_eq!(parse_move("14,0:29999"), Some((14, 0, Some(29999))));
+        for bad in ["7,8:", "7,8:x", "7;8", "7,8:1:2", ",8", "7,8,9"] {
+            assert_eq!(parse_move(bad), None, "{bad}");
         }
     }
 

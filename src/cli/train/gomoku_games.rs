@@ -6,7 +6,9 @@
 //! `--nodes`, and never more than level 7's own limit) plays both sides
 //! with no time limit, so a seed always gives the same games.
 //! Output, one game per line: the result (`1` first player won, `2` second
-//! player won, `0` draw) and the moves as `x,y` from 0, first player first.
+//! player won, `0` draw) and the moves as `x,y` from 0, first player first;
+//! with `--scores`, each move the engine searched as `x,y:S`, S its
+//! search's score for the side that played it.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -51,6 +53,10 @@ pub struct Args {
     /// weights of the round before. Needs `--eval learned`.
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Write each searched move with its search score for the side that
+    /// played it, `x,y:S` (for `train gomoku-eval --score-weight`).
+    #[arg(long)]
+    pub scores: bool,
 }
 
 const SIZE: usize = 15;
@@ -83,6 +89,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for game in 0..args.games {
         player.clear();
         let (mut board, mut moves) = board_after(SIZE, Rule::Freestyle, &opening(&mut rng));
+        // Per move: the search's score, for the moves the engine chose.
+        let mut scores: Vec<Option<i32>> = vec![None; moves.len()];
         let result = loop {
             if board.is_full() {
                 break 0;
@@ -92,7 +100,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ..Limits::unlimited()
             };
             let stones = stones_from_moves(&moves);
-            let (x, y) = player.choose(&stones, GomokuLevel::nth(7), &limits, &stop, &mut rng);
+            let ((x, y), score) =
+                player.choose_scored(&stones, GomokuLevel::nth(7), &limits, &stop, &mut rng);
             let Some(p) = board
                 .pos(x as usize, y as usize)
                 .filter(|&p| board.is_empty(p))
@@ -101,6 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             board.play(p);
             moves.push((x, y));
+            scores.push(score.filter(|_| args.scores));
             if board.is_win_at(p) {
                 break if moves.len() % 2 == 1 { 1 } else { 2 };
             }
@@ -110,7 +120,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             2 => second += 1,
             _ => draws += 1,
         }
-        let record: Vec<String> = moves.iter().map(|(x, y)| format!("{x},{y}")).collect();
+        let record: Vec<String> = moves
+            .iter()
+            .zip(&scores)
+            .map(|((x, y), s)| match s {
+                Some(s) => format!("{x},{y}:{s}"),
+                None => format!("{x},{y}"),
+            })
+            .collect();
         writeln!(out, "{result} {}", record.join(" "))?;
         if (game + 1) % 50 == 0 {
             eprintln!(

@@ -303,19 +303,36 @@ impl GomokuPlayer {
         stop: &AtomicBool,
         rng: &mut impl Rng,
     ) -> (u8, u8) {
+        self.choose_scored(stones, level, limits, stop, rng).0
+    }
+
+    /// [`GomokuPlayer::choose`], with the search's score for the side to
+    /// move: `None` for a level-one move, which is not searched, and for
+    /// a forced move that decides nothing (a block, the only answer),
+    /// whose score of 0 is no judgement. The same `rng` state gives the
+    /// same move as `choose`.
+    pub fn choose_scored(
+        &mut self,
+        stones: &[(u8, u8, Stone)],
+        level: GomokuLevel,
+        limits: &Limits,
+        stop: &AtomicBool,
+        rng: &mut impl Rng,
+    ) -> ((u8, u8), Option<i32>) {
         let mut level = level;
         let share = level.level_one_share();
         if share > 0 {
             if share >= 100 || rng.random_range(0..100) < share {
                 let board = self.board(stones);
-                return level_one_move(&board, rng).map_or((0, 0), |p| xy8(&board, p));
+                let mv = level_one_move(&board, rng).map_or((0, 0), |p| xy8(&board, p));
+                return (mv, None);
             }
             level = GomokuLevel(4);
         }
         let noise_seed = rng.random::<u64>();
-        self.search(stones, level, limits, stop, noise_seed, false)
-            .mv
-            .unwrap_or((0, 0))
+        let r = self.search(stones, level, limits, stop, noise_seed, false);
+        let judged = r.source != Source::Forced || r.score.abs() >= search::WIN_MIN;
+        (r.mv.unwrap_or((0, 0)), judged.then_some(r.score))
     }
 
     /// Searches the position under `limits` and reports the figures, as
