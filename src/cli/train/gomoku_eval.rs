@@ -206,12 +206,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64()
     );
 
-    // The hand-set evaluation's scale: score per logit, by Newton in one
+    // The hand-set evaluation's scale on the outcomes: score per logit, by Newton in one
     // dimension, each step halved until the loss goes down.
     let loss_at = |k: f64| {
         train
             .iter()
-            .map(|e| log_loss(sigmoid(k * e.hand), e.target))
+            .map(|e| log_loss(sigmoid(k * e.hand), e.outcome))
             .sum::<f64>()
             / train.len() as f64
     };
@@ -220,7 +220,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let (mut g, mut h) = (0.0, 1e-12);
         for e in &train {
             let p = sigmoid(k * e.hand);
-            g += (p - e.target) * e.hand;
+            g += (p - e.outcome) * e.hand;
             h += p * (1.0 - p) * e.hand * e.hand;
         }
         let now = loss_at(k);
