@@ -289,6 +289,11 @@ impl Board {
     pub fn pat(&self, p: Pos, c: Color, d: usize) -> Pat {
         self.info[p as usize].pats[c as usize - 1][d]
     }
+    /// The combination index of the point's four directional patterns for `c`.
+    #[inline]
+    pub fn combo(&self, p: Pos, c: Color) -> u16 {
+        self.info[p as usize].combos[c as usize - 1]
+    }
     #[inline]
     pub fn score(&self, p: Pos, c: Color) -> i32 {
         self.info[p as usize].scores[c as usize - 1] as i32

@@ -163,6 +163,22 @@ static IN_USE: OnceLock<Weights> = OnceLock::new();
 /// The weights the engine ships with.
 pub const SHIPPED: &str = include_str!("eval-weights.txt");
 
+/// The learned move ordering's weights, parsed once: per combination
+/// index, the weight of the shape as the side to move's and as the
+/// opponent's (a file of `LLLL OWN OTHER` lines, as the evaluation's, made
+/// by `inarow train gomoku-order`).
+pub fn order_by_combo() -> &'static [[i16; 2]] {
+    static ORDER: OnceLock<Vec<[i16; 2]>> = OnceLock::new();
+    ORDER.get_or_init(|| {
+        Weights::parse(ORDER_SHIPPED)
+            .expect("the shipped ordering weights parse")
+            .by_combo
+    })
+}
+
+/// The move-ordering weights the engine ships with.
+pub const ORDER_SHIPPED: &str = include_str!("order-weights.txt");
+
 impl Weights {
     /// The weights in use: the shipped ones, parsed once, unless others
     /// were [installed](Weights::install) first.
