@@ -20,14 +20,13 @@
 //! game is held out, and the log loss of both evaluations on those games is
 //! printed and written into the file's header.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 
-use crate::engine::gomoku::Rule;
 use crate::engine::gomoku::board::{Board, other};
 use crate::engine::gomoku::learned::{self, BONUSES, SHAPES, Sample, THREATS};
 
@@ -136,64 +135,34 @@ fn log_loss(p: f64, y: f64) -> f64 {
 }
 
 /// A move of a games file, `x,y` or `x,y:S` (S the search's score).
-fn parse_move(mv: &str) -> Option<(usize, usize, Option<i32>)> {
-    let (xy, score) = match mv.split_once(':') {
-        Some((xy, s)) => (xy, Some(s.parse::<i32>().ok()?)),
-        None => (mv, None),
-    };
-    let (x, y) = xy.split_once(',')?;
-    Some((x.parse().ok()?, y.parse().ok()?, score))
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     if !(0.0..=1.0).contains(&args.score_weight) {
         bail!("--score-weight must be between 0 and 1");
     }
+    let per_game = super::replay(&args.games, |b, _, score, result| {
+        if b.stone_count() < args.skip {
+            return None;
+        }
+        let s = learned::sample(b)?;
+        // The side to move is the first player after an even number of stones.
+        let first_to_move = b.stone_count().is_multiple_of(2);
+        let target = match (result, first_to_move) {
+            (0, _) => 0.5,
+            (1, true) | (2, false) => 1.0,
+            _ => 0.0,
+        };
+        let score = score.map(f64::from);
+        Some(Example::new(&s, args.threats, hand_eval(b), target, score))
+    })?;
+    let games = per_game.len();
     let (mut train, mut test) = (Vec::new(), Vec::new());
-    let mut games = 0usize;
-    for path in &args.games {
-        let f =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for (n, line) in BufReader::new(f).lines().enumerate() {
-            let line = line?;
-            let mut fields = line.split_whitespace();
-            let Some(result) = fields.next() else {
-                continue;
-            };
-            let result: u8 = match result {
-                "0" | "1" | "2" => result.parse()?,
-                _ => bail!("{}:{}: the result must be 0, 1 or 2", path.display(), n + 1),
-            };
-            let mut b = Board::new(15, 15, Rule::Freestyle);
-            let mut examples = Vec::new();
-            for mv in fields {
-                let (x, y, score) = parse_move(mv)
-                    .with_context(|| format!("{}:{}: bad move {mv:?}", path.display(), n + 1))?;
-                let Some(p) = b.pos(x, y).filter(|&p| b.is_empty(p)) else {
-                    bail!("{}:{}: illegal move {mv}", path.display(), n + 1);
-                };
-                if b.stone_count() >= args.skip
-                    && let Some(s) = learned::sample(&b)
-                {
-                    // The side to move is the first player after an even number of stones.
-                    let first_to_move = b.stone_count().is_multiple_of(2);
-                    let target = match (result, first_to_move) {
-                        (0, _) => 0.5,
-                        (1, true) | (2, false) => 1.0,
-                        _ => 0.0,
-                    };
-                    let score = score.map(f64::from);
-                    examples.push(Example::new(&s, args.threats, hand_eval(&b), target, score));
-                }
-                b.play(p);
-            }
-            if games % 10 == 9 {
-                test.extend(examples);
-            } else {
-                train.extend(examples);
-            }
-            games += 1;
+    for (n, examples) in per_game.into_iter().enumerate() {
+        // Every tenth game is held out.
+        if n % 10 == 9 {
+            test.extend(examples);
+        } else {
+            train.extend(examples);
         }
     }
     if train.is_empty() || test.is_empty() {
@@ -505,16 +474,6 @@ mod tests {
         assert!(steps > 1);
         for (got, want) in w.iter().zip(truth) {
             assert!((got - want).abs() < 1e-3, "{w:?}");
-        }
-    }
-
-    #[test]
-    fn moves_are_read_with_or_without_a_score() {
-        assert_eq!(parse_move("7,8"), Some((7, 8, None)));
-        assert_eq!(parse_move("7,8:-350"), Some((7, 8, Some(-350))));
-        assert_eq!(parse_move("14,0:29999"), Some((14, 0, Some(29999))));
-        for bad in ["7,8:", "7,8:x", "7;8", "7,8:1:2", ",8", "7,8,9"] {
-            assert_eq!(parse_move(bad), None, "{bad}");
         }
     }
 

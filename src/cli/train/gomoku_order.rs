@@ -18,14 +18,13 @@
 //! among the first ten candidates, by both orderings, is printed and
 //! written into the file's header.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 
-use crate::engine::gomoku::Rule;
 use crate::engine::gomoku::board::{Board, other};
 use crate::engine::gomoku::learned::{self, SHAPES};
 use crate::engine::gomoku::pattern::{C_FIVE, C_FLEX4, C_NONE};
@@ -56,12 +55,6 @@ struct Example {
     oth: Vec<u16>,
     hand: Vec<f64>,
     chosen: usize,
-}
-
-fn parse_move(mv: &str) -> Option<(usize, usize)> {
-    let xy = mv.split_once(':').map_or(mv, |(xy, _)| xy);
-    let (x, y) = xy.split_once(',')?;
-    Some((x.parse().ok()?, y.parse().ok()?))
 }
 
 /// The example for the move `chosen` in `b`, or `None` when the position
@@ -167,41 +160,17 @@ fn fit(train: &[Example], steps: u32, l2: f64, mut report: impl FnMut(u32, &[f64
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
+    let per_game = super::replay(&args.games, |b, p, _, _| {
+        (b.stone_count() >= args.skip).then(|| example(b, p as usize))?
+    })?;
+    let games = per_game.len();
     let (mut train, mut test) = (Vec::new(), Vec::new());
-    let mut games = 0usize;
-    for path in &args.games {
-        let f =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        for (n, line) in BufReader::new(f).lines().enumerate() {
-            let line = line?;
-            let mut fields = line.split_whitespace();
-            let Some(result) = fields.next() else {
-                continue;
-            };
-            if !matches!(result, "0" | "1" | "2") {
-                bail!("{}:{}: the result must be 0, 1 or 2", path.display(), n + 1);
-            }
-            let mut b = Board::new(15, 15, Rule::Freestyle);
-            let mut examples = Vec::new();
-            for mv in fields {
-                let (x, y) = parse_move(mv)
-                    .with_context(|| format!("{}:{}: bad move {mv:?}", path.display(), n + 1))?;
-                let Some(p) = b.pos(x, y).filter(|&p| b.is_empty(p)) else {
-                    bail!("{}:{}: illegal move {mv}", path.display(), n + 1);
-                };
-                if b.stone_count() >= args.skip
-                    && let Some(e) = example(&b, p as usize)
-                {
-                    examples.push(e);
-                }
-                b.play(p);
-            }
-            if games % 10 == 9 {
-                test.extend(examples);
-            } else {
-                train.extend(examples);
-            }
-            games += 1;
+    for (n, examples) in per_game.into_iter().enumerate() {
+        // Every tenth game is held out.
+        if n % 10 == 9 {
+            test.extend(examples);
+        } else {
+            train.extend(examples);
         }
     }
     if train.is_empty() || test.is_empty() {
@@ -315,6 +284,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::gomoku::Rule;
 
     /// Examples where the chosen candidate is always the one whose own
     /// shape is `good` (the others drawn from a few shapes, the good one
