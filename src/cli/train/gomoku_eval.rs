@@ -156,15 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(Example::new(&s, args.threats, hand_eval(b), target, score))
     })?;
     let games = per_game.len();
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (n, examples) in per_game.into_iter().enumerate() {
-        // Every tenth game is held out.
-        if n % 10 == 9 {
-            test.extend(examples);
-        } else {
-            train.extend(examples);
-        }
-    }
+    let (mut train, mut test) = super::hold_out(per_game);
     if train.is_empty() || test.is_empty() {
         bail!("too few games ({games}) to fit and check");
     }

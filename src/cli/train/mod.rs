@@ -95,6 +95,20 @@ fn replay<T>(
     Ok(games)
 }
 
+/// The examples of every tenth game (the 10th, 20th, ...) held out, the
+/// rest to fit: (to fit, held out).
+fn hold_out<T>(per_game: Vec<Vec<T>>) -> (Vec<T>, Vec<T>) {
+    let (mut fit, mut held) = (Vec::new(), Vec::new());
+    for (n, examples) in per_game.into_iter().enumerate() {
+        if n % 10 == 9 {
+            held.extend(examples);
+        } else {
+            fit.extend(examples);
+        }
+    }
+    (fit, held)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

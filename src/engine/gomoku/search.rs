@@ -632,7 +632,7 @@ impl<'a> Search<'a> {
                 let value = |p: Pos| b.score(p, me) + b.score(p, op);
                 // The learned ordering does not always put the best-scoring
                 // point first, so the bar is set by the best of the slice.
-                let top = if self.opts.learned_order {
+                let top = if self.learned_order() {
                     moves[..pruned_after]
                         .iter()
                         .map(|&p| value(p))
@@ -923,14 +923,14 @@ mod tests {
         out
     }
 
-    /// (nodes, score, move) of a depth-bounded search.
-    fn search(b: &Board, opts: Options) -> (u64, i32, Option<super::Pos>) {
+    /// (nodes, score) of a depth-bounded search.
+    fn search(b: &Board, opts: Options) -> (u64, i32) {
         let stop = AtomicBool::new(false);
         let mut tt = Tt::new(4);
         let mut cache = ThreatCache::new(12);
         let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, opts);
         let r = s.think(None, None, u64::MAX);
-        (s.nodes(), r.score, r.mv)
+        (s.nodes(), r.score)
     }
 
     /// A position's stones, its score with the option and without it.
@@ -942,8 +942,8 @@ mod tests {
         let (mut n_with, mut n_without) = (0u64, 0u64);
         let mut scores = Vec::new();
         for b in boards {
-            let (n1, s1, _) = search(&b, with.clone());
-            let (n0, s0, _) = search(&b, without.clone());
+            let (n1, s1) = search(&b, with.clone());
+            let (n0, s0) = search(&b, without.clone());
             n_with += n1;
             n_without += n0;
             scores.push((b.history().to_vec(), s1, s0));
