@@ -536,6 +536,46 @@ fn timed_strong_search_stays_inside_its_budget() {
     }
 }
 
+/// A node limit with no clock (as `train gomoku-games --level 8` plays)
+/// bounds the whole move, the root threat searches included: they get
+/// their share of it, not a budget of their own.
+#[test]
+fn node_bounded_strong_search_stays_inside_its_nodes() {
+    let stop = AtomicBool::new(false);
+    // From level 8's self-play: positions where the root VCT, unbounded,
+    // searched 200,000 nodes.
+    let positions = [
+        "5,8 6,6 7,6 9,4 6,5 9,5 5,7 9,6 9,7 7,7 6,8 11,3",
+        "7,4 7,10 4,4 8,9 4,3 9,8 10,7 5,4 6,3 5,2 5,3 7,3",
+        "9,4 5,4 5,5 8,8 7,4 8,5 8,4 10,4 7,3 8,7 9,5 10,6",
+        "7,7 8,8 8,6",
+    ];
+    for budget in [3_000u64, 20_000] {
+        for moves in positions {
+            let moves = parse_moves(moves);
+            let mut player = GomokuPlayer::new(15, Rule::Freestyle, 16);
+            let limits = Limits {
+                nodes: Some(budget),
+                ..Limits::unlimited()
+            };
+            let r = player.analyse(
+                &stones_from_moves(&moves),
+                GomokuLevel::STRONG,
+                &limits,
+                &stop,
+            );
+            // The limit is read every 1024 nodes.
+            assert!(
+                r.nodes <= budget + 1024,
+                "{moves:?}: {} nodes of {budget}",
+                r.nodes
+            );
+            let (x, y) = r.mv.expect("a move");
+            assert!(!moves.contains(&(x, y)));
+        }
+    }
+}
+
 #[test]
 fn fixed_depth_search_is_deterministic() {
     let moves = parse_moves("7,7 8,8 8,6 6,8 9,7 7,9");
@@ -1640,6 +1680,18 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
     assert!(firsts.len() > 6, "{firsts:?}");
     assert_eq!(run("b.txt", "7"), a, "the same seed played different games");
     assert_ne!(run("c.txt", "8"), a);
+    // `--level 8`: the full engine plays both sides, bounded by the nodes
+    // alone: other games than level 7's, and the same again for the same
+    // seed.
+    let level8: [&std::ffi::OsStr; 2] = ["--level".as_ref(), "8".as_ref()];
+    let l8 = run_with("l8.txt", "7", &level8);
+    assert_eq!(l8.lines().count(), 12);
+    for line in l8.lines() {
+        let (result, won, stones) = replay_game_line(line);
+        assert!(won || (result == 0 && stones == 225), "{line}");
+    }
+    assert_ne!(l8, a);
+    assert_eq!(run_with("l8b.txt", "7", &level8), l8);
 
     // Fitting on them writes a weight file the engine can read; a games
     // file with an illegal move is refused with its line number.
@@ -1708,7 +1760,8 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
     assert_eq!(run_with("e.txt", "7", &with(&shipped)), a);
     // A weight file that does not parse, or weights with the hand-set
     // evaluation, are refused before any game is played.
-    let refused: [(Vec<std::ffi::OsString>, &str); 2] = [
+    let refused: [(Vec<std::ffi::OsString>, &str); 3] = [
+        (vec!["--level".into(), "9".into()], "9 is not in 7..=8"),
         (
             vec![
                 "--weights".into(),

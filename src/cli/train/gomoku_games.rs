@@ -4,7 +4,8 @@
 //! points of the centre (alternating colours, no stone making an open
 //! three), then level 7 (the full engine, bounded by nodes: at most
 //! `--nodes`, and never more than level 7's own limit) plays both sides
-//! with no time limit, so a seed always gives the same games.
+//! with no time limit, so a seed always gives the same games. With
+//! `--level 8` the full engine plays instead, bounded by `--nodes` alone.
 //! Output, one game per line: the result (`1` first player won, `2` second
 //! player won, `0` draw) and the moves as `x,y` from 0, first player first;
 //! with `--scores`, each move the engine searched as `x,y:S`, S its
@@ -57,6 +58,12 @@ pub struct Args {
     /// played it, `x,y:S` (for `train gomoku-eval --score-weight`).
     #[arg(long)]
     pub scores: bool,
+    /// The level that plays both sides: 7 (as the shipped weights' games
+    /// were played: the hand-set move ordering, no static cut) or 8 (the
+    /// full engine with its learned move ordering, bounded by `--nodes`
+    /// alone: a round of games for refitting that ordering).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(7..=8))]
+    pub level: u8,
 }
 
 const SIZE: usize = 15;
@@ -81,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .open(&args.out)
         .with_context(|| format!("cannot open {}", args.out.display()))?;
     let mut rng = SmallRng::seed_from_u64(args.seed);
+    let level = GomokuLevel::new(args.level).context("--level must be 7 or 8")?;
     let mut player = GomokuPlayer::new(SIZE, Rule::Freestyle, args.tt_mb);
     player.set_hand_eval(args.eval == "hand");
     let stop = AtomicBool::new(false);
@@ -100,8 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ..Limits::unlimited()
             };
             let stones = stones_from_moves(&moves);
-            let ((x, y), score) =
-                player.choose_scored(&stones, GomokuLevel::nth(7), &limits, &stop, &mut rng);
+            let ((x, y), score) = player.choose_scored(&stones, level, &limits, &stop, &mut rng);
             let Some(p) = board
                 .pos(x as usize, y as usize)
                 .filter(|&p| board.is_empty(p))

@@ -369,8 +369,15 @@ impl<'a> Search<'a> {
                 };
                 self.hard = share;
                 if hard.is_none() {
-                    // Deterministic runs (bench) bound the VCT by nodes instead.
-                    self.node_limit = self.nodes + 200_000;
+                    // Deterministic runs (bench, training games) bound the
+                    // VCT by nodes instead: its share of a node limit, or
+                    // 200,000 nodes when there is none.
+                    self.node_limit = if saved_limit == u64::MAX {
+                        self.nodes + 200_000
+                    } else {
+                        let share = (saved_limit as f64 * self.opts.vct_share) as u64;
+                        saved_limit.min(self.nodes.saturating_add(share.max(1)))
+                    };
                 }
             }
             let won = self.vct(self.opts.root_vct, 12, true);
