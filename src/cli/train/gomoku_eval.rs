@@ -156,16 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(Example::new(&s, args.threats, hand_eval(b), target, score))
     })?;
     let games = per_game.len();
-    let (mut train, mut test) = super::hold_out(per_game);
-    if train.is_empty() || test.is_empty() {
-        bail!("too few games ({games}) to fit and check");
-    }
-    println!(
-        "{games} games: {} positions to fit, {} held out ({:.1} s)",
-        train.len(),
-        test.len(),
-        started.elapsed().as_secs_f64()
-    );
+    let (mut train, mut test) = super::hold_out(per_game, started)?;
 
     // The hand-set evaluation's scale on the outcomes: score per logit, by Newton in one
     // dimension, each step halved until the loss goes down.

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 
 use crate::engine::gomoku::board::{Board, other};
 use crate::engine::gomoku::learned::{self, SHAPES};
@@ -164,16 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (b.stone_count() >= args.skip).then(|| example(b, p as usize))?
     })?;
     let games = per_game.len();
-    let (train, test) = super::hold_out(per_game);
-    if train.is_empty() || test.is_empty() {
-        bail!("too few games ({games}) to fit and check");
-    }
-    println!(
-        "{games} games: {} positions to fit, {} held out ({:.1} s)",
-        train.len(),
-        test.len(),
-        started.elapsed().as_secs_f64()
-    );
+    let (train, test) = super::hold_out(per_game, started)?;
 
     // The hand-set ordering's scale: logits per point of score, by a
     // one-dimensional search (the loss is convex in it).

@@ -96,8 +96,14 @@ fn replay<T>(
 }
 
 /// The examples of every tenth game (the 10th, 20th, ...) held out, the
-/// rest to fit: (to fit, held out).
-fn hold_out<T>(per_game: Vec<Vec<T>>) -> (Vec<T>, Vec<T>) {
+/// rest to fit: (to fit, held out). Refuses inputs too small to give
+/// both, and prints how many there are of each (`started`: when the
+/// reading began).
+fn hold_out<T>(
+    per_game: Vec<Vec<T>>,
+    started: std::time::Instant,
+) -> anyhow::Result<(Vec<T>, Vec<T>)> {
+    let games = per_game.len();
     let (mut fit, mut held) = (Vec::new(), Vec::new());
     for (n, examples) in per_game.into_iter().enumerate() {
         if n % 10 == 9 {
@@ -106,7 +112,16 @@ fn hold_out<T>(per_game: Vec<Vec<T>>) -> (Vec<T>, Vec<T>) {
             fit.extend(examples);
         }
     }
-    (fit, held)
+    if fit.is_empty() || held.is_empty() {
+        bail!("too few games ({games}) to fit and check");
+    }
+    println!(
+        "{games} games: {} positions to fit, {} held out ({:.1} s)",
+        fit.len(),
+        held.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok((fit, held))
 }
 
 #[cfg(test)]
