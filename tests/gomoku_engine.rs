@@ -1900,3 +1900,45 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
     assert!(stderr.contains("bad.txt:2: illegal move 7,7"), "{stderr}");
     assert!(!dir.path().join("w2.txt").exists());
 }
+
+// Output to a reader that goes away.
+
+/// `inarow bench gomoku | head -1`: the command ends quietly when its
+/// reader closes the pipe (no panic, no message; status 141, what a shell
+/// reports for a command ended that way), and a write that fails for
+/// another reason is a clear error, not a panic.
+#[test]
+fn output_to_a_closed_pipe_ends_quietly_and_a_failed_write_is_an_error() {
+    let bin = env!("CARGO_BIN_EXE_inarow");
+    // Depth 9 searches for a while after the header line, so most of the
+    // output is written after the reader has gone.
+    let mut child = Command::new(bin)
+        .args(["bench", "gomoku", "--depth", "9"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start inarow bench gomoku");
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut header = String::new();
+    reader.read_line(&mut header).unwrap();
+    assert!(header.starts_with("position"), "{header:?}");
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "stderr: {stderr}");
+    assert!(stderr.is_empty(), "stderr: {stderr}");
+
+    let full = std::fs::File::create("/dev/full").expect("open /dev/full");
+    let out = Command::new(bin)
+        .args(["bench", "gomoku", "--depth", "3"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(
+        stderr.contains("inarow: error: writing the output: No space left"),
+        "stderr: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}

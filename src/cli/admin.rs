@@ -75,12 +75,12 @@ async fn admin(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
             let store = open_store(a.config.as_ref()).await?;
             let ban = store.ban(&a.target, &a.reason, a.hours, now_ms()).await?;
             match ban.until_ms {
-                Some(until) => println!(
+                Some(until) => outln!(
                     "banned {} until {}",
                     ban.target,
                     super::games::rfc3339(until)
                 ),
-                None => println!("banned {} until lifted", ban.target),
+                None => outln!("banned {} until lifted", ban.target),
             }
             store.close().await;
         }
@@ -94,14 +94,14 @@ async fn admin(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
                     crate::text::sanitize_quote(&a.target, 80)
                 );
             }
-            println!("unbanned {}", a.target.trim());
+            outln!("unbanned {}", a.target.trim());
         }
         AdminCommand::Users(a) => {
             let store = open_store(a.config.as_ref()).await?;
             let users = store.users(a.name.as_deref().unwrap_or("")).await?;
             store.close().await;
             for u in users {
-                println!(
+                outln!(
                     "{}  {}  created {}  {} key{}",
                     u.id,
                     crate::text::sanitize(&u.name, 40),
@@ -116,7 +116,7 @@ async fn admin(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
             let r = store.admin_rename(&a.old, &a.new).await;
             store.close().await;
             match r {
-                Ok(()) => println!("renamed {} to {}", a.old.trim(), a.new.trim()),
+                Ok(()) => outln!("renamed {} to {}", a.old.trim(), a.new.trim()),
                 Err(RenameError::NoAccount) => bail!(
                     "no account is named {}",
                     crate::text::sanitize_quote(&a.old, 40)

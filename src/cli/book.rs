@@ -85,9 +85,9 @@ pub fn run(cmd: BookCommand) -> anyhow::Result<ExitCode> {
             for (pos, _) in book.iter() {
                 per_ply[pos.moves()] += 1;
             }
-            println!("{} positions", book.len());
+            outln!("{} positions", book.len());
             for (ply, n) in per_ply.iter().enumerate().filter(|(_, n)| **n > 0) {
-                println!("ply {ply:>2}: {n}");
+                outln!("ply {ply:>2}: {n}");
             }
             Ok(ExitCode::SUCCESS)
         }

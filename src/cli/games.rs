@@ -110,10 +110,8 @@ async fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
                 Format::Json => export_json(g).to_string(),
                 Format::Text => export_text(g),
             };
-            if writeln!(out, "{line}").is_err() {
-                // A closed pipe (`| head`): stop quietly.
-                return Ok(ExitCode::SUCCESS);
-            }
+            // A closed pipe (`| head`) ends the command quietly (see `main`).
+            writeln!(out, "{line}").map_err(super::OutputError)?;
         }
         match page.last() {
             Some(last) if page.len() as i64 >= MAX_PAGE => {
@@ -138,7 +136,7 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         );
     };
     store.close().await;
-    print!("{}", show_text(&g));
+    out!("{}", show_text(&g));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -20,6 +20,6 @@ pub fn run(args: KeygenArgs) -> anyhow::Result<ExitCode> {
         .path
         .unwrap_or_else(|| PathBuf::from("keys/ssh_host_ed25519_key"));
     let key = hostkey::create(&path, args.force)?;
-    println!("wrote {} ({})", path.display(), hostkey::fingerprint(&key));
+    outln!("wrote {} ({})", path.display(), hostkey::fingerprint(&key));
     Ok(ExitCode::SUCCESS)
 }

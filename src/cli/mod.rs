@@ -6,6 +6,25 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `println!` for a command's output, in a function returning
+/// `anyhow::Result`: a write that fails (the reader went away, as in
+/// `inarow bench gomoku | head -3`) returns the error instead of
+/// panicking, and [`main`] ends a closed pipe quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*).map_err($crate::cli::OutputError)?
+    }};
+}
+
+/// `print!` as [`outln!`] is `println!`.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)*).map_err($crate::cli::OutputError)?
+    }};
+}
+
 pub mod admin;
 pub mod bench;
 pub mod book;
@@ -59,11 +78,28 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader of our output went away (`| head`): stop quietly,
+        // with the status a shell reports for a command ended that way.
+        Err(err) if closed_pipe(&err) => ExitCode::from(141),
         Err(err) => {
             eprintln!("inarow: error: {err:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// A command's output could not be written ([`outln!`]).
+#[derive(Debug, thiserror::Error)]
+#[error("writing the output: {0}")]
+pub struct OutputError(pub std::io::Error);
+
+/// Whether `err` is a write of our output to a pipe whose reader has closed
+/// it (and not, say, a broken connection inside a benchmark).
+fn closed_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<OutputError>()
+            .is_some_and(|e| e.0.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Runs one parsed command.

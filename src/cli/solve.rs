@@ -19,6 +19,8 @@ use anyhow::Context;
 use crate::engine::connect4::book::Book;
 use crate::engine::connect4::{C4Position, Cutoff, ParseMovesError, Solver};
 
+use super::OutputError;
+
 /// Longest line accepted (bytes): a move string has at most 42 digits, so
 /// anything this long is garbage and is skipped without being buffered.
 const MAX_LINE: usize = 4096;
@@ -143,7 +145,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                     None => text.push_str(" full"),
                 }
             }
-            writeln!(out, "{text}")?;
+            writeln!(out, "{text}").map_err(OutputError)?;
         } else {
             let score = book
                 .as_ref()
@@ -156,9 +158,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                         solver.solve(&pos)
                     }
                 });
-            writeln!(out, "{moves} {score}")?;
+            writeln!(out, "{moves} {score}").map_err(OutputError)?;
         }
-        out.flush()?;
+        out.flush().map_err(OutputError)?;
     }
     Ok(if bad {
         ExitCode::from(1)

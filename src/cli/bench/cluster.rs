@@ -335,7 +335,7 @@ async fn player(
 
 async fn bench(args: &BenchClusterArgs, addrs: &[SocketAddr]) -> anyhow::Result<ExitCode> {
     let h = addrs.len();
-    println!(
+    outln!(
         "inarow bench cluster: {h} hosts ({}), {} games across hosts, {} cores",
         addrs
             .iter()
@@ -370,7 +370,7 @@ async fn bench(args: &BenchClusterArgs, addrs: &[SocketAddr]) -> anyhow::Result<
             _ => bail!("a session did not open"),
         }
     }
-    println!(
+    outln!(
         "connect: {} sessions in {:.2} s",
         conns.len(),
         started.elapsed().as_secs_f64()
@@ -400,7 +400,7 @@ async fn bench(args: &BenchClusterArgs, addrs: &[SocketAddr]) -> anyhow::Result<
     }
     let elapsed = started.elapsed();
     match_times.sort();
-    println!(
+    outln!(
         "matches: {} cross-host matches in {:.2} s = {:.1} matches/s, one pair at a time; second seeker's key to both at the table p50 {} p99 {}",
         pairs.len(),
         elapsed.as_secs_f64(),
@@ -452,14 +452,14 @@ async fn bench(args: &BenchClusterArgs, addrs: &[SocketAddr]) -> anyhow::Result<
         handle.abort();
     }
     seen.sort();
-    println!(
+    outln!(
         "games: {moves} moves in {:.1} s = {:.0} moves/s, {} games finished, {} errors",
         window.as_secs_f64(),
         moves as f64 / window.as_secs_f64(),
         stats.games_over.load(Ordering::Relaxed) / 2,
         stats.errors.load(Ordering::Relaxed)
     );
-    println!(
+    outln!(
         "keypress to the opponent's redraw (other host): p50 {} p99 {} max {} over {} moves",
         ms(percentile(&seen, 0.5)),
         ms(percentile(&seen, 0.99)),

@@ -245,7 +245,7 @@ fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
     }
     let n = times.len();
     let (p50, p99, max) = spread(&mut times);
-    println!(
+    outln!(
         "{n} book positions (book of {} entries): move time median {p50:.3} ms, p99 {p99:.3} ms, max {max:.3} ms, {over} at the budget",
         book.len()
     );
@@ -326,14 +326,14 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
         results[result] += 1;
         if args.verbose {
             let line: String = moves.iter().map(|c| char::from(b'1' + c)).collect();
-            println!(
+            outln!(
                 "game {}: {line} {}",
                 game + 1,
                 ["won", "drawn", "lost"][result]
             );
         }
     }
-    println!("stone  moves  median ms     p99 ms     max ms");
+    outln!("stone  moves  median ms     p99 ms     max ms");
     let mut all = Vec::new();
     for (stone, times) in by_stone.iter_mut().enumerate() {
         if times.is_empty() {
@@ -342,11 +342,11 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
         all.extend(times.iter().copied());
         let n = times.len();
         let (p50, p99, max) = spread(times);
-        println!("{stone:>5} {n:>6} {p50:>10.3} {p99:>10.3} {max:>10.3}");
+        outln!("{stone:>5} {n:>6} {p50:>10.3} {p99:>10.3} {max:>10.3}");
     }
     let n = all.len();
     let (p50, p99, max) = spread(&mut all);
-    println!(
+    outln!(
         "{games} games: perfect won {}, drew {}, lost {}; {n} moves: median {p50:.3} ms, p99 {p99:.3} ms, max {max:.3} ms, {over} cut at the {} ms budget",
         results[0],
         results[1],
@@ -354,9 +354,11 @@ fn player_games(args: &BenchConnect4Args, games: usize) -> anyhow::Result<ExitCo
         budget.as_millis()
     );
     if over > 0 {
-        println!(
+        outln!(
             "cut moves: {} still a best move, {} keeping the result but not the best, {} worse",
-            cut[0], cut[1], cut[2]
+            cut[0],
+            cut[1],
+            cut[2]
         );
     }
     Ok(if results[2] == 0 && cut[2] == 0 {
@@ -403,7 +405,7 @@ fn selfplay(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
         let wins = pos.is_winning_move(col as usize);
         pos.play_col(col as usize);
         moves.push(col);
-        println!(
+        outln!(
             "stone {:>2}: column {} in {:.3} ms",
             pos.moves(),
             col + 1,
@@ -416,7 +418,7 @@ fn selfplay(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
             } else {
                 "draw".to_string()
             };
-            println!(
+            outln!(
                 "{result}; slowest move {:.3} ms; game {line}",
                 slowest.as_secs_f64() * 1e3
             );

@@ -97,9 +97,15 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
     let stop = AtomicBool::new(false);
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
-    println!(
+    outln!(
         "{:<9} {:>6} {:>5} {:>10} {:>9} {:>10} {:>7}  source",
-        "position", "move", "depth", "nodes", "ms", "nodes/s", "score"
+        "position",
+        "move",
+        "depth",
+        "nodes",
+        "ms",
+        "nodes/s",
+        "score"
     );
     let custom;
     let positions: &[(&str, &str)] = match &args.position {
@@ -127,7 +133,7 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
         total_nodes += r.nodes;
         total_time += r.elapsed;
         let mv = r.mv.map_or("none".to_string(), |(x, y)| format!("{x},{y}"));
-        println!(
+        outln!(
             "{:<9} {:>6} {:>5} {:>10} {:>9.1} {:>10.0} {:>7}  {:?}",
             name,
             mv,
@@ -139,7 +145,7 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
             r.source
         );
     }
-    println!(
+    outln!(
         "total: {} nodes, {:.0} ms, {:.0} nodes/s",
         total_nodes,
         total_time.as_secs_f64() * 1000.0,
@@ -305,7 +311,7 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
                 _ => draws += 1,
             }
             let record: Vec<String> = moves.iter().map(|(x, y)| format!("{x},{y}")).collect();
-            println!(
+            outln!(
                 "game {:>3} {} first: {} in {} moves: {}",
                 game + 1,
                 if a_first { a } else { b },
@@ -321,9 +327,10 @@ fn play_match(args: &BenchGomokuArgs, spec: &str, rule: Rule) -> anyhow::Result<
     }
     let games = 2 * args.games;
     let score = 100.0 * (f64::from(wins_a) + 0.5 * f64::from(draws)) / f64::from(games.max(1));
-    println!(
+    outln!(
         "{a} vs {b}: {wins_a} wins, {wins_b} losses, {draws} draws over {games} games: {a} scores {score:.1} % (level 8: {} ms/move; slowest move {:.0} ms)",
-        args.match_ms, max_move_ms
+        args.match_ms,
+        max_move_ms
     );
     Ok(ExitCode::SUCCESS)
 }

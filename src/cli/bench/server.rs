@@ -593,7 +593,7 @@ async fn bench(
     addr: SocketAddr,
     pid: Option<u32>,
 ) -> anyhow::Result<ExitCode> {
-    println!(
+    outln!(
         "inarow bench server: host {addr}, {} sessions, {} games, {} cores",
         args.sessions,
         args.games,
@@ -634,7 +634,7 @@ async fn bench(
     }
     let elapsed = started.elapsed();
     connect_times.sort();
-    println!(
+    outln!(
         "connect: {} sessions in {:.2} s = {:.0} new sessions/s (failed: {failures}); connect latency p50 {} p99 {}",
         conns.len(),
         elapsed.as_secs_f64(),
@@ -643,7 +643,7 @@ async fn bench(
         ms(percentile(&connect_times, 0.99)),
     );
     if let Some(e) = first_error {
-        println!("  first failure: {e}");
+        outln!("  first failure: {e}");
     }
 
     // 2. Memory with everyone idle in the lobby.
@@ -671,13 +671,13 @@ async fn bench(
     if let (Some(pid), Some(start)) = (pid, rss_start) {
         let now = rss_kib(pid).unwrap_or(0);
         let per = (now.saturating_sub(start) as f64) / sessions_open.max(1) as f64;
-        println!(
+        outln!(
             "memory: host RSS {:.1} MiB at start, {:.1} MiB with {sessions_open} idle sessions = {per:.1} KiB per session",
             start as f64 / 1024.0,
             now as f64 / 1024.0
         );
     } else {
-        println!("memory: not measured (give --pid for a running host)");
+        outln!("memory: not measured (give --pid for a running host)");
     }
     // Take the players back.
     stop_players.cancel();
@@ -761,7 +761,7 @@ async fn bench(
         }
         wait_for(Arc::clone(&hot), watchers).await;
         tokio::time::sleep(Duration::from_secs(2)).await;
-        println!(
+        outln!(
             "watchers: {} sessions watching ({} of them one game; {} could not), joined in {:.1} s",
             hot.watching.load(Ordering::Relaxed) + hot.others.load(Ordering::Relaxed),
             hot.watching.load(Ordering::Relaxed),
@@ -774,7 +774,7 @@ async fn bench(
             .unwrap_or_else(|e| e.into_inner())
             .as_ref()
         {
-            println!("  first watcher that could not watch: {why}");
+            outln!("  first watcher that could not watch: {why}");
         }
         handles.extend(watcher_handles);
         hot.counting.store(true, Ordering::Relaxed);
@@ -806,20 +806,20 @@ async fn bench(
     first.sort();
     applied.sort();
     let moves = stats.moves.load(Ordering::Relaxed);
-    println!(
+    outln!(
         "games: {games} games in play, {moves} moves in {:.1} s = {:.0} moves/s; {} games finished and rematched",
         span.as_secs_f64(),
         moves as f64 / span.as_secs_f64(),
         stats.games_over.load(Ordering::Relaxed) / 2,
     );
-    println!(
+    outln!(
         "keypress to first redraw byte: p50 {} p99 {} max {} ({} samples)",
         ms(percentile(&first, 0.5)),
         ms(percentile(&first, 0.99)),
         ms(first.last().copied().unwrap_or_default()),
         first.len()
     );
-    println!(
+    outln!(
         "keypress to move shown (through the room): p50 {} p99 {} max {} ({} samples)",
         ms(percentile(&applied, 0.5)),
         ms(percentile(&applied, 0.99)),
@@ -837,7 +837,7 @@ async fn bench(
             .map(|(d, _)| *d)
             .collect();
         last.sort();
-        println!(
+        outln!(
             "one game with {crowd} watchers: key press to the move on its last watcher's screen p50 {} p99 {} max {} ({} moves; {} seen by fewer)",
             ms(percentile(&last, 0.5)),
             ms(percentile(&last, 0.99)),
@@ -849,14 +849,14 @@ async fn bench(
     if let Some(pid) = pid
         && let Some(now) = rss_kib(pid)
     {
-        println!(
+        outln!(
             "memory: host RSS {:.1} MiB with the games in play",
             now as f64 / 1024.0
         );
     }
     let errors = stats.errors.load(Ordering::Relaxed);
     if errors > 0 {
-        println!("errors: {errors} sessions failed during the games");
+        outln!("errors: {errors} sessions failed during the games");
     }
     for h in handles {
         h.abort();

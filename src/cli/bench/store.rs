@@ -23,11 +23,15 @@ pub struct BenchStoreArgs {
     pub accounts: usize,
 }
 
-fn show(name: &str, l: &Latency) {
-    println!(
+fn show(name: &str, l: &Latency) -> anyhow::Result<()> {
+    outln!(
         "{name}: p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms ({} queries)",
-        l.p50_ms, l.p99_ms, l.max_ms, l.samples
+        l.p50_ms,
+        l.p99_ms,
+        l.max_ms,
+        l.samples
     );
+    Ok(())
 }
 
 pub fn run(args: BenchStoreArgs) -> anyhow::Result<ExitCode> {
@@ -42,17 +46,22 @@ pub fn run(args: BenchStoreArgs) -> anyhow::Result<ExitCode> {
     let result = runtime.block_on(bench(&url, args.games, args.concurrency, args.accounts));
     let _ = std::fs::remove_dir_all(&dir);
     let r: BenchReport = result?;
-    println!("store: {}", r.store);
-    println!(
+    outln!("store: {}", r.store);
+    outln!(
         "accounts: {} created, {:.0}/s",
-        r.accounts, r.accounts_per_sec
+        r.accounts,
+        r.accounts_per_sec
     );
-    println!(
+    outln!(
         "records: {} games in {:.2} s, {:.0} records/s (concurrency {}, {} not stored)",
-        r.games, r.record_secs, r.records_per_sec, r.concurrency, r.not_stored
+        r.games,
+        r.record_secs,
+        r.records_per_sec,
+        r.concurrency,
+        r.not_stored
     );
-    show("leaderboard", &r.leaderboard);
-    show("profile", &r.profile);
+    show("leaderboard", &r.leaderboard)?;
+    show("profile", &r.profile)?;
     Ok(ExitCode::SUCCESS)
 }
 

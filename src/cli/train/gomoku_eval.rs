@@ -195,7 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .sum::<f64>()
             / set.len() as f64
     };
-    println!(
+    outln!(
         "hand-set evaluation: {scale:.1} points per logit; log loss {:.4} fitted, {:.4} held out",
         hand_loss(&train),
         hand_loss(&test)
@@ -215,7 +215,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if scored == 0 {
             bail!("--score-weight needs games written with `gomoku-games --scores`");
         }
-        println!(
+        outln!(
             "targets: {:.2} outcome, {:.2} score, for {scored} of {} positions",
             1.0 - args.score_weight,
             args.score_weight,
@@ -235,7 +235,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let loss = |w: &[f64], set: &[Example]| loss_to(w, set, |e| e.outcome);
     let dim = DIM + if args.threats { THREATS } else { 0 };
     let w = fit(&train, dim, args.l2, args.iterations, |it, w, change| {
-        println!(
+        // Progress: a closed pipe ends the command at its last line.
+        let _ = writeln!(
+            std::io::stdout(),
             "iteration {it}: log loss {:.4} fitted, {:.4} held out; largest step {change:.4}",
             fit_loss(w),
             loss(w, &test)
@@ -320,7 +322,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, &args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    println!(
+    outln!(
         "wrote {} (held-out log loss {held:.4} against {:.4} for the hand-set evaluation; {:.0} s)",
         args.out.display(),
         hand_loss(&test),

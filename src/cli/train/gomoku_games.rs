@@ -144,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    println!(
+    outln!(
         "{} games: first player won {first}, second {second}, draws {draws}; {:.0} s",
         args.games,
         started.elapsed().as_secs_f64()

@@ -181,7 +181,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let k = (lo + hi) / 2.0;
     let scale = 1.0 / k;
-    println!(
+    outln!(
         "hand-set ordering: {scale:.1} points per logit; loss {:.4} fitted, {:.4} held out",
         hand_loss(k),
         mean_loss(&test, |e, i| k * e.hand[i])
@@ -189,7 +189,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let w = fit(&train, args.steps, args.l2, |step, w| {
         let score = |e: &Example, i: usize| w[e.own[i] as usize] + w[SHAPES + e.oth[i] as usize];
-        println!(
+        // Progress: a closed pipe ends the command at its last line.
+        let _ = writeln!(
+            std::io::stdout(),
             "step {step}: loss {:.4} fitted, {:.4} held out",
             mean_loss(&train, score),
             mean_loss(&test, score)
@@ -202,7 +204,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let hand_held = mean_loss(&test, |e, i| k * e.hand[i]);
     let [h1, h3, h10] = ranks(&test, hand_score);
     let [l1, l3, l10] = ranks(&test, learned_score);
-    println!(
+    outln!(
         "held out: hand-set first {:.1} %, top 3 {:.1} %, top 10 {:.1} %; learned {:.1} %, {:.1} %, {:.1} %",
         100.0 * h1,
         100.0 * h3,
@@ -256,7 +258,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     std::fs::rename(&tmp, &args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    println!(
+    outln!(
         "wrote {} ({:.1} s)",
         args.out.display(),
         started.elapsed().as_secs_f64()

@@ -115,7 +115,7 @@ fn hold_out<T>(
     if fit.is_empty() || held.is_empty() {
         bail!("too few games ({games}) to fit and check");
     }
-    println!(
+    outln!(
         "{games} games: {} positions to fit, {} held out ({:.1} s)",
         fit.len(),
         held.len(),
