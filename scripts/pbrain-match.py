@@ -15,7 +15,9 @@ The engines hear `START size`, `INFO timeout_turn ms`, `INFO timeout_match 0`,
 `TURN x,y` afterwards. A move that is illegal, missing (end of output) or more
 than --grace times the turn limit late loses the game. Prints every game and
 the score of A (the first command) from A's point of view, split by who moved
-first after the opening.
+first after the opening, and how many openings each engine won with both
+colours (most openings split, one game each: those that do not are the ones
+that tell two engines apart).
 """
 
 import argparse
@@ -179,9 +181,15 @@ def main():
     score = {0: [0, 0, 0], 1: [0, 0, 0]}
     black = [0, 0, 0]
     took_ms = [[], []]
+    # Openings by what they decided: A won both games, B won both, or
+    # anything else (one each, or a draw). From few stones the side with
+    # the extra stone wins most games, so most openings split and only
+    # the others tell the engines apart.
+    pairs = [0, 0, 0]
     try:
         for g in range(args.openings):
             start = opening(rng, args.size, rng.randint(lo, hi))
+            winners = []
             for first in (0, 1):
                 winner, moves, note = play_game(engines, first, start, args, took_ms)
                 if winner == 0:
@@ -191,6 +199,7 @@ def main():
                 else:
                     res, idx = "draw", 2
                 score[first][idx] += 1
+                winners.append(winner)
                 a_black = (len(start) % 2 == 0) == (first == 0)
                 if a_black:
                     black[idx] += 1
@@ -200,6 +209,7 @@ def main():
                 if not args.quiet:
                     line += ": " + " ".join(f"{x},{y}" for x, y in moves)
                 print(line, flush=True)
+            pairs[winners[0] if winners[0] == winners[1] and winners[0] is not None else 2] += 1
     finally:
         for e in engines:
             e.close()
@@ -214,6 +224,10 @@ def main():
         f"A black {black[0]}-{black[1]}-{black[2]}, "
         f"A white {w - black[0]}-{l - black[1]}-{d - black[2]}; "
         f"A scores {100.0 * (w + d / 2) / max(n, 1):.1f} %"
+    )
+    print(
+        f"openings: {sum(pairs)}; A won both games of {pairs[0]}, "
+        f"B won both of {pairs[1]}, split or drawn {pairs[2]}"
     )
     parts = []
     for name, t in zip("AB", took_ms):

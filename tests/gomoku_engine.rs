@@ -1942,3 +1942,91 @@ fn output_to_a_closed_pipe_ends_quietly_and_a_failed_write_is_an_error() {
     );
     assert!(!stderr.contains("panicked"), "stderr: {stderr}");
 }
+
+/// A pbrain engine that plays the first empty point, row by row: the
+/// opponent that loses every game, with either colour.
+const FIRST_EMPTY_BRAIN: &str = r#"
+import sys
+size, taken = 15, set()
+def move():
+    for y in range(size):
+        for x in range(size):
+            if (x, y) not in taken:
+                taken.add((x, y))
+                print(f"{x},{y}", flush=True)
+                return
+board = False
+for line in sys.stdin:
+    cmd = line.strip().upper()
+    if board:
+        if cmd == "DONE":
+            board = False
+            move()
+        else:
+            x, y, _ = cmd.split(",")
+            taken.add((int(x), int(y)))
+    elif cmd.startswith("START"):
+        taken.clear()
+        print("OK", flush=True)
+    elif cmd == "BOARD":
+        taken.clear()
+        board = True
+    elif cmd.startswith("TURN"):
+        x, y = cmd.split()[1].split(",")
+        taken.add((int(x), int(y)))
+        move()
+    elif cmd == "END":
+        break
+"#;
+
+/// `scripts/pbrain-match.py` counts the openings each engine won with both
+/// colours: against an engine that loses everything, the winner is credited
+/// with every opening, whichever side of the command line it is on.
+#[test]
+fn the_match_script_counts_the_openings_won_with_both_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let brain = dir.path().join("first_empty.py");
+    std::fs::write(&brain, FIRST_EMPTY_BRAIN).unwrap();
+    let ours = format!("{} pbrain --tt-mb 16", env!("CARGO_BIN_EXE_inarow"));
+    let weak = format!("python3 {}", brain.display());
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pbrain-match.py");
+    for (a, b, pairs, score) in [
+        (
+            &ours,
+            &weak,
+            "A won both games of 3, B won both of 0, split or drawn 0",
+            "A scores 100.0 %",
+        ),
+        (
+            &weak,
+            &ours,
+            "A won both games of 0, B won both of 3, split or drawn 0",
+            "A scores 0.0 %",
+        ),
+    ] {
+        let out = Command::new("python3")
+            .args([
+                script,
+                a,
+                b,
+                "--openings",
+                "3",
+                "--stones",
+                "3",
+                "--turn-ms",
+                "200",
+                "--quiet",
+            ])
+            .output()
+            .expect("run python3 scripts/pbrain-match.py");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("over 6 games"), "{text}");
+        assert!(text.contains(score), "{text}");
+        assert!(text.contains(&format!("openings: 3; {pairs}")), "{text}");
+    }
+}
