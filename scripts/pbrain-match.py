@@ -14,6 +14,15 @@ The engines hear `START size`, `INFO timeout_turn ms`, `INFO timeout_match 0`,
 `INFO rule r`, and then `BOARD` ... `DONE` for their first move of a game and
 `TURN x,y` afterwards. A move that is illegal, missing (end of output) or more
 than --grace times the turn limit late loses the game. Prints every game and
+With --openings-file the openings are read from a file instead: one per
+line, its moves in order (black first, then alternating) as `x,y x,y ...`;
+blank lines and lines starting with `#` are skipped, and anything after
+the moves' last `x,y` word is ignored only when it follows a `#`. --offset
+skips that many of the file's openings and --openings plays at most that
+many of the rest (all of them by default), so one file can be split
+between jobs.
+
+Prints every game and
 the score of A (the first command) from A's point of view, split by who moved
 first after the opening, and how many openings each engine won with both
 colours (most openings split, one game each: those that do not are the ones
@@ -77,6 +86,24 @@ def opening(rng, size, stones):
         p = (c + rng.randint(-r, r), c + rng.randint(-r, r))
         if p not in out:
             out.append(p)
+    return out
+
+
+def read_openings(path, size):
+    """The openings of a file (see the module's description), or exits with
+    the line that is wrong."""
+    out = []
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            text = raw.split("#", 1)[0].strip()
+            if not text:
+                continue
+            moves = [parse_move(w, size) for w in text.split()]
+            if None in moves or len(set(moves)) != len(moves):
+                sys.exit(f"{path}:{n}: not an opening (distinct x,y points on a {size}x{size} board): {raw.strip()!r}")
+            out.append(moves)
+    if not out:
+        sys.exit(f"{path}: no openings")
     return out
 
 
@@ -160,7 +187,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", help="command of engine A, e.g. 'target/release/inarow pbrain'")
     ap.add_argument("b", help="command of engine B")
-    ap.add_argument("--openings", type=int, default=20, help="openings; each is played twice")
+    ap.add_argument("--openings", type=int, help="openings; each is played twice (default 20, or the whole file)")
+    ap.add_argument("--openings-file", help="read the openings from this file, one per line")
+    ap.add_argument("--offset", type=int, default=0, help="skip this many of the file's openings")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turn-ms", type=int, default=100, help="time per move (INFO timeout_turn)")
     ap.add_argument("--turn-ms-b", type=int, help="time per move for B, if different")
@@ -175,6 +204,17 @@ def main():
     lo, hi = int(lo), int(hi or lo)
 
     rng = random.Random(args.seed)
+    if args.openings_file:
+        chosen = read_openings(args.openings_file, args.size)[max(args.offset, 0):]
+        if args.openings is not None:
+            chosen = chosen[: max(args.openings, 0)]
+        if not chosen:
+            sys.exit(f"{args.openings_file}: no openings left after --offset {args.offset}")
+        next_opening = iter(chosen).__next__
+        count = len(chosen)
+    else:
+        count = 20 if args.openings is None else args.openings
+        next_opening = lambda: opening(rng, args.size, rng.randint(lo, hi))  # noqa: E731
     engines = [Engine(args.a, "A"), Engine(args.b, "B")]
     # score[first][result]: A's wins, losses, draws, split by who moved first
     # after the opening; black[result]: the same for the games A played black.
@@ -187,8 +227,8 @@ def main():
     # the others tell the engines apart.
     pairs = [0, 0, 0]
     try:
-        for g in range(args.openings):
-            start = opening(rng, args.size, rng.randint(lo, hi))
+        for g in range(count):
+            start = next_opening()
             winners = []
             for first in (0, 1):
                 winner, moves, note = play_game(engines, first, start, args, took_ms)

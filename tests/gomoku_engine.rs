@@ -1983,6 +1983,223 @@ for line in sys.stdin:
 /// colours: against an engine that loses everything, the winner is credited
 /// with every opening, whichever side of the command line it is on.
 #[test]
+fn the_opening_judge_lists_each_kind_of_three_stone_opening_once_and_scores_them() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/judge-openings.py");
+    let out = Command::new("python3")
+        .args([script, "--list"])
+        .output()
+        .expect("run python3 scripts/judge-openings.py");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let parse = |line: &str| -> Vec<(i32, i32)> {
+        let moves = line.split('#').next().unwrap();
+        moves
+            .split_whitespace()
+            .map(|w| {
+                let (x, y) = w.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect()
+    };
+    // The eight symmetries of the board about its centre (7,7).
+    let images = |p: (i32, i32)| {
+        let (x, y) = (p.0 - 7, p.1 - 7);
+        [
+            (x, y),
+            (-x, y),
+            (x, -y),
+            (-x, -y),
+            (y, x),
+            (-y, x),
+            (y, -x),
+            (-y, -x),
+        ]
+        .map(|(a, b)| (a + 7, b + 7))
+    };
+    let mut kinds = std::collections::HashSet::new();
+    let mut count = 0;
+    for line in text.lines() {
+        let m = parse(line);
+        assert_eq!(m.len(), 3, "{line}");
+        assert!(m[0] != m[1] && m[1] != m[2] && m[0] != m[2], "{line}");
+        assert!(
+            m.iter()
+                .all(|&(x, y)| (x - 7).abs() <= 2 && (y - 7).abs() <= 2),
+            "{line}"
+        );
+        // Its kind: the least image (blacks sorted, then white); no two lines share one.
+        let kind = (0..8)
+            .map(|k| {
+                let (b1, w, b2) = (images(m[0])[k], images(m[1])[k], images(m[2])[k]);
+                (b1.min(b2), b1.max(b2), w)
+            })
+            .min()
+            .unwrap();
+        assert!(
+            kinds.insert(kind),
+            "{line} is a symmetric image of another line"
+        );
+        count += 1;
+    }
+    // Every kind: two blacks and a white on 25 points come in 904 kinds.
+    let mut all = std::collections::HashSet::new();
+    let pts: Vec<(i32, i32)> = (5..10).flat_map(|x| (5..10).map(move |y| (x, y))).collect();
+    for (i, &b1) in pts.iter().enumerate() {
+        for &b2 in &pts[i + 1..] {
+            for &w in &pts {
+                if w != b1 && w != b2 {
+                    all.insert(
+                        (0..8)
+                            .map(|k| {
+                                let (p, q, r) = (images(b1)[k], images(b2)[k], images(w)[k]);
+                                (p.min(q), p.max(q), r)
+                            })
+                            .min()
+                            .unwrap(),
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(count, all.len());
+    assert_eq!(count, 904);
+    // The shipped balanced openings are 50 of these kinds, each once.
+    let listed: std::collections::HashSet<&str> = text.lines().collect();
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/balanced-openings.txt"
+    ))
+    .unwrap();
+    let shipped: Vec<&str> = shipped
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(" # ").next().unwrap())
+        .collect();
+    assert_eq!(shipped.len(), 50);
+    assert!(shipped.iter().all(|l| listed.contains(l)), "{shipped:?}");
+    assert_eq!(
+        shipped
+            .iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len(),
+        50
+    );
+
+    // Judged by the real engine (every 300th opening from the 7th: 3 of
+    // them): each line carries its score, and the match script reads the
+    // output as an openings file.
+    let engine = format!(
+        "{} pbrain --tt-mb 16 --messages",
+        env!("CARGO_BIN_EXE_inarow")
+    );
+    let out = Command::new("python3")
+        .args([
+            script,
+            &engine,
+            "--turn-ms",
+            "100",
+            "--parts",
+            "300",
+            "--part",
+            "7",
+        ])
+        .output()
+        .expect("run python3 scripts/judge-openings.py");
+    let judged = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{judged}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed: Vec<&str> = text.lines().skip(7).step_by(300).collect();
+    let lines: Vec<&str> = judged.lines().collect();
+    assert_eq!(lines.len(), listed.len(), "{judged}");
+    for (line, listed) in lines.iter().zip(&listed) {
+        let (moves, score) = line.split_once(" # ").unwrap();
+        assert_eq!(moves, *listed);
+        score.parse::<i32>().unwrap_or_else(|_| panic!("{line}"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("judged.txt");
+    std::fs::write(&file, judged.as_bytes()).unwrap();
+    let brain = dir.path().join("first_empty.py");
+    std::fs::write(&brain, FIRST_EMPTY_BRAIN).unwrap();
+    let weak = format!("python3 {}", brain.display());
+    let out = Command::new("python3")
+        .args([
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pbrain-match.py"),
+            &weak,
+            &weak,
+            "--openings-file",
+            file.to_str().unwrap(),
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("over 6 games"), "{text}");
+}
+
+#[test]
+fn the_match_script_plays_the_openings_of_a_file_and_refuses_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let brain = dir.path().join("first_empty.py");
+    std::fs::write(&brain, FIRST_EMPTY_BRAIN).unwrap();
+    let weak = format!("python3 {}", brain.display());
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pbrain-match.py");
+    let file = dir.path().join("openings.txt");
+    std::fs::write(
+        &file,
+        "# three openings\n7,7 7,8 6,6\n\n5,5 9,9 6,5 # judged -12\n8,8 7,7 9,9\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![script, &weak, &weak, "--turn-ms", "200"];
+        args.extend_from_slice(extra);
+        Command::new("python3")
+            .args(&args)
+            .output()
+            .expect("run python3 scripts/pbrain-match.py")
+    };
+    // The second opening alone, from both sides: each game starts with its moves.
+    let path = file.to_str().unwrap();
+    let out = run(&["--openings-file", path, "--offset", "1", "--openings", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("over 2 games"), "{text}");
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game")).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    for g in games {
+        let moves = g.split_once(" moves: ").unwrap().1;
+        assert!(moves.starts_with("5,5 9,9 6,5 "), "{g}");
+    }
+    // The whole file: three openings, six games.
+    let out = run(&["--openings-file", path, "--quiet"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("over 6 games") && text.contains("openings: 3;"),
+        "{text}"
+    );
+    // A point off the board or played twice is refused with its line.
+    for bad in ["7,7 15,3\n", "7,7 7,8 7,7\n", "7,7 x\n"] {
+        std::fs::write(&file, format!("6,6 6,7\n{bad}")).unwrap();
+        let out = run(&["--openings-file", path]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{bad:?} was accepted");
+        assert!(
+            err.contains("openings.txt:2: not an opening"),
+            "{bad:?}: {err}"
+        );
+    }
+}
+
+#[test]
 fn the_match_script_counts_the_openings_won_with_both_colours() {
     let dir = tempfile::tempdir().unwrap();
     let brain = dir.path().join("first_empty.py");
