@@ -93,7 +93,11 @@ def read_openings(path, size):
     """The openings of a file (see the module's description), or exits with
     the line that is wrong."""
     out = []
-    with open(path) as f:
+    try:
+        f = open(path)
+    except OSError as e:
+        sys.exit(f"{path}: {e.strerror}")
+    with f:
         for n, raw in enumerate(f, 1):
             text = raw.split("#", 1)[0].strip()
             if not text:

@@ -2197,6 +2197,16 @@ fn the_match_script_plays_the_openings_of_a_file_and_refuses_a_bad_one() {
             "{bad:?}: {err}"
         );
     }
+    // A file that is not there is named, without a traceback.
+    let missing = dir.path().join("missing.txt");
+    let out = run(&["--openings-file", missing.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("missing.txt: No such file or directory"),
+        "{err}"
+    );
+    assert!(!err.contains("Traceback"), "{err}");
 }
 
 #[test]
