@@ -187,6 +187,20 @@ def play_game(engines, first, start, args, took_ms):
     return None, moves, "board full"
 
 
+def pair_summary(penta):
+    """The line for the pentanomial count `penta` (openings by A's points
+    from their two games, 0 to 2 by halves): A's score and its standard
+    error, taken over the openings' pairs of games."""
+    m = sum(penta)
+    mean = sum(k * c for k, c in enumerate(penta)) / (4 * m)
+    var = sum(c * (k / 4 - mean) ** 2 for k, c in enumerate(penta)) / m
+    return (
+        f"pairs by A's points 0/0.5/1/1.5/2: {' '.join(map(str, penta))}; "
+        f"A scores {100.0 * mean:.1f} % +- {100.0 * (var / m) ** 0.5:.1f} "
+        "(one standard error over the pairs)"
+    )
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", help="command of engine A, e.g. 'target/release/inarow pbrain'")
@@ -230,6 +244,10 @@ def main():
     # the extra stone wins most games, so most openings split and only
     # the others tell the engines apart.
     pairs = [0, 0, 0]
+    # Openings by A's points from their two games (0, 0.5, ..., 2): the
+    # games of one opening are not independent, so the error of the score
+    # is taken over these pairs (a pentanomial count).
+    penta = [0, 0, 0, 0, 0]
     try:
         for g in range(count):
             start = next_opening()
@@ -254,6 +272,7 @@ def main():
                     line += ": " + " ".join(f"{x},{y}" for x, y in moves)
                 print(line, flush=True)
             pairs[winners[0] if winners[0] == winners[1] and winners[0] is not None else 2] += 1
+            penta[sum({0: 2, 1: 0}.get(x, 1) for x in winners)] += 1
     finally:
         for e in engines:
             e.close()
@@ -273,6 +292,8 @@ def main():
         f"openings: {sum(pairs)}; A won both games of {pairs[0]}, "
         f"B won both of {pairs[1]}, split or drawn {pairs[2]}"
     )
+    if sum(penta):
+        print(pair_summary(penta))
     parts = []
     for name, t in zip("AB", took_ms):
         if t:

@@ -1907,6 +1907,104 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
 /// reader closes the pipe (no panic, no message; status 141, what a shell
 /// reports for a command ended that way), and a write that fails for
 /// another reason is a clear error, not a panic.
+/// One games file line's moves: (x, y, score if any).
+fn scored_moves(line: &str) -> Vec<(usize, usize, Option<i32>)> {
+    line.split_whitespace()
+        .skip(1)
+        .map(|t| {
+            let (xy, score) = match t.split_once(':') {
+                Some((xy, s)) => (xy, Some(s.parse().unwrap())),
+                None => (t, None),
+            };
+            let (x, y) = xy.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap(), score)
+        })
+        .collect()
+}
+
+#[test]
+fn deeper_searches_score_the_positions_the_fit_uses_without_changing_the_games() {
+    use inarow::engine::gomoku::board::Board;
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let output = Command::new(env!("CARGO_BIN_EXE_inarow"))
+            .args(["train", "gomoku-games", "--games", "10", "--nodes", "300"])
+            .args(["--seed", "11", "--tt-mb", "4", "--scores", "--out"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+        assert!(output.status.success(), "{stdout}");
+        (std::fs::read_to_string(out).unwrap(), stdout)
+    };
+    let (shallow, _) = run("shallow.txt", &[]);
+    let (deep, said) = run("deep.txt", &["--score-nodes", "4000"]);
+    assert_eq!(run("deep2.txt", &["--score-nodes", "4000"]).0, deep);
+    let (late, _) = run("late.txt", &["--score-nodes", "4000", "--score-from", "20"]);
+    let (mut scored, mut differ, mut quiet_unscored) = (0, 0, 0);
+    for ((s, d), l) in shallow.lines().zip(deep.lines()).zip(late.lines()) {
+        let (s, d, l) = (scored_moves(s), scored_moves(d), scored_moves(l));
+        assert_eq!(s.len(), d.len());
+        let mut b = Board::new(15, 15, Rule::Freestyle);
+        for ((&(x, y, ss), &(dx, dy, ds)), &(lx, ly, ls)) in s.iter().zip(&d).zip(&l) {
+            // The same games, move for move.
+            assert_eq!((x, y), (dx, dy));
+            assert_eq!((x, y), (lx, ly));
+            let usable =
+                b.stone_count() >= 8 && inarow::engine::gomoku::learned::sample(&b).is_some();
+            // A deep score exactly where the game's search judged a
+            // position the fit uses; none before `--score-from`.
+            assert_eq!(
+                ds.is_some(),
+                ss.is_some() && usable,
+                "{x},{y} at {}",
+                b.stone_count()
+            );
+            assert_eq!(ls.is_some(), ds.is_some() && b.stone_count() >= 20);
+            if ls.is_some() {
+                assert_eq!(ls, ds, "the same position, the same deep search");
+            }
+            quiet_unscored += usize::from(ss.is_some() && usable && ds.is_none());
+            if let Some(ds) = ds {
+                scored += 1;
+                differ += usize::from(Some(ds) != ss);
+            }
+            b.play(b.pos(x, y).unwrap());
+        }
+    }
+    assert_eq!(quiet_unscored, 0);
+    // 13 times the nodes judge some positions otherwise.
+    assert!(
+        scored > 50 && differ * 5 > scored,
+        "{differ} of {scored} differ"
+    );
+    assert!(
+        said.contains(&format!(
+            "{scored} positions scored by searches of 4000 nodes"
+        )),
+        "{said}"
+    );
+    // Deeper scores need `--scores`, and at least one node.
+    for (extra, wants) in [
+        (vec!["--score-nodes", "4000"], "--scores"),
+        (vec!["--scores", "--score-nodes", "0"], "at least 1"),
+        (vec!["--scores", "--score-from", "9"], "--score-nodes"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_inarow"))
+            .args(["train", "gomoku-games", "--games", "1", "--out"])
+            .arg(dir.path().join("refused.txt"))
+            .args(&extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?}");
+        assert!(stderr.contains(wants), "{extra:?}: {stderr}");
+        assert!(!dir.path().join("refused.txt").exists());
+    }
+}
+
 #[test]
 fn output_to_a_closed_pipe_ends_quietly_and_a_failed_write_is_an_error() {
     let bin = env!("CARGO_BIN_EXE_inarow");
@@ -2217,18 +2315,20 @@ fn the_match_script_counts_the_openings_won_with_both_colours() {
     let ours = format!("{} pbrain --tt-mb 16", env!("CARGO_BIN_EXE_inarow"));
     let weak = format!("python3 {}", brain.display());
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pbrain-match.py");
-    for (a, b, pairs, score) in [
+    for (a, b, pairs, score, penta) in [
         (
             &ours,
             &weak,
             "A won both games of 3, B won both of 0, split or drawn 0",
             "A scores 100.0 %",
+            "pairs by A's points 0/0.5/1/1.5/2: 0 0 0 0 3; A scores 100.0 % +- 0.0",
         ),
         (
             &weak,
             &ours,
             "A won both games of 0, B won both of 3, split or drawn 0",
             "A scores 0.0 %",
+            "pairs by A's points 0/0.5/1/1.5/2: 3 0 0 0 0; A scores 0.0 % +- 0.0",
         ),
     ] {
         let out = Command::new("python3")
@@ -2255,5 +2355,23 @@ fn the_match_script_counts_the_openings_won_with_both_colours() {
         assert!(text.contains("over 6 games"), "{text}");
         assert!(text.contains(score), "{text}");
         assert!(text.contains(&format!("openings: 3; {pairs}")), "{text}");
+        assert!(text.contains(penta), "{text}");
     }
+    // The error over pairs, worked by hand: one opening lost twice, two
+    // split, one won twice: pair scores 0, 0.5, 0.5, 1, mean 0.5,
+    // variance 0.125, standard error sqrt(0.125 / 4) = 0.177.
+    let out = Command::new("python3")
+        .args(["-c", "import importlib.util as u, sys; s = u.spec_from_file_location('m', sys.argv[1]); m = u.module_from_spec(s); s.loader.exec_module(m); print(m.pair_summary([1, 0, 2, 0, 1]))", script])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("1 0 2 0 1; A scores 50.0 % +- 17.7 (one standard error over the pairs)"),
+        "{text}"
+    );
 }

@@ -9,7 +9,8 @@
 //! Output, one game per line: the result (`1` first player won, `2` second
 //! player won, `0` draw) and the moves as `x,y` from 0, first player first;
 //! with `--scores`, each move the engine searched as `x,y:S`, S its
-//! search's score for the side that played it.
+//! search's score for the side that played it, or with `--score-nodes N`
+//! the score of a separate search of N nodes of that position.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,7 +25,7 @@ use rand::{RngExt, SeedableRng};
 use crate::cli::bench::gomoku::board_after;
 use crate::engine::Limits;
 use crate::engine::gomoku::board::Board;
-use crate::engine::gomoku::learned::Weights;
+use crate::engine::gomoku::learned::{self, Weights};
 use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, stones_from_moves};
 
 #[derive(Debug, clap::Args)]
@@ -64,6 +65,17 @@ pub struct Args {
     /// alone: a round of games for refitting that ordering).
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(7..=8))]
     pub level: u8,
+    /// With `--scores`: score each position the fit can use (a quiet one,
+    /// from `--score-from` stones on) by a separate, deeper search of the
+    /// full engine with this many nodes instead of the game's own search.
+    /// The games stay the same, move for move (the deeper search has its
+    /// own tables); the targets look further ahead.
+    #[arg(long, requires = "scores")]
+    pub score_nodes: Option<u64>,
+    /// With `--score-nodes`: positions with fewer stones keep no score
+    /// (`train gomoku-eval` leaves them out by its `--skip`, 8 by default).
+    #[arg(long, default_value_t = 8, requires = "score_nodes")]
+    pub score_from: usize,
 }
 
 const SIZE: usize = 15;
@@ -71,6 +83,9 @@ const SIZE: usize = 15;
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.nodes == 0 {
         bail!("--nodes must be at least 1");
+    }
+    if args.score_nodes == Some(0) {
+        bail!("--score-nodes must be at least 1");
     }
     if let Some(path) = &args.weights {
         if args.eval != "learned" {
@@ -91,11 +106,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let level = GomokuLevel::new(args.level).context("--level must be 7 or 8")?;
     let mut player = GomokuPlayer::new(SIZE, Rule::Freestyle, args.tt_mb);
     player.set_hand_eval(args.eval == "hand");
+    // The deeper search for the scores: its own tables, so that it does
+    // not change the games.
+    let mut judge = GomokuPlayer::new(SIZE, Rule::Freestyle, args.tt_mb);
+    judge.set_hand_eval(args.eval == "hand");
+    let mut judge_rng = SmallRng::seed_from_u64(args.seed ^ 0x005E_ED0F_5C0E);
+    let mut judged = 0u64;
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let (mut first, mut second, mut draws) = (0u32, 0u32, 0u32);
     for game in 0..args.games {
         player.clear();
+        judge.clear();
         let (mut board, mut moves) = board_after(SIZE, Rule::Freestyle, &opening(&mut rng));
         // Per move: the search's score, for the moves the engine chose.
         let mut scores: Vec<Option<i32>> = vec![None; moves.len()];
@@ -108,7 +130,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ..Limits::unlimited()
             };
             let stones = stones_from_moves(&moves);
-            let ((x, y), score) = player.choose_scored(&stones, level, &limits, &stop, &mut rng);
+            let ((x, y), mut score) =
+                player.choose_scored(&stones, level, &limits, &stop, &mut rng);
+            if let Some(nodes) = args.score_nodes {
+                // Only where the game's search judged (not a forced block)
+                // and the fit will look.
+                score = match score {
+                    Some(_)
+                        if board.stone_count() >= args.score_from
+                            && learned::sample(&board).is_some() =>
+                    {
+                        judged += 1;
+                        let deep = Limits {
+                            nodes: Some(nodes),
+                            ..Limits::unlimited()
+                        };
+                        let strong = GomokuLevel::STRONG;
+                        judge
+                            .choose_scored(&stones, strong, &deep, &stop, &mut judge_rng)
+                            .1
+                    }
+                    _ => None,
+                };
+            }
             let Some(p) = board
                 .pos(x as usize, y as usize)
                 .filter(|&p| board.is_empty(p))
@@ -149,6 +193,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.games,
         started.elapsed().as_secs_f64()
     );
+    if let Some(nodes) = args.score_nodes {
+        outln!("{judged} positions scored by searches of {nodes} nodes");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
