@@ -1813,17 +1813,12 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
     for line in scored.lines() {
         use inarow::engine::gomoku::board::{Board, other};
         use inarow::engine::gomoku::pattern::C_FIVE;
-        let moves: Vec<&str> = line.split_whitespace().skip(1).collect();
-        let opening = moves.iter().take_while(|t| !t.contains(':')).count();
+        let moves = scored_moves(line);
+        let opening = moves.iter().take_while(|m| m.2.is_none()).count();
         assert!((3..=6).contains(&opening), "{line}");
         let mut b = Board::new(15, 15, Rule::Freestyle);
-        for (i, t) in moves.iter().enumerate() {
-            let (xy, score) = match t.split_once(':') {
-                Some((xy, s)) => (xy, Some(s.parse::<i32>().unwrap())),
-                None => (*t, None),
-            };
-            let (x, y) = xy.split_once(',').unwrap();
-            let p = b.pos(x.parse().unwrap(), y.parse().unwrap()).unwrap();
+        for (i, &(x, y, score)) in moves.iter().enumerate() {
+            let p = b.pos(x, y).unwrap();
             if i >= opening {
                 engine_moves += 1;
                 with_score += usize::from(score.is_some());

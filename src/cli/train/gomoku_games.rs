@@ -107,9 +107,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut player = GomokuPlayer::new(SIZE, Rule::Freestyle, args.tt_mb);
     player.set_hand_eval(args.eval == "hand");
     // The deeper search for the scores: its own tables, so that it does
-    // not change the games.
-    let mut judge = GomokuPlayer::new(SIZE, Rule::Freestyle, args.tt_mb);
-    judge.set_hand_eval(args.eval == "hand");
+    // not change the games (none without `--score-nodes`).
+    let mut judge = args.score_nodes.map(|nodes| {
+        let mut player = GomokuPlayer::new(SIZE, Rule::Freestyle, args.tt_mb);
+        player.set_hand_eval(args.eval == "hand");
+        let deep = Limits {
+            nodes: Some(nodes),
+            ..Limits::unlimited()
+        };
+        (player, deep)
+    });
     let mut judge_rng = SmallRng::seed_from_u64(args.seed ^ 0x005E_ED0F_5C0E);
     let mut judged = 0u64;
     let stop = AtomicBool::new(false);
@@ -117,7 +124,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (mut first, mut second, mut draws) = (0u32, 0u32, 0u32);
     for game in 0..args.games {
         player.clear();
-        judge.clear();
+        if let Some((j, _)) = judge.as_mut() {
+            j.clear();
+        }
         let (mut board, mut moves) = board_after(SIZE, Rule::Freestyle, &opening(&mut rng));
         // Per move: the search's score, for the moves the engine chose.
         let mut scores: Vec<Option<i32>> = vec![None; moves.len()];
@@ -132,7 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let stones = stones_from_moves(&moves);
             let ((x, y), mut score) =
                 player.choose_scored(&stones, level, &limits, &stop, &mut rng);
-            if let Some(nodes) = args.score_nodes {
+            if let Some((judge, deep)) = judge.as_mut() {
                 // Only where the game's search judged (not a forced block)
                 // and the fit will look.
                 score = match score {
@@ -141,13 +150,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             && learned::sample(&board).is_some() =>
                     {
                         judged += 1;
-                        let deep = Limits {
-                            nodes: Some(nodes),
-                            ..Limits::unlimited()
-                        };
                         let strong = GomokuLevel::STRONG;
                         judge
-                            .choose_scored(&stones, strong, &deep, &stop, &mut judge_rng)
+                            .choose_scored(&stones, strong, deep, &stop, &mut judge_rng)
                             .1
                     }
                     _ => None,
