@@ -10,7 +10,9 @@
 //! 5. drop root moves after which the opponent has a VCF (unless all do);
 //! 6. iterative deepening with principal variation search, a transposition
 //!    table, history and killer ordering, late move reductions, frontier
-//!    pruning of weak quiet moves and a VCF at the leaves.
+//!    pruning of weak quiet moves and a VCF at the leaves;
+//! 7. with a clock (level 8), a check of the chosen move from the
+//!    opponent's side: a move it is shown to beat gives way to the next.
 //!
 //! Inside the tree the same forced cases are applied at every node, so a
 //! four is always answered by its one block and an open three only by the
@@ -37,6 +39,9 @@ const MAX_PLY: i32 = 100;
 /// Hash salt for "white to move", so the same stones with the other side to
 /// move are a different table entry.
 const SIDE_SALT: u64 = 0x7A5C_1E3D_96B2_4F08;
+/// How many plies deeper than the root's last iteration the check of the
+/// chosen move ([`Options::verify_share`]) may search after it.
+const VERIFY_PLIES: i32 = 6;
 
 /// What one search may use, and which of the engine's parts it switches on.
 #[derive(Clone, Debug)]
@@ -98,6 +103,13 @@ pub struct Options {
     /// ([`learned::order_by_combo`]) instead of the hand-set point scores
     /// (not under renju: they were fitted to freestyle games).
     pub learned_order: bool,
+    /// With a clock: after the deepening, search the position after the
+    /// chosen move from the opponent's side, to prove a forced win for it,
+    /// until this share of the time to the hard deadline; a refuted move
+    /// gives way to the next root move (checked the same way). A line the
+    /// root's last iteration reduced or cut short is looked at again with
+    /// the opponent's own ordering, which finds such wins sooner. 0 = off.
+    pub verify_share: f64,
 }
 
 impl Options {
@@ -123,6 +135,7 @@ impl Options {
             three_floor: -2,
             leaf_stand_pat: true,
             learned_order: true,
+            verify_share: 0.85,
         }
     }
 
@@ -136,6 +149,7 @@ impl Options {
             three_floor: i32::MIN,
             leaf_stand_pat: false,
             learned_order: false,
+            verify_share: 0.0,
             ..self
         }
     }
@@ -162,6 +176,7 @@ impl Options {
             three_floor: i32::MIN,
             leaf_stand_pat: false,
             learned_order: false,
+            verify_share: 0.0,
         }
     }
 }
@@ -459,8 +474,88 @@ impl<'a> Search<'a> {
         if best.mv.is_none() {
             best.mv = fallback.mv;
         }
+        if self.opts.verify_share > 0.0
+            && let (Some(h), Some(mv)) = (hard, best.mv)
+            && best.score.abs() < WIN_MIN
+            && !self.stop.load(Ordering::Relaxed)
+        {
+            let until = start
+                + h.saturating_duration_since(start)
+                    .mul_f64(self.opts.verify_share);
+            best = self.verify(best, mv, &roots, &scores, until);
+        }
         debug_assert!(best.mv.is_none_or(|m| !self.b.is_forbidden(m, me)));
         best
+    }
+
+    /// Checks the chosen move `mv` until `until`: the position after it is
+    /// searched from the opponent's side, one ply deeper at a time up to
+    /// [`VERIFY_PLIES`] past the root's last iteration, with a null window
+    /// at a proven win. While the opponent proves one, the
+    /// next root move in the last iteration's order is checked instead;
+    /// the first move not refuted when the time is up is played (the
+    /// chosen one if every move checked was refuted: then all lose).
+    fn verify(
+        &mut self,
+        best: SearchOutcome,
+        mv: Pos,
+        roots: &[Pos],
+        scores: &[i32],
+        until: Instant,
+    ) -> SearchOutcome {
+        let saved = self.hard;
+        self.hard = Some(saved.map_or(until, |h| h.min(until)));
+        self.aborted = false;
+        let order: Vec<(Pos, i32)> = std::iter::once((mv, best.score))
+            .chain(
+                roots
+                    .iter()
+                    .zip(scores)
+                    .filter(|&(&m, _)| m != mv)
+                    .map(|(&m, &s)| (m, s)),
+            )
+            .collect();
+        let best_depth = best.depth;
+        let mut out = best;
+        let mut all_refuted = true;
+        for &(m, score) in &order {
+            if self.aborted || Instant::now() >= until {
+                // Not checked: still better than a move shown to lose.
+                out.mv = Some(m);
+                out.score = score;
+                all_refuted = false;
+                break;
+            }
+            self.b.play(m);
+            let mut refuted = false;
+            for depth in 1..=best_depth + VERIFY_PLIES {
+                let v = self.pvs(depth, 1, WIN_MIN - 1, WIN_MIN);
+                if self.aborted {
+                    break;
+                }
+                if v >= WIN_MIN {
+                    refuted = true;
+                    break;
+                }
+                if v <= -WIN_MIN {
+                    break;
+                }
+            }
+            self.b.undo();
+            if !refuted {
+                out.mv = Some(m);
+                out.score = score;
+                all_refuted = false;
+                break;
+            }
+        }
+        if all_refuted {
+            out.mv = Some(mv);
+            out.score = -(WIN_MIN + 1);
+        }
+        self.hard = saved;
+        self.aborted = false;
+        out
     }
 
     /// One iteration at the root: (best score, best move, moves searched).
@@ -1062,5 +1157,59 @@ mod tests {
             with * 10 < without * 8,
             "{with} nodes with the cut, {without} without"
         );
+    }
+
+    #[test]
+    fn the_check_after_the_deepening_replaces_moves_the_opponent_wins_against() {
+        // Depth-2 searches with a clock far away: the deepening stops at
+        // once and the check of the chosen move runs to its depth cap,
+        // not to the clock, so the test does not depend on the machine.
+        let shallow = |share: f64| Options {
+            max_depth: 2,
+            verify_share: share,
+            ..Options::strong()
+        };
+        let stop = AtomicBool::new(false);
+        let think = |b: &Board, opts: Options| {
+            let mut tt = Tt::new(4);
+            let mut cache = ThreatCache::new(12);
+            let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, opts);
+            let far = std::time::Instant::now() + std::time::Duration::from_secs(600);
+            s.think(Some(far), Some(far), u64::MAX)
+        };
+        let (mut changed, mut same) = (0, 0);
+        for b in positions(80, 11) {
+            let plain = think(&b, shallow(0.0));
+            let checked = think(&b, shallow(Options::strong().verify_share));
+            let (Some(p), Some(c)) = (plain.mv, checked.mv) else {
+                panic!("no move");
+            };
+            assert!(b.is_empty(c));
+            if p == c {
+                same += 1;
+                continue;
+            }
+            changed += 1;
+            // The move given up loses by force: the opponent's own search
+            // after it proves a win.
+            let mut after = b.clone();
+            after.play(p);
+            let (_, score) = search(
+                &after,
+                Options {
+                    max_depth: 2 + super::VERIFY_PLIES,
+                    ..Options::strong()
+                },
+            );
+            assert!(score >= WIN_MIN, "{p} given up at {score}");
+            assert!(
+                plain.score > -WIN_MIN,
+                "the plain search already saw the loss"
+            );
+        }
+        // Shallow searches leave forced losses among their choices; the
+        // check finds some of them and keeps most choices.
+        assert!(changed >= 3, "{changed} moves replaced, {same} kept");
+        assert!(same > changed, "{changed} moves replaced, {same} kept");
     }
 }
