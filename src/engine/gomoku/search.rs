@@ -494,7 +494,8 @@ impl<'a> Search<'a> {
     /// at a proven win. While the opponent proves one, the
     /// next root move in the last iteration's order is checked instead;
     /// the first move not refuted when the time is up is played (the
-    /// chosen one if every move checked was refuted: then all lose).
+    /// chosen one if every move checked was refuted: then all lose). A
+    /// move the deepening already scored as lost counts as refuted.
     fn verify(
         &mut self,
         best: SearchOutcome,
@@ -519,6 +520,13 @@ impl<'a> Search<'a> {
         let mut out = best;
         let mut all_refuted = true;
         for &(m, score) in &order {
+            if score <= -WIN_MIN && score > -INF {
+                // The deepening itself proved this one lost (and the
+                // ones after it, in score order, unless never searched).
+                continue;
+            }
+            // A move no iteration reached has no score of its own.
+            let score = if score == -INF { out.score } else { score };
             if self.aborted || Instant::now() >= until {
                 // Not checked: still better than a move shown to lose.
                 out.mv = Some(m);
