@@ -474,7 +474,10 @@ impl<'a> Search<'a> {
         if best.mv.is_none() {
             best.mv = fallback.mv;
         }
+        // Only with a clock and no node limit: a search bounded by nodes
+        // stays the same on any machine, and has no time left over.
         if self.opts.verify_share > 0.0
+            && node_limit == u64::MAX
             && let (Some(h), Some(mv)) = (hard, best.mv)
             && best.score.abs() < WIN_MIN
             && !self.stop.load(Ordering::Relaxed)
