@@ -519,9 +519,8 @@ impl<'a> Search<'a> {
                     .map(|(&m, &s)| (m, s)),
             )
             .collect();
-        let best_depth = best.depth;
-        let mut out = best;
-        let mut all_refuted = true;
+        // If every move is refuted, the first choice stays, scored as lost.
+        let mut pick = (mv, -(WIN_MIN + 1));
         for &(m, score) in &order {
             if score <= -WIN_MIN && score > -INF {
                 // The deepening itself proved this one lost (and the
@@ -529,44 +528,44 @@ impl<'a> Search<'a> {
                 continue;
             }
             // A move no iteration reached has no score of its own.
-            let score = if score == -INF { out.score } else { score };
-            if self.aborted || Instant::now() >= until {
-                // Not checked: still better than a move shown to lose.
-                out.mv = Some(m);
-                out.score = score;
-                all_refuted = false;
+            let score = if score == -INF { best.score } else { score };
+            // A move left unchecked when time is up is still better than
+            // one shown to lose.
+            if self.aborted
+                || Instant::now() >= until
+                || !self.opponent_wins_after(m, best.depth + VERIFY_PLIES)
+            {
+                pick = (m, score);
                 break;
             }
-            self.b.play(m);
-            let mut refuted = false;
-            for depth in 1..=best_depth + VERIFY_PLIES {
-                let v = self.pvs(depth, 1, WIN_MIN - 1, WIN_MIN);
-                if self.aborted {
-                    break;
-                }
-                if v >= WIN_MIN {
-                    refuted = true;
-                    break;
-                }
-                if v <= -WIN_MIN {
-                    break;
-                }
-            }
-            self.b.undo();
-            if !refuted {
-                out.mv = Some(m);
-                out.score = score;
-                all_refuted = false;
-                break;
-            }
-        }
-        if all_refuted {
-            out.mv = Some(mv);
-            out.score = -(WIN_MIN + 1);
         }
         self.hard = saved;
         self.aborted = false;
-        out
+        SearchOutcome {
+            mv: Some(pick.0),
+            score: pick.1,
+            ..best
+        }
+    }
+
+    /// Whether the opponent proves a win after `m`, searching one ply
+    /// deeper at a time up to `max_depth` with a null window at a win.
+    /// False if the clock stops it first.
+    fn opponent_wins_after(&mut self, m: Pos, max_depth: i32) -> bool {
+        self.b.play(m);
+        let mut wins = false;
+        for depth in 1..=max_depth {
+            let v = self.pvs(depth, 1, WIN_MIN - 1, WIN_MIN);
+            if self.aborted || v <= -WIN_MIN {
+                break;
+            }
+            if v >= WIN_MIN {
+                wins = true;
+                break;
+            }
+        }
+        self.b.undo();
+        wins
     }
 
     /// One iteration at the root: (best score, best move, moves searched).
