@@ -1186,3 +1186,68 @@ async fn guests_keep_their_game_when_its_host_restarts() {
     b.shutdown().await;
     c.shutdown().await;
 }
+
+/// Hosts of a cluster often start at once (a deploy, a restart of the
+/// machine): each creates the buckets it does not find, so several may
+/// race to create the same one. Every one of them must open it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hosts_starting_at_once_all_open_the_same_new_buckets() {
+    let scratch = Scratch::new();
+    for round in ["hosts", "people", "queue"] {
+        let bucket = format!("{}_{round}", scratch.prefix);
+        let mut clients = Vec::new();
+        for _ in 0..8 {
+            clients.push(async_nats::connect(nats_url()).await.expect("NATS"));
+        }
+        let opens = clients.into_iter().map(|client| {
+            let bucket = bucket.clone();
+            tokio::spawn(async move {
+                let js = async_nats::jetstream::new(client);
+                inarow::cluster::open_bucket(&js, &bucket, Duration::from_secs(60))
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| format!("{e:#}"))
+            })
+        });
+        let results = futures_util::future::join_all(opens).await;
+        for r in results {
+            if let Err(e) = r.unwrap() {
+                panic!("a host could not open {bucket} while others created it: {e}");
+            }
+        }
+    }
+}
+
+/// A NATS server that stops answering for a moment while a host opens its
+/// buckets (JetStream on a busy disk, a server restarting) costs the host
+/// a retry, not its start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bucket_open_that_times_out_while_nats_is_stalled_is_tried_again() {
+    let scratch = Scratch::new();
+    let target = nats_url().trim_start_matches("nats://").to_string();
+    let proxy = Proxy::start(target).await;
+    let client = async_nats::ConnectOptions::new()
+        .request_timeout(Some(Duration::from_secs(1)))
+        .connect(format!("nats://127.0.0.1:{}", proxy.port))
+        .await
+        .expect("NATS through the proxy");
+    let js = async_nats::jetstream::new(client);
+    let bucket = format!("{}_hosts", scratch.prefix);
+    proxy.stall();
+    let started = std::time::Instant::now();
+    let open = tokio::spawn(async move {
+        inarow::cluster::open_bucket(&js, &bucket, Duration::from_secs(60))
+            .await
+            .map_err(|e| format!("{e:#}"))
+    });
+    // Longer than one request may take: the first try times out.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    proxy.restore();
+    let store = tokio::time::timeout(Duration::from_secs(15), open)
+        .await
+        .expect("the open ends")
+        .unwrap()
+        .unwrap_or_else(|e| panic!("the bucket was not opened after NATS came back: {e}"));
+    assert!(started.elapsed() >= Duration::from_millis(1500));
+    store.put("k", "v".into()).await.expect("the bucket works");
+}

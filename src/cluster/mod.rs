@@ -51,14 +51,20 @@ const MAX_REMOTE_PEOPLE: usize = 100_000;
 /// People announcements outlive a host that vanished at most this long
 /// (they are ignored as soon as the host is not alive).
 const PEOPLE_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
-/// How long the first connection may take.
 /// The quick-match queues' safety net: a ticket older than this is gone.
 const QUEUE_MAX_AGE: Duration = Duration::from_secs(3600);
 /// Room codes' safety net: a code older than this is gone.
 const CODES_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 /// Rooms' safety net: a room not written for this long is gone.
 const ROOMS_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
+/// How long the first connection may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// Tries at opening a bucket before the host gives up starting: a NATS
+/// server that is slow for a moment (a busy disk under JetStream, hosts
+/// starting at once) does not stop a host.
+const OPEN_TRIES: u32 = 4;
+/// The wait before the second try, doubled before each later one.
+const OPEN_RETRY_DELAY: Duration = Duration::from_millis(250);
 
 /// One host's presence, as stored under `host.<name>`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -418,6 +424,31 @@ pub async fn open_bucket_sized(
     max_age: Duration,
     max_value: usize,
 ) -> anyhow::Result<kv::Store> {
+    let mut delay = OPEN_RETRY_DELAY;
+    let mut tries = 1;
+    loop {
+        match open_bucket_once(js, bucket, max_age, max_value).await {
+            Ok(store) => return Ok(store),
+            Err((e, true)) if tries < OPEN_TRIES => {
+                tracing::warn!(bucket, tries, error = %e, "opening a NATS bucket failed; trying again");
+                tokio::time::sleep(delay).await;
+                delay *= 2;
+                tries += 1;
+            }
+            Err((e, _)) => return Err(e),
+        }
+    }
+}
+
+/// One try of [`open_bucket_sized`]; the error says whether another try
+/// may do better (not for a bad name, which no try will mend).
+async fn open_bucket_once(
+    js: &jetstream::Context,
+    bucket: &str,
+    max_age: Duration,
+    max_value: usize,
+) -> Result<kv::Store, (anyhow::Error, bool)> {
+    use jetstream::context::CreateStreamErrorKind as Kind;
     js.get_or_create_stream(stream::Config {
         name: format!("KV_{bucket}"),
         subjects: vec![format!("$KV.{bucket}.>")],
@@ -431,17 +462,41 @@ pub async fn open_bucket_sized(
         ..Default::default()
     })
     .await
-    .map_err(|e| anyhow!("{e}"))?;
-    js.get_key_value(bucket).await.map_err(|e| anyhow!("{e}"))
+    .map_err(|e| {
+        let again = !matches!(
+            e.kind(),
+            Kind::EmptyStreamName | Kind::InvalidStreamName | Kind::DomainAndExternalSet
+        );
+        (anyhow!("{e}"), again)
+    })?;
+    js.get_key_value(bucket)
+        .await
+        .map_err(|e| (anyhow!("{e}"), true))
 }
 
 /// Takes `key` for this host unless a live host holds it; returns the
 /// revision written.
 async fn claim_name(hosts: &kv::Store, key: &str, me: &Presence) -> anyhow::Result<u64> {
     let value: bytes::Bytes = serde_json::to_vec(me)?.into();
-    for _ in 0..5 {
-        let rev = match hosts.entry(key).await.map_err(|e| anyhow!("{e}"))? {
-            Some(e) if e.operation == kv::Operation::Put => {
+    let mut delay = OPEN_RETRY_DELAY;
+    let mut failures = 0;
+    // A request that failed (NATS slow for a moment) is tried again, as a
+    // bucket's open is; an update that timed out may have been written,
+    // and then the entry read next is this instance's own.
+    let mut failed = async |e: String| {
+        failures += 1;
+        if failures >= OPEN_TRIES {
+            return Err(anyhow!("cannot announce this host on NATS: {e}"));
+        }
+        tracing::warn!(key, error = %e, "announcing this host failed; trying again");
+        tokio::time::sleep(delay).await;
+        delay *= 2;
+        Ok(())
+    };
+    let mut races = 0;
+    while races < 5 {
+        let rev = match hosts.entry(key).await {
+            Ok(Some(e)) if e.operation == kv::Operation::Put => {
                 if let Some(p) = Presence::parse(&e.value)
                     && p.instance != me.instance
                     && p.alive(crate::store::now_ms())
@@ -453,13 +508,17 @@ async fn claim_name(hosts: &kv::Store, key: &str, me: &Presence) -> anyhow::Resu
                 }
                 e.revision
             }
-            Some(e) => e.revision,
-            None => 0,
+            Ok(Some(e)) => e.revision,
+            Ok(None) => 0,
+            Err(e) => {
+                failed(e.to_string()).await?;
+                continue;
+            }
         };
         match hosts.update(key, value.clone(), rev).await {
             Ok(rev) => return Ok(rev),
-            Err(e) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => continue,
-            Err(e) => return Err(anyhow!("cannot announce this host on NATS: {e}")),
+            Err(e) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => races += 1,
+            Err(e) => failed(e.to_string()).await?,
         }
     }
     Err(anyhow!(
