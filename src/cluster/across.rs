@@ -52,6 +52,9 @@ const FIRST_STATE: Duration = Duration::from_secs(10);
 const COMMANDS_PER_SECOND: u32 = 20;
 /// Most matches being settled at once (each is a request to another host).
 const SETTLING_MAX: usize = 256;
+/// Most presences one look at a queue reads from NATS, for tickets of
+/// hosts this host does not (yet) count as live.
+const PRUNE_READS: usize = 8;
 /// The subjects under `<prefix>.h.<host>.` that are requests answered here.
 const REQUESTS: [&str; 7] = [
     "match", "join", "invite", "accept", "games", "watch", "rejoin",
@@ -187,6 +190,9 @@ pub struct Crossing {
     chat_max: usize,
     /// The other live hosts: name -> instance.
     live: watch::Receiver<HashMap<String, String>>,
+    /// The hosts' presences, read when a ticket's host is not in `live`
+    /// (which may lag, e.g. just after NATS came back to this host).
+    hosts: kv::Store,
     seats: Arc<Mutex<HashMap<String, Seat>>>,
     visits: Mutex<HashMap<SessionId, Visit>>,
     settling: Arc<tokio::sync::Semaphore>,
@@ -248,6 +254,7 @@ impl Crossing {
         match_wait: Duration,
         chat_max: usize,
         live: watch::Receiver<HashMap<String, String>>,
+        hosts: kv::Store,
     ) -> Arc<Crossing> {
         Arc::new(Crossing {
             client,
@@ -261,6 +268,7 @@ impl Crossing {
             match_wait,
             chat_max,
             live,
+            hosts,
             seats: Arc::new(Mutex::new(HashMap::new())),
             visits: Mutex::new(HashMap::new()),
             settling: Arc::new(tokio::sync::Semaphore::new(SETTLING_MAX)),
@@ -449,11 +457,47 @@ impl Crossing {
     }
 
     /// Keeps only live hosts' tickets (ours included).
-    fn prune(&self, queue: &mut Vec<Ticket>) {
-        let live = self.live.borrow();
-        queue.retain(|t| {
+    async fn prune(&self, queue: &mut Vec<Ticket>) {
+        let live = self.live.borrow().clone();
+        let known = |t: &Ticket| {
             (t.host == self.host && t.instance == self.instance)
                 || live.get(&t.host) == Some(&t.instance)
+        };
+        // A host missing from our view may be alive all the same: our view
+        // lags after NATS came back to us (a ticket dropped then would
+        // leave its seeker waiting unseen). Its presence decides, read
+        // afresh, for a bounded number of hosts; the rest stay this time.
+        let mut alive: HashMap<(String, String), bool> = HashMap::new();
+        let mut reads = 0;
+        for t in queue.iter().filter(|t| !known(t)) {
+            let id = (t.host.clone(), t.instance.clone());
+            if alive.contains_key(&id) {
+                continue;
+            }
+            let verdict = if reads < PRUNE_READS {
+                reads += 1;
+                match self.hosts.entry(format!("host.{}", t.host)).await {
+                    Ok(Some(e)) if e.operation == kv::Operation::Put => {
+                        super::Presence::parse(&e.value).is_some_and(|p| {
+                            p.instance == t.instance && p.alive(crate::store::now_ms())
+                        })
+                    }
+                    Ok(_) => false,
+                    Err(e) if e.kind() == kv::EntryErrorKind::InvalidKey => false,
+                    // Cannot tell: keep it for the next look.
+                    Err(_) => true,
+                }
+            } else {
+                true
+            };
+            alive.insert(id, verdict);
+        }
+        queue.retain(|t| {
+            known(t)
+                || alive
+                    .get(&(t.host.clone(), t.instance.clone()))
+                    .copied()
+                    .unwrap_or(true)
         });
     }
 
@@ -462,7 +506,7 @@ impl Crossing {
     async fn seek(&self, kind: GameKind, me: Ticket) -> anyhow::Result<Option<Ticket>> {
         for _ in 0..CAS_TRIES {
             let (mut queue, rev) = self.read_queue(kind).await?;
-            self.prune(&mut queue);
+            self.prune(&mut queue).await;
             queue.retain(|t| !(t.host == me.host && t.session == me.session));
             let now = crate::store::now_ms();
             let best = best_for(&me, &queue, &self.live.borrow(), now, self.match_wait);
@@ -501,7 +545,7 @@ impl Crossing {
         for _ in 0..CAS_TRIES {
             let (mut queue, rev) = self.read_queue(kind).await?;
             let before = queue.len();
-            self.prune(&mut queue);
+            self.prune(&mut queue).await;
             let now = crate::store::now_ms();
             let pair = {
                 let live = self.live.borrow();

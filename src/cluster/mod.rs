@@ -326,6 +326,7 @@ impl Cluster {
             link.match_wait,
             link.chat_max,
             live,
+            hosts.clone(),
         );
         let across = Arc::clone(&crossing);
         let crossing = tokio::spawn(crossing.run(link.from_lobby, stop.clone()));
