@@ -55,6 +55,8 @@ const SETTLING_MAX: usize = 256;
 /// Most presences one look at a queue reads from NATS, for tickets of
 /// hosts this host does not (yet) count as live.
 const PRUNE_READS: usize = 8;
+/// Longest those reads may take together (the queue's loop waits on them).
+const PRUNE_TIME: Duration = Duration::from_secs(1);
 /// The subjects under `<prefix>.h.<host>.` that are requests answered here.
 const REQUESTS: [&str; 7] = [
     "match", "join", "invite", "accept", "games", "watch", "rejoin",
@@ -469,26 +471,30 @@ impl Crossing {
         // afresh, for a bounded number of hosts; the rest stay this time.
         let mut alive: HashMap<(String, String), bool> = HashMap::new();
         let mut reads = 0;
+        let deadline = tokio::time::Instant::now() + PRUNE_TIME;
         for t in queue.iter().filter(|t| !known(t)) {
             let id = (t.host.clone(), t.instance.clone());
             if alive.contains_key(&id) {
                 continue;
             }
-            let verdict = if reads < PRUNE_READS {
+            let key = format!("host.{}", t.host);
+            let read = if reads < PRUNE_READS {
                 reads += 1;
-                match self.hosts.entry(format!("host.{}", t.host)).await {
-                    Ok(Some(e)) if e.operation == kv::Operation::Put => {
-                        super::Presence::parse(&e.value).is_some_and(|p| {
-                            p.instance == t.instance && p.alive(crate::store::now_ms())
-                        })
-                    }
-                    Ok(_) => false,
-                    Err(e) if e.kind() == kv::EntryErrorKind::InvalidKey => false,
-                    // Cannot tell: keep it for the next look.
-                    Err(_) => true,
-                }
+                Some(tokio::time::timeout_at(deadline, self.hosts.entry(key)).await)
             } else {
-                true
+                None
+            };
+            let verdict = match read {
+                Some(Ok(Ok(Some(e)))) if e.operation == kv::Operation::Put => {
+                    super::Presence::parse(&e.value).is_some_and(|p| {
+                        p.instance == t.instance && p.alive(crate::store::now_ms())
+                    })
+                }
+                Some(Ok(Ok(_))) => false,
+                Some(Ok(Err(e))) if e.kind() == kv::EntryErrorKind::InvalidKey => false,
+                // Cannot tell (no answer in time, or over the bound): keep
+                // it for the next look.
+                _ => true,
             };
             alive.insert(id, verdict);
         }
