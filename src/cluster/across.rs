@@ -460,51 +460,42 @@ impl Crossing {
 
     /// Keeps only live hosts' tickets (ours included).
     async fn prune(&self, queue: &mut Vec<Ticket>) {
-        let live = self.live.borrow().clone();
-        let known = |t: &Ticket| {
-            (t.host == self.host && t.instance == self.instance)
-                || live.get(&t.host) == Some(&t.instance)
-        };
         // A host missing from our view may be alive all the same: our view
         // lags after NATS came back to us (a ticket dropped then would
         // leave its seeker waiting unseen). Its presence decides, read
         // afresh, for a bounded number of hosts; the rest stay this time.
-        let mut alive: HashMap<(String, String), bool> = HashMap::new();
-        let mut reads = 0;
-        let deadline = tokio::time::Instant::now() + PRUNE_TIME;
-        for t in queue.iter().filter(|t| !known(t)) {
-            let id = (t.host.clone(), t.instance.clone());
-            if alive.contains_key(&id) {
-                continue;
-            }
-            let key = format!("host.{}", t.host);
-            let read = if reads < PRUNE_READS {
-                reads += 1;
-                Some(tokio::time::timeout_at(deadline, self.hosts.entry(key)).await)
-            } else {
-                None
-            };
-            let verdict = match read {
-                Some(Ok(Ok(Some(e)))) if e.operation == kv::Operation::Put => {
-                    super::Presence::parse(&e.value).is_some_and(|p| {
-                        p.instance == t.instance && p.alive(crate::store::now_ms())
-                    })
+        let unknown: Vec<(String, String)> = {
+            let live = self.live.borrow();
+            let mut unknown: Vec<(String, String)> = Vec::new();
+            for t in queue.iter() {
+                let known = (t.host == self.host && t.instance == self.instance)
+                    || live.get(&t.host) == Some(&t.instance);
+                let id = (t.host.clone(), t.instance.clone());
+                if !known && !unknown.contains(&id) && unknown.len() < PRUNE_READS {
+                    unknown.push(id);
                 }
-                Some(Ok(Ok(_))) => false,
-                Some(Ok(Err(e))) if e.kind() == kv::EntryErrorKind::InvalidKey => false,
-                // Cannot tell (no answer in time, or over the bound): keep
-                // it for the next look.
-                _ => true,
+            }
+            unknown
+        };
+        let deadline = tokio::time::Instant::now() + PRUNE_TIME;
+        let mut gone = Vec::new();
+        for (host, instance) in unknown {
+            let read = tokio::time::timeout_at(deadline, self.hosts.entry(format!("host.{host}")));
+            let dead = match read.await {
+                Ok(Ok(Some(e))) if e.operation == kv::Operation::Put => {
+                    !super::Presence::parse(&e.value)
+                        .is_some_and(|p| p.instance == instance && p.alive(crate::store::now_ms()))
+                }
+                Ok(Ok(_)) => true,
+                Ok(Err(e)) => e.kind() == kv::EntryErrorKind::InvalidKey,
+                // No answer in time: kept for the next look.
+                Err(_) => false,
             };
-            alive.insert(id, verdict);
+            if dead {
+                gone.push((host, instance));
+            }
         }
-        queue.retain(|t| {
-            known(t)
-                || alive
-                    .get(&(t.host.clone(), t.instance.clone()))
-                    .copied()
-                    .unwrap_or(true)
-        });
+        queue.retain(|t| !gone.iter().any(|(h, i)| *h == t.host && *i == t.instance));
     }
 
     /// Offers `me` to the other hosts: takes the best ticket that fits

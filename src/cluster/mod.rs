@@ -425,19 +425,44 @@ pub async fn open_bucket_sized(
     max_age: Duration,
     max_value: usize,
 ) -> anyhow::Result<kv::Store> {
-    let mut delay = OPEN_RETRY_DELAY;
-    let mut tries = 1;
+    let mut retry = Retry::default();
     loop {
         match open_bucket_once(js, bucket, max_age, max_value).await {
             Ok(store) => return Ok(store),
-            Err((e, true)) if tries < OPEN_TRIES => {
-                tracing::warn!(bucket, tries, error = %e, "opening a NATS bucket failed; trying again");
-                tokio::time::sleep(delay).await;
-                delay *= 2;
-                tries += 1;
-            }
-            Err((e, _)) => return Err(e),
+            Err((e, true)) => retry.after(bucket, e).await?,
+            Err((e, false)) => return Err(e),
         }
+    }
+}
+
+/// The tries at a NATS request while a host starts: [`OPEN_TRIES`] in
+/// all, the first wait [`OPEN_RETRY_DELAY`], doubled before each later one.
+struct Retry {
+    failures: u32,
+    delay: Duration,
+}
+
+impl Default for Retry {
+    fn default() -> Retry {
+        Retry {
+            failures: 0,
+            delay: OPEN_RETRY_DELAY,
+        }
+    }
+}
+
+impl Retry {
+    /// After a failure of `what`: waits for the next try, or gives the
+    /// error back when the tries are spent.
+    async fn after(&mut self, what: &str, e: anyhow::Error) -> anyhow::Result<()> {
+        self.failures += 1;
+        if self.failures >= OPEN_TRIES {
+            return Err(e);
+        }
+        tracing::warn!(what, tries = self.failures, error = %e, "a NATS request at start failed; trying again");
+        tokio::time::sleep(self.delay).await;
+        self.delay *= 2;
+        Ok(())
     }
 }
 
@@ -479,21 +504,11 @@ async fn open_bucket_once(
 /// revision written.
 async fn claim_name(hosts: &kv::Store, key: &str, me: &Presence) -> anyhow::Result<u64> {
     let value: bytes::Bytes = serde_json::to_vec(me)?.into();
-    let mut delay = OPEN_RETRY_DELAY;
-    let mut failures = 0;
     // A request that failed (NATS slow for a moment) is tried again, as a
     // bucket's open is; an update that timed out may have been written,
     // and then the entry read next is this instance's own.
-    let mut failed = async |e: String| {
-        failures += 1;
-        if failures >= OPEN_TRIES {
-            return Err(anyhow!("cannot announce this host on NATS: {e}"));
-        }
-        tracing::warn!(key, error = %e, "announcing this host failed; trying again");
-        tokio::time::sleep(delay).await;
-        delay *= 2;
-        Ok(())
-    };
+    let mut retry = Retry::default();
+    let failed = |e: &dyn std::fmt::Display| anyhow!("cannot announce this host on NATS: {e}");
     let mut races = 0;
     while races < 5 {
         let rev = match hosts.entry(key).await {
@@ -512,14 +527,14 @@ async fn claim_name(hosts: &kv::Store, key: &str, me: &Presence) -> anyhow::Resu
             Ok(Some(e)) => e.revision,
             Ok(None) => 0,
             Err(e) => {
-                failed(e.to_string()).await?;
+                retry.after(key, failed(&e)).await?;
                 continue;
             }
         };
         match hosts.update(key, value.clone(), rev).await {
             Ok(rev) => return Ok(rev),
             Err(e) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => races += 1,
-            Err(e) => failed(e.to_string()).await?,
+            Err(e) => retry.after(key, failed(&e)).await?,
         }
     }
     Err(anyhow!(
