@@ -27,7 +27,9 @@ use std::time::Instant;
 
 use super::board::{Board, Color, Pos, other};
 use super::learned;
-use super::pattern::{C_FIVE, C_FLEX4, C_FOUR, C_FOUR_THREE, C_NONE, C_THREE, C_THREE_THREE};
+use super::pattern::{
+    C_FIVE, C_FLEX4, C_FOUR, C_FOUR_PLUS, C_FOUR_THREE, C_NONE, C_THREE, C_THREE_THREE,
+};
 use super::tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, ThreatCache, Tt};
 
 /// The score of a win now; `WIN - n` is a win in `n` plies.
@@ -42,6 +44,8 @@ const SIDE_SALT: u64 = 0x7A5C_1E3D_96B2_4F08;
 /// How many plies deeper than the root's last iteration the check of the
 /// chosen move ([`Options::verify_share`]) may search after it.
 const VERIFY_PLIES: i32 = 6;
+/// How many fours deep the quiescence search ([`Search::qsearch`]) goes.
+const QSEARCH_FOURS: i32 = 6;
 
 /// What one search may use, and which of the engine's parts it switches on.
 #[derive(Clone, Debug)]
@@ -110,6 +114,16 @@ pub struct Options {
     /// root's last iteration reduced or cut short is looked at again with
     /// the opponent's own ordering, which finds such wins sooner. 0 = off.
     pub verify_share: f64,
+    /// At the horizon, a quiescence search over fours ([`Search::qsearch`])
+    /// instead of the leaf's VCF and the answers to open threes past it.
+    pub qsearch: bool,
+    /// Late move reductions of at least ln(depth) x ln(move number) plies,
+    /// times this percentage (0 = only the fixed steps).
+    pub lmr_log: i32,
+    /// Move-count pruning: in a quiet node off the principal variation at
+    /// depth 8 or less, no more than `a + depth^b` moves (the others only
+    /// when all of those lose).
+    pub move_count: Option<(f64, f64)>,
 }
 
 impl Options {
@@ -136,6 +150,9 @@ impl Options {
             leaf_stand_pat: true,
             learned_order: true,
             verify_share: 0.85,
+            qsearch: true,
+            lmr_log: 100,
+            move_count: Some((3.0, 1.5)),
         }
     }
 
@@ -150,6 +167,9 @@ impl Options {
             leaf_stand_pat: false,
             learned_order: false,
             verify_share: 0.0,
+            qsearch: false,
+            lmr_log: 0,
+            move_count: None,
             ..self
         }
     }
@@ -177,6 +197,9 @@ impl Options {
             leaf_stand_pat: false,
             learned_order: false,
             verify_share: 0.0,
+            qsearch: false,
+            lmr_log: 0,
+            move_count: None,
         }
     }
 }
@@ -671,7 +694,11 @@ impl<'a> Search<'a> {
             // An open three must be answered even at the horizon (a threat
             // extension): the answers are few and each removes the threat.
             // Not without end: past the floor the leaf's VCF and the
-            // evaluation judge it.
+            // evaluation judge it; with the quiescence search, the horizon
+            // itself (the evaluation's threat states price the three).
+            if self.opts.qsearch && depth <= 0 {
+                return self.qsearch(ply, alpha, beta, 0);
+            }
             if depth <= self.opts.three_floor {
                 return self.leaf(ply, beta);
             }
@@ -682,6 +709,9 @@ impl<'a> Search<'a> {
             }
         } else {
             if depth <= 0 {
+                if self.opts.qsearch {
+                    return self.qsearch(ply, alpha, beta, 0);
+                }
                 return self.leaf(ply, beta);
             }
             moves = Vec::new();
@@ -788,6 +818,15 @@ impl<'a> Search<'a> {
 
         let mut best = -INF;
         let mut best_mv: Pos = moves[0];
+        if let Some((a, b)) = self.opts.move_count
+            && !pv
+            && depth <= 8
+            && pruned_after != usize::MAX
+        {
+            // Only in quiet nodes (where `pruned_after` was set).
+            let lim = (a + (depth as f64).powf(b)) as usize;
+            pruned_after = pruned_after.min(lim.max(1));
+        }
         for (i, &m) in moves.iter().enumerate() {
             // The pruned moves are only looked at when all the others lose:
             // a loss is not claimed on the strength of a pruned search.
@@ -803,6 +842,16 @@ impl<'a> Search<'a> {
                 let mut r = 0;
                 if depth >= 2 && quiet && i >= 2 {
                     r = 1 + (i >= 4) as i32 + (depth >= 4 && i >= 9) as i32;
+                    if self.opts.lmr_log > 0 {
+                        // Deeper for late moves far from the horizon, but
+                        // never less than the fixed steps, and the
+                        // logarithmic part leaves the move one ply.
+                        let l = (depth as f64).ln()
+                            * ((i + 1) as f64).ln()
+                            * f64::from(self.opts.lmr_log)
+                            / 100.0;
+                        r = r.max(l as i32).min(new_depth - 1).max(r.min(new_depth));
+                    }
                 }
                 v = -self.pvs(new_depth - r, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && r > 0 && !self.aborted {
@@ -843,6 +892,108 @@ impl<'a> Search<'a> {
             BOUND_UPPER
         };
         self.tt.store(key, best_mv, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// The quiescence search at the horizon ([`Options::qsearch`]): a five
+    /// wins, the opponent's four is blocked (at no cost in depth), an open
+    /// four point wins; otherwise the side to move stands pat on its
+    /// static evaluation or plays a four, met by its one block, and goes
+    /// on from there, up to [`QSEARCH_FOURS`] fours deep. Only fours near
+    /// its last stone (within two points, or four along a line) are
+    /// tried, and after the first only those that make a three or two as
+    /// well: a line of fours worth following is one that builds where it
+    /// began. An open three of the opponent's is not answered here: the
+    /// evaluation's threat states price it.
+    fn qsearch(&mut self, ply: i32, mut alpha: i32, beta: i32, qd: i32) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let me = self.b.to_move();
+        let op = other(me);
+        if self.b.count(me, C_FIVE) > 0 {
+            return WIN - ply - 1;
+        }
+        let opf = self.b.count(op, C_FIVE);
+        if opf >= 2 {
+            return -(WIN - ply - 2);
+        }
+        if self.b.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate();
+        }
+        if opf == 1 {
+            let Some(f) = self.b.find_five(op) else {
+                return 0;
+            };
+            if self.b.is_forbidden(f, me) {
+                return -(WIN - ply - 2);
+            }
+            self.b.play(f);
+            let v = -self.qsearch(ply + 1, -beta, -alpha, qd);
+            self.b.undo();
+            return v;
+        }
+        if self.b.count(me, C_FLEX4) > 0 {
+            return WIN - ply - 3;
+        }
+        let e = self.evaluate();
+        if e >= beta {
+            return e;
+        }
+        if qd >= QSEARCH_FOURS || self.b.count_at_least(me, C_FOUR) == 0 {
+            return e;
+        }
+        let mut best = e;
+        if e > alpha {
+            alpha = e;
+        }
+        let mut fours = Vec::new();
+        self.four_moves(me, &mut fours);
+        let h = self.b.history();
+        let last = if h.len() >= 2 {
+            Some(h[h.len() - 2])
+        } else {
+            None
+        };
+        // A plain four (no three or two beside it) only as the first.
+        let plain_ok = qd == 0;
+        let b = &self.b;
+        fours.retain(|&m| {
+            if !plain_ok && b.cat(m, me) < C_FOUR_PLUS {
+                return false;
+            }
+            match last {
+                Some(l) => {
+                    let (x0, y0) = b.xy(l);
+                    let (x1, y1) = b.xy(m);
+                    let dx = (x1 as i32 - x0 as i32).abs();
+                    let dy = (y1 as i32 - y0 as i32).abs();
+                    let m_ = dx.max(dy);
+                    m_ <= 2 || ((dx == 0 || dy == 0 || dx == dy) && m_ <= 4)
+                }
+                None => true,
+            }
+        });
+        for m in fours {
+            self.b.play(m);
+            let v = -self.qsearch(ply + 1, -beta, -alpha, qd + 1);
+            self.b.undo();
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
         best
     }
 
@@ -1035,6 +1186,19 @@ mod tests {
         out
     }
 
+    /// The full engine with the leaf's VCF and the answers to open threes
+    /// past the horizon instead of the quiescence search, and without the
+    /// logarithmic reductions and move-count pruning: the search the
+    /// leaf's options (floor, stand-pat) and the static cut were measured on.
+    fn leaf_mode() -> Options {
+        Options {
+            qsearch: false,
+            lmr_log: 0,
+            move_count: None,
+            ..Options::strong()
+        }
+    }
+
     /// (nodes, score) of a depth-bounded search.
     fn search(b: &Board, opts: Options) -> (u64, i32) {
         let stop = AtomicBool::new(false);
@@ -1087,7 +1251,7 @@ mod tests {
             max_depth: 6,
             three_floor: floor,
             learned_order: false,
-            ..Options::strong()
+            ..leaf_mode()
         };
         let (with, without, scores) = side_by_side(
             positions(90, 8),
@@ -1108,7 +1272,7 @@ mod tests {
         let depth6 = |on: bool| Options {
             max_depth: 6,
             leaf_stand_pat: on,
-            ..Options::strong()
+            ..leaf_mode()
         };
         let (with, without, scores) = side_by_side(positions(60, 9), depth6(true), depth6(false));
         let (proven, kept) = proofs_kept(&scores, "the stand-pat");
@@ -1151,7 +1315,7 @@ mod tests {
             max_depth: 5,
             static_cut: cut,
             learned_order: false,
-            ..Options::strong()
+            ..leaf_mode()
         };
         let (with, without, scores) = side_by_side(
             positions(40, 7),
@@ -1174,10 +1338,13 @@ mod tests {
         // Depth-2 searches with a clock far away: the deepening stops at
         // once and the check of the chosen move runs to its depth cap,
         // not to the clock, so the test does not depend on the machine.
+        // Without the quiescence search and the deeper reductions, as the
+        // check was measured: shallow searches then leave more forced
+        // losses among their choices for it to find.
         let shallow = |share: f64| Options {
             max_depth: 2,
             verify_share: share,
-            ..Options::strong()
+            ..leaf_mode()
         };
         let stop = AtomicBool::new(false);
         let think = |b: &Board, opts: Options| {
@@ -1208,7 +1375,7 @@ mod tests {
                 &after,
                 Options {
                     max_depth: 2 + super::VERIFY_PLIES,
-                    ..Options::strong()
+                    ..leaf_mode()
                 },
             );
             assert!(score >= WIN_MIN, "{p} given up at {score}");
@@ -1221,5 +1388,66 @@ mod tests {
         // check finds some of them and keeps most choices.
         assert!(changed >= 3, "{changed} moves replaced, {same} kept");
         assert!(same > changed, "{changed} moves replaced, {same} kept");
+    }
+
+    #[test]
+    fn the_quiescence_search_proves_only_real_wins_and_keeps_the_proofs() {
+        // Straight from positions of play: a win the quiescence search
+        // claims is a win by fours, which the threat search confirms.
+        let stop = AtomicBool::new(false);
+        let (mut wins, mut quiet) = (0, 0);
+        for b in positions(300, 12) {
+            let mut tt = Tt::new(1);
+            let mut cache = ThreatCache::new(10);
+            let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, Options::strong());
+            let v = s.qsearch(1, -super::INF, super::INF, 0);
+            if v >= WIN_MIN {
+                wins += 1;
+                assert!(
+                    s.vcf(2 * super::QSEARCH_FOURS, false),
+                    "stones {:?}: {v} claimed without a VCF",
+                    b.history()
+                );
+            } else if v.abs() < WIN_MIN {
+                quiet += 1;
+                assert_eq!(s.board().history(), b.history(), "the board is restored");
+            }
+        }
+        assert!(wins >= 5, "{wins} wins by fours found, {quiet} quiet");
+        assert!(quiet >= 100, "{wins} wins by fours found, {quiet} quiet");
+
+        // In the whole search it replaces the leaf's VCF and the answers
+        // to open threes past the horizon: no proof is turned around.
+        let depth6 = |on: bool| Options {
+            max_depth: 6,
+            qsearch: on,
+            ..Options::strong()
+        };
+        let (_, _, scores) = side_by_side(positions(60, 13), depth6(true), depth6(false));
+        let (proven, kept) = proofs_kept(&scores, "the quiescence search");
+        assert!(proven >= 5, "{proven} proven results");
+        assert!(kept * 10 >= proven * 7, "{kept} of {proven} proofs kept");
+    }
+
+    #[test]
+    fn reductions_and_move_count_pruning_save_nodes_and_never_turn_a_proof_around() {
+        let depth8 = |on: bool| Options {
+            max_depth: 8,
+            lmr_log: if on { Options::strong().lmr_log } else { 0 },
+            move_count: if on {
+                Options::strong().move_count
+            } else {
+                None
+            },
+            ..Options::strong()
+        };
+        let (with, without, scores) = side_by_side(positions(24, 14), depth8(true), depth8(false));
+        let (proven, kept) = proofs_kept(&scores, "the reductions and the pruning");
+        assert!(proven >= 3, "{proven} proven results");
+        assert!(kept * 10 >= proven * 7, "{kept} of {proven} proofs kept");
+        assert!(
+            with * 10 < without * 8,
+            "{with} nodes with the reductions and the pruning, {without} without"
+        );
     }
 }
