@@ -150,6 +150,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             && learned::sample(&board).is_some() =>
                     {
                         judged += 1;
+                        // Fresh tables for each position: its score is the
+                        // same whichever positions were judged before it
+                        // (`--score-from` picks which).
+                        judge.clear();
                         let strong = GomokuLevel::STRONG;
                         judge
                             .choose_scored(&stones, strong, deep, &stop, &mut judge_rng)
