@@ -649,25 +649,39 @@ impl<'a> Search<'a> {
         (alpha, best_mv, searched)
     }
 
-    fn pvs(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+    /// What every node of the tree checks first: out of time, a five to
+    /// make, two fives to block, a full board, the deepest ply. `Err`
+    /// holds such a node's score; `Ok` the number of fives the opponent
+    /// threatens (0 or 1).
+    fn node_prelude(&mut self, ply: i32) -> Result<u16, i32> {
         if self.tick() {
-            return 0;
+            return Err(0);
         }
         let me = self.b.to_move();
         let op = other(me);
         if self.b.count(me, C_FIVE) > 0 {
-            return WIN - ply - 1;
+            return Err(WIN - ply - 1);
         }
         let opf = self.b.count(op, C_FIVE);
         if opf >= 2 {
-            return -(WIN - ply - 2);
+            return Err(-(WIN - ply - 2));
         }
         if self.b.is_full() {
-            return 0;
+            return Err(0);
         }
         if ply >= MAX_PLY {
-            return self.evaluate();
+            return Err(self.evaluate());
         }
+        Ok(opf)
+    }
+
+    fn pvs(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        let opf = match self.node_prelude(ply) {
+            Ok(opf) => opf,
+            Err(v) => return v,
+        };
+        let me = self.b.to_move();
+        let op = other(me);
         // Mate distance pruning: no line from here beats a win already in hand.
         let alpha0 = alpha;
         if alpha >= WIN - ply - 1 {
@@ -906,24 +920,12 @@ impl<'a> Search<'a> {
     /// began. An open three of the opponent's is not answered here: the
     /// evaluation's threat states price it.
     fn qsearch(&mut self, ply: i32, mut alpha: i32, beta: i32, qd: i32) -> i32 {
-        if self.tick() {
-            return 0;
-        }
+        let opf = match self.node_prelude(ply) {
+            Ok(opf) => opf,
+            Err(v) => return v,
+        };
         let me = self.b.to_move();
         let op = other(me);
-        if self.b.count(me, C_FIVE) > 0 {
-            return WIN - ply - 1;
-        }
-        let opf = self.b.count(op, C_FIVE);
-        if opf >= 2 {
-            return -(WIN - ply - 2);
-        }
-        if self.b.is_full() {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return self.evaluate();
-        }
         if opf == 1 {
             let Some(f) = self.b.find_five(op) else {
                 return 0;
