@@ -857,14 +857,14 @@ impl<'a> Search<'a> {
                 if depth >= 2 && quiet && i >= 2 {
                     r = 1 + (i >= 4) as i32 + (depth >= 4 && i >= 9) as i32;
                     if self.opts.lmr_log > 0 {
-                        // Deeper for late moves far from the horizon, but
-                        // never less than the fixed steps, and the
-                        // logarithmic part leaves the move one ply.
+                        // Deeper for late moves far from the horizon: the
+                        // logarithmic part leaves the move one ply, and
+                        // never reduces less than the fixed steps.
                         let l = (depth as f64).ln()
                             * ((i + 1) as f64).ln()
                             * f64::from(self.opts.lmr_log)
                             / 100.0;
-                        r = r.max(l as i32).min(new_depth - 1).max(r.min(new_depth));
+                        r = r.min(new_depth).max((l as i32).min(new_depth - 1));
                     }
                 }
                 v = -self.pvs(new_depth - r, ply + 1, -alpha - 1, -alpha);
