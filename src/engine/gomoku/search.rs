@@ -253,6 +253,11 @@ pub struct Search<'a> {
     tt: &'a mut Tt,
     history: Vec<[u32; 2]>,
     killers: Vec<[Pos; 2]>,
+    /// Move lists the nodes borrow and give back, so that a node does not
+    /// allocate its own.
+    move_bufs: Vec<Vec<Pos>>,
+    /// The candidates' sort keys, reused by every [`Search::fill_candidates`].
+    keys: Vec<i64>,
     stop: &'a AtomicBool,
     hard: Option<Instant>,
     node_limit: u64,
@@ -277,6 +282,8 @@ impl<'a> Search<'a> {
             tt,
             history: vec![[0; 2]; n],
             killers: vec![[0; 2]; MAX_PLY as usize + 2],
+            move_bufs: Vec::new(),
+            keys: Vec::new(),
             stop,
             hard: None,
             node_limit: u64::MAX,
@@ -688,7 +695,8 @@ impl<'a> Search<'a> {
             return alpha;
         }
         let pv = beta - alpha > 1;
-        let mut moves: Vec<Pos>;
+        let mut moves: Vec<Pos> = self.move_bufs.pop().unwrap_or_default();
+        moves.clear();
         let mut new_depth = depth - 1;
         let mut pruned_after = usize::MAX;
         if opf == 1 {
@@ -700,7 +708,7 @@ impl<'a> Search<'a> {
                 // Renju: black may not block there.
                 return -(WIN - ply - 2);
             }
-            moves = vec![f];
+            moves.push(f);
             new_depth = depth;
         } else if self.b.count(me, C_FLEX4) > 0 {
             return WIN - ply - 3;
@@ -716,7 +724,6 @@ impl<'a> Search<'a> {
             if depth <= self.opts.three_floor {
                 return self.leaf(ply, beta);
             }
-            moves = Vec::new();
             self.answers_to_open_three(me, op, &mut moves);
             if moves.is_empty() {
                 return -(WIN - ply - 4);
@@ -728,7 +735,6 @@ impl<'a> Search<'a> {
                 }
                 return self.leaf(ply, beta);
             }
-            moves = Vec::new();
         }
 
         let key = self.b.hash() ^ if me == 2 { SIDE_SALT } else { 0 };
@@ -780,7 +786,7 @@ impl<'a> Search<'a> {
                     return e;
                 }
             }
-            moves = self.ordered_candidates(me, 0);
+            self.fill_candidates(me, 0, &mut moves);
             pruned_after = width.min(moves.len());
             if frontier && depth <= 2 && pruned_after > 4 {
                 // Quiet points far weaker than the best are not worth a look this close to the horizon.
@@ -906,6 +912,7 @@ impl<'a> Search<'a> {
             BOUND_UPPER
         };
         self.tt.store(key, best_mv, to_tt(best, ply), depth, bound);
+        self.move_bufs.push(moves);
         best
     }
 
@@ -1091,27 +1098,41 @@ impl<'a> Search<'a> {
     /// Candidate moves near the stones, best first by attack plus defence
     /// value and history; at most `limit` of them (0 = all). Never a point
     /// forbidden to `me`.
-    pub(super) fn ordered_candidates(&self, me: Color, limit: usize) -> Vec<Pos> {
+    pub(super) fn ordered_candidates(&mut self, me: Color, limit: usize) -> Vec<Pos> {
+        let mut out = Vec::new();
+        self.fill_candidates(me, limit, &mut out);
+        out
+    }
+
+    /// [`Search::ordered_candidates`] into `out` (cleared first), without
+    /// allocating once the buffers have grown: each point's sort key packs
+    /// its score (higher first) and its index (lower first on a tie) into
+    /// one integer, a total order, so an unstable sort gives the one order.
+    pub(super) fn fill_candidates(&mut self, me: Color, limit: usize, out: &mut Vec<Pos>) {
         let op = other(me);
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
         let b = &self.b;
-        let mut list: Vec<(i32, Pos)> = Vec::with_capacity(64);
+        let plain = !self.learned_order();
         for &p in b.points() {
             if !b.may_play(p, me) || !b.is_near(p) {
                 continue;
             }
             let mut s = self.order_score(p, me, op);
-            if !self.learned_order() && b.cat(p, me) == C_NONE && b.cat(p, op) == C_NONE {
+            if plain && b.cat(p, me) == C_NONE && b.cat(p, op) == C_NONE {
                 // A point that makes no shape for either colour a little less.
                 s -= 5;
             }
             s += (self.history[p as usize][me as usize - 1] >> 4).min(200) as i32;
-            list.push((s, p));
+            keys.push((-i64::from(s) << 16) | i64::from(p));
         }
-        list.sort_by_key(|&(s, p)| (std::cmp::Reverse(s), p));
+        keys.sort_unstable();
         if limit > 0 {
-            list.truncate(limit);
+            keys.truncate(limit);
         }
-        list.into_iter().map(|(_, p)| p).collect()
+        out.clear();
+        out.extend(keys.iter().map(|&k| (k & 0xFFFF) as Pos));
+        self.keys = keys;
     }
 }
 
@@ -1168,7 +1189,7 @@ mod tests {
                     learned_order: false,
                     ..Options::strong()
                 };
-                let s = Search::new(b.clone(), &mut tt, &mut cache, &stop, opts);
+                let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, opts);
                 let me = b.to_move();
                 let moves = s.ordered_candidates(me, 3);
                 if moves.is_empty() {
