@@ -404,8 +404,18 @@ impl Board {
 
     /// The first empty point where `c` makes five, anywhere.
     pub fn find_five(&self, c: Color) -> Option<Pos> {
-        if self.count(c, C_FIVE) == 0 {
+        let n = self.count(c, C_FIVE);
+        if n == 0 {
             return None;
+        }
+        if n == 1
+            && let Some(last) = self.last_move()
+            && let Some(q) = self.five_point_near(last, c)
+        {
+            // The one five point is nearly always on a line through the
+            // last stone (the four it just made, or the one it failed to
+            // block): forty points to look at rather than the board.
+            return Some(q);
         }
         self.points
             .iter()

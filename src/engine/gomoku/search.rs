@@ -1114,16 +1114,24 @@ impl<'a> Search<'a> {
         keys.clear();
         let b = &self.b;
         let plain = !self.learned_order();
+        let t = learned::order_by_combo();
+        let side = me as usize - 1;
         for &p in b.points() {
             if !b.may_play(p, me) || !b.is_near(p) {
                 continue;
             }
-            let mut s = self.order_score(p, me, op);
-            if plain && b.cat(p, me) == C_NONE && b.cat(p, op) == C_NONE {
-                // A point that makes no shape for either colour a little less.
-                s -= 5;
-            }
-            s += (self.history[p as usize][me as usize - 1] >> 4).min(200) as i32;
+            // What `order_score` gives, with the choice of tables made once.
+            let mut s = if plain {
+                let mut s = b.score(p, me) + b.score(p, op);
+                if b.cat(p, me) == C_NONE && b.cat(p, op) == C_NONE {
+                    // A point that makes no shape for either colour a little less.
+                    s -= 5;
+                }
+                s
+            } else {
+                t[b.combo(p, me) as usize][0] as i32 + t[b.combo(p, op) as usize][1] as i32
+            };
+            s += (self.history[p as usize][side] >> 4).min(200) as i32;
             keys.push((-i64::from(s) << 16) | i64::from(p));
         }
         keys.sort_unstable();

@@ -67,10 +67,12 @@ impl Search<'_> {
     /// single point does. Counter-fours are not included.
     pub(super) fn defence_moves(&mut self, attacker: Color, out: &mut Vec<Pos>) {
         let threat = |c: Cat| c == C_FLEX4;
+        let total = self.b.count(attacker, C_FLEX4) as usize;
+        let threats = self.threat_points(attacker, threat, total);
         // More than six separate threats are more than one stone can answer
         // in practice; the candidates of the first six are still tried.
-        let (cand, _) = self.threat_line_points(attacker, threat, B4, 6);
-        self.keep_answers(cand, attacker, |c| c >= C_FLEX4, out);
+        let cand = self.threat_line_points(&threats[..threats.len().min(6)], attacker, B4);
+        self.keep_answers(cand, &threats, attacker, threat, out);
     }
 
     /// The moves for the side to move that leave `attacker` without any
@@ -79,37 +81,56 @@ impl Search<'_> {
     /// does, or if there are more such points than one stone can answer.
     pub(super) fn double_threat_defences(&mut self, attacker: Color, out: &mut Vec<Pos>) {
         let threat = |c: Cat| c == C_FOUR_THREE || c == C_THREE_THREE || c >= C_FLEX4;
-        let (cand, complete) = self.threat_line_points(attacker, threat, F3, 4);
-        if !complete {
-            out.clear();
+        let b = &self.b;
+        let total = (b.count(attacker, C_FOUR_THREE) + b.count(attacker, C_THREE_THREE)) as usize
+            + b.count_at_least(attacker, C_FLEX4) as usize;
+        out.clear();
+        if total > 4 {
             return;
         }
-        self.keep_answers(cand, attacker, threat, out);
+        let threats = self.threat_points(attacker, threat, total);
+        let cand = self.threat_line_points(&threats, attacker, F3);
+        self.keep_answers(cand, &threats, attacker, threat, out);
     }
 
-    /// The empty points that might answer `attacker`'s threat points (those
-    /// whose category passes `threat`): each such point and the empty
-    /// points within five steps of it along the directions where its
-    /// pattern is at least `min_pat`. Looks at the first `max_threats`
-    /// threat points; the flag says whether that was all of them.
-    fn threat_line_points(
+    /// The empty points whose category for `attacker` passes `threat`, in
+    /// board order: there are `total` of them (the board's counts say how
+    /// many), so the scan stops at the last.
+    fn threat_points(
         &self,
         attacker: Color,
         threat: impl Fn(Cat) -> bool,
-        min_pat: Pat,
-        max_threats: usize,
-    ) -> (Vec<Pos>, bool) {
+        total: usize,
+    ) -> Vec<Pos> {
+        let b = &self.b;
+        let mut out = Vec::with_capacity(total);
+        if total > 0 {
+            for &q in b.points() {
+                if b.is_empty(q) && threat(b.cat(q, attacker)) {
+                    out.push(q);
+                    if out.len() == total {
+                        break;
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(
+            out.len(),
+            b.points()
+                .iter()
+                .filter(|&&q| b.is_empty(q) && threat(b.cat(q, attacker)))
+                .count()
+        );
+        out
+    }
+
+    /// The empty points that might answer `attacker`'s threat points
+    /// `threats`: each such point and the empty points within five steps
+    /// of it along the directions where its pattern is at least `min_pat`.
+    fn threat_line_points(&self, threats: &[Pos], attacker: Color, min_pat: Pat) -> Vec<Pos> {
         let b = &self.b;
         let mut cand: Vec<Pos> = Vec::with_capacity(32);
-        let mut threats = 0;
-        for &q in b.points() {
-            if !b.is_empty(q) || !threat(b.cat(q, attacker)) {
-                continue;
-            }
-            threats += 1;
-            if threats > max_threats {
-                return (cand, false);
-            }
+        for &q in threats {
             if !cand.contains(&q) {
                 cand.push(q);
             }
@@ -125,7 +146,7 @@ impl Search<'_> {
                 }
             }
         }
-        (cand, true)
+        cand
     }
 
     /// The candidates after which `attacker` has no point whose category
@@ -141,6 +162,7 @@ impl Search<'_> {
     fn keep_answers(
         &mut self,
         cand: Vec<Pos>,
+        threats: &[Pos],
         attacker: Color,
         threat: impl Fn(Cat) -> bool,
         out: &mut Vec<Pos>,
@@ -149,12 +171,6 @@ impl Search<'_> {
         let me = self.b.to_move();
         if !self.b.is_renju() {
             let b = &self.b;
-            let threats: Vec<Pos> = b
-                .points()
-                .iter()
-                .copied()
-                .filter(|&q| b.is_empty(q) && threat(b.cat(q, attacker)))
-                .collect();
             for r in cand {
                 if threats
                     .iter()
