@@ -415,6 +415,13 @@ impl Board {
             // The one five point is nearly always on a line through the
             // last stone (the four it just made, or the one it failed to
             // block): forty points to look at rather than the board.
+            debug_assert_eq!(
+                Some(q),
+                self.points
+                    .iter()
+                    .copied()
+                    .find(|&p| self.is_empty(p) && self.cat(p, c) == C_FIVE)
+            );
             return Some(q);
         }
         self.points
