@@ -1087,12 +1087,23 @@ impl<'a> Search<'a> {
     /// the hand-set attack plus defence scores.
     #[inline]
     fn order_score(&self, p: Pos, me: Color, op: Color) -> i32 {
+        self.order_score_in(self.order_table(), p, me, op)
+    }
+
+    /// The learned ordering's table when moves are ordered by it.
+    #[inline]
+    fn order_table(&self) -> Option<&'static [[i16; 2]]> {
+        self.learned_order().then(learned::order_by_combo)
+    }
+
+    /// [`Search::order_score`] with the table chosen once by the caller.
+    #[inline]
+    fn order_score_in(&self, t: Option<&[[i16; 2]]>, p: Pos, me: Color, op: Color) -> i32 {
         let b = &self.b;
-        if self.learned_order() {
-            let t = learned::order_by_combo();
-            return t[b.combo(p, me) as usize][0] as i32 + t[b.combo(p, op) as usize][1] as i32;
+        match t {
+            Some(t) => t[b.combo(p, me) as usize][0] as i32 + t[b.combo(p, op) as usize][1] as i32,
+            None => b.score(p, me) + b.score(p, op),
         }
-        b.score(p, me) + b.score(p, op)
     }
 
     /// Candidate moves near the stones, best first by attack plus defence
@@ -1113,24 +1124,17 @@ impl<'a> Search<'a> {
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         let b = &self.b;
-        let plain = !self.learned_order();
-        let t = learned::order_by_combo();
+        let t = self.order_table();
         let side = me as usize - 1;
         for &p in b.points() {
             if !b.may_play(p, me) || !b.is_near(p) {
                 continue;
             }
-            // What `order_score` gives, with the choice of tables made once.
-            let mut s = if plain {
-                let mut s = b.score(p, me) + b.score(p, op);
-                if b.cat(p, me) == C_NONE && b.cat(p, op) == C_NONE {
-                    // A point that makes no shape for either colour a little less.
-                    s -= 5;
-                }
-                s
-            } else {
-                t[b.combo(p, me) as usize][0] as i32 + t[b.combo(p, op) as usize][1] as i32
-            };
+            let mut s = self.order_score_in(t, p, me, op);
+            if t.is_none() && b.cat(p, me) == C_NONE && b.cat(p, op) == C_NONE {
+                // A point that makes no shape for either colour a little less.
+                s -= 5;
+            }
             s += (self.history[p as usize][side] >> 4).min(200) as i32;
             keys.push((-i64::from(s) << 16) | i64::from(p));
         }

@@ -66,12 +66,20 @@ impl Search<'_> {
     /// without any point making an open four or double four. Empty if no
     /// single point does. Counter-fours are not included.
     pub(super) fn defence_moves(&mut self, attacker: Color, out: &mut Vec<Pos>) {
-        let threat = |c: Cat| c == C_FLEX4;
-        let total = self.b.count(attacker, C_FLEX4) as usize;
+        // Every point making an open four or better must lose it; the
+        // candidates come from the open-four points.
+        let threat = |c: Cat| c >= C_FLEX4;
+        let total = self.b.count_at_least(attacker, C_FLEX4) as usize;
         let threats = self.threat_points(attacker, threat, total);
         // More than six separate threats are more than one stone can answer
         // in practice; the candidates of the first six are still tried.
-        let cand = self.threat_line_points(&threats[..threats.len().min(6)], attacker, B4);
+        let flex: Vec<Pos> = threats
+            .iter()
+            .copied()
+            .filter(|&q| self.b.cat(q, attacker) == C_FLEX4)
+            .take(6)
+            .collect();
+        let cand = self.threat_line_points(&flex, attacker, B4);
         self.keep_answers(cand, &threats, attacker, threat, out);
     }
 
