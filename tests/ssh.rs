@@ -99,6 +99,23 @@ async fn out_of_turn_and_bad_moves_are_told_only_to_the_sender() {
         first.screen().contains(MY_TURN),
         "still the first player's turn"
     );
+    // The column typed ahead stays in the field (the cursor moved on to E
+    // after it) and Enter plays it once the turn comes.
+    assert!(
+        second.screen().contains("Next move: d"),
+        "{}",
+        second.screen()
+    );
+    second.send(b"\x1b[C").await;
+    first.send(b"a\r").await;
+    first.wait_gone(MY_TURN).await;
+    second.wait_for("Move: d").await;
+    second.send(b"\r").await;
+    let s = first.wait_for(MY_TURN).await;
+    // The bottom row: a stone in A, then the last move marked in D.
+    let row = s.lines().find(|l| l.ends_with("| 0")).unwrap_or_default();
+    let cells: String = row.trim_start().chars().skip(3).collect();
+    assert!(cells.starts_with("  |  ("), "a then d: {s}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

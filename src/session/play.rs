@@ -359,7 +359,7 @@ impl PlayScreen {
         let wrap =
             |v: u8, d: i32, n: u8| -> u8 { ((i32::from(v) + d).rem_euclid(i32::from(n))) as u8 };
         self.cursor.x = wrap(self.cursor.x, dx, rules.width());
-        if self.kind() == GameKind::Gomoku {
+        if !self.kind().has_gravity() {
             self.cursor.y = wrap(self.cursor.y, dy, rules.height());
         }
     }
@@ -388,7 +388,7 @@ impl PlayScreen {
                 self.typed.clear();
                 self.notice = None;
                 self.cursor.x = p.x;
-                if self.kind() == GameKind::Gomoku {
+                if !self.kind().has_gravity() {
                     self.cursor = p;
                 }
                 PlayAction::Submit(m)
@@ -402,6 +402,18 @@ impl PlayScreen {
     }
 
     fn submit_typed(&mut self) -> PlayAction {
+        // Typed ahead on the opponent's turn: the text stays in the field,
+        // for Enter once the turn comes (it is not lost to an early Enter).
+        if !self.my_turn() && self.plays() && self.game.to_move().is_some() {
+            let who = self
+                .game
+                .to_move()
+                .map(|s| self.game.seat(s).label())
+                .unwrap_or_default();
+            // The field's own line says it is kept (see the frame).
+            self.set_notice(format!("not your turn: {who} is to move"), true);
+            return PlayAction::None;
+        }
         let text = std::mem::take(&mut self.typed);
         match self.game.position.rules().parse_move(&text) {
             Ok(m) => self.submit(m),
@@ -445,7 +457,7 @@ impl PlayScreen {
     /// letter that names a column on this board, after other typed text.
     fn types_into_field(&self, c: char) -> bool {
         !self.typed.is_empty()
-            && self.kind() == GameKind::Gomoku
+            && !self.kind().has_gravity()
             && c.is_ascii_alphabetic()
             && (c.to_ascii_lowercase() as u32)
                 < u32::from(b'a') + u32::from(self.game.position.rules().width())
@@ -460,7 +472,7 @@ impl PlayScreen {
             return;
         }
         if self.game.ending.is_none()
-            && self.my_turn()
+            && self.plays()
             && self.confirm.is_none()
             && !c.is_control()
             && self.typed.chars().count() < MAX_TYPED
@@ -690,7 +702,7 @@ impl PlayScreen {
                     GameKind::Gomoku | GameKind::Renju => Move::Point(p),
                 };
                 self.cursor.x = p.x;
-                if self.kind() == GameKind::Gomoku {
+                if !self.kind().has_gravity() {
                     self.cursor = p;
                 }
                 self.typed.clear();
@@ -703,6 +715,11 @@ impl PlayScreen {
     /// Whether this terminal plays no side (it only shows the game).
     fn watching(&self) -> bool {
         self.mine == [false, false]
+    }
+
+    /// Whether this terminal plays a side of the game.
+    fn plays(&self) -> bool {
+        !self.watching()
     }
 
     /// Where the last frame put the board and the clock rows (for clicks
@@ -1122,6 +1139,14 @@ impl PlayScreen {
             };
             l.push(hint, Style::PLAIN.dim());
             f.push(l);
+        } else if self.plays() && !self.typed.is_empty() {
+            // Typed ahead on the other side's turn: shown, kept for later.
+            let mut l = Line::new();
+            l.push(" Next move: ", Style::PLAIN.bold());
+            l.push(self.typed.clone(), Style::PLAIN.underline());
+            l.push("_", Style::PLAIN.bold());
+            l.push("   Enter plays it on your turn", Style::PLAIN.dim());
+            f.push(l);
         } else {
             f.blank();
         }
@@ -1505,5 +1530,66 @@ mod tests {
         let mut w = PlayScreen::new(t.view().clone(), [false, false], true);
         assert_eq!(w.handle(Key::Char('=')), PlayAction::None);
         assert_eq!(w.handle(Key::Char('!')), PlayAction::None);
+    }
+
+    fn gomoku_pair(rules: Rules) -> Table {
+        Table::new(
+            rules,
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::human("bob", Colour::Blue),
+            ],
+        )
+    }
+
+    /// A point typed and entered on the other side's turn stays in the
+    /// field (shown), and Enter plays it once the turn comes.
+    #[test]
+    fn a_move_typed_ahead_is_kept_for_the_turn() {
+        let mut t = gomoku_pair(Rules::gomoku());
+        let mut bob = PlayScreen::new(t.view().clone(), [false, true], true);
+        for c in "g8".chars() {
+            bob.handle(Key::Char(c));
+        }
+        assert_eq!(bob.handle(Key::Enter), PlayAction::None);
+        let text = bob.frame(Theme::Ascii).to_plain("\n");
+        assert!(text.contains("not your turn: ann"), "{text}");
+        assert!(text.contains("Next move: g8_"), "{text}");
+        t.play(Side::First, Move::Point(Point::new(7, 7))).unwrap();
+        bob.update(t.view().clone());
+        let text = bob.frame(Theme::Ascii).to_plain("\n");
+        assert!(text.contains("Move: g8_"), "{text}");
+        assert!(!text.contains("not your turn"), "{text}");
+        assert_eq!(
+            bob.handle(Key::Enter),
+            PlayAction::Submit(Move::Point(Point::new(6, 7)))
+        );
+        // A watcher types nothing.
+        let mut w = PlayScreen::new(t.view().clone(), [false, false], true);
+        w.handle(Key::Char('h'));
+        w.paste('9');
+        let text = w.frame(Theme::Ascii).to_plain("\n");
+        assert!(
+            !text.contains("Next move") && !text.contains("Move:"),
+            "{text}"
+        );
+    }
+
+    /// The arrows move the cursor over the whole board in renju as in
+    /// Gomoku (up and down too), and Enter places at the cursor.
+    #[test]
+    fn arrows_move_up_and_down_in_renju() {
+        for rules in [Rules::gomoku(), Rules::standard(GameKind::Renju)] {
+            let t = gomoku_pair(rules);
+            let mut ann = PlayScreen::new(t.view().clone(), [true, false], true);
+            ann.handle(Key::Up);
+            ann.handle(Key::Up);
+            ann.handle(Key::Left);
+            assert_eq!(
+                ann.handle(Key::Enter),
+                PlayAction::Submit(Move::Point(Point::new(6, 9))),
+                "{rules:?}"
+            );
+        }
     }
 }

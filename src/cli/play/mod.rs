@@ -20,7 +20,7 @@ use crate::text;
 /// Every menu choice is also a flag; a game with every choice given starts at once.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlayArgs {
-    /// The game: connect4 or gomoku.
+    /// The game: connect4, gomoku or renju.
     #[arg(long)]
     pub game: Option<GameKind>,
     /// Play against a second person on this keyboard (human) or the computer.
