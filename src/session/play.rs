@@ -91,6 +91,10 @@ pub struct PlayScreen {
     /// Cursor: the column for Connect Four (y unused), the point for Gomoku.
     cursor: Point,
     typed: String,
+    /// The typed move was entered before this side's turn and is kept for
+    /// it: the next key typed starts a new move instead of adding to it (a
+    /// line-mode client sends a whole new line).
+    held: bool,
     pub notice: Option<Notice>,
     /// Remote games say "rematch" and "lobby"; local ones "play again" and "menu".
     remote: bool,
@@ -142,6 +146,7 @@ impl PlayScreen {
             mine,
             present: [true, true],
             typed: String::new(),
+            held: false,
             notice: None,
             remote,
             geometry: None,
@@ -412,9 +417,11 @@ impl PlayScreen {
                 .unwrap_or_default();
             // The field's own line says it is kept (see the frame).
             self.set_notice(format!("not your turn: {who} is to move"), true);
+            self.held = true;
             return PlayAction::None;
         }
         let text = std::mem::take(&mut self.typed);
+        self.held = false;
         match self.game.position.rules().parse_move(&text) {
             Ok(m) => self.submit(m),
             Err(e) => {
@@ -463,6 +470,17 @@ impl PlayScreen {
                 < u32::from(b'a') + u32::from(self.game.position.rules().width())
     }
 
+    /// Adds a character to the move field (a move kept for the turn gives
+    /// way to the new one).
+    fn type_char(&mut self, c: char) {
+        if std::mem::take(&mut self.held) {
+            self.typed.clear();
+        }
+        if self.typed.chars().count() < MAX_TYPED {
+            self.typed.push(c);
+        }
+    }
+
     /// A pasted character: typed into the move field, never a command.
     pub fn paste(&mut self, c: char) {
         if let Some(text) = &mut self.chat_typing {
@@ -471,13 +489,8 @@ impl PlayScreen {
             }
             return;
         }
-        if self.game.ending.is_none()
-            && self.plays()
-            && self.confirm.is_none()
-            && !c.is_control()
-            && self.typed.chars().count() < MAX_TYPED
-        {
-            self.typed.push(c);
+        if self.game.ending.is_none() && self.plays() && self.confirm.is_none() && !c.is_control() {
+            self.type_char(c);
         }
     }
 
@@ -650,9 +663,11 @@ impl PlayScreen {
             Key::Enter => return self.submit_typed(),
             Key::Backspace => {
                 self.typed.pop();
+                self.held = false;
             }
             Key::Esc => {
                 self.typed.clear();
+                self.held = false;
                 self.notice = None;
             }
             // Leaving a game in play is asked about first (a stray q must
@@ -675,9 +690,7 @@ impl PlayScreen {
                     self.typed.clear();
                     self.cursor.x = x;
                 }
-                if self.typed.chars().count() < MAX_TYPED {
-                    self.typed.push(c);
-                }
+                self.type_char(c);
             }
             _ => {}
         }
@@ -1563,6 +1576,24 @@ mod tests {
         assert_eq!(
             bob.handle(Key::Enter),
             PlayAction::Submit(Move::Point(Point::new(6, 7)))
+        );
+        // Kept by an early Enter, a move gives way to the next one typed
+        // (a line-mode client sends a new line, not more of the old one).
+        t.play(Side::Second, Move::Point(Point::new(6, 7))).unwrap();
+        bob.update(t.view().clone());
+        for c in "a1\rh9".chars() {
+            bob.handle(if c == '\r' { Key::Enter } else { Key::Char(c) });
+        }
+        assert!(
+            bob.frame(Theme::Ascii)
+                .to_plain("\n")
+                .contains("Next move: h9_")
+        );
+        t.play(Side::First, Move::Point(Point::new(0, 1))).unwrap();
+        bob.update(t.view().clone());
+        assert_eq!(
+            bob.handle(Key::Enter),
+            PlayAction::Submit(Move::Point(Point::new(7, 8)))
         );
         // A watcher types nothing.
         let mut w = PlayScreen::new(t.view().clone(), [false, false], true);
