@@ -380,12 +380,7 @@ impl PlayScreen {
     /// set and nothing is sent.
     fn submit(&mut self, m: Move) -> PlayAction {
         if !self.my_turn() {
-            let who = self
-                .game
-                .to_move()
-                .map(|s| self.game.seat(s).label())
-                .unwrap_or_default();
-            self.set_notice(format!("not your turn: {who} is to move"), true);
+            self.tell_not_your_turn();
             return PlayAction::None;
         }
         match self.game.position.check(m) {
@@ -406,17 +401,22 @@ impl PlayScreen {
         }
     }
 
+    /// The notice for a move tried out of turn: who is to move.
+    fn tell_not_your_turn(&mut self) {
+        let who = self
+            .game
+            .to_move()
+            .map(|s| self.game.seat(s).label())
+            .unwrap_or_default();
+        self.set_notice(format!("not your turn: {who} is to move"), true);
+    }
+
     fn submit_typed(&mut self) -> PlayAction {
         // Typed ahead on the opponent's turn: the text stays in the field,
         // for Enter once the turn comes (it is not lost to an early Enter).
-        if !self.my_turn() && self.plays() && self.game.to_move().is_some() {
-            let who = self
-                .game
-                .to_move()
-                .map(|s| self.game.seat(s).label())
-                .unwrap_or_default();
+        if !self.my_turn() && !self.watching() && self.game.to_move().is_some() {
             // The field's own line says it is kept (see the frame).
-            self.set_notice(format!("not your turn: {who} is to move"), true);
+            self.tell_not_your_turn();
             self.held = true;
             return PlayAction::None;
         }
@@ -489,7 +489,11 @@ impl PlayScreen {
             }
             return;
         }
-        if self.game.ending.is_none() && self.plays() && self.confirm.is_none() && !c.is_control() {
+        if self.game.ending.is_none()
+            && !self.watching()
+            && self.confirm.is_none()
+            && !c.is_control()
+        {
             self.type_char(c);
         }
     }
@@ -728,11 +732,6 @@ impl PlayScreen {
     /// Whether this terminal plays no side (it only shows the game).
     fn watching(&self) -> bool {
         self.mine == [false, false]
-    }
-
-    /// Whether this terminal plays a side of the game.
-    fn plays(&self) -> bool {
-        !self.watching()
     }
 
     /// Where the last frame put the board and the clock rows (for clicks
@@ -1152,7 +1151,7 @@ impl PlayScreen {
             };
             l.push(hint, Style::PLAIN.dim());
             f.push(l);
-        } else if self.plays() && !self.typed.is_empty() {
+        } else if !self.watching() && !self.typed.is_empty() {
             // Typed ahead on the other side's turn: shown, kept for later.
             let mut l = Line::new();
             l.push(" Next move: ", Style::PLAIN.bold());
