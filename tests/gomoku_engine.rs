@@ -1755,6 +1755,35 @@ fn self_play_games_are_recorded_legally_and_the_same_seed_plays_them_again() {
         run_with("h.txt", "7", &with(&stripped)),
         "the threat weights changed no game"
     );
+    // `--experiment` fits another feature set and only reports its log
+    // losses: more weights than the shipped features, and no file.
+    // (`fine-shapes`' 5,735 weights make a Newton step of half a minute;
+    // its features are checked in `learned`'s unit tests.)
+    {
+        let (name, weights_at_least) = ("fine-levels", 2 * 715 + 28);
+        let none = dir.path().join(format!("x-{name}.txt"));
+        let out = fit(&none, &["--threats", "--experiment", name]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("experiment"))
+            .unwrap_or_else(|| panic!("{stdout}"));
+        let n: usize = line
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .trim_end_matches(':')
+            .parse()
+            .unwrap();
+        assert!(n >= weights_at_least + 972, "{line}");
+        assert!(line.contains("held out"), "{line}");
+        assert!(!none.exists(), "{name} wrote a weight file");
+    }
     let shipped = dir.path().join("shipped.txt");
     std::fs::write(&shipped, inarow::engine::gomoku::learned::SHIPPED).unwrap();
     assert_eq!(run_with("e.txt", "7", &with(&shipped)), a);

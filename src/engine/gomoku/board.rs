@@ -322,6 +322,10 @@ impl Board {
         }
         self.cat(q, c)
     }
+    /// The line key of the empty point `p` along direction `d`.
+    pub fn key(&self, p: Pos, d: usize) -> u32 {
+        self.info[p as usize].keys[d]
+    }
     /// Whether `c` may not play the empty point `p`: black's forbidden
     /// points under renju, and nothing else.
     #[inline]

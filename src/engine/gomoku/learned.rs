@@ -287,6 +287,9 @@ pub struct Sample {
     pub bonus: [f32; BONUSES],
     /// The threat state ([`threat_index`]).
     pub threat: u16,
+    /// Extra features, (index, count), of `gomoku-eval --experiment`
+    /// (empty otherwise).
+    pub extra: Vec<(u16, u16)>,
 }
 
 /// The three extra terms for the side to move `me` (as the evaluation
@@ -313,6 +316,18 @@ pub fn bonus_terms(b: &Board, me: Color) -> [i32; BONUSES] {
     t
 }
 
+/// Per-shape counts as (shape, count) pairs, leaving out the empty shape
+/// (all levels dead) and the shapes no point has.
+fn sparse(counts: &[u16]) -> Vec<(u16, u16)> {
+    counts
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|&(_, &n)| n > 0)
+        .map(|(s, &n)| (s as u16, n))
+        .collect()
+}
+
 /// The position as the fit sees it, or `None` when it is not quiet: a
 /// five is on the board for either side, or the side to move has an
 /// open-four point (the search decides those, never the evaluation).
@@ -333,20 +348,101 @@ pub fn sample(b: &Board) -> Option<Sample> {
         own[table[combo_of(pats(me))] as usize] += 1;
         oth[table[combo_of(pats(op))] as usize] += 1;
     }
-    let sparse = |v: Vec<u16>| {
-        v.iter()
-            .enumerate()
-            .skip(1)
-            .filter(|&(_, &n)| n > 0)
-            .map(|(s, &n)| (s as u16, n))
-            .collect()
-    };
     Some(Sample {
-        own: sparse(own),
-        other: sparse(oth),
+        own: sparse(&own),
+        other: sparse(&oth),
         bonus: bonus_terms(b, me).map(|x| x as f32),
         threat: threat_index(b, me) as u16,
+        extra: Vec::new(),
     })
+}
+
+/// Finer directional levels than the board's ten, for the evaluation
+/// only: an open two, a three and an open three are told apart by how
+/// many points of their line raise them one step (an open two by the
+/// open threes it can make: two or fewer, three, four or more; a three by
+/// its fours and an open three by its open fours: one, or two or more;
+/// under freestyle a three always has two). Only `gomoku-eval
+/// --experiment` reads them: they did not predict outcomes better.
+pub const FINE_LEVELS: usize = 14;
+/// Multisets of four fine levels.
+pub const FINE_SHAPES: usize = 2380;
+
+/// The fine level `c` makes by playing the empty point `p` along `d`
+/// (freestyle, as the games `gomoku-eval` reads are played).
+pub fn fine_pat(b: &Board, p: super::board::Pos, c: Color, d: usize) -> u8 {
+    super::pattern::fine_pattern(b.key(p, d), c)
+}
+
+/// The fine shape (index below [`FINE_SHAPES`]) of four fine levels.
+pub fn fine_shape(mut l: [u8; 4]) -> usize {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let n = FINE_LEVELS;
+        let mut id = vec![u16::MAX; n * n * n * n];
+        let mut next = 0u16;
+        for a in 0..n {
+            for b in 0..=a {
+                for c in 0..=b {
+                    for d in 0..=c {
+                        id[((a * n + b) * n + c) * n + d] = next;
+                        next += 1;
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(next as usize, FINE_SHAPES);
+        id
+    });
+    l.sort_unstable_by(|a, b| b.cmp(a));
+    let n = FINE_LEVELS;
+    t[((l[0] as usize * n + l[1] as usize) * n + l[2] as usize) * n + l[3] as usize] as usize
+}
+
+/// [`sample`] with the fine directional levels counted as extra
+/// features: the side to move's (0..14) and the opponent's (14..28).
+pub fn sample_fine_levels(b: &Board) -> Option<Sample> {
+    let mut s = sample(b)?;
+    let me = b.to_move();
+    let op = other(me);
+    let mut n = [0u16; 2 * FINE_LEVELS];
+    for &p in b.points() {
+        if !b.is_empty(p) {
+            continue;
+        }
+        for d in 0..4 {
+            n[fine_pat(b, p, me, d) as usize] += 1;
+            n[FINE_LEVELS + fine_pat(b, p, op, d) as usize] += 1;
+        }
+    }
+    s.extra = n
+        .iter()
+        .enumerate()
+        .filter(|&(i, &k)| k > 0 && i % FINE_LEVELS != 0)
+        .map(|(i, &k)| (i as u16, k))
+        .collect();
+    Some(s)
+}
+
+/// [`sample`] with shapes of four fine levels instead (indices below
+/// [`FINE_SHAPES`]).
+pub fn sample_fine_shapes(b: &Board) -> Option<Sample> {
+    let mut s = sample(b)?;
+    let me = b.to_move();
+    let op = other(me);
+    let mut own = vec![0u16; FINE_SHAPES];
+    let mut oth = vec![0u16; FINE_SHAPES];
+    for &p in b.points() {
+        if !b.is_empty(p) {
+            continue;
+        }
+        let f = |c| [0, 1, 2, 3].map(|d| fine_pat(b, p, c, d));
+        own[fine_shape(f(me))] += 1;
+        oth[fine_shape(f(op))] += 1;
+    }
+    s.own = sparse(&own);
+    s.other = sparse(&oth);
+    Some(s)
 }
 
 const _: () = assert!(LEVELS == 10);
@@ -354,6 +450,137 @@ const _: () = assert!(LEVELS == 10);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fine_levels_refine_the_boards_levels_and_count_the_ways_up() {
+        use super::super::Rule;
+        use super::super::pattern::{Tables, fine_pattern};
+        // Every line key: the fine level falls back to the board's level.
+        const COARSE: [Pat; FINE_LEVELS] = [0, 1, 2, 3, 4, 4, 4, 5, 5, 6, 6, 7, 8, 9];
+        let t = Tables::get(Rule::Freestyle);
+        for key in (0..1u32 << 20).step_by(7) {
+            for c in [1, 2] {
+                let f = fine_pattern(key, c);
+                assert_eq!(
+                    COARSE[f as usize],
+                    t.pattern(key, c),
+                    "key {key:#x} colour {c}"
+                );
+            }
+        }
+        // Black's stones on row 7; white's far away in a corner.
+        let board = |black: &[(usize, usize)]| {
+            let mut b = Board::new(15, 15, Rule::Freestyle);
+            let white = [(0, 14), (2, 14), (4, 14), (6, 14), (8, 14)];
+            for (i, &(x, y)) in black.iter().enumerate() {
+                b.play(b.pos(x, y).unwrap());
+                b.play(b.pos(white[i].0, white[i].1).unwrap());
+            }
+            b
+        };
+        let fine = |b: &Board, x, y| fine_pat(b, b.pos(x, y).unwrap(), 1, 0);
+        // Two stones, then a third beside them: an open three with an open
+        // four at either end (fine 10).
+        let b = board(&[(6, 7), (7, 7)]);
+        assert_eq!(fine(&b, 8, 7), 10);
+        // Split: X X _ p makes an open three whose only open four fills
+        // the gap (fine 9).
+        let b = board(&[(5, 7), (6, 7)]);
+        assert_eq!(fine(&b, 8, 7), 9);
+        // Against the edge: a closed three, with two four points (a
+        // three within five points always has two under freestyle, so
+        // fine level 7 does not occur there).
+        let b = board(&[(0, 7), (1, 7)]);
+        assert_eq!(fine(&b, 2, 7), 8);
+        let b = board(&[(0, 7), (2, 7)]);
+        assert_eq!(b.pat(b.pos(4, 7).unwrap(), 1, 0), super::super::pattern::B3);
+        assert_eq!(fine(&b, 4, 7), 8);
+        // One stone in the open: a second beside it is an open two with
+        // four ways to an open three (fine 6).
+        let b = board(&[(7, 7)]);
+        assert_eq!(fine(&b, 8, 7), 6);
+        assert_eq!(fine_shape([10, 0, 3, 6]), fine_shape([6, 3, 10, 0]));
+        assert_ne!(fine_shape([10, 0, 3, 6]), fine_shape([9, 0, 3, 6]));
+        assert_eq!(fine_shape([13, 13, 13, 13]), FINE_SHAPES - 1);
+    }
+
+    #[test]
+    fn fine_samples_refine_the_shipped_sample() {
+        use super::super::Rule;
+        const COARSE: [Pat; FINE_LEVELS] = [0, 1, 2, 3, 4, 4, 4, 5, 5, 6, 6, 7, 8, 9];
+        let mut b = Board::new(15, 15, Rule::Freestyle);
+        for (x, y) in [
+            (7, 7),
+            (8, 8),
+            (7, 8),
+            (6, 6),
+            (7, 6),
+            (9, 9),
+            (4, 10),
+            (7, 9),
+        ] {
+            b.play(b.pos(x, y).unwrap());
+        }
+        let base = sample(&b).unwrap();
+        // Fine shapes: the same points, each fine shape read back as its
+        // coarse shape gives the shipped counts.
+        let fine = sample_fine_shapes(&b).unwrap();
+        let n = FINE_LEVELS;
+        let mut levels_of = vec![[0u8; 4]; FINE_SHAPES];
+        for a in 0..n as u8 {
+            for b2 in 0..=a {
+                for c in 0..=b2 {
+                    for d in 0..=c {
+                        levels_of[fine_shape([a, b2, c, d])] = [a, b2, c, d];
+                    }
+                }
+            }
+        }
+        let coarse = |v: &[(u16, u16)]| {
+            let mut counts = vec![0u16; SHAPES];
+            for &(f, k) in v {
+                let l = levels_of[f as usize].map(|x| COARSE[x as usize]);
+                counts[shape_of_combo()[combo_of(l)] as usize] += k;
+            }
+            sparse(&counts)
+        };
+        assert_eq!(coarse(&fine.own), base.own);
+        assert_eq!(coarse(&fine.other), base.other);
+        assert_eq!((fine.threat, fine.bonus), (base.threat, base.bonus));
+        // Black (to move) has a lone stone at (4, 10): beside it, an
+        // open two with four ways to an open three (fine level 6).
+        assert!(
+            fine.own
+                .iter()
+                .any(|&(f, _)| levels_of[f as usize].contains(&6))
+        );
+        // Fine levels: per side, every empty point's four directions
+        // counted once (the dead ones left out).
+        let lv = sample_fine_levels(&b).unwrap();
+        assert_eq!((&lv.own, &lv.other), (&base.own, &base.other));
+        let empty = b.points().iter().filter(|&&p| b.is_empty(p)).count();
+        let dead = |side: usize| {
+            let c = if side == 0 {
+                b.to_move()
+            } else {
+                other(b.to_move())
+            };
+            b.points()
+                .iter()
+                .filter(|&&p| b.is_empty(p))
+                .map(|&p| (0..4).filter(|&d| b.pat(p, c, d) == 0).count())
+                .sum::<usize>()
+        };
+        for side in 0..2 {
+            let sum: usize = lv
+                .extra
+                .iter()
+                .filter(|&&(i, _)| i as usize / FINE_LEVELS == side)
+                .map(|&(_, k)| k as usize)
+                .sum();
+            assert_eq!(sum + dead(side), 4 * empty, "side {side}");
+        }
+    }
 
     #[test]
     fn shapes_ignore_the_order_of_directions_and_number_715() {

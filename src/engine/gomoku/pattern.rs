@@ -237,22 +237,90 @@ pub const fn slot(offset: i32) -> u32 {
     }
 }
 
+/// The window with an own stone at the centre and the ten side points
+/// read from `idx` in base 3.
+fn side_window(idx: usize) -> [u8; 11] {
+    let mut cells = [0u8; 11];
+    let mut rest = idx;
+    for &s in SLOTS.iter() {
+        cells[s] = (rest % 3) as u8;
+        rest /= 3;
+    }
+    cells[5] = OWN;
+    cells
+}
+
 /// The pattern of every window with an own stone at the centre, indexed by
 /// the ten side points in base 3.
 fn side_patterns(exact: bool) -> Vec<Pat> {
     let mut memo = vec![u8::MAX; POW3[11]];
     let mut side = vec![DEAD; POW3[10]];
     for (idx, slot) in side.iter_mut().enumerate() {
-        let mut cells = [0u8; 11];
-        let mut rest = idx;
-        for &s in SLOTS.iter() {
-            cells[s] = (rest % 3) as u8;
-            rest /= 3;
-        }
-        cells[5] = OWN;
+        let mut cells = side_window(idx);
         *slot = level(&mut cells, exact, &mut memo);
     }
     side
+}
+
+/// The fine level (0..14, see `learned::FINE_LEVELS`) colour `color`
+/// makes by playing a point with line key `key`, freestyle: the board's
+/// level, with an open two, a three and an open three told apart by how
+/// many points of the window raise them one step.
+pub fn fine_pattern(key: u32, color: u8) -> u8 {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let exact = false;
+        let mut memo = vec![u8::MAX; POW3[11]];
+        let mut side = vec![0u8; POW3[10]];
+        for (idx, slot) in side.iter_mut().enumerate() {
+            let mut cells = side_window(idx);
+            let l = level(&mut cells, exact, &mut memo);
+            let (up, base) = match l {
+                F2 => (F3, 4u8),
+                B3 => (B4, 7),
+                F3 => (F4, 9),
+                F5 => (0, 13),
+                F4 => (0, 12),
+                B4 => (0, 11),
+                _ => (0, l),
+            };
+            if up == 0 {
+                *slot = base;
+                continue;
+            }
+            let mut m = 0u8;
+            for e in 0..11 {
+                if cells[e] == EMPTY {
+                    cells[e] = OWN;
+                    let x = if is_five(&cells, exact) {
+                        F5
+                    } else {
+                        level(&mut cells, exact, &mut memo)
+                    };
+                    cells[e] = EMPTY;
+                    if x >= up {
+                        m += 1;
+                    }
+                }
+            }
+            *slot = match l {
+                F2 => base + m.saturating_sub(2).min(2),
+                _ => base + u8::from(m >= 2),
+            };
+        }
+        side
+    });
+    let mut i = 0usize;
+    for s in (0..10).rev() {
+        let v = (key >> (2 * s)) & 3;
+        let t = match (v, color) {
+            (0, _) => EMPTY,
+            (1, 1) | (2, 2) => OWN,
+            _ => BLOCKED,
+        };
+        i = i * 3 + t as usize;
+    }
+    t[i]
 }
 
 fn window_index(cells: &[u8; 11]) -> usize {
