@@ -2399,3 +2399,124 @@ fn the_match_script_counts_the_openings_won_with_both_colours() {
         "{text}"
     );
 }
+
+/// `inarow bench gomoku --suite` searches every position of a file and
+/// counts the wins it proves; a position answered without a search (a five
+/// to block) is counted apart, and a bad line names its line number.
+#[test]
+fn the_suite_bench_counts_proven_wins_and_refuses_bad_lines() {
+    let bin = env!("CARGO_BIN_EXE_inarow");
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.txt");
+    std::fs::write(
+        &suite,
+        "# header\n\
+         \n\
+         7,7 0,0 8,7 0,14 9,7 14,0  # black's open three: an open four wins\n\
+         7,7 6,7 8,7 0,0 9,7 0,2 10,7  # white blocks the five at 11,7\n\
+         7,7 8,8  # quiet\n\
+         7,5 0,0 7,6 14,14 5,7 0,14 6,7 14,0  # black: 7,7 makes two open threes\n",
+    )
+    .unwrap();
+    let out = Command::new(bin)
+        .args(["bench", "gomoku", "--depth", "4", "--suite"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("line")).collect();
+    assert_eq!(rows.len(), 4, "{stdout}");
+    assert!(rows[0].starts_with("line3 "), "{stdout}");
+    assert!(rows[1].contains(" 11,7 ") && rows[1].ends_with("Forced"), "{stdout}");
+    assert!(
+        stdout.contains("suite: won 2 of 3 positions (1 more answered by force, not counted)"),
+        "{stdout}"
+    );
+
+    for (text, wants) in [
+        ("7,7 8,8\n7,7 15,1\n", "line 2: move \"15,1\" is off the 15x15 board"),
+        ("7,7 7,7\n", "line 1: move \"7,7\" is played twice"),
+        ("7,7 8\n", "line 1: move \"8\" is not x,y"),
+        ("# only a comment\n", "no positions"),
+    ] {
+        std::fs::write(&suite, text).unwrap();
+        let out = Command::new(bin)
+            .args(["bench", "gomoku", "--depth", "1", "--suite"])
+            .arg(&suite)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{text:?}");
+        assert!(stderr.contains(wants), "{text:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{text:?}");
+    }
+}
+
+/// A judge that reports a forced win for the side to move once the board
+/// holds eight stones or more, and a plain score before.
+const MATE_AT_EIGHT_JUDGE: &str = r#"
+import sys
+stones, board = 0, False
+for line in sys.stdin:
+    cmd = line.strip().upper()
+    if board:
+        if cmd == "DONE":
+            board = False
+            print("MESSAGE Eval +M5" if stones >= 8 else "MESSAGE Eval 12", flush=True)
+            print("0,0", flush=True)
+        else:
+            stones += 1
+    elif cmd.startswith("START"):
+        print("OK", flush=True)
+    elif cmd == "BOARD":
+        stones, board = 0, True
+    elif cmd == "END":
+        break
+"#;
+
+/// `scripts/judge-games.py` prints, for each game the named engine lost,
+/// the first position after one of its moves that the judge calls won for
+/// the side to move, and nothing for the games it won.
+#[test]
+fn the_game_judge_finds_the_first_position_judged_lost_after_the_losers_move() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/judge-games.py");
+    let dir = tempfile::tempdir().unwrap();
+    let judge = dir.path().join("judge.py");
+    std::fs::write(&judge, MATE_AT_EIGHT_JUDGE).unwrap();
+    let moves: Vec<String> = (0..12).map(|i| format!("{i},{}", i % 3)).collect();
+    let log = dir.path().join("match.txt");
+    std::fs::write(
+        &log,
+        format!(
+            "game   1 A first: B wins in 12 moves: {m}\n\
+             game   1 B first: A wins in 12 moves: {m}\n\
+             game   2 B first: B wins in 12 moves: {m}\n\
+             A vs B: 1-2-0\n",
+            m = moves.join(" ")
+        ),
+    )
+    .unwrap();
+    let run = |loser: &str| {
+        let out = Command::new("python3")
+            .arg(script)
+            .arg(&log)
+            .args(["--judge", &format!("python3 {}", judge.display()), "--turn-ms", "10"])
+            .args(["--loser", loser])
+            .output()
+            .expect("run python3 scripts/judge-games.py");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Game 1 (A first: A is white, the fourth stone): positions after A's
+    // moves have an even number of stones, the first of eight or more is
+    // eight. Game 2 (B first: A is black): an odd number, so nine.
+    let want_a = format!(
+        "{} # game 1\n{} # game 2\n",
+        moves[..8].join(" "),
+        moves[..9].join(" ")
+    );
+    assert_eq!(run("A"), want_a);
+    // B lost only the second game of opening 1, as white: eight stones.
+    assert_eq!(run("B"), format!("{} # game 1\n", moves[..8].join(" ")));
+}

@@ -22,6 +22,7 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::engine::gomoku::board::{Board, Pos, other};
+use crate::engine::gomoku::search::{Source, WIN_MIN};
 use crate::engine::gomoku::{GomokuLevel, GomokuPlayer, Rule, Stone, stones_from_moves};
 use crate::engine::{Level, Limits};
 use crate::game::GameKind;
@@ -52,6 +53,11 @@ pub struct BenchGomokuArgs {
     /// Search only this position ("x,y x,y ...", the moves in order) instead of the fixed set.
     #[arg(long, value_name = "MOVES")]
     pub position: Option<String>,
+    /// Search every position of this file instead of the fixed set (one
+    /// position a line, "x,y x,y ..."; `#` starts a comment) and count how
+    /// many the side to move is proven to win (`scripts/lost-positions.txt`).
+    #[arg(long, value_name = "FILE", conflicts_with = "position")]
+    pub suite: Option<std::path::PathBuf>,
     /// Level for the position searches.
     #[arg(long, default_value = "strong")]
     pub level: String,
@@ -97,6 +103,14 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
     let stop = AtomicBool::new(false);
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
+    let custom: Vec<(String, String)> = match (&args.position, &args.suite) {
+        (Some(p), _) => vec![("custom".to_string(), p.clone())],
+        (None, Some(path)) => read_suite(path, args.size)?,
+        (None, None) => POSITIONS
+            .iter()
+            .map(|(n, m)| (n.to_string(), m.to_string()))
+            .collect(),
+    };
     outln!(
         "{:<9} {:>6} {:>5} {:>10} {:>9} {:>10} {:>7}  source",
         "position",
@@ -107,20 +121,14 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
         "nodes/s",
         "score"
     );
-    let custom;
-    let positions: &[(&str, &str)] = match &args.position {
-        Some(p) => {
-            custom = [("custom", p.as_str())];
-            &custom
-        }
-        None => POSITIONS,
-    };
+    let mut suite = SuiteTally::default();
     let level = match parse_player(&args.level)? {
         MatchPlayer::Level(l) => l,
         MatchPlayer::Beginner => bail!("--level: the beginner has no search to show"),
     };
-    for (name, moves) in positions {
-        let stones = parse_moves(moves).with_context(|| format!("position {name}"))?;
+    for (name, moves) in &custom {
+        let stones =
+            parse_moves(moves, args.size).with_context(|| format!("position {name}"))?;
         let mut player = GomokuPlayer::new(args.size, rule, args.tt_mb);
         let limits = match args.movetime {
             Some(ms) => Limits::new(Duration::from_millis(ms)),
@@ -144,6 +152,7 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
             r.score,
             r.source
         );
+        suite.add(r.score, r.source, r.elapsed);
     }
     outln!(
         "total: {} nodes, {:.0} ms, {:.0} nodes/s",
@@ -151,19 +160,94 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
         total_time.as_secs_f64() * 1000.0,
         total_nodes as f64 / total_time.as_secs_f64().max(1e-9)
     );
+    if args.suite.is_some() {
+        outln!("{}", suite.summary());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
+/// The most positions a suite file may hold.
+const SUITE_MAX: usize = 10_000;
+
+/// Reads a suite file: one position a line ("x,y x,y ...", the moves in
+/// order), `#` to the end of the line a comment, blank lines skipped. The
+/// positions are named by their line numbers.
+fn read_suite(path: &std::path::Path, size: usize) -> anyhow::Result<Vec<(String, String)>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the suite {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let moves = line.split('#').next().unwrap_or("").trim();
+        if moves.is_empty() {
+            continue;
+        }
+        parse_moves(moves, size)
+            .with_context(|| format!("{} line {}", path.display(), i + 1))?;
+        if out.len() == SUITE_MAX {
+            bail!("{}: more than {SUITE_MAX} positions", path.display());
+        }
+        out.push((format!("line{}", i + 1), moves.to_string()));
+    }
+    if out.is_empty() {
+        bail!("{}: no positions", path.display());
+    }
+    Ok(out)
+}
+
+/// What a suite's searches found: how many positions the side to move was
+/// proven to win, and how long the answers took. A position whose answer
+/// was forced without a search (a five to block, say) says nothing about
+/// the search and is counted apart.
+#[derive(Default)]
+struct SuiteTally {
+    searched: u32,
+    won: u32,
+    forced: u32,
+    time: Duration,
+}
+
+impl SuiteTally {
+    fn add(&mut self, score: i32, source: Source, elapsed: Duration) {
+        let won = score >= WIN_MIN;
+        if source == Source::Forced && !won {
+            self.forced += 1;
+            return;
+        }
+        self.searched += 1;
+        self.won += won as u32;
+        self.time += elapsed;
+    }
+
+    fn summary(&self) -> String {
+        let mean = self.time.as_secs_f64() * 1000.0 / f64::from(self.searched.max(1));
+        format!(
+            "suite: won {} of {} positions ({} more answered by force, not counted); mean {:.0} ms a position",
+            self.won, self.searched, self.forced, mean
+        )
+    }
+}
+
 /// Parses "x,y x,y ..." into stones, the side to move after the last one's
-/// as [`Stone::Own`].
-fn parse_moves(s: &str) -> anyhow::Result<Vec<(u8, u8, Stone)>> {
-    let moves: Vec<(u8, u8)> = s
-        .split_whitespace()
-        .map(|m| {
-            let (x, y) = m.split_once(',').context("move without comma")?;
-            Ok((x.parse()?, y.parse()?))
-        })
-        .collect::<anyhow::Result<_>>()?;
+/// as [`Stone::Own`]. A point off the `size` x `size` board or taken twice
+/// is an error.
+fn parse_moves(s: &str, size: usize) -> anyhow::Result<Vec<(u8, u8, Stone)>> {
+    let mut moves: Vec<(u8, u8)> = Vec::new();
+    for m in s.split_whitespace() {
+        let (x, y) = m
+            .split_once(',')
+            .with_context(|| format!("move {m:?} is not x,y"))?;
+        let xy: (u8, u8) = (
+            x.parse().with_context(|| format!("move {m:?}"))?,
+            y.parse().with_context(|| format!("move {m:?}"))?,
+        );
+        if usize::from(xy.0) >= size || usize::from(xy.1) >= size {
+            bail!("move {m:?} is off the {size}x{size} board");
+        }
+        if moves.contains(&xy) {
+            bail!("move {m:?} is played twice");
+        }
+        moves.push(xy);
+    }
     Ok(stones_from_moves(&moves))
 }
 
