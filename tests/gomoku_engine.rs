@@ -2428,14 +2428,20 @@ fn the_suite_bench_counts_proven_wins_and_refuses_bad_lines() {
     let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("line")).collect();
     assert_eq!(rows.len(), 4, "{stdout}");
     assert!(rows[0].starts_with("line3 "), "{stdout}");
-    assert!(rows[1].contains(" 11,7 ") && rows[1].ends_with("Forced"), "{stdout}");
+    assert!(
+        rows[1].contains(" 11,7 ") && rows[1].ends_with("Forced"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("suite: won 2 of 3 positions (1 more answered by force, not counted)"),
         "{stdout}"
     );
 
     for (text, wants) in [
-        ("7,7 8,8\n7,7 15,1\n", "line 2: move \"15,1\" is off the 15x15 board"),
+        (
+            "7,7 8,8\n7,7 15,1\n",
+            "line 2: move \"15,1\" is off the 15x15 board",
+        ),
         ("7,7 7,7\n", "line 1: move \"7,7\" is played twice"),
         ("7,7 8\n", "line 1: move \"8\" is not x,y"),
         ("# only a comment\n", "no positions"),
@@ -2501,11 +2507,20 @@ fn the_game_judge_finds_the_first_position_judged_lost_after_the_losers_move() {
         let out = Command::new("python3")
             .arg(script)
             .arg(&log)
-            .args(["--judge", &format!("python3 {}", judge.display()), "--turn-ms", "10"])
+            .args([
+                "--judge",
+                &format!("python3 {}", judge.display()),
+                "--turn-ms",
+                "10",
+            ])
             .args(["--loser", loser])
             .output()
             .expect("run python3 scripts/judge-games.py");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     // Game 1 (A first: A is white, the fourth stone): positions after A's

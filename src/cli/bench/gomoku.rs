@@ -127,8 +127,7 @@ pub fn run(args: BenchGomokuArgs) -> anyhow::Result<ExitCode> {
         MatchPlayer::Beginner => bail!("--level: the beginner has no search to show"),
     };
     for (name, moves) in &custom {
-        let stones =
-            parse_moves(moves, args.size).with_context(|| format!("position {name}"))?;
+        let stones = parse_moves(moves, args.size).with_context(|| format!("position {name}"))?;
         let mut player = GomokuPlayer::new(args.size, rule, args.tt_mb);
         let limits = match args.movetime {
             Some(ms) => Limits::new(Duration::from_millis(ms)),
@@ -181,8 +180,7 @@ fn read_suite(path: &std::path::Path, size: usize) -> anyhow::Result<Vec<(String
         if moves.is_empty() {
             continue;
         }
-        parse_moves(moves, size)
-            .with_context(|| format!("{} line {}", path.display(), i + 1))?;
+        parse_moves(moves, size).with_context(|| format!("{} line {}", path.display(), i + 1))?;
         if out.len() == SUITE_MAX {
             bail!("{}: more than {SUITE_MAX} positions", path.display());
         }
