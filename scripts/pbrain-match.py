@@ -13,7 +13,11 @@ points of it, alternating colours, so that no opening is a win in itself.
 The engines hear `START size`, `INFO timeout_turn ms`, `INFO timeout_match 0`,
 `INFO rule r`, and then `BOARD` ... `DONE` for their first move of a game and
 `TURN x,y` afterwards. A move that is illegal, missing (end of output) or more
-than --grace times the turn limit late loses the game. Prints every game and
+than --grace times the turn limit late loses the game; games lost to an
+answer that is not a move at all (an `ERROR` line, or none) are counted
+apart and a warning ends the summary, as they measure a protocol failure,
+not play.
+
 With --openings-file the openings are read from a file instead: one per
 line, its moves in order (black first, then alternating) as `x,y x,y ...`;
 blank lines and lines starting with `#` are skipped, and anything after
@@ -136,10 +140,12 @@ def parse_move(line, size):
     return None
 
 
-def play_game(engines, first, start, args, took_ms):
+def play_game(engines, first, start, args, took_ms, faults):
     """Plays one game; `first` is the index of the engine that moves first
     after the opening; each move's time in ms is appended to
-    `took_ms[engine index]`. Returns (winner index or None, moves, note)."""
+    `took_ms[engine index]`, and a game lost to an answer that is not a
+    move at all adds one to `faults[engine index]`. Returns (winner index
+    or None, moves, note)."""
     size = args.size
     board = {}
     moves = list(start)
@@ -175,7 +181,12 @@ def play_game(engines, first, start, args, took_ms):
         took = time.monotonic() - t
         took_ms[mover].append(took * 1000.0)
         p = parse_move(line, size)
-        if p is None or p in board:
+        if p is None:
+            # Not a move at all (an ERROR line, or no answer): the engine
+            # or its wrapper failed the protocol, which is not play.
+            faults[mover] += 1
+            return 1 - mover, moves, f"{e.name} played {line!r}"
+        if p in board:
             return 1 - mover, moves, f"{e.name} played {line!r}"
         if took > limit_s[mover] * args.grace + 0.05:
             return 1 - mover, moves, f"{e.name} took {took * 1000:.0f} ms"
@@ -239,6 +250,7 @@ def main():
     score = {0: [0, 0, 0], 1: [0, 0, 0]}
     black = [0, 0, 0]
     took_ms = [[], []]
+    faults = [0, 0]
     # Openings by what they decided: A won both games, B won both, or
     # anything else (one each, or a draw). From few stones the side with
     # the extra stone wins most games, so most openings split and only
@@ -253,7 +265,7 @@ def main():
             start = next_opening()
             winners = []
             for first in (0, 1):
-                winner, moves, note = play_game(engines, first, start, args, took_ms)
+                winner, moves, note = play_game(engines, first, start, args, took_ms, faults)
                 if winner == 0:
                     res, idx = "A wins", 0
                 elif winner == 1:
@@ -303,6 +315,12 @@ def main():
                 f"median {t[len(t) // 2]:.0f}, max {t[-1]:.0f}"
             )
     print("time per move (ms): " + "; ".join(parts))
+    if any(faults):
+        print(
+            f"WARNING: games lost to an answer that was not a move: A {faults[0]}, "
+            f"B {faults[1]}; a protocol failure, not play (an engine that drops or "
+            "misreads a command), so the score does not measure strength"
+        )
 
 
 if __name__ == "__main__":

@@ -2331,6 +2331,80 @@ fn the_match_script_plays_the_openings_of_a_file_and_refuses_a_bad_one() {
     assert!(!err.contains("Traceback"), "{err}");
 }
 
+/// An engine that moves on `DONE` but answers every `TURN` with an error,
+/// as one that drops a command it reads while still thinking does.
+const ERROR_ON_TURN_BRAIN: &str = r#"
+import sys
+taken = set()
+for line in sys.stdin:
+    cmd = line.strip().upper()
+    if cmd.startswith("START"):
+        print("OK", flush=True)
+    elif cmd == "BOARD":
+        taken.clear()
+    elif cmd.count(",") == 2:
+        x, y, _ = cmd.split(",")
+        taken.add((int(x), int(y)))
+    elif cmd == "DONE":
+        x = min(x for x in range(15) if (x, 0) not in taken)
+        print(f"{x},0", flush=True)
+    elif cmd.startswith("TURN"):
+        print("ERROR Unknown command: " + cmd.split()[1], flush=True)
+    elif cmd == "END":
+        break
+"#;
+
+#[test]
+fn the_match_script_warns_when_games_are_lost_to_answers_that_are_not_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("first_empty.py");
+    std::fs::write(&good, FIRST_EMPTY_BRAIN).unwrap();
+    let bad = dir.path().join("error_on_turn.py");
+    std::fs::write(&bad, ERROR_ON_TURN_BRAIN).unwrap();
+    let good = format!("python3 {}", good.display());
+    let bad = format!("python3 {}", bad.display());
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pbrain-match.py");
+    let run = |a: &str, b: &str| {
+        let out = Command::new("python3")
+            .args([
+                script,
+                a,
+                b,
+                "--openings",
+                "2",
+                "--stones",
+                "3",
+                "--turn-ms",
+                "200",
+            ])
+            .output()
+            .expect("run python3 scripts/pbrain-match.py");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    // B fails the protocol at its second move of every game: four games
+    // lost, each counted as a fault, and the summary says so.
+    let text = run(&good, &bad);
+    assert!(text.contains("A vs B: 4-0-0"), "{text}");
+    assert!(text.contains("B played 'ERROR Unknown command: "), "{text}");
+    assert!(
+        text.contains("WARNING: games lost to an answer that was not a move: A 0, B 4;"),
+        "{text}"
+    );
+    // The same engine as A: the faults are A's.
+    let text = run(&bad, &good);
+    assert!(text.contains("not a move: A 4, B 0;"), "{text}");
+    // Games decided by play carry no warning.
+    let text = run(&good, &good);
+    assert!(text.contains("over 4 games"), "{text}");
+    assert!(!text.contains("WARNING"), "{text}");
+}
+
 #[test]
 fn the_match_script_counts_the_openings_won_with_both_colours() {
     let dir = tempfile::tempdir().unwrap();
