@@ -44,14 +44,17 @@ import time
 class Engine:
     def __init__(self, command, name):
         self.name = name
-        self.proc = subprocess.Popen(
-            shlex.split(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
+        try:
+            self.proc = subprocess.Popen(
+                shlex.split(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except (OSError, ValueError) as e:
+            sys.exit(f"engine {name}: cannot start {command!r}: {getattr(e, 'strerror', None) or e}")
 
     def send(self, line):
         self.proc.stdin.write(line + "\n")
@@ -185,8 +188,7 @@ def play_game(engines, first, start, args, took_ms, faults):
             # Not a move at all (an ERROR line, or no answer): the engine
             # or its wrapper failed the protocol, which is not play.
             faults[mover] += 1
-            return 1 - mover, moves, f"{e.name} played {line!r}"
-        if p in board:
+        if p is None or p in board:
             return 1 - mover, moves, f"{e.name} played {line!r}"
         if took > limit_s[mover] * args.grace + 0.05:
             return 1 - mover, moves, f"{e.name} took {took * 1000:.0f} ms"

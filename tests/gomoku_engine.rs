@@ -2329,6 +2329,20 @@ fn the_match_script_plays_the_openings_of_a_file_and_refuses_a_bad_one() {
         "{err}"
     );
     assert!(!err.contains("Traceback"), "{err}");
+    // So is an engine that cannot be started.
+    let out = Command::new("python3")
+        .args([script, &weak, "/nonexistent/engine pbrain"])
+        .output()
+        .expect("run python3 scripts/pbrain-match.py");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains(
+            "engine B: cannot start '/nonexistent/engine pbrain': No such file or directory"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("Traceback"), "{err}");
 }
 
 /// An engine that moves on `DONE` but answers every `TURN` with an error,
