@@ -124,6 +124,12 @@ pub struct Options {
     /// depth 8 or less, no more than `a + depth^b` moves (the others only
     /// when all of those lose).
     pub move_count: Option<(f64, f64)>,
+    /// A four-three or double three of the side to move is a proven win
+    /// when the opponent has no point that makes a four: every node and
+    /// the quiescence search return it at once (not under renju, where
+    /// the follow-up may be a forbidden point), instead of standing pat
+    /// or cutting on the static evaluation before trying it.
+    pub quick_wins: bool,
 }
 
 impl Options {
@@ -153,6 +159,7 @@ impl Options {
             qsearch: true,
             lmr_log: 100,
             move_count: Some((3.0, 1.5)),
+            quick_wins: true,
         }
     }
 
@@ -170,6 +177,7 @@ impl Options {
             qsearch: false,
             lmr_log: 0,
             move_count: None,
+            quick_wins: false,
             ..self
         }
     }
@@ -200,6 +208,7 @@ impl Options {
             qsearch: false,
             lmr_log: 0,
             move_count: None,
+            quick_wins: false,
         }
     }
 }
@@ -712,6 +721,8 @@ impl<'a> Search<'a> {
             new_depth = depth;
         } else if self.b.count(me, C_FLEX4) > 0 {
             return WIN - ply - 3;
+        } else if self.double_threat_wins(me, op) {
+            return WIN - ply - 5;
         } else if self.b.count(op, C_FLEX4) > 0 {
             // An open three must be answered even at the horizon (a threat
             // extension): the answers are few and each removes the threat.
@@ -948,6 +959,9 @@ impl<'a> Search<'a> {
         if self.b.count(me, C_FLEX4) > 0 {
             return WIN - ply - 3;
         }
+        if self.double_threat_wins(me, op) {
+            return WIN - ply - 5;
+        }
         let e = self.evaluate();
         if e >= beta {
             return e;
@@ -1030,6 +1044,21 @@ impl<'a> Search<'a> {
     /// Static evaluation for the side to move: the difference of the two
     /// colours' point scores, plus the threats that win by force when the
     /// opponent has no four to interpose.
+    /// With [`Options::quick_wins`]: whether the side to move (no five
+    /// of the opponent's to block) wins by a four-three or a double three.
+    /// The opponent has no point that makes a four, so it has no four to
+    /// interpose and no open three; the block of our four or of one of
+    /// our threes lies on that threat's line, which meets the other
+    /// threat's line only at our stone, and makes no four of its own
+    /// (that point would have been a four point). Our open four follows,
+    /// then five: a win in five plies.
+    fn double_threat_wins(&self, me: Color, op: Color) -> bool {
+        self.opts.quick_wins
+            && !self.b.is_renju()
+            && (self.b.count(me, C_FOUR_THREE) > 0 || self.b.count(me, C_THREE_THREE) > 0)
+            && self.b.count_at_least(op, C_FOUR) == 0
+    }
+
     pub(super) fn evaluate(&self) -> i32 {
         let me = self.b.to_move();
         let op = other(me);
@@ -1462,6 +1491,126 @@ mod tests {
         let (proven, kept) = proofs_kept(&scores, "the quiescence search");
         assert!(proven >= 5, "{proven} proven results");
         assert!(kept * 10 >= proven * 7, "{kept} of {proven} proofs kept");
+    }
+
+    /// The board after these moves (x, y), black first.
+    fn board_of(rule: Rule, moves: &[(usize, usize)]) -> Board {
+        let mut b = Board::new(15, 15, rule);
+        for &(x, y) in moves {
+            b.play(b.pos(x, y).unwrap());
+        }
+        b
+    }
+
+    #[test]
+    fn a_four_three_or_double_three_is_a_quick_win_only_when_the_opponent_has_no_four() {
+        let stop = AtomicBool::new(false);
+        let mut tt = Tt::new(1);
+        let mut cache = ThreatCache::new(10);
+        // Black to move: (7,7) makes a four on row 7 (closed by white's
+        // (3,7)) and an open three on column 7. White has nothing.
+        let four_three = [
+            (4, 7),
+            (3, 7),
+            (5, 7),
+            (0, 0),
+            (6, 7),
+            (14, 0),
+            (7, 8),
+            (0, 14),
+            (7, 9),
+            (14, 14),
+        ];
+        // Black to move: (7,7) makes open threes on row 7 and column 7.
+        let double_three = [
+            (5, 7),
+            (0, 0),
+            (6, 7),
+            (14, 0),
+            (7, 8),
+            (0, 14),
+            (7, 9),
+            (14, 14),
+        ];
+        // As the first, but white's last stones make an open three of its
+        // own on row 2: white has points that make a four.
+        let answered = [
+            (4, 7),
+            (3, 7),
+            (5, 7),
+            (10, 2),
+            (6, 7),
+            (11, 2),
+            (7, 8),
+            (12, 2),
+            (7, 9),
+            (0, 14),
+        ];
+        let mut wins = |rule: Rule, moves: &[(usize, usize)], quick: bool| {
+            let b = board_of(rule, moves);
+            let opts = Options {
+                quick_wins: quick,
+                ..Options::strong()
+            };
+            let s = Search::new(b, &mut tt, &mut cache, &stop, opts);
+            s.double_threat_wins(1, 2)
+        };
+        assert!(wins(Rule::Freestyle, &four_three, true));
+        assert!(wins(Rule::ExactFive, &four_three, true));
+        assert!(wins(Rule::Freestyle, &double_three, true));
+        assert!(
+            !wins(Rule::Freestyle, &answered, true),
+            "white can interpose a four"
+        );
+        assert!(
+            !wins(Rule::Freestyle, &four_three, false),
+            "only with the option"
+        );
+        assert!(!wins(Rule::Renju, &four_three, true), "not under renju");
+    }
+
+    #[test]
+    fn quick_wins_are_real_wins_and_save_nodes() {
+        // Every position from play where the side to move has such a win
+        // is proven won by the search without the option.
+        let stop = AtomicBool::new(false);
+        let without = Options {
+            max_depth: 6,
+            quick_wins: false,
+            ..Options::strong()
+        };
+        let mut found = 0;
+        for b in positions(2000, 15) {
+            let mut tt = Tt::new(1);
+            let mut cache = ThreatCache::new(10);
+            let s = Search::new(b.clone(), &mut tt, &mut cache, &stop, Options::strong());
+            let me = b.to_move();
+            if s.double_threat_wins(me, 3 - me) {
+                found += 1;
+                let (_, score) = search(&b, without.clone());
+                assert!(
+                    score >= WIN_MIN,
+                    "stones {:?}: a quick win the search scores {score}",
+                    b.history()
+                );
+            }
+        }
+        assert!(found >= 5, "{found} positions with a quick win");
+
+        // Inside the tree they end nodes sooner and turn no proof around.
+        let depth8 = |on: bool| Options {
+            max_depth: 8,
+            quick_wins: on,
+            ..Options::strong()
+        };
+        let (with, without, scores) = side_by_side(positions(24, 14), depth8(true), depth8(false));
+        let (proven, kept) = proofs_kept(&scores, "the quick wins");
+        assert!(proven >= 3, "{proven} proven results");
+        assert!(kept >= proven, "{kept} of {proven} proofs kept");
+        assert!(
+            with < without,
+            "{with} nodes with the quick wins, {without} without"
+        );
     }
 
     #[test]
