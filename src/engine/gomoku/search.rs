@@ -1591,7 +1591,7 @@ mod tests {
             let mut cache = ThreatCache::new(10);
             let s = Search::new(b.clone(), &mut tt, &mut cache, &stop, Options::strong());
             let me = b.to_move();
-            if s.double_threat_wins(me, 3 - me) {
+            if s.double_threat_wins(me, super::other(me)) {
                 found += 1;
                 let (_, score) = search(&b, without.clone());
                 assert!(
