@@ -132,9 +132,9 @@ pub struct Options {
     pub quick_wins: bool,
     /// Extension of the answer to a four, in hundredths of a ply: 100
     /// (every level) searches it at the depth of the node (the four itself
-    /// cost the ply), 150 half a ply deeper (measured, not shipped). Fractions are carried down the line
-    /// and spent a whole ply at a time, so a line of fours goes deeper
-    /// than the nominal depth.
+    /// cost the ply), 150 half a ply deeper (measured, not shipped).
+    /// Fractions are carried down the line and spent a whole ply at a
+    /// time, so a line of fours goes deeper than the nominal depth.
     pub four_ext: i32,
     /// Extension of the table's move (outside the answer to a four), in
     /// hundredths of a ply, on the principal variation and off it;
@@ -728,11 +728,8 @@ impl<'a> Search<'a> {
         moves.clear();
         let mut new_depth = depth - 1;
         let mut pruned_after = usize::MAX;
-        let mut credit = if ply <= 1 {
-            0
-        } else {
-            self.ext_credit[ply as usize]
-        };
+        // Root moves' nodes (ply 1) read 0: no node at ply 0 sets it.
+        let mut credit = self.ext_credit[ply as usize];
         if opf == 1 {
             // Answering a four is not a real choice: search it at the same
             // depth, or deeper by the fraction of a ply the line has gathered.
@@ -745,8 +742,8 @@ impl<'a> Search<'a> {
             }
             moves.push(f);
             credit += self.opts.four_ext;
-            new_depth = depth - 1 + credit.div_euclid(100);
-            credit = credit.rem_euclid(100);
+            new_depth = depth - 1 + credit / 100;
+            credit %= 100;
         } else if self.b.count(me, C_FLEX4) > 0 {
             return WIN - ply - 3;
         } else if self.double_threat_wins(me, op) {
