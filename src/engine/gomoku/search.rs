@@ -46,6 +46,10 @@ const SIDE_SALT: u64 = 0x7A5C_1E3D_96B2_4F08;
 const VERIFY_PLIES: i32 = 6;
 /// How many fours deep the quiescence search ([`Search::qsearch`]) goes.
 const QSEARCH_FOURS: i32 = 6;
+/// The depth the quiescence search's table entries are stored at
+/// ([`Options::qsearch_tt`]): below any the main search asks for, so it
+/// never takes their score as its own.
+const QSEARCH_TT_DEPTH: i32 = -100;
 
 /// What one search may use, and which of the engine's parts it switches on.
 #[derive(Clone, Debug)]
@@ -140,6 +144,14 @@ pub struct Options {
     /// hundredths of a ply, on the principal variation and off it;
     /// carried down the line like [`Options::four_ext`].
     pub tt_ext: (i32, i32),
+    /// The quiescence search reads and writes the transposition table
+    /// where it tries fours: a line of fours reaches the same stones in
+    /// many orders, and an entry of the main search's cuts it at once.
+    /// Its own entries are stored at the lowest depth, so the main
+    /// search takes their move, never their score, and they take the
+    /// slot only of the same position or of an earlier search.
+    /// Measured, not shipped: off at every level (see the docs, stop 63).
+    pub qsearch_tt: bool,
 }
 
 impl Options {
@@ -172,6 +184,7 @@ impl Options {
             quick_wins: true,
             four_ext: 100,
             tt_ext: (0, 0),
+            qsearch_tt: false,
         }
     }
 
@@ -192,6 +205,7 @@ impl Options {
             quick_wins: false,
             four_ext: 100,
             tt_ext: (0, 0),
+            qsearch_tt: false,
             ..self
         }
     }
@@ -225,6 +239,7 @@ impl Options {
             quick_wins: false,
             four_ext: 100,
             tt_ext: (0, 0),
+            qsearch_tt: false,
         }
     }
 }
@@ -973,7 +988,9 @@ impl<'a> Search<'a> {
     /// tried, and after the first only those that make a three or two as
     /// well: a line of fours worth following is one that builds where it
     /// began. An open three of the opponent's is not answered here: the
-    /// evaluation's threat states price it.
+    /// evaluation's threat states price it. With [`Options::qsearch_tt`]
+    /// a node that tries fours first looks for the position in the
+    /// transposition table, and stores what it found.
     fn qsearch(&mut self, ply: i32, mut alpha: i32, beta: i32, qd: i32) -> i32 {
         let opf = match self.node_prelude(ply) {
             Ok(opf) => opf,
@@ -1006,7 +1023,22 @@ impl<'a> Search<'a> {
         if qd >= QSEARCH_FOURS || self.b.count_at_least(me, C_FOUR) == 0 {
             return e;
         }
+        let qtt = self.opts.qsearch_tt;
+        let key = self.b.hash() ^ if me == 2 { SIDE_SALT } else { 0 };
+        if qtt && let Some(t) = self.tt.probe(key) {
+            let s = from_tt(t.score as i32, ply);
+            let cut = match t.bound {
+                BOUND_EXACT => true,
+                BOUND_LOWER => s >= beta,
+                _ => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let alpha0 = alpha;
         let mut best = e;
+        let mut best_mv: Pos = 0;
         if e > alpha {
             alpha = e;
         }
@@ -1046,6 +1078,7 @@ impl<'a> Search<'a> {
             }
             if v > best {
                 best = v;
+                best_mv = m;
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
@@ -1053,6 +1086,17 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+        }
+        if qtt {
+            let bound = if best >= beta {
+                BOUND_LOWER
+            } else if best > alpha0 {
+                BOUND_EXACT
+            } else {
+                BOUND_UPPER
+            };
+            self.tt
+                .store(key, best_mv, to_tt(best, ply), QSEARCH_TT_DEPTH, bound);
         }
         best
     }
@@ -1695,6 +1739,29 @@ mod tests {
         assert!(
             proven_with > proven,
             "{proven_with} proven with the extensions, {proven} without"
+        );
+    }
+
+    #[test]
+    fn the_table_in_the_quiescence_search_turns_no_proof_around_and_saves_nodes() {
+        let depth8 = |on: bool| Options {
+            max_depth: 8,
+            qsearch_tt: on,
+            ..Options::strong()
+        };
+        let (with, without, scores) = side_by_side(positions(60, 15), depth8(true), depth8(false));
+        let (proven, kept) = proofs_kept(&scores, "the table in the quiescence search");
+        let proven_with = scores.iter().filter(|s| s.1.abs() >= WIN_MIN).count();
+        assert!(proven >= 5, "{proven} proven results");
+        assert!(kept * 10 >= proven * 9, "{kept} of {proven} proofs kept");
+        assert!(
+            proven_with >= proven,
+            "{proven_with} proven with the table, {proven} without"
+        );
+        // About 3 % fewer (1,166,601 against 1,203,683 when written).
+        assert!(
+            with < without,
+            "{with} nodes with the table in the quiescence search, {without} without"
         );
     }
 }
