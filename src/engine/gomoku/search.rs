@@ -704,6 +704,11 @@ impl<'a> Search<'a> {
     /// make, two fives to block, a full board, the deepest ply. `Err`
     /// holds such a node's score; `Ok` the number of fives the opponent
     /// threatens (0 or 1).
+    /// The position's key in the transposition table (the side to move salted in).
+    fn tt_key(&self) -> u64 {
+        self.b.hash() ^ if self.b.to_move() == 2 { SIDE_SALT } else { 0 }
+    }
+
     fn node_prelude(&mut self, ply: i32) -> Result<u16, i32> {
         if self.tick() {
             return Err(0);
@@ -788,20 +793,13 @@ impl<'a> Search<'a> {
             }
         }
 
-        let key = self.b.hash() ^ if me == 2 { SIDE_SALT } else { 0 };
+        let key = self.tt_key();
         let mut tt_move: Pos = 0;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.mv;
             let s = from_tt(e.score as i32, ply);
-            if !pv && e.depth as i32 >= depth {
-                let cut = match e.bound {
-                    BOUND_EXACT => true,
-                    BOUND_LOWER => s >= beta,
-                    _ => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if !pv && e.depth as i32 >= depth && cuts(e.bound, s, alpha, beta) {
+                return s;
             }
         }
 
@@ -967,13 +965,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if best > alpha0 {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        let bound = bound_of(best, alpha0, beta);
         self.tt.store(key, best_mv, to_tt(best, ply), depth, bound);
         self.move_bufs.push(moves);
         best
@@ -1024,15 +1016,10 @@ impl<'a> Search<'a> {
             return e;
         }
         let qtt = self.opts.qsearch_tt;
-        let key = self.b.hash() ^ if me == 2 { SIDE_SALT } else { 0 };
+        let key = self.tt_key();
         if qtt && let Some(t) = self.tt.probe(key) {
             let s = from_tt(t.score as i32, ply);
-            let cut = match t.bound {
-                BOUND_EXACT => true,
-                BOUND_LOWER => s >= beta,
-                _ => s <= alpha,
-            };
-            if cut {
+            if cuts(t.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -1088,13 +1075,7 @@ impl<'a> Search<'a> {
             }
         }
         if qtt {
-            let bound = if best >= beta {
-                BOUND_LOWER
-            } else if best > alpha0 {
-                BOUND_EXACT
-            } else {
-                BOUND_UPPER
-            };
+            let bound = bound_of(best, alpha0, beta);
             self.tt
                 .store(key, best_mv, to_tt(best, ply), QSEARCH_TT_DEPTH, bound);
         }
@@ -1255,6 +1236,27 @@ impl<'a> Search<'a> {
         out.clear();
         out.extend(keys.iter().map(|&k| (k & 0xFFFF) as Pos));
         self.keys = keys;
+    }
+}
+
+/// Whether a table entry's score `s` with this bound settles a node
+/// searched with this window.
+fn cuts(bound: u8, s: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        BOUND_EXACT => true,
+        BOUND_LOWER => s >= beta,
+        _ => s <= alpha,
+    }
+}
+
+/// The bound a node's best score is, for the window it was searched with.
+fn bound_of(best: i32, alpha0: i32, beta: i32) -> u8 {
+    if best >= beta {
+        BOUND_LOWER
+    } else if best > alpha0 {
+        BOUND_EXACT
+    } else {
+        BOUND_UPPER
     }
 }
 
