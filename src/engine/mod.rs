@@ -263,10 +263,10 @@ impl TimeShares {
     };
     /// The Gomoku engine: no new iteration after 55 % (moved back by the
     /// time the root threat searches took; a partly searched iteration
-    /// still counts, so starting one late is not wasted); stop at 90 %.
+    /// still counts, so starting one late is not wasted); stop at 93 %.
     pub const GOMOKU: TimeShares = TimeShares {
         soft: 0.55,
-        hard: 0.9,
+        hard: 0.93,
     };
 }
 

@@ -50,6 +50,8 @@ const QSEARCH_FOURS: i32 = 6;
 /// ([`Options::qsearch_tt`]): below any the main search asks for, so it
 /// never takes their score as its own.
 const QSEARCH_TT_DEPTH: i32 = -100;
+/// A ply whose node had no static evaluation ([`Options::improving`]).
+const NO_EVAL: i32 = i32::MIN;
 
 /// What one search may use, and which of the engine's parts it switches on.
 #[derive(Clone, Debug)]
@@ -152,6 +154,24 @@ pub struct Options {
     /// slot only of the same position or of an earlier search.
     /// Measured, not shipped: off at every level (see the docs, stop 63).
     pub qsearch_tt: bool,
+    /// Extra plies of late move reduction for a quiet move that is not a
+    /// killer in an expected cut node (a null-window node whose parent
+    /// expects it to fail high: the later moves of a node that already
+    /// has its cutoff candidate searched first); 0 = off.
+    pub cut_lmr: i32,
+    /// Whether the static evaluation of a quiet node has risen since the
+    /// side to move's node two plies up (where that one was quiet too)
+    /// decides two things: where it has not, late quiet moves already
+    /// reduced by more than a ply are reduced one ply more
+    /// (`improving.0`), and pruning by move count keeps half as many
+    /// (`improving.1`).
+    pub improving: (bool, bool),
+    /// Late moves that make or stop a single threat (one open three or a
+    /// plain four of the side to move, or the point of one open three of
+    /// the opponent's) are reduced too, from a node's fourth move: one
+    /// ply, two from the seventh, three from the thirteenth at depth 4
+    /// or more. Moves that make or stop two threats at once are not.
+    pub threat_lmr: bool,
 }
 
 impl Options {
@@ -177,7 +197,7 @@ impl Options {
             three_floor: -2,
             leaf_stand_pat: true,
             learned_order: true,
-            verify_share: 0.85,
+            verify_share: 0.97,
             qsearch: true,
             lmr_log: 100,
             move_count: Some((3.0, 1.5)),
@@ -185,6 +205,9 @@ impl Options {
             four_ext: 100,
             tt_ext: (0, 0),
             qsearch_tt: false,
+            cut_lmr: 0,
+            improving: (false, false),
+            threat_lmr: false,
         }
     }
 
@@ -206,6 +229,9 @@ impl Options {
             four_ext: 100,
             tt_ext: (0, 0),
             qsearch_tt: false,
+            cut_lmr: 0,
+            improving: (false, false),
+            threat_lmr: false,
             ..self
         }
     }
@@ -240,6 +266,9 @@ impl Options {
             four_ext: 100,
             tt_ext: (0, 0),
             qsearch_tt: false,
+            cut_lmr: 0,
+            improving: (false, false),
+            threat_lmr: false,
         }
     }
 }
@@ -296,6 +325,9 @@ pub struct Search<'a> {
     /// The fraction of a ply (hundredths) each node's line carries
     /// ([`Options::four_ext`]), set by its parent.
     ext_credit: Vec<i32>,
+    /// Each ply's static evaluation where its node was quiet, else
+    /// [`NO_EVAL`] ([`Options::improving`]).
+    static_evals: Vec<i32>,
     /// Move lists the nodes borrow and give back, so that a node does not
     /// allocate its own.
     move_bufs: Vec<Vec<Pos>>,
@@ -326,6 +358,7 @@ impl<'a> Search<'a> {
             history: vec![[0; 2]; n],
             killers: vec![[0; 2]; MAX_PLY as usize + 2],
             ext_credit: vec![0; MAX_PLY as usize + 2],
+            static_evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             move_bufs: Vec::new(),
             keys: Vec::new(),
             stop,
@@ -629,7 +662,7 @@ impl<'a> Search<'a> {
         self.b.play(m);
         let mut wins = false;
         for depth in 1..=max_depth {
-            let v = self.pvs(depth, 1, WIN_MIN - 1, WIN_MIN);
+            let v = self.pvs(depth, 1, WIN_MIN - 1, WIN_MIN, false);
             if self.aborted || v <= -WIN_MIN {
                 break;
             }
@@ -667,14 +700,14 @@ impl<'a> Search<'a> {
             self.b.play(m);
             let mut v;
             if i == 0 {
-                v = -self.pvs(depth - 1, 1, -beta, -alpha);
+                v = -self.pvs(depth - 1, 1, -beta, -alpha, false);
             } else {
-                v = -self.pvs(depth - 1 - r, 1, -alpha - 1, -alpha);
+                v = -self.pvs(depth - 1 - r, 1, -alpha - 1, -alpha, true);
                 if v > alpha && r > 0 && !self.aborted {
-                    v = -self.pvs(depth - 1, 1, -alpha - 1, -alpha);
+                    v = -self.pvs(depth - 1, 1, -alpha - 1, -alpha, true);
                 }
                 if v > alpha && !self.aborted {
-                    v = -self.pvs(depth - 1, 1, -beta, -alpha);
+                    v = -self.pvs(depth - 1, 1, -beta, -alpha, false);
                 }
             }
             self.b.undo();
@@ -731,11 +764,14 @@ impl<'a> Search<'a> {
         Ok(opf)
     }
 
-    fn pvs(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+    /// `cut`: the parent expects this null-window node to fail high
+    /// ([`Options::cut_lmr`]); never on the principal variation.
+    fn pvs(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32, cut: bool) -> i32 {
         let opf = match self.node_prelude(ply) {
             Ok(opf) => opf,
             Err(v) => return v,
         };
+        self.static_evals[ply as usize] = NO_EVAL;
         let me = self.b.to_move();
         let op = other(me);
         // Mate distance pruning: no line from here beats a win already in hand.
@@ -748,6 +784,7 @@ impl<'a> Search<'a> {
         moves.clear();
         let mut new_depth = depth - 1;
         let mut pruned_after = usize::MAX;
+        let mut improving = true;
         // Root moves' nodes (ply 1) read 0: no node at ply 0 sets it.
         let mut credit = self.ext_credit[ply as usize];
         if opf == 1 {
@@ -825,13 +862,19 @@ impl<'a> Search<'a> {
                 2 if frontier => 16,
                 _ => self.opts.max_width,
             };
-            if !pv && depth <= 3 && self.opts.static_cut > 0 {
+            let cut_here = !pv && depth <= 3 && self.opts.static_cut > 0;
+            if cut_here || self.opts.improving != (false, false) {
+                let e = self.evaluate();
+                self.static_evals[ply as usize] = e;
+                if ply >= 2 {
+                    let before = self.static_evals[ply as usize - 2];
+                    improving = before == NO_EVAL || e > before;
+                }
                 // Nothing to answer here, so standing pat is safe enough
                 // this close to the horizon when it is far above beta
                 // (the threat searches at the leaves and the root catch
                 // what it misses; in matches it gained more than it lost).
-                let e = self.evaluate();
-                if e - self.opts.static_cut * depth >= beta {
+                if cut_here && e - self.opts.static_cut * depth >= beta {
                     return e;
                 }
             }
@@ -893,7 +936,10 @@ impl<'a> Search<'a> {
             && pruned_after != usize::MAX
         {
             // Only in quiet nodes (where `pruned_after` was set).
-            let lim = (a + (depth as f64).powf(b)) as usize;
+            let mut lim = (a + (depth as f64).powf(b)) as usize;
+            if !improving && self.opts.improving.1 {
+                lim /= 2;
+            }
             pruned_after = pruned_after.min(lim.max(1));
         }
         for (i, &m) in moves.iter().enumerate() {
@@ -918,9 +964,16 @@ impl<'a> Search<'a> {
             self.b.play(m);
             let mut v;
             if i == 0 {
-                v = -self.pvs(nd, ply + 1, -beta, -alpha);
+                v = -self.pvs(nd, ply + 1, -beta, -alpha, !pv && !cut);
             } else {
                 let mut r = 0;
+                if self.opts.threat_lmr && !quiet && depth >= 2 && i >= 3 {
+                    let (cm, co) = (self.b.cat(m, me), self.b.cat(m, op));
+                    let single = (cm == C_THREE || cm == C_FOUR || cm < C_THREE) && co <= C_THREE;
+                    if single {
+                        r = (1 + (i >= 6) as i32 + (depth >= 4 && i >= 12) as i32).min(nd - 1);
+                    }
+                }
                 if depth >= 2 && quiet && i >= 2 {
                     r = 1 + (i >= 4) as i32 + (depth >= 4 && i >= 9) as i32;
                     if self.opts.lmr_log > 0 {
@@ -933,13 +986,28 @@ impl<'a> Search<'a> {
                             / 100.0;
                         r = r.min(nd).max((l as i32).min(nd - 1));
                     }
+                    // More in an expected cut node for a move that is not
+                    // a killer, and where the evaluation is not rising;
+                    // never below one ply.
+                    let mut more = 0;
+                    if cut && !killers.contains(&m) {
+                        more += self.opts.cut_lmr;
+                    }
+                    if !improving && self.opts.improving.0 && r > 1 {
+                        more += 1;
+                    }
+                    if more > 0 {
+                        r = (r + more).min(nd - 1).max(r);
+                    }
                 }
-                v = -self.pvs(nd - r, ply + 1, -alpha - 1, -alpha);
+                // A reduced move is expected to fail low here, so its node
+                // to fail high; searched in full, it takes the other role.
+                v = -self.pvs(nd - r, ply + 1, -alpha - 1, -alpha, r > 0 || !cut);
                 if v > alpha && r > 0 && !self.aborted {
-                    v = -self.pvs(nd, ply + 1, -alpha - 1, -alpha);
+                    v = -self.pvs(nd, ply + 1, -alpha - 1, -alpha, !cut);
                 }
                 if v > alpha && v < beta && !self.aborted {
-                    v = -self.pvs(nd, ply + 1, -beta, -alpha);
+                    v = -self.pvs(nd, ply + 1, -beta, -alpha, false);
                 }
             }
             self.b.undo();
@@ -1764,6 +1832,75 @@ mod tests {
         assert!(
             with < without,
             "{with} nodes with the table in the quiescence search, {without} without"
+        );
+    }
+
+    #[test]
+    fn the_deeper_late_move_reductions_turn_no_proof_around_and_save_nodes() {
+        let depth8 = |improving: (bool, bool), cut_lmr: i32, threat_lmr: bool| Options {
+            max_depth: 8,
+            improving,
+            cut_lmr,
+            threat_lmr,
+            ..Options::strong()
+        };
+        let boards = positions(60, 16);
+        let off = depth8((false, false), 0, false);
+        for (on, what) in [
+            (depth8((true, true), 1, true), "all of them"),
+            (
+                depth8((true, false), 0, false),
+                "the reduction where the evaluation falls",
+            ),
+            (
+                depth8((false, true), 0, false),
+                "the move count where the evaluation falls",
+            ),
+            (
+                depth8((false, false), 0, true),
+                "the reductions of single threats",
+            ),
+        ] {
+            let (with, without, scores) = side_by_side(boards.clone(), on, off.clone());
+            let (proven, kept) = proofs_kept(&scores, what);
+            assert!(proven >= 5, "{proven} proven results");
+            assert!(
+                kept * 10 >= proven * 8,
+                "{what}: {kept} of {proven} proofs kept"
+            );
+            assert!(
+                with < without,
+                "{with} nodes with {what}, {without} without"
+            );
+        }
+    }
+
+    #[test]
+    fn the_cut_nodes_ply_saves_nodes_below_an_all_node() {
+        // A null window at zero from an expected all node: its children
+        // are the expected cut nodes, whose late quiet moves (not killers)
+        // the option reduces one ply more.
+        let depth8 = |cut_lmr: i32| Options {
+            max_depth: 8,
+            cut_lmr,
+            ..Options::strong()
+        };
+        let (mut with, mut without) = (0u64, 0u64);
+        for b in positions(30, 17) {
+            for (cut_lmr, nodes) in [(1, &mut with), (0, &mut without)] {
+                let stop = AtomicBool::new(false);
+                let mut tt = Tt::new(4);
+                let mut cache = ThreatCache::new(12);
+                let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, depth8(cut_lmr));
+                // An all node at the top (its parent expected a cut): its
+                // children are the cut nodes.
+                let _ = s.pvs(8, 1, -1, 0, false);
+                *nodes += s.nodes();
+            }
+        }
+        assert!(
+            with < without,
+            "{with} nodes with the cut nodes' ply, {without} without"
         );
     }
 }
