@@ -969,7 +969,7 @@ impl<'a> Search<'a> {
                 let mut r = 0;
                 if self.opts.threat_lmr && !quiet && depth >= 2 && i >= 3 {
                     let (cm, co) = (self.b.cat(m, me), self.b.cat(m, op));
-                    let single = (cm == C_THREE || cm == C_FOUR || cm < C_THREE) && co <= C_THREE;
+                    let single = (cm <= C_THREE || cm == C_FOUR) && co <= C_THREE;
                     if single {
                         r = (1 + (i >= 6) as i32 + (depth >= 4 && i >= 12) as i32).min(nd - 1);
                     }
