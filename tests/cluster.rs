@@ -1251,3 +1251,174 @@ async fn a_bucket_open_that_times_out_while_nats_is_stalled_is_tried_again() {
     assert!(started.elapsed() >= Duration::from_millis(1500));
     store.put("k", "v".into()).await.expect("the bucket works");
 }
+
+/// Two hosts as processes of their own (`fa`, `fb`) on one store, ann on
+/// the first and bo on the second, paired by quick match with two moves
+/// each played: the players, who moved first, the hosts, and which of
+/// them holds the table (the other's player is its visitor).
+struct Paired {
+    procs: [crate::util::ssh::ServerProcess; 2],
+    players: [Client; 2],
+    keys: [Box<russh::keys::PrivateKey>; 2],
+    first: usize,
+    table: usize,
+}
+
+const NAMES: [&str; 2] = ["ann", "bo"];
+
+impl Drop for Paired {
+    fn drop(&mut self) {
+        // What the hosts logged, for a failure's reader.
+        if std::thread::panicking() {
+            for p in &self.procs {
+                eprintln!("---- host log ----\n{}", p.log());
+            }
+        }
+    }
+}
+
+async fn paired(scratch: &Scratch, pg: &PgScratch, hosts: [&str; 2]) -> Paired {
+    use crate::util::ssh::{ServerProcess, new_key};
+    let nats = nats_url();
+    let procs =
+        hosts.map(|name| ServerProcess::start(&(cluster_extra(scratch, name, &nats) + &pg.section())));
+    let keys = [new_key(), new_key()];
+    let mut ann = Client::connect(procs[0].addr, NAMES[0], Login::Key(keys[0].clone())).await;
+    let mut bo = Client::connect(procs[1].addr, NAMES[1], Login::Key(keys[1].clone())).await;
+    ann.wait_for("2 online").await;
+    bo.wait_for("2 online").await;
+    seek_connect_four(&mut bo).await;
+    bo.wait_for("Looking for").await;
+    seek_connect_four(&mut ann).await;
+    let ann_first = at_table(&mut ann).await;
+    assert_ne!(ann_first, at_table(&mut bo).await);
+    let mut players = [ann, bo];
+    let first = if ann_first { 0 } else { 1 };
+    for _ in 0..2 {
+        let [p0, p1] = &mut players;
+        let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
+        one_each(f, s).await;
+    }
+    let rooms = rooms_bucket(scratch).await;
+    let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.moves.len() == 4)).await;
+    let table = hosts
+        .iter()
+        .position(|h| *h == kept[0].owner)
+        .unwrap_or_else(|| panic!("the table is on one of {hosts:?}: {kept:?}"));
+    Paired {
+        procs,
+        players,
+        keys,
+        first,
+        table,
+    }
+}
+
+/// The game of `p` played to its end from where `paired` left it (four
+/// moves): the first player wins in column a.
+async fn finish(p: &mut Paired) {
+    let [p0, p1] = &mut p.players;
+    let (f, s) = if p.first == 0 { (p0, p1) } else { (p1, p0) };
+    play_on(f, "a").await;
+    play_on(s, "b").await;
+    play_on(f, "a").await;
+    for c in [f, s] {
+        c.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_of_a_visitor_killed_the_table_holds_the_seat_and_the_player_comes_back_to_it() {
+    let scratch = Scratch::new();
+    let pg = PgScratch::new().await;
+    let mut p = paired(&scratch, &pg, ["va", "vb"]).await;
+    let visitor = 1 - p.table;
+    p.procs[visitor].signal("KILL");
+    // The table's host sees the visitor's host gone (its heartbeat
+    // lapses) and tells the opponent, who waits for the player.
+    let opponent = p.table;
+    p.players[opponent]
+        .wait_for_within(
+            &format!("{} lost the connection, waiting", NAMES[visitor]),
+            Duration::from_secs(10),
+        )
+        .await;
+    // The player comes back to the table's host with the same key and
+    // finds the seat, not the lobby.
+    p.players[visitor] = Client::connect(
+        p.procs[p.table].addr,
+        NAMES[visitor],
+        Login::Key(p.keys[visitor].clone()),
+    )
+    .await;
+    assert_eq!(at_table(&mut p.players[visitor]).await, visitor == p.first);
+    p.players[opponent].wait_gone("lost the connection").await;
+    finish(&mut p).await;
+    recorded_once(&pg, "ann", 7).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_of_a_table_killed_its_visitor_plays_on_and_the_other_comes_to_the_visitors_host()
+{
+    let scratch = Scratch::new();
+    let pg = PgScratch::new().await;
+    let mut p = paired(&scratch, &pg, ["ta", "tb"]).await;
+    let doomed = p.table;
+    let other = 1 - doomed;
+    p.procs[doomed].signal("KILL");
+    // The player of the dead host comes back at once to the other
+    // player's host (who stays connected throughout), before that host has
+    // seen the table's host gone: whichever of the two finds the game in
+    // NATS first carries it on there, and both end up at that one table.
+    p.players[doomed] = Client::connect(
+        p.procs[other].addr,
+        NAMES[doomed],
+        Login::Key(p.keys[doomed].clone()),
+    )
+    .await;
+    let doomed_first = wait_any_within(
+        &mut p.players[doomed],
+        &[MY_TURN, THEIR_TURN[0]],
+        Duration::from_secs(25),
+    )
+    .await
+        == 0;
+    assert_eq!(doomed_first, doomed == p.first);
+    p.players[other].wait_gone("lost the connection").await;
+    finish(&mut p).await;
+    recorded_once(&pg, "ann", 7).await;
+}
+
+/// [`play`], as a player does after a host went: a move refused because
+/// the game was moving to another host is played again there.
+async fn play_on(c: &mut Client, mv: &str) {
+    c.wait_for(MY_TURN).await;
+    c.send(format!("{mv}\r").as_bytes()).await;
+    let done = [THEIR_TURN[0], THEIR_TURN[1], "wins with", "Draw:"];
+    let again = ["play again in a moment", "play your move again"];
+    let seen = wait_any(c, &[done[0], done[1], done[2], done[3], again[0], again[1]]).await;
+    if seen < done.len() {
+        return;
+    }
+    // Refused: once the game has its new table, the move again.
+    c.pump(Duration::from_millis(500)).await;
+    c.wait_for(MY_TURN).await;
+    c.send(format!("{mv}\r").as_bytes()).await;
+    wait_any(c, &done).await;
+}
+
+/// [`wait_any`] with its own limit.
+async fn wait_any_within(c: &mut Client, needles: &[&str], wait: Duration) -> usize {
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        let s = c.screen();
+        if let Some(i) = needles.iter().position(|n| s.contains(n)) {
+            return i;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "none of {needles:?} showed:\n{s}"
+        );
+        c.pump(Duration::from_millis(50)).await;
+    }
+}

@@ -36,7 +36,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::wire::{
     AcceptAsk, CodeValue, DeclineNote, FromVisitor, InviteAsk, JoinAnswer, JoinAsk, MatchAnswer,
-    MatchAsk, RejoinAsk, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame, WireState,
+    MatchAsk, RejoinAsk, SignedInNote, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame, WireState,
     parse_tickets,
 };
 use crate::game::{GameKind, Rules};
@@ -192,6 +192,8 @@ pub struct Crossing {
     chat_max: usize,
     /// The other live hosts: name -> instance.
     live: watch::Receiver<HashMap<String, String>>,
+    /// The same, with whether this host can tell now.
+    liveness: Liveness,
     /// The hosts' presences, read when a ticket's host is not in `live`
     /// (which may lag, e.g. just after NATS came back to this host).
     hosts: kv::Store,
@@ -201,6 +203,43 @@ pub struct Crossing {
     /// The tasks keeping this host's rooms in NATS (a restart waits for
     /// them to release their rooms).
     pub keeping: tokio_util::task::TaskTracker,
+}
+
+/// Whether another host's run has gone, as this host can tell: only
+/// while its own connection to NATS has held for longer than a heartbeat
+/// takes to lapse (out of reach, or just back, the presences it reads may
+/// be stale, and every other host would look gone).
+#[derive(Clone)]
+struct Liveness {
+    live: watch::Receiver<HashMap<String, String>>,
+    client: async_nats::Client,
+    /// Since when the connection has held, as last looked at.
+    steady_since: Arc<Mutex<Option<Instant>>>,
+}
+
+impl Liveness {
+    fn steady(&self) -> bool {
+        let connected =
+            self.client.connection_state() == async_nats::connection::State::Connected;
+        let mut since = lock(&self.steady_since);
+        match (connected, *since) {
+            (false, _) => *since = None,
+            (true, None) => *since = Some(Instant::now()),
+            (true, Some(_)) => {}
+        }
+        since.is_some_and(|t| t.elapsed() >= super::HOST_ALIVE)
+    }
+
+    /// The run of `host` now live, if any.
+    fn instance(&self, host: &str) -> Option<String> {
+        self.live.borrow().get(host).cloned()
+    }
+
+    /// Whether `host`'s run `instance` is surely gone (not live, or
+    /// another run of it live).
+    fn gone(&self, host: &str, instance: &str) -> bool {
+        self.steady() && self.instance(host).as_deref() != Some(instance)
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -237,6 +276,7 @@ fn best_for(
         .iter()
         .enumerate()
         .filter(|(_, t)| t.host != me.host && live.get(&t.host) == Some(&t.instance))
+        .filter(|(_, t)| me.account.is_none() || t.account != me.account)
         .filter_map(|(i, t)| Some((fits(me, t, now_ms, match_wait)?, t.since_ms, i)))
         .min()
         .map(|(_, _, i)| i)
@@ -259,7 +299,7 @@ impl Crossing {
         hosts: kv::Store,
     ) -> Arc<Crossing> {
         Arc::new(Crossing {
-            client,
+            client: client.clone(),
             queue,
             codes,
             rooms,
@@ -269,6 +309,11 @@ impl Crossing {
             lobby,
             match_wait,
             chat_max,
+            liveness: Liveness {
+                live: live.clone(),
+                client,
+                steady_since: Arc::new(Mutex::new(None)),
+            },
             live,
             hosts,
             seats: Arc::new(Mutex::new(HashMap::new())),
@@ -318,6 +363,7 @@ impl Crossing {
                             instance: self.instance.clone(),
                             session: id,
                             name: seeker.name,
+                            account: seeker.account,
                             rating: seeker.rating,
                             since_ms: crate::store::now_ms(),
                         };
@@ -367,6 +413,23 @@ impl Crossing {
                     Some(Across::Accept { id, host, inviter, seeker, inbox }) => {
                         let this = Arc::clone(&self);
                         tokio::spawn(async move { this.accept(id, host, inviter, seeker, inbox).await });
+                    }
+                    Some(Across::SignedIn { account, identity, at_ms }) => {
+                        let note = SignedInNote { host: self.host.clone(), account, identity, at_ms };
+                        if let Ok(body) = serde_json::to_vec(&note) {
+                            let hosts: Vec<String> = self.live.borrow().keys().cloned().collect();
+                            for host in hosts {
+                                let subject = self.subject(&host, "signedin");
+                                let sent = tokio::time::timeout(
+                                    Duration::from_secs(1),
+                                    self.client.publish(subject, body.clone().into()),
+                                )
+                                .await;
+                                if !matches!(sent, Ok(Ok(()))) {
+                                    tracing::warn!(host = %host, "a sign-in was not told to another host: an older session there stays");
+                                }
+                            }
+                        }
                     }
                     Some(Across::FindSeat { id, key }) => {
                         if let Ok(permit) = Arc::clone(&self.settling).try_acquire_owned() {
@@ -823,7 +886,20 @@ impl Crossing {
                 return false;
             };
             if stored.owner == self.host && stored.owner_instance == self.instance {
-                return false; // the lobby here has it
+                // The table is here: carried on here already (its other
+                // player came back to this host first), or the seat is a
+                // visitor's from a host that went (or is still open there).
+                // The room gives the seat to this session; a visiting one
+                // leaves its link to the table that went.
+                if visiting {
+                    lock(&self.visits).remove(&id);
+                }
+                self.lobby.try_send(Command::TakeSeat {
+                    id,
+                    room: stored.room,
+                    key: key.to_string(),
+                });
+                return true;
             }
             let live = self.live.borrow().clone();
             let owner_live = live.get(&stored.owner) == Some(&stored.owner_instance);
@@ -1006,8 +1082,35 @@ impl Crossing {
             None => Err("the game kept in NATS is not one this host can run".into()),
         };
         match outcome {
-            Ok(()) => {
-                tracing::info!(room = %name, from = %stored.owner, "game carried on here");
+            Ok(room) => {
+                tracing::info!(room = %name, "game carried on here");
+                // The other player may be here too, still linked to the
+                // table that went: their seat is given to them here now,
+                // rather than when their own search comes to it.
+                let keys = seat_keys(&stored);
+                let others: Vec<(SessionId, String)> = {
+                    let mut visits = lock(&self.visits);
+                    let ids: Vec<(SessionId, String)> = visits
+                        .iter()
+                        .filter(|&(&v, _)| v != id)
+                        .filter_map(|(&v, visit)| {
+                            let k = visit.key.as_ref()?;
+                            (!visit.watching && keys.contains(k) && k != key)
+                                .then(|| (v, k.clone()))
+                        })
+                        .collect();
+                    for (v, _) in &ids {
+                        visits.remove(v);
+                    }
+                    ids
+                };
+                for (other, key) in others {
+                    self.lobby.try_send(Command::TakeSeat {
+                        id: other,
+                        room,
+                        key,
+                    });
+                }
                 true
             }
             Err(why) => {
@@ -1394,14 +1497,15 @@ impl Crossing {
         let client = self.client.clone();
         let subject = self.subject(&ask.host, &format!("s.{}", ask.session));
         let seats = Arc::clone(&self.seats);
-        let live = self.live.clone();
+        let liveness = self.liveness.clone();
+        let mut live = self.live.clone();
         let (host, token) = (ask.host, ask.token);
         let mut state = link.state;
         tokio::spawn(async move {
             let mut first = true;
-            // Whether this host has seen the watcher's host live (one that
-            // started a moment ago may not be in the list yet).
-            let mut seen = false;
+            // The watcher's host's run, once seen live (one that started a
+            // moment ago may not be in the list yet).
+            let mut seen = liveness.instance(&host);
             loop {
                 if !first {
                     tokio::select! {
@@ -1409,12 +1513,23 @@ impl Crossing {
                         changed = state.changed() => if changed.is_err() {
                             break;
                         },
+                        // Every heartbeat: a host may die while nobody moves.
+                        changed = live.changed() => {
+                            if changed.is_err() {
+                                break;
+                            }
+                            seen = seen.or_else(|| liveness.instance(&host));
+                            if seen.as_deref().is_some_and(|i| liveness.gone(&host, i)) {
+                                let _ = handle.send(RoomCmd::Unwatch { id: ghost }).await;
+                                break;
+                            }
+                            continue;
+                        }
                     }
                 }
                 first = false;
-                let alive = live.borrow().contains_key(&host);
-                seen |= alive;
-                if seen && !alive {
+                seen = seen.or_else(|| liveness.instance(&host));
+                if seen.as_deref().is_some_and(|i| liveness.gone(&host, i)) {
                     // The watcher's host is gone: so is the watcher.
                     let _ = handle.send(RoomCmd::Unwatch { id: ghost }).await;
                     break;
@@ -1447,7 +1562,7 @@ impl Crossing {
         lock(&self.seats).insert(
             token.clone(),
             Seat {
-                handle,
+                handle: handle.clone(),
                 ghost,
                 name: visitor.name.clone(),
                 window: (Instant::now(), 0),
@@ -1457,7 +1572,12 @@ impl Crossing {
         let client = self.client.clone();
         let subject = self.subject(&visitor.host, &format!("s.{}", visitor.session));
         let seats = Arc::clone(&self.seats);
+        let liveness = self.liveness.clone();
+        let mut live = self.live.clone();
+        let host = visitor.host;
         tokio::spawn(async move {
+            // The visitor's host's run, once seen live.
+            let mut seen = liveness.instance(&host);
             let send = |msg: ToVisitor| {
                 let client = client.clone();
                 let subject = subject.clone();
@@ -1490,6 +1610,26 @@ impl Crossing {
             send(ToVisitor::State(Box::new(first))).await;
             loop {
                 tokio::select! {
+                    // Every heartbeat: the visitor's host may die while
+                    // nobody moves. Its player then lost the connection:
+                    // the seat is held for the grace, the opponent told.
+                    changed = live.changed() => {
+                        if changed.is_err() {
+                            break;
+                        }
+                        seen = seen.or_else(|| liveness.instance(&host));
+                        if seen.as_deref().is_some_and(|i| liveness.gone(&host, i)) {
+                            tracing::info!(host = %host, "a visitor's host is gone: the seat is held");
+                            let _ = handle
+                                .send(RoomCmd::Leave {
+                                    who: ghost,
+                                    reason: "lost the connection".into(),
+                                    dropped: true,
+                                })
+                                .await;
+                            break;
+                        }
+                    }
                     changed = state.changed() => {
                         if changed.is_err() {
                             break;
@@ -1548,6 +1688,14 @@ impl Crossing {
             };
             if rest == "declined" {
                 self.declined(&msg.payload);
+            } else if rest == "signedin" {
+                if let Some(note) = SignedInNote::parse(&msg.payload) {
+                    self.lobby.try_send(Command::SignedInElsewhere {
+                        account: note.account,
+                        identity: note.identity,
+                        at_ms: note.at_ms,
+                    });
+                }
             } else if REQUESTS.contains(&rest) {
                 let Some(reply) = msg.reply.clone() else {
                     continue;
@@ -1717,7 +1865,7 @@ impl Crossing {
                             ToSession::Joined(Box::new(link))
                         });
                         let this = Arc::clone(self);
-                        tokio::spawn(this.forward(session, room_rx));
+                        tokio::spawn(this.forward(session, room_rx, visit.inbox.clone()));
                     }
                 }
             }
@@ -1742,12 +1890,35 @@ impl Crossing {
     /// Our session's commands to its table on another host (the visit's
     /// host and seat secret as they stand: a seat taken back on another
     /// host, after its first host went, carries on the same link).
-    async fn forward(self: Arc<Self>, session: SessionId, mut commands: mpsc::Receiver<RoomCmd>) {
+    async fn forward(
+        self: Arc<Self>,
+        session: SessionId,
+        mut commands: mpsc::Receiver<RoomCmd>,
+        inbox: crate::mailbox::Sender<ToSession>,
+    ) {
         while let Some(cmd) = commands.recv().await {
             let leaving = matches!(cmd, RoomCmd::Leave { .. } | RoomCmd::Unwatch { .. });
-            let to = lock(&self.visits)
-                .get(&session)
-                .map(|v| (v.room_host.clone(), v.token.clone()));
+            let (to, linked) = {
+                let visits = lock(&self.visits);
+                let visit = visits.get(&session);
+                (
+                    visit
+                        .filter(|v| !v.orphaned)
+                        .map(|v| (v.room_host.clone(), v.token.clone())),
+                    visit.is_some(),
+                )
+            };
+            if to.is_none() && matches!(cmd, RoomCmd::Move { .. }) {
+                // The table's host went: the move would be lost. The
+                // player is told, and plays it again at the table found.
+                let why = if linked {
+                    "the host of your game is not answering: play again in a moment"
+                } else {
+                    "your game moved to another host: play your move again"
+                };
+                let _ = inbox.try_send(ToSession::Rejected(why.into()));
+                continue;
+            }
             if let (Some(cmd), Some((host, token))) = (WireCmd::of(&cmd), to) {
                 let subject = self.subject(&host, &format!("t.{token}"));
                 let from = FromVisitor { token, cmd };
@@ -1890,7 +2061,9 @@ fn carried(
             .map(|&p| crate::game::Move::Point(p))
             .collect(),
         move_ms: stored.move_ms.clone(),
-        clock_left: stored.clock.map(|c| c.left_ms.map(Duration::from_millis)),
+        clock_left: stored
+            .clock
+            .map(|c| c.left_at(crate::store::now_ms()).map(Duration::from_millis)),
         away: [false; 2],
         opening: stored.opening,
         swap2: stored
@@ -2036,6 +2209,7 @@ mod tests {
             name: format!("p{session}"),
             rating,
             since_ms,
+            account: None,
         }
     }
 
@@ -2066,5 +2240,22 @@ mod tests {
         let mut old = ticket("b", 8, None, 0);
         old.instance = "b-0".into();
         assert_eq!(best_for(&guest, &[old], &live, 1000, wait), None);
+    }
+
+    #[test]
+    fn an_account_seeking_on_two_hosts_is_never_paired_with_itself() {
+        let live: HashMap<String, String> = [("b".to_string(), "b-1".to_string())].into();
+        let wait = Duration::from_secs(30);
+        let mut me = ticket("a", 1, Some(1500), 1000);
+        me.account = Some("acct-bob".into());
+        let mut twin = ticket("b", 2, Some(1500), 0);
+        twin.account = Some("acct-bob".into());
+        let mut other = ticket("b", 3, Some(1600), 500);
+        other.account = Some("acct-ann".into());
+        assert_eq!(best_for(&me, &[twin.clone()], &live, 1000, wait), None);
+        assert_eq!(best_for(&me, &[twin, other], &live, 1000, wait), Some(1));
+        // Two guests (no account) still meet.
+        let guest = ticket("a", 4, None, 1000);
+        assert_eq!(best_for(&guest, &[ticket("b", 5, None, 0)], &live, 1000, wait), Some(0));
     }
 }

@@ -177,6 +177,9 @@ pub type Exchange = Arc<
 struct PersonValue {
     name: String,
     account: bool,
+    /// The account's id: the same account on two hosts is one person.
+    #[serde(default)]
+    account_id: Option<String>,
     ratings: [Option<u32>; 2],
     doing: String,
     /// Takes invitations.
@@ -193,6 +196,7 @@ impl PersonValue {
         PersonValue {
             name: p.name.clone(),
             account: p.account,
+            account_id: p.account_id.clone(),
             ratings: p.ratings,
             doing: p.doing.word().to_string(),
             invitable: p.invitable,
@@ -215,6 +219,7 @@ impl PersonValue {
             invitable: v.invitable,
             name,
             account: v.account,
+            account_id: v.account_id.filter(|a| a.len() <= 128),
             ratings: v.ratings,
             doing: Doing::from_word(&v.doing)?,
         })

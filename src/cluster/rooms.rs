@@ -116,6 +116,28 @@ pub struct StoredClock {
     pub base_ms: u64,
     pub increment_ms: u64,
     pub left_ms: [u64; 2],
+    /// When (ms since the Unix epoch) `left_ms` was read.
+    #[serde(default)]
+    pub at_ms: i64,
+    /// The side whose clock was running then (0 first, 1 second).
+    #[serde(default)]
+    pub running: Option<u8>,
+}
+
+impl StoredClock {
+    /// The time each side has left at `now_ms`: the running clock goes
+    /// on from where it was read, so a game carried on elsewhere never
+    /// gains time (a clock from before `at_ms` was kept is taken as is).
+    pub fn left_at(&self, now_ms: i64) -> [u64; 2] {
+        let mut left = self.left_ms;
+        if let Some(side) = self.running.filter(|&s| s < 2)
+            && self.at_ms > 0
+        {
+            let elapsed = u64::try_from(now_ms.saturating_sub(self.at_ms)).unwrap_or(0);
+            left[usize::from(side)] = left[usize::from(side)].saturating_sub(elapsed);
+        }
+        left
+    }
 }
 
 /// The longest account id, resume code or game id taken from a room.
@@ -163,6 +185,8 @@ impl StoredRoom {
                 increment_ms: c.control.increment.as_millis() as u64,
                 left_ms: [crate::game::Side::First, crate::game::Side::Second]
                     .map(|s| c.left_at(s, now).as_millis() as u64),
+                at_ms: now_ms,
+                running: c.running.map(|s| s.index() as u8),
             }),
             game_id: carry.game,
             started_ms: carry.started_ms,
@@ -490,6 +514,33 @@ impl Rooms {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_clock_goes_on_from_its_read_and_never_gains() {
+        let clock = StoredClock {
+            base_ms: 300_000,
+            increment_ms: 0,
+            left_ms: [301_000, 250_000],
+            at_ms: 1_000_000,
+            running: Some(0),
+        };
+        // 8 s after the read (a host killed, the lease lapsed): the running
+        // side has 8 s less, the other the same.
+        assert_eq!(clock.left_at(1_008_000), [293_000, 250_000]);
+        // Never below zero, never more than read (a clock behind the read).
+        assert_eq!(clock.left_at(2_000_000), [0, 250_000]);
+        assert_eq!(clock.left_at(999_000), [301_000, 250_000]);
+        // No clock running (the game not started): as read.
+        let stopped = StoredClock {
+            running: None,
+            ..clock
+        };
+        assert_eq!(stopped.left_at(1_008_000), [301_000, 250_000]);
+        // A room kept before the read time was stored: as read.
+        let old: StoredClock =
+            serde_json::from_str(r#"{"base_ms":1,"increment_ms":0,"left_ms":[5,6]}"#).unwrap();
+        assert_eq!(old.left_at(1_008_000), [5, 6]);
+    }
 
     fn room(moves: Vec<(u8, u8)>) -> StoredRoom {
         StoredRoom {

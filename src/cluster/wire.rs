@@ -567,6 +567,10 @@ pub struct Ticket {
     pub rating: Option<u32>,
     /// When the seeker started to wait (Unix milliseconds).
     pub since_ms: i64,
+    /// The seeker's account: never paired with itself (the same account
+    /// seeking on two hosts at once).
+    #[serde(default)]
+    pub account: Option<String>,
 }
 
 /// Most tickets a queue key holds (the rest wait at their own host).
@@ -672,6 +676,28 @@ pub struct InviteAsk {
     /// How the game opens (standard from hosts that predate swap2).
     #[serde(default)]
     pub opening: crate::table::Opening,
+}
+
+/// Someone signed in on `host` with this account or key at `at_ms` (Unix
+/// milliseconds): their older sessions on the other hosts end.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SignedInNote {
+    pub host: String,
+    pub account: Option<String>,
+    pub identity: Option<String>,
+    pub at_ms: i64,
+}
+
+impl SignedInNote {
+    /// A note as read off the wire, if it is one (bounded, naming someone).
+    pub fn parse(bytes: &[u8]) -> Option<SignedInNote> {
+        let note: SignedInNote = serde_json::from_slice(bytes).ok()?;
+        let fits = |s: &Option<String>| s.as_ref().is_none_or(|s| !s.is_empty() && s.len() <= 128);
+        (fits(&note.account)
+            && fits(&note.identity)
+            && (note.account.is_some() || note.identity.is_some()))
+        .then_some(note)
+    }
 }
 
 /// The person `session` on `host` declined the invitation of `inviter`.

@@ -175,7 +175,7 @@ pub enum Cmd {
         id: SessionId,
         key: String,
         game: Box<Carried>,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<super::RoomId, String>>,
     },
     /// Cluster mode: a player on another host takes back their seat
     /// (by `key`) at the table `room` here, as a visitor.
@@ -225,6 +225,13 @@ pub enum Across {
     /// An account arrived with no game here: it may have a seat in a game
     /// kept in NATS.
     FindSeat { id: SessionId, key: String },
+    /// Someone signed in here with this account or key: their sessions on
+    /// the other hosts end.
+    SignedIn {
+        account: Option<String>,
+        identity: Option<String>,
+        at_ms: i64,
+    },
     /// A room for a friend opened here under `code`.
     CodeOpened {
         code: String,

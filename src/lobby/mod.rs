@@ -183,7 +183,13 @@ impl LobbyHandle {
 
     /// Cluster mode: carry on here a game whose host went away, with `id`
     /// back in the seat `key` takes.
-    pub async fn carry_on(&self, id: SessionId, key: String, game: Carried) -> Result<(), String> {
+    /// The room it goes on in here.
+    pub async fn carry_on(
+        &self,
+        id: SessionId,
+        key: String,
+        game: Carried,
+    ) -> Result<RoomId, String> {
         self.ask(|reply| Cmd::CarryOn {
             id,
             key,
@@ -567,7 +573,7 @@ impl Lobby {
                         });
                         self.rooms.insert(room, opened);
                         self.tell(id, Notice::Joined(room));
-                        let _ = reply.send(Ok(()));
+                        let _ = reply.send(Ok(room));
                     }
                     Err(why) => {
                         let _ = reply.send(Err(why));
@@ -800,6 +806,15 @@ impl Lobby {
                 Effect::Seek { id, kind, seeker } => self.across(Across::Seek { id, kind, seeker }),
                 Effect::Unseek { id } => self.across(Across::Unseek { id }),
                 Effect::FindSeat { id, key } => self.across(Across::FindSeat { id, key }),
+                Effect::SignedIn {
+                    account,
+                    identity,
+                    at_ms,
+                } => self.across(Across::SignedIn {
+                    account,
+                    identity,
+                    at_ms,
+                }),
                 Effect::CodeOpened { code, kind } => self.across(Across::CodeOpened { code, kind }),
                 Effect::CodeClosed { code } => self.across(Across::CodeClosed { code }),
                 Effect::InviteAcross {

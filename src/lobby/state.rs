@@ -235,6 +235,21 @@ pub enum Command {
     SeatReleased {
         key: String,
     },
+    /// Cluster mode: someone signed in on another host with this account
+    /// or key at `at_ms`: their sessions here from before then end.
+    SignedInElsewhere {
+        account: Option<String>,
+        identity: Option<String>,
+        at_ms: i64,
+    },
+    /// Cluster mode: a seat of `key`'s at the table `room` here is
+    /// held by a visitor from another host (that host may be gone): the
+    /// session arriving with that key takes it.
+    TakeSeat {
+        id: SessionId,
+        room: RoomId,
+        key: String,
+    },
     /// From a room: this session has taken a seat back (by its account
     /// or a resume code: `key`).
     Rejoined {
@@ -302,7 +317,8 @@ impl Command {
             | Command::SetRoomOpening { id, .. }
             | Command::Challenge { id, .. }
             | Command::AnswerChallenge { id, .. }
-            | Command::SetInvitations { id, .. } => Some(id),
+            | Command::SetInvitations { id, .. }
+            | Command::TakeSeat { id, .. } => Some(id),
             Command::Leave { .. }
             | Command::Rated { .. }
             | Command::LeftRoom { .. }
@@ -311,6 +327,7 @@ impl Command {
             | Command::Shutdown { .. }
             | Command::SeatHeld { .. }
             | Command::SeatReleased { .. }
+            | Command::SignedInElsewhere { .. }
             | Command::Rejoined { .. } => None,
         }
     }
@@ -362,6 +379,9 @@ pub struct Person {
     /// Ratings by game ([`rating_index`]), for a player with an account.
     pub ratings: [Option<u32>; 2],
     pub account: bool,
+    /// Their account's id (cluster mode: the same account on two hosts is
+    /// one person).
+    pub account_id: Option<String>,
     pub doing: Doing,
     /// Takes invitations.
     pub invitable: bool,
@@ -381,6 +401,8 @@ pub struct RemotePerson {
     pub invitable: bool,
     pub name: String,
     pub account: bool,
+    /// Their account's id, where their host said it.
+    pub account_id: Option<String>,
     pub ratings: [Option<u32>; 2],
     pub doing: Doing,
 }
@@ -545,6 +567,14 @@ pub enum Effect {
     /// Cluster mode: an account arrived with no game here; it may have a
     /// seat in a game kept in NATS (its host gone, or another host's).
     FindSeat { id: SessionId, key: String },
+    /// Cluster mode: someone signed in here with this account or key (at
+    /// `at_ms`, Unix milliseconds): their sessions on the other hosts end
+    /// (one person, one session in the whole cluster; the newest wins).
+    SignedIn {
+        account: Option<String>,
+        identity: Option<String>,
+        at_ms: i64,
+    },
     /// Cluster mode: a room for a friend opened here under `code`.
     CodeOpened { code: String, kind: GameKind },
     /// Cluster mode: the room for a friend under `code` closed (or started).
@@ -619,6 +649,9 @@ struct Member {
     colour: Option<Colour>,
     identity: Option<String>,
     account: Option<Player>,
+    /// When they signed in (Unix milliseconds): of one person's sessions
+    /// on two hosts, the newer stays.
+    since_ms: i64,
     status: Status,
     /// Takes invitations.
     invitable: bool,
@@ -894,6 +927,14 @@ impl LobbyState {
                 self.remove(old);
             }
         }
+        let since_ms = crate::store::now_ms();
+        if self.cluster && (account.is_some() || identity.is_some()) {
+            self.out.push(Effect::SignedIn {
+                account: account.as_ref().map(|p| p.account.clone()),
+                identity: identity.clone(),
+                at_ms: since_ms,
+            });
+        }
         let wanted = name
             .or_else(|| {
                 identity
@@ -902,7 +943,11 @@ impl LobbyState {
                     .map(str::to_string)
             })
             .unwrap_or_else(|| naming::guest_name(identity.as_deref(), &mut self.rng));
-        let name = self.unique_name(&wanted, id, account.is_some());
+        let name = self.unique_name(
+            &wanted,
+            id,
+            account.as_ref().map(|p| p.account.as_str()),
+        );
         self.remembered.remember(identity.as_deref(), &name);
         self.index_name(&name);
         if let Some(old) = self.members.insert(
@@ -910,8 +955,9 @@ impl LobbyState {
             Member {
                 name: name.clone(),
                 colour: None,
-                identity,
-                account,
+                identity: identity.clone(),
+                account: account.clone(),
+                since_ms,
                 status: Status::Idle,
                 invitable: true,
                 invited_at: VecDeque::new(),
@@ -1016,6 +1062,42 @@ impl LobbyState {
             }
             Command::SeatReleased { key } => {
                 self.held.remove(&key);
+            }
+            Command::SignedInElsewhere {
+                account,
+                identity,
+                at_ms,
+            } => {
+                let old: Vec<SessionId> = self
+                    .members
+                    .iter()
+                    .filter(|(_, m)| {
+                        m.since_ms <= at_ms
+                            && (account.is_some()
+                                && m.account.as_ref().map(|p| &p.account) == account.as_ref()
+                                || identity.is_some() && m.identity == identity)
+                    })
+                    .map(|(&id, _)| id)
+                    .collect();
+                for old in old {
+                    self.tell(
+                        old,
+                        Notice::Replaced("You signed in again on another host.".into()),
+                    );
+                    self.remove(old);
+                }
+            }
+            Command::TakeSeat { id, room, key } => {
+                // Not at a table here (a visitor's table elsewhere that
+                // went is left for this one).
+                let free = self.members.get(&id).is_some_and(|m| match m.status {
+                    Status::Playing(r) => r == ELSEWHERE,
+                    Status::Watching(_) => false,
+                    _ => true,
+                });
+                if free && room != ELSEWHERE {
+                    self.out.push(Effect::Rejoin { room, key, id });
+                }
             }
             Command::Rejoined { id, room, key } => {
                 // A guest's code now belongs to the new session.
@@ -1189,6 +1271,7 @@ impl LobbyState {
                 name: r.name.clone(),
                 ratings: r.ratings,
                 account: r.account,
+                account_id: r.account_id.clone(),
                 doing: r.doing,
                 invitable: r.invitable,
                 me: false,
@@ -1210,6 +1293,7 @@ impl LobbyState {
                 name: m.name.clone(),
                 ratings: m.account.as_ref().map_or([None; 2], |p| p.ratings),
                 account: m.account.is_some(),
+                account_id: m.account.as_ref().map(|p| p.account.clone()),
                 doing: m.doing(),
                 invitable: m.invitable,
                 me: false,
@@ -1723,7 +1807,8 @@ impl LobbyState {
     /// and (cluster mode) nobody on another host who could claim it: a
     /// guest gives way to anyone, a player with an account (whose name is
     /// theirs in the shared store) only to another account.
-    fn unique_name(&self, name: &str, id: SessionId, has_account: bool) -> String {
+    fn unique_name(&self, name: &str, id: SessionId, account: Option<&str>) -> String {
+        let has_account = account.is_some();
         let own = self.members.get(&id).map(|m| m.name.as_str());
         naming::unique_name(name, id, |candidate| {
             let holders = self
@@ -1732,11 +1817,14 @@ impl LobbyState {
                 .copied()
                 .unwrap_or(0);
             let mine = u32::from(own.is_some_and(|n| n.eq_ignore_ascii_case(candidate)));
+            // Someone elsewhere under this account is this person's other
+            // session (replaced as this one signs in), not another person.
             holders > mine
-                || self
-                    .remote_people
-                    .iter()
-                    .any(|p| (p.account || !has_account) && p.name.eq_ignore_ascii_case(candidate))
+                || self.remote_people.iter().any(|p| {
+                    (p.account || !has_account)
+                        && p.name.eq_ignore_ascii_case(candidate)
+                        && (account.is_none() || p.account_id.as_deref() != account)
+                })
         })
     }
 
@@ -1746,8 +1834,12 @@ impl LobbyState {
             return;
         }
         if self.members.contains_key(&id) {
-            let has_account = self.members.get(&id).is_some_and(|m| m.account.is_some());
-            let unique = self.unique_name(&name, id, has_account);
+            let account = self
+                .members
+                .get(&id)
+                .and_then(|m| m.account.as_ref())
+                .map(|p| p.account.clone());
+            let unique = self.unique_name(&name, id, account.as_deref());
             self.index_name(&unique);
             let identity = self.members.get_mut(&id).map(|m| {
                 let old = std::mem::replace(&mut m.name, unique.clone());
@@ -3623,6 +3715,7 @@ mod tests {
             invitable: true,
             name: "bo".into(),
             account: false,
+            account_id: None,
             ratings: [None; 2],
             doing: Doing::Lobby,
         }]);
@@ -3797,6 +3890,7 @@ mod tests {
             invitable: true,
             name: name.into(),
             account,
+            account_id: account.then(|| format!("acct-{name}")),
             ratings: [None; 2],
             doing: Doing::Lobby,
         };
@@ -3817,6 +3911,18 @@ mod tests {
             }),
         });
         assert_ne!(given, "cal");
+        // The same account signing in here while its other session is
+        // still listed elsewhere keeps its name (that session goes).
+        let (given, _) = s.join(Arrival {
+            id: 5,
+            name: Some("cal".into()),
+            identity: Some("SHA256:cal".into()),
+            account: Some(Player {
+                account: "acct-cal".into(),
+                ratings: [None; 2],
+            }),
+        });
+        assert_eq!(given, "cal");
         // Renaming obeys the same rule.
         s.handle(Command::SetName {
             id: 1,
@@ -3845,6 +3951,7 @@ mod tests {
             invitable: false,
             name: "bea".into(),
             account: true,
+            account_id: Some("acct-bea".into()),
             ratings: [Some(1620), None],
             doing: Doing::Playing,
         }]);
