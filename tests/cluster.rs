@@ -1422,3 +1422,48 @@ async fn wait_any_within(c: &mut Client, needles: &[&str], wait: Duration) -> us
         c.pump(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_key_on_two_hosts_is_one_session_under_one_name() {
+    use crate::util::ssh::new_key;
+    let scratch = Scratch::new();
+    let nats = nats_url();
+    let pg = PgScratch::new().await;
+    let mut a = start_cluster_host_with(&scratch, "one-a", &nats, &pg.section()).await;
+    let mut b = start_cluster_host_with(&scratch, "one-b", &nats, &pg.section()).await;
+    let key = new_key();
+    let header = |c: &Client| {
+        c.screen()
+            .lines()
+            .find(|l| l.contains("you are "))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let mut first = Client::connect(a.addr, "bob", Login::Key(key.clone())).await;
+    first.wait_for("you are bob").await;
+    // Someone on B sees bob listed there (the hosts know each other).
+    let mut cy = Client::connect(b.addr, "cy", Login::Guest).await;
+    cy.wait_for("2 online").await;
+    // The same key on the other host: the newest session stays, under the
+    // same name; the old one is told why and closed.
+    let mut second = Client::connect(b.addr, "bob", Login::Key(key.clone())).await;
+    second.wait_for("you are bob").await;
+    assert!(header(&second).contains("you are bob "), "{}", second.screen());
+    first.wait_closed().await;
+    assert!(
+        first.raw_text().contains("signed in again on another host"),
+        "{}",
+        first.raw_text()
+    );
+    cy.wait_for("2 online").await;
+    // Closed on B and back on A at once, while A may still list the old
+    // session: the name is bob again, not a copy.
+    drop(second);
+    let mut third = Client::connect(a.addr, "bob", Login::Key(key.clone())).await;
+    third.wait_for("you are bob").await;
+    assert!(header(&third).contains("you are bob "), "{}", third.screen());
+    drop(third);
+    drop(cy);
+    a.shutdown().await;
+    b.shutdown().await;
+}
