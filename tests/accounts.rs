@@ -471,3 +471,55 @@ async fn an_account_changes_its_name_once_a_minute_and_keeps_it() {
     let mut c = Client::connect(t.addr, "play", Login::Key(key)).await;
     c.wait_for("you are Oksana").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_shaped_login_with_no_room_keeps_one_name_on_screen_account_and_record() {
+    let t = start_host().await;
+    let (zed, amy) = (new_key(), new_key());
+    // ZZZZ has the shape of a room code and no room has it: a key user
+    // keeps the account's name, which is what the store and records say.
+    let (mut first, mut second) = rated_pair(&t, ("ZZZZ", &zed), ("amy", &amy)).await;
+    let config = config_file(&t);
+    let url = inarow::config::Config::load(&config).unwrap().store.url;
+    let store = Store::open(&url).await.unwrap();
+    let account = store
+        .account_by_key(&fingerprint(&zed))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(account.name, "ZZZZ");
+    let zed_is_first = first.screen().contains(&format!("{} 1500 (you)", account.name));
+    let zc = if zed_is_first { &first } else { &second };
+    let s = zc.screen();
+    assert!(!s.contains("ZZZZ 1500"), "{s}");
+    assert!(s.contains(&format!("{} 1500 (you)", account.name)), "{s}");
+    first_wins(&mut first, &mut second).await;
+    let games = exported(&config);
+    let names: Vec<&str> = games[0]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&account.name.as_str()), "{names:?}");
+    assert!(!names.contains(&"ZZZZ"), "{names:?}");
+    let users = inarow_with(&config, &["admin", "users", "--name", &account.name]);
+    assert!(users.contains(&account.name), "{users}");
+    // In the lobby the person is told, under the account's name.
+    drop((first, second));
+    let mut c = Client::connect(t.addr, "zzzz", Login::Key(zed)).await;
+    c.wait_for("no room has the code ZZZZ").await;
+    c.wait_for(&format!("you are {}", account.name)).await;
+    assert!(!c.screen().contains("you are ZZZZ"), "{}", c.screen());
+    // A guest gets the code as a name, but never an account's name.
+    let mut owner = Client::connect(t.addr, "Kim", Login::Key(new_key())).await;
+    owner.wait_for("you are Kim").await;
+    store.admin_rename("Kim", "XKCD").await.unwrap();
+    let mut g = Client::connect(t.addr, "xkcd", Login::Guest).await;
+    g.wait_for("registered player").await;
+    assert!(g.screen().contains("no room has the code XKCD, and XKCD belongs"));
+    assert!(g.screen().contains("you are Guest"), "{}", g.screen());
+    let mut h = Client::connect(t.addr, "fwdx", Login::Guest).await;
+    h.wait_for("you are FWDX").await;
+    store.close().await;
+}

@@ -934,6 +934,36 @@ impl Conn {
         Box::pin(self.news_inline(msg))
     }
 
+    /// `ssh FWDX@host` and no room has FWDX. An account keeps its own name
+    /// (the one its profile and records show); a guest is FWDX unless an
+    /// account has that name.
+    async fn no_room_for_login(&mut self, code: String) -> Option<End> {
+        let code = crate::text::sanitize(&code, crate::text::MAX_NAME_WIDTH);
+        if self.account.is_some() {
+            let out = self.session.lobby_error(&format!(
+                "no room has the code {code}: you play under your account's name"
+            ));
+            return self.emit(out).await;
+        }
+        let check = accounts::check_name(&self.ctx.store, None, &code);
+        match Box::pin(check).await {
+            Some(why) => {
+                let out = self
+                    .session
+                    .lobby_error(&format!("no room has the code {code}, and {why}"));
+                self.emit(out).await
+            }
+            None => {
+                let id = self.id;
+                self.ctx
+                    .lobby
+                    .send(Command::SetName { id, name: code })
+                    .await;
+                None
+            }
+        }
+    }
+
     async fn news_inline(&mut self, msg: ToSession) -> Option<End> {
         let msg_kind = match msg {
             ToSession::Watching(_) => MsgKind::Watching,
@@ -949,6 +979,7 @@ impl Conn {
                     self.session.lobby_error(&e)
                 }
             }
+            ToSession::NoRoomForLogin(code) => return self.no_room_for_login(code).await,
             ToSession::Rejected(e) => self.session.move_rejected(&e),
             ToSession::Kick(m) => return Some(End::Message(m)),
             ToSession::Replaced(m) => return Some(End::Replaced(m)),
