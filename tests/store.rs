@@ -933,6 +933,69 @@ async fn store_sqlite_creates_its_folder_and_names_the_url_in_errors() {
     assert!(!e.contains("hunter2"), "{e}");
 }
 
+/// A SQLite file damaged after its header (pages overwritten) is refused
+/// when the store opens (`PRAGMA quick_check`), by `Store::open` and by
+/// `inarow serve`, with a message naming the file.
+#[tokio::test]
+async fn store_sqlite_damaged_file_is_refused_at_start_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("inarow.db");
+    let url = format!("sqlite://{}", path.display());
+    let store = Store::open(&url).await.unwrap();
+    for i in 0..400 {
+        account(&store, &format!("SHA256:damage{i}"), &format!("player{i}")).await;
+    }
+    store.close().await;
+    // Everything into the main file, the log gone.
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
+        .await
+        .unwrap();
+    pool.execute("PRAGMA wal_checkpoint(TRUNCATE)").await.unwrap();
+    pool.close().await;
+    // A sound file opens.
+    Store::open(&url).await.unwrap().close().await;
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
+        .await
+        .unwrap();
+    pool.execute("PRAGMA wal_checkpoint(TRUNCATE)").await.unwrap();
+    pool.close().await;
+    let mut bytes = std::fs::read(&path).unwrap();
+    let page = 4096;
+    let pages = bytes.len() / page;
+    assert!(pages > 10, "{pages} pages");
+    // The header and the schema (page 1) intact; pages in the middle and
+    // the last one overwritten.
+    for p in [pages / 2, pages / 2 + 1, pages - 1] {
+        for (i, b) in bytes[p * page..(p + 1) * page].iter_mut().enumerate() {
+            *b = (i % 251) as u8 ^ 0xA5;
+        }
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let e = Store::open(&url).await.unwrap_err().to_string();
+    assert!(e.contains("damaged"), "{e}");
+    assert!(e.contains(&path.display().to_string()), "{e}");
+
+    let config = dir.path().join("inarow.toml");
+    let text = crate::util::ssh::merge(
+        &crate::util::ssh::test_config_text(dir.path(), ""),
+        &format!("[store]\nurl = \"{url}\"\n"),
+    );
+    std::fs::write(&config, text).unwrap();
+    let out = crate::util::inarow()
+        .args(["serve", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("damaged"), "{err}");
+    assert!(err.contains(&path.display().to_string()), "{err}");
+}
+
 /// `inarow serve` with a store it cannot open stops at once with an error
 /// naming the store's URL (never its password) and a failure status.
 #[test]

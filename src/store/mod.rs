@@ -55,6 +55,11 @@ pub enum StoreError {
     /// Connecting or preparing the database failed.
     #[error("cannot open the store at {url}: {message}")]
     Open { url: String, message: String },
+    /// SQLite's `PRAGMA quick_check` found the file damaged.
+    #[error(
+        "the SQLite store {path} is damaged ({detail}): restore it from a backup, or move it away to start with an empty store"
+    )]
+    Damaged { path: String, detail: String },
     /// The database was migrated by a newer inarow.
     #[error(
         "store at {url}: database schema version {database} is newer than this binary ({binary})"
@@ -93,7 +98,10 @@ impl StoreError {
                 | sqlx::Error::RowNotFound => false,
                 _ => true,
             },
-            StoreError::Data(_) | StoreError::Invalid(_) | StoreError::Url { .. } => false,
+            StoreError::Data(_)
+            | StoreError::Invalid(_)
+            | StoreError::Url { .. }
+            | StoreError::Damaged { .. } => false,
             StoreError::Open { .. } | StoreError::SchemaTooNew { .. } | StoreError::Stalled(_) => {
                 true
             }
@@ -298,6 +306,7 @@ impl Store {
                 )
                 .await
                 .map_err(|e| open_error(&e))?;
+            quick_check(&writer, &path).await?;
             let checkpointer = SqlitePoolOptions::new()
                 .test_before_acquire(false)
                 .max_connections(1)
@@ -410,6 +419,25 @@ impl Store {
 
     async fn migrate(&self) -> Result<(), StoreError> {
         migrate::run(&self.write, &self.url).await
+    }
+}
+
+/// Refuses a damaged SQLite file (`PRAGMA quick_check`: the structure of
+/// every page, in a time linear in the file's size), before anything is
+/// written to it. A file too damaged to be read at all fails here too.
+async fn quick_check(writer: &SqlitePool, path: &Path) -> Result<(), StoreError> {
+    let damaged = |detail: String| StoreError::Damaged {
+        path: path.display().to_string(),
+        detail: crate::text::sanitize(&detail, 300),
+    };
+    let rows: Vec<String> = sqlx::query_scalar("PRAGMA quick_check(3)")
+        .fetch_all(writer)
+        .await
+        .map_err(|e| damaged(e.to_string()))?;
+    if rows.len() == 1 && rows[0] == "ok" {
+        Ok(())
+    } else {
+        Err(damaged(format!("quick_check: {}", rows.join("; "))))
     }
 }
 
