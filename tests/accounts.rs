@@ -523,3 +523,29 @@ async fn a_code_shaped_login_with_no_room_keeps_one_name_on_screen_account_and_r
     h.wait_for("you are FWDX").await;
     store.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_user_whose_account_cannot_be_read_plays_as_a_guest_under_a_guest_name() {
+    let t = start_host().await;
+    let key = new_key();
+    let mut c = Client::connect(t.addr, "Vera", Login::Key(key.clone())).await;
+    c.wait_for("you are Vera").await;
+    drop(c);
+    // The store fails under the running host: the keys cannot be read.
+    let path = t.dir.path().join("var/inarow.db");
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
+        .await
+        .unwrap();
+    sqlx::query("ALTER TABLE keys RENAME TO keys_away")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let mut c = Client::connect(t.addr, "Vera", Login::Key(key)).await;
+    c.wait_for("the store is unavailable: playing as a guest").await;
+    let s = c.screen();
+    assert!(s.contains("you are Guest"), "{s}");
+    assert!(!s.contains("Vera"), "{s}");
+}

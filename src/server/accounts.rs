@@ -64,12 +64,18 @@ pub async fn log_in(store: &Store, ip: &str, user: &str, key: Option<&str>) -> L
         Ok(w) => Login::Welcome(w),
         Err(e) => {
             tracing::warn!(error = %e, "store unreachable: playing as a guest");
+            // A guest's name, never the account's (nor the login's, which
+            // may be an account's name the store cannot check now): not the
+            // one this key's account may have been given either.
+            let own = guest_name(Some(fp), &mut crate::rng::make_rng(None));
+            let mut rng = crate::rng::make_rng(None);
+            let name = std::iter::repeat_with(|| guest_name(None, &mut rng))
+                .find(|n| *n != own)
+                .unwrap_or_default();
             Login::Welcome(Welcome {
-                name: suggested_name(user),
+                name: Some(name),
                 player: None,
-                notice: Some(
-                    "Your account cannot be reached just now: you play as a guest.".into(),
-                ),
+                notice: Some("the store is unavailable: playing as a guest".into()),
             })
         }
     }
