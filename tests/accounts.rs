@@ -549,3 +549,102 @@ async fn a_key_user_whose_account_cannot_be_read_plays_as_a_guest_under_a_guest_
     assert!(s.contains("you are Guest"), "{s}");
     assert!(!s.contains("Vera"), "{s}");
 }
+
+/// `inarow ARGS --config FILE` that must fail: (exit code, stderr).
+fn inarow_fails(config: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = crate::util::inarow()
+        .args(args)
+        .arg("--config")
+        .arg(config)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "inarow {args:?} succeeded");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_ban_takes_only_what_can_match_and_users_shows_fingerprints() {
+    let t = start_host().await;
+    let key = new_key();
+    let fp = fingerprint(&key);
+    let mut c = Client::connect(t.addr, "Quinn", Login::Key(key)).await;
+    c.wait_for("you are Quinn").await;
+    let config = config_file(&t);
+    for bad in [
+        "notafingerprint",
+        "SHA256:short",
+        "1.2.3.4/40",
+        "10.0.0/8",
+        "sha256:x",
+    ] {
+        let (code, err) = inarow_fails(&config, &["admin", "ban", bad]);
+        assert_eq!(code, Some(2), "{bad}: {err}");
+        assert!(err.contains("SHA256:"), "{bad}: {err}");
+        assert!(err.contains("network"), "{bad}: {err}");
+        assert!(err.contains("account"), "{bad}: {err}");
+    }
+    // Nothing was stored: the lobby goes on and no ban lists them.
+    let url = inarow::config::Config::load(&config).unwrap().store.url;
+    let store = Store::open(&url).await.unwrap();
+    assert_eq!(store.bans().await.unwrap(), vec![]);
+    // What can match is taken.
+    let out = inarow_with(&config, &["admin", "ban", "203.0.113.77/24"]);
+    assert!(out.contains("banned 203.0.113.0/24 until lifted"), "{out}");
+    let out = inarow_with(&config, &["admin", "ban", "::ffff:198.51.100.9", "--hours", "1"]);
+    assert!(out.contains("banned 198.51.100.9 until"), "{out}");
+    inarow_with(&config, &["admin", "unban", "203.0.113.0/24"]);
+    inarow_with(&config, &["admin", "unban", "198.51.100.9"]);
+    assert_eq!(store.bans().await.unwrap(), vec![]);
+    // The users listing shows each account's keys.
+    let users = inarow_with(&config, &["admin", "users", "--name", "quinn"]);
+    assert!(users.contains("Quinn") && users.contains(&fp), "{users}");
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ban_closes_the_open_sessions_it_covers_with_the_reason() {
+    let t = start_host().await;
+    let config = config_file(&t);
+    let (rho, sam, tia) = (new_key(), new_key(), new_key());
+    let mut r = Client::connect(t.addr, "Rho", Login::Key(rho.clone())).await;
+    let mut s = Client::connect(t.addr, "Sam", Login::Key(sam.clone())).await;
+    let mut u = Client::connect(t.addr, "Tia", Login::Key(tia.clone())).await;
+    for (c, n) in [(&mut r, "Rho"), (&mut s, "Sam"), (&mut u, "Tia")] {
+        c.wait_for(&format!("you are {n}")).await;
+    }
+    // By account name: Rho's session ends with the reason on the screen.
+    let out = inarow_with(
+        &config,
+        &["admin", "ban", "rho", "--reason", "cheating"],
+    );
+    assert!(out.contains("banned the account Rho"), "{out}");
+    r.wait_closed().await;
+    let raw = r.raw_text();
+    assert!(raw.contains("You are banned from this host: cheating"), "{raw}");
+    // By key: Sam's.
+    inarow_with(
+        &config,
+        &["admin", "ban", &fingerprint(&sam), "--reason", "spam"],
+    );
+    s.wait_closed().await;
+    assert!(s.raw_text().contains("You are banned from this host: spam"));
+    // Tia, covered by neither, plays on; Rho's account is refused again
+    // with any of its keys.
+    assert!(!u.closed);
+    u.send(b"1").await;
+    u.wait_for("Quick match").await;
+    let mut r = Client::connect(t.addr, "play", Login::Key(rho)).await;
+    r.wait_for("You are banned from this host: cheating").await;
+    r.wait_closed().await;
+    // By network: everyone from 127.0.0.0/8, guests too.
+    let mut g = Client::connect(t.addr, "gus", Login::Guest).await;
+    g.wait_for("Choose a game").await;
+    inarow_with(&config, &["admin", "ban", "127.0.0.0/8", "--reason", "closed"]);
+    for c in [&mut u, &mut g] {
+        c.wait_closed().await;
+        assert!(c.raw_text().contains("You are banned from this host: closed"));
+    }
+}

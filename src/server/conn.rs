@@ -295,6 +295,10 @@ pub async fn run(
             .await;
     }
     let mut stats = ctx.lobby.stats();
+    // Bans made from now on (the login checked those before).
+    let mut bans = ctx.bans.clone();
+    bans.mark_unchanged();
+    let peer_ip = Some(p.peer.ip());
     let idle = cfg.limits.idle_timeout;
     let grace = cfg.limits.output_grace;
 
@@ -406,6 +410,19 @@ pub async fn run(
                 let online = stats.borrow_and_update().online;
                 let delay = counts_delay(conn.id, crate::lobby::stats_interval(online));
                 conn.counts_due.get_or_insert(Instant::now() + delay);
+            }
+            Ok(()) = bans.changed() => {
+                let list = Arc::clone(&bans.borrow_and_update());
+                let banned = accounts::banned(
+                    &list,
+                    peer_ip,
+                    p.identity.as_deref(),
+                    conn.account.as_deref(),
+                );
+                if let Some(text) = banned {
+                    tracing::info!(session = conn.id, peer = %p.peer, "banned: closed");
+                    break End::Message(text);
+                }
             }
             () = conn.outbox.resync_needed() => {
                 let out = conn.session.redraw();

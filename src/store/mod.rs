@@ -38,7 +38,7 @@ mod recorder;
 pub use accounts::{
     Account, AccountError, KeyError, KeyInfo, LinkError, RenameError, normalize_link_code,
 };
-pub use admin::{Ban, UserInfo};
+pub use admin::{BAN_TARGETS, Ban, BanTarget, UserInfo, account_target, ban_covers};
 pub use games::{ExportFilter, LeaderEntry, Leaderboard, MAX_PAGE, Profile, Stored};
 pub use journal::{Journal, JournalRead};
 pub use migrate::SCHEMA_VERSION;
