@@ -996,6 +996,53 @@ async fn store_sqlite_damaged_file_is_refused_at_start_naming_the_file() {
     assert!(err.contains(&path.display().to_string()), "{err}");
 }
 
+/// A PostgreSQL server nobody listens for: the error says what failed
+/// ("cannot reach PostgreSQL at HOST:PORT: connection refused"), not that a
+/// pool timed out, and never the password: from the store, `inarow serve`,
+/// `inarow admin` and `inarow games`.
+#[tokio::test]
+async fn store_unreachable_postgres_says_what_failed() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let url = format!("postgres://user:hunter2@127.0.0.1:{port}/db");
+    let wanted = format!("cannot reach PostgreSQL at 127.0.0.1:{port}: connection refused");
+    let options = StoreOptions {
+        acquire_timeout: Duration::from_millis(500),
+        ..StoreOptions::default()
+    };
+    let e = Store::open_with(&url, &options).await.unwrap_err().to_string();
+    assert!(e.contains(&wanted), "{e}");
+    assert!(!e.contains("pool timed out") && !e.contains("hunter2"), "{e}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("inarow.toml");
+    let text = crate::util::ssh::merge(
+        &crate::util::ssh::test_config_text(dir.path(), ""),
+        &format!("[store]\nurl = \"{url}\"\n"),
+    );
+    std::fs::write(&config, text).unwrap();
+    for args in [
+        &["serve"][..],
+        &["admin", "users"],
+        &["admin", "ban", "10.0.0.0/8"],
+        &["games", "export"],
+    ] {
+        let out = crate::util::inarow()
+            .args(args)
+            .arg("--config")
+            .arg(&config)
+            .stdout(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(err.contains(&wanted), "{args:?}: {err}");
+        assert!(!err.contains("pool timed out") && !err.contains("hunter2"), "{args:?}: {err}");
+    }
+}
+
 /// `inarow serve` with a store it cannot open stops at once with an error
 /// naming the store's URL (never its password) and a failure status.
 #[test]

@@ -55,6 +55,13 @@ pub enum StoreError {
     /// Connecting or preparing the database failed.
     #[error("cannot open the store at {url}: {message}")]
     Open { url: String, message: String },
+    /// No connection to the PostgreSQL server could be made at all.
+    #[error("cannot reach PostgreSQL at {place}: {reason} (store URL {url})")]
+    Unreachable {
+        place: String,
+        reason: String,
+        url: String,
+    },
     /// SQLite's `PRAGMA quick_check` found the file damaged.
     #[error(
         "the SQLite store {path} is damaged ({detail}): restore it from a backup, or move it away to start with an empty store"
@@ -102,9 +109,10 @@ impl StoreError {
             | StoreError::Invalid(_)
             | StoreError::Url { .. }
             | StoreError::Damaged { .. } => false,
-            StoreError::Open { .. } | StoreError::SchemaTooNew { .. } | StoreError::Stalled(_) => {
-                true
-            }
+            StoreError::Open { .. }
+            | StoreError::Unreachable { .. }
+            | StoreError::SchemaTooNew { .. }
+            | StoreError::Stalled(_) => true,
         }
     }
 }
@@ -348,12 +356,20 @@ impl Store {
             // which cost estimates from stale statistics can trigger) costs
             // far more than running it.
             connect = connect.options([("jit", "off")]);
-            let pool = PgPoolOptions::new()
+            let pool = match PgPoolOptions::new()
                 .max_connections(options.pg_connections.max(1))
                 .acquire_timeout(options.acquire_timeout)
-                .connect_with(connect)
+                .connect_with(connect.clone())
                 .await
-                .map_err(|e| open_error(&e))?;
+            {
+                Ok(pool) => pool,
+                // The pool only says it waited in vain: one connection of
+                // our own says why.
+                Err(sqlx::Error::PoolTimedOut) => {
+                    return Err(pg_unreachable(&connect, options.acquire_timeout, url).await);
+                }
+                Err(e) => return Err(open_error(&e)),
+            };
             Store {
                 write: Db::Pg(pool.clone()),
                 read: Db::Pg(pool),
@@ -419,6 +435,57 @@ impl Store {
 
     async fn migrate(&self) -> Result<(), StoreError> {
         migrate::run(&self.write, &self.url).await
+    }
+}
+
+/// Why no connection to PostgreSQL could be made, from one attempt of its
+/// own: "cannot reach PostgreSQL at HOST:PORT: connection refused" (never
+/// the password).
+async fn pg_unreachable(connect: &PgConnectOptions, wait: Duration, url: &str) -> StoreError {
+    use sqlx::ConnectOptions;
+    let host = connect.get_host();
+    let place = if host.starts_with('/') {
+        format!("{host} (port {})", connect.get_port())
+    } else if host.contains(':') {
+        format!("[{host}]:{}", connect.get_port())
+    } else {
+        format!("{host}:{}", connect.get_port())
+    };
+    let reason = match tokio::time::timeout(wait.max(Duration::from_secs(1)), connect.connect()).await {
+        Err(_) => format!("no answer within {} s", wait.as_secs().max(1)),
+        Ok(Ok(conn)) => {
+            drop(conn);
+            "the server accepted a connection only after the pool gave up: try again".into()
+        }
+        Ok(Err(sqlx::Error::Io(e))) => io_reason(&e),
+        Ok(Err(e)) => e.to_string(),
+    };
+    StoreError::Unreachable {
+        place,
+        reason: redact_message(&reason, url),
+        url: redact_url(url),
+    }
+}
+
+/// An I/O error in a few plain words.
+fn io_reason(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::ConnectionRefused => "connection refused".into(),
+        ErrorKind::ConnectionReset => "connection reset".into(),
+        ErrorKind::TimedOut => "timed out".into(),
+        ErrorKind::HostUnreachable => "host unreachable".into(),
+        ErrorKind::NetworkUnreachable => "network unreachable".into(),
+        ErrorKind::NotFound => "no such socket".into(),
+        ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => {
+            let text = e.to_string();
+            // "failed to lookup address information: Name or service not known (os error -2)"
+            match text.split_once(" (os error") {
+                Some((head, _)) => head.to_string(),
+                None => text,
+            }
+        }
     }
 }
 
