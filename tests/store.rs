@@ -1539,3 +1539,106 @@ async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
     })
     .await;
 }
+
+/// `[store] schema`: the tables go into that PostgreSQL schema, created
+/// when missing, for the host and for the commands on the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn store_postgres_schema_from_the_config_is_created_and_used() {
+    // Not for SQLite, and only a plain name.
+    let sqlite = crate::util::ssh::merge(
+        &crate::util::ssh::test_config_text(std::path::Path::new("/tmp"), ""),
+        "[store]\nschema = \"inarow\"\n",
+    );
+    let e = inarow::config::Config::parse(&sqlite, "t").unwrap_err().to_string();
+    assert!(e.contains("store.schema") && e.contains("PostgreSQL"), "{e}");
+    let bad = crate::util::ssh::merge(
+        &crate::util::ssh::test_config_text(std::path::Path::new("/tmp"), ""),
+        &format!("[store]\nurl = \"{}\"\nschema = \"x; DROP\"\n", pg_url()),
+    );
+    let e = inarow::config::Config::parse(&bad, "t").unwrap_err().to_string();
+    assert!(e.contains("store.schema") && e.contains("not a schema name"), "{e}");
+
+    let url = pg_url();
+    let admin = match PgPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(Duration::from_secs(3))
+        .connect(&url)
+        .await
+    {
+        Ok(p) => p,
+        Err(e) if std::env::var_os("CI").is_some() => {
+            panic!("CI is set and PostgreSQL at {url} is unreachable: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: no PostgreSQL at {url} ({e})");
+            return;
+        }
+    };
+    drop_stale_schemas(&admin).await;
+    let schema = scratch_schema_name();
+    let extra = format!("[store]\nurl = \"{url}\"\nschema = \"{schema}\"\n");
+    let body = {
+        let (admin, schema) = (admin.clone(), schema.clone());
+        async move {
+            let exists = || async {
+                sqlx::query_scalar::<_, bool>(
+                    "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)",
+                )
+                .bind(&schema)
+                .fetch_one(&admin)
+                .await
+                .unwrap()
+            };
+            assert!(!exists().await);
+            let mut t = crate::util::ssh::start_host_with(&extra).await;
+            assert!(exists().await, "the schema is created");
+            let tables: Vec<String> = sqlx::query_scalar(
+                "SELECT table_name::TEXT FROM information_schema.tables WHERE table_schema = $1",
+            )
+            .bind(&schema)
+            .fetch_all(&admin)
+            .await
+            .unwrap();
+            for table in ["accounts", "keys", "games", "bans", "_sqlx_migrations"] {
+                assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
+            }
+            let key = crate::util::ssh::new_key();
+            let mut c = crate::util::ssh::Client::connect(
+                t.addr,
+                "Schemer",
+                crate::util::ssh::Login::Key(key),
+            )
+            .await;
+            c.wait_for("you are Schemer").await;
+            let names: Vec<String> = sqlx::query_scalar(AssertSqlSafe(format!(
+                "SELECT name FROM {schema}.accounts"
+            )))
+            .fetch_all(&admin)
+            .await
+            .unwrap();
+            assert_eq!(names, ["Schemer"]);
+            // The commands read the same schema.
+            let config = t.dir.path().join("inarow.toml");
+            std::fs::write(
+                &config,
+                crate::util::ssh::merge(
+                    &crate::util::ssh::test_config_text(t.dir.path(), ""),
+                    &extra,
+                ),
+            )
+            .unwrap();
+            let users = crate::accounts::inarow_with(&config, &["admin", "users"]);
+            assert!(users.contains("Schemer"), "{users}");
+            drop(c);
+            t.shutdown().await;
+        }
+    };
+    let result = tokio::spawn(body).await;
+    admin
+        .execute(AssertSqlSafe(format!("DROP SCHEMA IF EXISTS {schema} CASCADE")))
+        .await
+        .unwrap();
+    if let Err(e) = result {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}

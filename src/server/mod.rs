@@ -129,7 +129,7 @@ impl Host {
     /// Binds the listeners and starts serving.
     pub async fn start(config: Config) -> anyhow::Result<Host> {
         // The store first: a host that cannot keep games does not start.
-        let store = Store::open(&config.store.url).await?;
+        let store = Store::open_with(&config.store.url, &config.store.options()).await?;
         tracing::info!(store = %store.url(), "store open");
         let journal = Journal::new(
             config

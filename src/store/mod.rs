@@ -350,6 +350,9 @@ impl Store {
                 {
                     return Err(url_error("schema name must be letters, digits and _"));
                 }
+                create_schema(&connect, schema, options.acquire_timeout)
+                    .await
+                    .map_err(|e| open_error(&format!("creating the schema {schema}: {e}")))?;
                 connect = connect.options([("search_path", schema.as_str())]);
             }
             // Every query here is a short indexed one: compiling it (JIT,
@@ -436,6 +439,57 @@ impl Store {
     async fn migrate(&self) -> Result<(), StoreError> {
         migrate::run(&self.write, &self.url).await
     }
+}
+
+/// Whether `name` can be a PostgreSQL schema of inarow's: lower-case ASCII
+/// letters, digits and `_`, not starting with a digit, at most 63 bytes, not
+/// `pg_...` (kept for the system). Nothing that would need quoting.
+pub fn valid_schema_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 63
+        && !name.starts_with("pg_")
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Creates the schema `schema` when it is missing (several hosts starting
+/// at once may race: the loser finds it made), on a connection of its own.
+/// A server that cannot be reached is left to the pool to report.
+async fn create_schema(
+    connect: &PgConnectOptions,
+    schema: &str,
+    wait: Duration,
+) -> Result<(), sqlx::Error> {
+    use sqlx::{ConnectOptions, Connection};
+    let Ok(Ok(mut conn)) = tokio::time::timeout(wait, connect.connect()).await else {
+        // Not reachable, or refused: the pool opened next says why.
+        return Ok(());
+    };
+    let mut result = Ok(());
+    if !schema_exists(&mut conn, schema).await? {
+        // The name was checked: letters, digits and _ only.
+        let sql = format!("CREATE SCHEMA IF NOT EXISTS {schema}");
+        if let Err(e) = sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut conn).await {
+            if !schema_exists(&mut conn, schema).await? {
+                result = Err(e);
+            } else {
+                tracing::info!(schema, "store schema made by another host");
+            }
+        } else {
+            tracing::info!(schema, "store schema created");
+        }
+    }
+    let _ = conn.close().await;
+    result
+}
+
+async fn schema_exists(conn: &mut sqlx::PgConnection, schema: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)")
+        .bind(schema)
+        .fetch_one(conn)
+        .await
 }
 
 /// Why no connection to PostgreSQL could be made, from one attempt of its
