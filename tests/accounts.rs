@@ -648,3 +648,30 @@ async fn a_ban_closes_the_open_sessions_it_covers_with_the_reason() {
         assert!(c.raw_text().contains("You are banned from this host: closed"));
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_rename_says_why_a_name_is_refused() {
+    let t = start_host().await;
+    let mut c = Client::connect(t.addr, "cat", Login::Key(new_key())).await;
+    c.wait_for("you are cat").await;
+    let mut d = Client::connect(t.addr, "dog", Login::Key(new_key())).await;
+    d.wait_for("you are dog").await;
+    let config = config_file(&t);
+    let long = "x".repeat(40);
+    for (new, why) in [
+        (long.as_str(), "it is 40 columns wide; at most 20"),
+        ("C0mputer", "kept for the computer"),
+        ("", "it is empty"),
+        ("a\u{1b}[2Jb", "cannot be shown"),
+        ("  ann", "starts or ends with a space"),
+        ("DOG", "is taken by another account"),
+    ] {
+        let (code, err) = inarow_fails(&config, &["admin", "rename", "cat", new]);
+        assert_eq!(code, Some(2), "{new:?}: {err}");
+        assert!(err.contains(why), "{new:?}: {err}");
+        assert!(!err.contains('\u{1b}'), "{new:?}: {err}");
+    }
+    let (_, err) = inarow_fails(&config, &["admin", "rename", "nobody", "cat2"]);
+    assert!(err.contains("no account is named"), "{err}");
+    inarow_with(&config, &["admin", "rename", "cat", "Cat Stevens"]);
+}

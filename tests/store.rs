@@ -297,7 +297,7 @@ async fn store_names_are_unique_by_case_and_look_alikes() {
             assert!(
                 matches!(
                     store.create_account("SHA256:bad", bad, NOW).await,
-                    Err(AccountError::NameInvalid)
+                    Err(AccountError::NameInvalid(_))
                 ),
                 "{bad:?}"
             );
@@ -346,7 +346,7 @@ async fn store_renames_at_most_once_a_minute_and_never_onto_a_taken_name() {
         ));
         assert!(matches!(
             store.rename(&a.id, "computer", NOW + 61_000).await,
-            Err(RenameError::Invalid)
+            Err(RenameError::Invalid(inarow::store::NameProblem::Reserved))
         ));
         // Its own name in another case is still its own.
         store.rename(&a.id, "ALICIA", NOW + 61_000).await.unwrap();

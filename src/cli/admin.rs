@@ -142,6 +142,10 @@ async fn admin(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
                     "{} is taken by another account",
                     crate::text::sanitize_quote(&a.new, 40)
                 ),
+                Err(RenameError::Invalid(why)) => bail!(
+                    "{} cannot be a name: {why}",
+                    crate::text::sanitize_quote(&a.new, 40)
+                ),
                 Err(e) => return Err(e.into()),
             }
         }

@@ -215,7 +215,7 @@ pub async fn check_name(store: &Store, account: Option<&str>, name: &str) -> Opt
             Err(RenameError::TooSoon { wait_secs }) => Some(format!(
                 "you can change your name once a minute: try again in {wait_secs} s"
             )),
-            Err(RenameError::Invalid) => Some("that name is not allowed".into()),
+            Err(RenameError::Invalid(why)) => Some(format!("that name is not allowed: {why}")),
             Err(e) => {
                 tracing::warn!(error = %e, "rename failed");
                 Some("your name cannot be changed just now".into())

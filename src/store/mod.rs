@@ -36,7 +36,8 @@ mod record;
 mod recorder;
 
 pub use accounts::{
-    Account, AccountError, KeyError, KeyInfo, LinkError, RenameError, normalize_link_code,
+    Account, AccountError, KeyError, KeyInfo, LinkError, NameProblem, RenameError,
+    normalize_link_code,
 };
 pub use admin::{BAN_TARGETS, Ban, BanTarget, UserInfo, account_target, ban_covers};
 pub use games::{ExportFilter, LeaderEntry, Leaderboard, MAX_PAGE, Profile, Stored};
