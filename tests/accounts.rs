@@ -488,7 +488,9 @@ async fn a_code_shaped_login_with_no_room_keeps_one_name_on_screen_account_and_r
         .unwrap()
         .unwrap();
     assert_ne!(account.name, "ZZZZ");
-    let zed_is_first = first.screen().contains(&format!("{} 1500 (you)", account.name));
+    let zed_is_first = first
+        .screen()
+        .contains(&format!("{} 1500 (you)", account.name));
     let zc = if zed_is_first { &first } else { &second };
     let s = zc.screen();
     assert!(!s.contains("ZZZZ 1500"), "{s}");
@@ -517,7 +519,10 @@ async fn a_code_shaped_login_with_no_room_keeps_one_name_on_screen_account_and_r
     store.admin_rename("Kim", "XKCD").await.unwrap();
     let mut g = Client::connect(t.addr, "xkcd", Login::Guest).await;
     g.wait_for("registered player").await;
-    assert!(g.screen().contains("no room has the code XKCD, and XKCD belongs"));
+    assert!(
+        g.screen()
+            .contains("no room has the code XKCD, and XKCD belongs")
+    );
     assert!(g.screen().contains("you are Guest"), "{}", g.screen());
     let mut h = Client::connect(t.addr, "fwdx", Login::Guest).await;
     h.wait_for("you are FWDX").await;
@@ -544,7 +549,8 @@ async fn a_key_user_whose_account_cannot_be_read_plays_as_a_guest_under_a_guest_
         .unwrap();
     pool.close().await;
     let mut c = Client::connect(t.addr, "Vera", Login::Key(key)).await;
-    c.wait_for("the store is unavailable: playing as a guest").await;
+    c.wait_for("the store is unavailable: playing as a guest")
+        .await;
     let s = c.screen();
     assert!(s.contains("you are Guest"), "{s}");
     assert!(!s.contains("Vera"), "{s}");
@@ -593,7 +599,10 @@ async fn admin_ban_takes_only_what_can_match_and_users_shows_fingerprints() {
     // What can match is taken.
     let out = inarow_with(&config, &["admin", "ban", "203.0.113.77/24"]);
     assert!(out.contains("banned 203.0.113.0/24 until lifted"), "{out}");
-    let out = inarow_with(&config, &["admin", "ban", "::ffff:198.51.100.9", "--hours", "1"]);
+    let out = inarow_with(
+        &config,
+        &["admin", "ban", "::ffff:198.51.100.9", "--hours", "1"],
+    );
     assert!(out.contains("banned 198.51.100.9 until"), "{out}");
     inarow_with(&config, &["admin", "unban", "203.0.113.0/24"]);
     inarow_with(&config, &["admin", "unban", "198.51.100.9"]);
@@ -616,14 +625,14 @@ async fn a_ban_closes_the_open_sessions_it_covers_with_the_reason() {
         c.wait_for(&format!("you are {n}")).await;
     }
     // By account name: Rho's session ends with the reason on the screen.
-    let out = inarow_with(
-        &config,
-        &["admin", "ban", "rho", "--reason", "cheating"],
-    );
+    let out = inarow_with(&config, &["admin", "ban", "rho", "--reason", "cheating"]);
     assert!(out.contains("banned the account Rho"), "{out}");
     r.wait_closed().await;
     let raw = r.raw_text();
-    assert!(raw.contains("You are banned from this host: cheating"), "{raw}");
+    assert!(
+        raw.contains("You are banned from this host: cheating"),
+        "{raw}"
+    );
     // By key: Sam's.
     inarow_with(
         &config,
@@ -642,10 +651,16 @@ async fn a_ban_closes_the_open_sessions_it_covers_with_the_reason() {
     // By network: everyone from 127.0.0.0/8, guests too.
     let mut g = Client::connect(t.addr, "gus", Login::Guest).await;
     g.wait_for("Choose a game").await;
-    inarow_with(&config, &["admin", "ban", "127.0.0.0/8", "--reason", "closed"]);
+    inarow_with(
+        &config,
+        &["admin", "ban", "127.0.0.0/8", "--reason", "closed"],
+    );
     for c in [&mut u, &mut g] {
         c.wait_closed().await;
-        assert!(c.raw_text().contains("You are banned from this host: closed"));
+        assert!(
+            c.raw_text()
+                .contains("You are banned from this host: closed")
+        );
     }
 }
 

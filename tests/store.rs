@@ -952,7 +952,9 @@ async fn store_sqlite_damaged_file_is_refused_at_start_naming_the_file() {
         .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
         .await
         .unwrap();
-    pool.execute("PRAGMA wal_checkpoint(TRUNCATE)").await.unwrap();
+    pool.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        .await
+        .unwrap();
     pool.close().await;
     // A sound file opens.
     Store::open(&url).await.unwrap().close().await;
@@ -961,7 +963,9 @@ async fn store_sqlite_damaged_file_is_refused_at_start_naming_the_file() {
         .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
         .await
         .unwrap();
-    pool.execute("PRAGMA wal_checkpoint(TRUNCATE)").await.unwrap();
+    pool.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        .await
+        .unwrap();
     pool.close().await;
     let mut bytes = std::fs::read(&path).unwrap();
     let page = 4096;
@@ -1012,9 +1016,15 @@ async fn store_unreachable_postgres_says_what_failed() {
         acquire_timeout: Duration::from_millis(500),
         ..StoreOptions::default()
     };
-    let e = Store::open_with(&url, &options).await.unwrap_err().to_string();
+    let e = Store::open_with(&url, &options)
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(e.contains(&wanted), "{e}");
-    assert!(!e.contains("pool timed out") && !e.contains("hunter2"), "{e}");
+    assert!(
+        !e.contains("pool timed out") && !e.contains("hunter2"),
+        "{e}"
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("inarow.toml");
@@ -1039,7 +1049,10 @@ async fn store_unreachable_postgres_says_what_failed() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{args:?}: {err}");
         assert!(err.contains(&wanted), "{args:?}: {err}");
-        assert!(!err.contains("pool timed out") && !err.contains("hunter2"), "{args:?}: {err}");
+        assert!(
+            !err.contains("pool timed out") && !err.contains("hunter2"),
+            "{args:?}: {err}"
+        );
     }
 }
 
@@ -1549,14 +1562,24 @@ async fn store_postgres_schema_from_the_config_is_created_and_used() {
         &crate::util::ssh::test_config_text(std::path::Path::new("/tmp"), ""),
         "[store]\nschema = \"inarow\"\n",
     );
-    let e = inarow::config::Config::parse(&sqlite, "t").unwrap_err().to_string();
-    assert!(e.contains("store.schema") && e.contains("PostgreSQL"), "{e}");
+    let e = inarow::config::Config::parse(&sqlite, "t")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("store.schema") && e.contains("PostgreSQL"),
+        "{e}"
+    );
     let bad = crate::util::ssh::merge(
         &crate::util::ssh::test_config_text(std::path::Path::new("/tmp"), ""),
         &format!("[store]\nurl = \"{}\"\nschema = \"x; DROP\"\n", pg_url()),
     );
-    let e = inarow::config::Config::parse(&bad, "t").unwrap_err().to_string();
-    assert!(e.contains("store.schema") && e.contains("not a schema name"), "{e}");
+    let e = inarow::config::Config::parse(&bad, "t")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("store.schema") && e.contains("not a schema name"),
+        "{e}"
+    );
 
     let url = pg_url();
     let admin = match PgPoolOptions::new()
@@ -1610,12 +1633,11 @@ async fn store_postgres_schema_from_the_config_is_created_and_used() {
             )
             .await;
             c.wait_for("you are Schemer").await;
-            let names: Vec<String> = sqlx::query_scalar(AssertSqlSafe(format!(
-                "SELECT name FROM {schema}.accounts"
-            )))
-            .fetch_all(&admin)
-            .await
-            .unwrap();
+            let names: Vec<String> =
+                sqlx::query_scalar(AssertSqlSafe(format!("SELECT name FROM {schema}.accounts")))
+                    .fetch_all(&admin)
+                    .await
+                    .unwrap();
             assert_eq!(names, ["Schemer"]);
             // The commands read the same schema.
             let config = t.dir.path().join("inarow.toml");
@@ -1635,7 +1657,9 @@ async fn store_postgres_schema_from_the_config_is_created_and_used() {
     };
     let result = tokio::spawn(body).await;
     admin
-        .execute(AssertSqlSafe(format!("DROP SCHEMA IF EXISTS {schema} CASCADE")))
+        .execute(AssertSqlSafe(format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE"
+        )))
         .await
         .unwrap();
     if let Err(e) = result {

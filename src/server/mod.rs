@@ -263,11 +263,7 @@ impl Host {
             bans: bans_rx,
             next_id: AtomicU64::new(1),
         });
-        tokio::spawn(poll_bans(
-            ctx.store.clone(),
-            bans_tx,
-            ctx.shutdown.clone(),
-        ));
+        tokio::spawn(poll_bans(ctx.store.clone(), bans_tx, ctx.shutdown.clone()));
         let mut http_addr = None;
         let http = match http_listener {
             Some(l) => {

@@ -55,7 +55,10 @@ impl BanTarget {
             let net = addr.parse::<IpAddr>().ok().and_then(|ip| {
                 let ip = canonical(ip);
                 let max = if ip.is_ipv4() { 32 } else { 128 };
-                let bits = bits.parse::<u8>().ok().filter(|&b| b <= max && !bits.starts_with('+'))?;
+                let bits = bits
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|&b| b <= max && !bits.starts_with('+'))?;
                 Some((mask(ip, bits), bits))
             });
             return match net {
@@ -91,7 +94,12 @@ fn mask(ip: IpAddr, bits: u8) -> IpAddr {
 
 /// Whether the stored ban target `target` covers a session from `ip`, with
 /// key `key` and account `account` (its id).
-pub fn ban_covers(target: &str, ip: Option<IpAddr>, key: Option<&str>, account: Option<&str>) -> bool {
+pub fn ban_covers(
+    target: &str,
+    ip: Option<IpAddr>,
+    key: Option<&str>,
+    account: Option<&str>,
+) -> bool {
     if let Some(id) = target.strip_prefix(ACCOUNT_PREFIX) {
         return account == Some(id);
     }
@@ -279,7 +287,12 @@ impl Store {
         });
         let mut users = Vec::with_capacity(rows.len());
         for (id, name, created_ms, keys) in rows {
-            let fingerprints = self.keys(&id).await?.into_iter().map(|k| k.fingerprint).collect();
+            let fingerprints = self
+                .keys(&id)
+                .await?
+                .into_iter()
+                .map(|k| k.fingerprint)
+                .collect();
             users.push(UserInfo {
                 id,
                 name,
@@ -318,11 +331,28 @@ mod tests {
             BanTarget::parse("2001:db8::1/32"),
             Ok(BanTarget::Network("2001:db8::".parse().unwrap(), 32))
         );
-        assert_eq!(BanTarget::parse("0.0.0.0/0"), Ok(BanTarget::Network("0.0.0.0".parse().unwrap(), 0)));
-        for bad in ["SHA256:short", "sha256:x/", "SHA256:", "1.2.3.4/33", "1.2.3/8", "a/b", "::/129", "1.2.3.4/+8", "", "x\u{1b}y"] {
+        assert_eq!(
+            BanTarget::parse("0.0.0.0/0"),
+            Ok(BanTarget::Network("0.0.0.0".parse().unwrap(), 0))
+        );
+        for bad in [
+            "SHA256:short",
+            "sha256:x/",
+            "SHA256:",
+            "1.2.3.4/33",
+            "1.2.3/8",
+            "a/b",
+            "::/129",
+            "1.2.3.4/+8",
+            "",
+            "x\u{1b}y",
+        ] {
             assert!(BanTarget::parse(bad).is_err(), "{bad:?}");
         }
-        assert_eq!(BanTarget::parse("notafingerprint"), Ok(BanTarget::Name("notafingerprint".into())));
+        assert_eq!(
+            BanTarget::parse("notafingerprint"),
+            Ok(BanTarget::Name("notafingerprint".into()))
+        );
     }
 
     #[test]
@@ -337,8 +367,23 @@ mod tests {
         assert!(!ban_covers("10.1.0.0/16", ip("10.2.0.1"), None, None));
         assert!(ban_covers("2001:db8::/32", ip("2001:db8:5::1"), None, None));
         assert!(!ban_covers("0.0.0.0/0", ip("2001:db8:5::1"), None, None));
-        assert!(ban_covers(&account_target("acc1"), ip("1.2.3.4"), Some(FP), Some("acc1")));
-        assert!(!ban_covers(&account_target("acc1"), None, None, Some("acc2")));
-        assert!(!ban_covers("notafingerprint", ip("1.2.3.4"), Some(FP), Some("notafingerprint")));
+        assert!(ban_covers(
+            &account_target("acc1"),
+            ip("1.2.3.4"),
+            Some(FP),
+            Some("acc1")
+        ));
+        assert!(!ban_covers(
+            &account_target("acc1"),
+            None,
+            None,
+            Some("acc2")
+        ));
+        assert!(!ban_covers(
+            "notafingerprint",
+            ip("1.2.3.4"),
+            Some(FP),
+            Some("notafingerprint")
+        ));
     }
 }

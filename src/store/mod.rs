@@ -472,7 +472,10 @@ async fn create_schema(
     if !schema_exists(&mut conn, schema).await? {
         // The name was checked: letters, digits and _ only.
         let sql = format!("CREATE SCHEMA IF NOT EXISTS {schema}");
-        if let Err(e) = sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut conn).await {
+        if let Err(e) = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut conn)
+            .await
+        {
             if !schema_exists(&mut conn, schema).await? {
                 result = Err(e);
             } else {
@@ -506,15 +509,16 @@ async fn pg_unreachable(connect: &PgConnectOptions, wait: Duration, url: &str) -
     } else {
         format!("{host}:{}", connect.get_port())
     };
-    let reason = match tokio::time::timeout(wait.max(Duration::from_secs(1)), connect.connect()).await {
-        Err(_) => format!("no answer within {} s", wait.as_secs().max(1)),
-        Ok(Ok(conn)) => {
-            drop(conn);
-            "the server accepted a connection only after the pool gave up: try again".into()
-        }
-        Ok(Err(sqlx::Error::Io(e))) => io_reason(&e),
-        Ok(Err(e)) => e.to_string(),
-    };
+    let reason =
+        match tokio::time::timeout(wait.max(Duration::from_secs(1)), connect.connect()).await {
+            Err(_) => format!("no answer within {} s", wait.as_secs().max(1)),
+            Ok(Ok(conn)) => {
+                drop(conn);
+                "the server accepted a connection only after the pool gave up: try again".into()
+            }
+            Ok(Err(sqlx::Error::Io(e))) => io_reason(&e),
+            Ok(Err(e)) => e.to_string(),
+        };
     StoreError::Unreachable {
         place,
         reason: redact_message(&reason, url),
