@@ -3560,7 +3560,8 @@ mod tests {
             matches!(effects.as_slice(), [Effect::FindCode { id: 2, code, .. }] if code == "ZZZZ"),
             "{effects:?}"
         );
-        // None has it: the usual error, or (as a login name) a name.
+        // None has it: the usual error, or (as a login name) a name the
+        // session may ask for, once the store agrees.
         let effects = s.code_unknown(2, "ZZZZ".into(), false);
         assert_eq!(
             effects,
@@ -3569,8 +3570,11 @@ mod tests {
                 "no room has the code ZZZZ: check it with your friend"
             )]
         );
-        s.code_unknown(2, "QQQQ".into(), true);
-        assert_eq!(s.name(2), Some("QQQQ"));
+        assert_eq!(
+            s.code_unknown(2, "QQQQ".into(), true),
+            vec![tell(2, Notice::NoRoomForLogin("QQQQ".into()))]
+        );
+        assert_eq!(s.name(2), Some("gus"));
         // Someone from another host joins fay's room: the game starts here.
         let effects = s
             .open_for_visitor(&code.to_lowercase(), visitor("hal"), [None; 2])
@@ -3583,7 +3587,7 @@ mod tests {
         assert!(again.unwrap_err().contains("already playing"));
         // A session that is playing cannot go to a room elsewhere.
         assert_eq!(s.leave_to_join(1), None);
-        assert_eq!(s.leave_to_join(2).map(|j| j.name), Some("QQQQ".into()));
+        assert_eq!(s.leave_to_join(2).map(|j| j.name), Some("gus".into()));
     }
 
     #[test]
