@@ -645,7 +645,7 @@ async fn a_ban_closes_the_open_sessions_it_covers_with_the_reason() {
     assert!(!u.closed);
     u.send(b"1").await;
     u.wait_for("Quick match").await;
-    let mut r = Client::connect(t.addr, "play", Login::Key(rho)).await;
+    let mut r = Client::connect(t.addr, "play", Login::Key(rho.clone())).await;
     r.wait_for("You are banned from this host: cheating").await;
     r.wait_closed().await;
     // By network: everyone from 127.0.0.0/8, guests too.
@@ -662,6 +662,14 @@ async fn a_ban_closes_the_open_sessions_it_covers_with_the_reason() {
                 .contains("You are banned from this host: closed")
         );
     }
+    let mut h = Client::connect(t.addr, "hal", Login::Guest).await;
+    h.wait_for("You are banned from this host: closed").await;
+    // Lifted (the account by its name): Rho plays again.
+    inarow_with(&config, &["admin", "unban", "127.0.0.0/8"]);
+    let out = inarow_with(&config, &["admin", "unban", "Rho"]);
+    assert!(out.contains("unbanned the account Rho"), "{out}");
+    let mut r = Client::connect(t.addr, "play", Login::Key(rho)).await;
+    r.wait_for("you are Rho").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
