@@ -547,13 +547,26 @@ async fn a_key_user_whose_account_cannot_be_read_plays_as_a_guest_under_a_guest_
         .execute(&pool)
         .await
         .unwrap();
-    pool.close().await;
-    let mut c = Client::connect(t.addr, "Vera", Login::Key(key)).await;
+    let mut c = Client::connect(t.addr, "Vera", Login::Key(key.clone())).await;
     c.wait_for("the store is unavailable: playing as a guest")
         .await;
     let s = c.screen();
     assert!(s.contains("you are Guest"), "{s}");
     assert!(!s.contains("Vera"), "{s}");
+    drop(c);
+    // Nor a code-shaped login name the store cannot check (it may be an
+    // account's).
+    sqlx::query("ALTER TABLE accounts RENAME TO accounts_away")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let mut c = Client::connect(t.addr, "QQQQ", Login::Key(key)).await;
+    c.wait_for("as a name just now").await;
+    let s = c.screen();
+    assert!(s.contains("the store cannot check"), "{s}");
+    assert!(s.contains("you are Guest"), "{s}");
+    assert!(!s.contains("you are QQQQ"), "{s}");
+    pool.close().await;
 }
 
 /// `inarow ARGS --config FILE` that must fail: (exit code, stderr).

@@ -962,8 +962,18 @@ impl Conn {
             ));
             return self.emit(out).await;
         }
-        let check = accounts::check_name(&self.ctx.store, None, &code);
-        match Box::pin(check).await {
+        // Only a name the store says is free: while it cannot tell, the
+        // guest keeps a guest name (it may be an account's).
+        let taken = self.ctx.store.name_taken(&code);
+        let why = match Box::pin(taken).await {
+            Ok(None) => None,
+            Ok(Some(_)) => Some(format!("{code} belongs to a registered player")),
+            Err(e) => {
+                tracing::warn!(error = %e, "store unreachable: login name not checked");
+                Some("the store cannot check it as a name just now".to_string())
+            }
+        };
+        match why {
             Some(why) => {
                 let out = self
                     .session
