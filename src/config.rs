@@ -182,6 +182,7 @@ struct RawGames {
 struct RawStore {
     url: String,
     journal: String,
+    schema: String,
 }
 
 impl Default for RawStore {
@@ -189,6 +190,7 @@ impl Default for RawStore {
         RawStore {
             url: DEFAULT_STORE_URL.into(),
             journal: String::new(),
+            schema: String::new(),
         }
     }
 }
@@ -422,6 +424,19 @@ pub struct StoreConfig {
     /// The journal finished games wait in while the store is unreachable;
     /// `None`: beside the SQLite file, else `var/journal.jsonl`.
     pub journal: Option<PathBuf>,
+    /// PostgreSQL: the schema the tables live in (created when missing);
+    /// `None`: the server's default (`search_path`, usually `public`).
+    pub schema: Option<String>,
+}
+
+impl StoreConfig {
+    /// How to open this store.
+    pub fn options(&self) -> crate::store::StoreOptions {
+        crate::store::StoreOptions {
+            pg_schema: self.schema.clone(),
+            ..crate::store::StoreOptions::default()
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -755,12 +770,32 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             ),
         ));
     }
+    let schema = match raw.store.schema.trim() {
+        "" => None,
+        s if !crate::store::valid_schema_name(s) => {
+            return Err(invalid(
+                "store.schema",
+                format!(
+                    "'{}' is not a schema name: lower-case letters, digits and _, starting with a letter or _, at most 63, not pg_...",
+                    crate::text::sanitize_quote(s, 80)
+                ),
+            ));
+        }
+        _ if url.starts_with("sqlite://") => {
+            return Err(invalid(
+                "store.schema",
+                "a schema is for a PostgreSQL store (store.url postgres://...); leave it empty for SQLite".to_string(),
+            ));
+        }
+        s => Some(s.to_string()),
+    };
     let store = StoreConfig {
         url,
         journal: match raw.store.journal.trim() {
             "" => None,
             j => Some(PathBuf::from(j)),
         },
+        schema,
     };
     Ok(Config {
         ssh,

@@ -471,3 +471,243 @@ async fn an_account_changes_its_name_once_a_minute_and_keeps_it() {
     let mut c = Client::connect(t.addr, "play", Login::Key(key)).await;
     c.wait_for("you are Oksana").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_shaped_login_with_no_room_keeps_one_name_on_screen_account_and_record() {
+    let t = start_host().await;
+    let (zed, amy) = (new_key(), new_key());
+    // ZZZZ has the shape of a room code and no room has it: a key user
+    // keeps the account's name, which is what the store and records say.
+    let (mut first, mut second) = rated_pair(&t, ("ZZZZ", &zed), ("amy", &amy)).await;
+    let config = config_file(&t);
+    let url = inarow::config::Config::load(&config).unwrap().store.url;
+    let store = Store::open(&url).await.unwrap();
+    let account = store
+        .account_by_key(&fingerprint(&zed))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(account.name, "ZZZZ");
+    let zed_is_first = first
+        .screen()
+        .contains(&format!("{} 1500 (you)", account.name));
+    let zc = if zed_is_first { &first } else { &second };
+    let s = zc.screen();
+    assert!(!s.contains("ZZZZ 1500"), "{s}");
+    assert!(s.contains(&format!("{} 1500 (you)", account.name)), "{s}");
+    first_wins(&mut first, &mut second).await;
+    let games = exported(&config);
+    let names: Vec<&str> = games[0]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&account.name.as_str()), "{names:?}");
+    assert!(!names.contains(&"ZZZZ"), "{names:?}");
+    let users = inarow_with(&config, &["admin", "users", "--name", &account.name]);
+    assert!(users.contains(&account.name), "{users}");
+    // In the lobby the person is told, under the account's name.
+    drop((first, second));
+    let mut c = Client::connect(t.addr, "zzzz", Login::Key(zed)).await;
+    c.wait_for("no room has the code ZZZZ").await;
+    c.wait_for(&format!("you are {}", account.name)).await;
+    assert!(!c.screen().contains("you are ZZZZ"), "{}", c.screen());
+    // A guest gets the code as a name, but never an account's name.
+    let mut owner = Client::connect(t.addr, "Kim", Login::Key(new_key())).await;
+    owner.wait_for("you are Kim").await;
+    store.admin_rename("Kim", "XKCD").await.unwrap();
+    let mut g = Client::connect(t.addr, "xkcd", Login::Guest).await;
+    g.wait_for("registered player").await;
+    assert!(
+        g.screen()
+            .contains("no room has the code XKCD, and XKCD belongs")
+    );
+    assert!(g.screen().contains("you are Guest"), "{}", g.screen());
+    let mut h = Client::connect(t.addr, "fwdx", Login::Guest).await;
+    h.wait_for("you are FWDX").await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_user_whose_account_cannot_be_read_plays_as_a_guest_under_a_guest_name() {
+    let t = start_host().await;
+    let key = new_key();
+    let mut c = Client::connect(t.addr, "Vera", Login::Key(key.clone())).await;
+    c.wait_for("you are Vera").await;
+    drop(c);
+    // The store fails under the running host: the keys cannot be read.
+    let path = t.dir.path().join("var/inarow.db");
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
+        .await
+        .unwrap();
+    sqlx::query("ALTER TABLE keys RENAME TO keys_away")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let mut c = Client::connect(t.addr, "Vera", Login::Key(key.clone())).await;
+    c.wait_for("the store is unavailable: playing as a guest")
+        .await;
+    let s = c.screen();
+    assert!(s.contains("you are Guest"), "{s}");
+    assert!(!s.contains("Vera"), "{s}");
+    drop(c);
+    // Nor a code-shaped login name the store cannot check (it may be an
+    // account's).
+    sqlx::query("ALTER TABLE accounts RENAME TO accounts_away")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let mut c = Client::connect(t.addr, "QQQQ", Login::Key(key)).await;
+    c.wait_for("as a name just now").await;
+    let s = c.screen();
+    assert!(s.contains("the store cannot check"), "{s}");
+    assert!(s.contains("you are Guest"), "{s}");
+    assert!(!s.contains("you are QQQQ"), "{s}");
+    pool.close().await;
+}
+
+/// `inarow ARGS --config FILE` that must fail: (exit code, stderr).
+fn inarow_fails(config: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = crate::util::inarow()
+        .args(args)
+        .arg("--config")
+        .arg(config)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "inarow {args:?} succeeded");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_ban_takes_only_what_can_match_and_users_shows_fingerprints() {
+    let t = start_host().await;
+    let key = new_key();
+    let fp = fingerprint(&key);
+    let mut c = Client::connect(t.addr, "Quinn", Login::Key(key)).await;
+    c.wait_for("you are Quinn").await;
+    let config = config_file(&t);
+    for bad in [
+        "notafingerprint",
+        "SHA256:short",
+        "1.2.3.4/40",
+        "10.0.0/8",
+        "sha256:x",
+    ] {
+        let (code, err) = inarow_fails(&config, &["admin", "ban", bad]);
+        assert_eq!(code, Some(2), "{bad}: {err}");
+        assert!(err.contains("SHA256:"), "{bad}: {err}");
+        assert!(err.contains("network"), "{bad}: {err}");
+        assert!(err.contains("account"), "{bad}: {err}");
+    }
+    // Nothing was stored: the lobby goes on and no ban lists them.
+    let url = inarow::config::Config::load(&config).unwrap().store.url;
+    let store = Store::open(&url).await.unwrap();
+    assert_eq!(store.bans().await.unwrap(), vec![]);
+    // What can match is taken.
+    let out = inarow_with(&config, &["admin", "ban", "203.0.113.77/24"]);
+    assert!(out.contains("banned 203.0.113.0/24 until lifted"), "{out}");
+    let out = inarow_with(
+        &config,
+        &["admin", "ban", "::ffff:198.51.100.9", "--hours", "1"],
+    );
+    assert!(out.contains("banned 198.51.100.9 until"), "{out}");
+    inarow_with(&config, &["admin", "unban", "203.0.113.0/24"]);
+    inarow_with(&config, &["admin", "unban", "198.51.100.9"]);
+    assert_eq!(store.bans().await.unwrap(), vec![]);
+    // The users listing shows each account's keys.
+    let users = inarow_with(&config, &["admin", "users", "--name", "quinn"]);
+    assert!(users.contains("Quinn") && users.contains(&fp), "{users}");
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ban_closes_the_open_sessions_it_covers_with_the_reason() {
+    let t = start_host().await;
+    let config = config_file(&t);
+    let (rho, sam, tia) = (new_key(), new_key(), new_key());
+    let mut r = Client::connect(t.addr, "Rho", Login::Key(rho.clone())).await;
+    let mut s = Client::connect(t.addr, "Sam", Login::Key(sam.clone())).await;
+    let mut u = Client::connect(t.addr, "Tia", Login::Key(tia.clone())).await;
+    for (c, n) in [(&mut r, "Rho"), (&mut s, "Sam"), (&mut u, "Tia")] {
+        c.wait_for(&format!("you are {n}")).await;
+    }
+    // By account name: Rho's session ends with the reason on the screen.
+    let out = inarow_with(&config, &["admin", "ban", "rho", "--reason", "cheating"]);
+    assert!(out.contains("banned the account Rho"), "{out}");
+    r.wait_closed().await;
+    let raw = r.raw_text();
+    assert!(
+        raw.contains("You are banned from this host: cheating"),
+        "{raw}"
+    );
+    // By key: Sam's.
+    inarow_with(
+        &config,
+        &["admin", "ban", &fingerprint(&sam), "--reason", "spam"],
+    );
+    s.wait_closed().await;
+    assert!(s.raw_text().contains("You are banned from this host: spam"));
+    // Tia, covered by neither, plays on; Rho's account is refused again
+    // with any of its keys.
+    assert!(!u.closed);
+    u.send(b"1").await;
+    u.wait_for("Quick match").await;
+    let mut r = Client::connect(t.addr, "play", Login::Key(rho.clone())).await;
+    r.wait_for("You are banned from this host: cheating").await;
+    r.wait_closed().await;
+    // By network: everyone from 127.0.0.0/8, guests too.
+    let mut g = Client::connect(t.addr, "gus", Login::Guest).await;
+    g.wait_for("Choose a game").await;
+    inarow_with(
+        &config,
+        &["admin", "ban", "127.0.0.0/8", "--reason", "closed"],
+    );
+    for c in [&mut u, &mut g] {
+        c.wait_closed().await;
+        assert!(
+            c.raw_text()
+                .contains("You are banned from this host: closed")
+        );
+    }
+    let mut h = Client::connect(t.addr, "hal", Login::Guest).await;
+    h.wait_for("You are banned from this host: closed").await;
+    // Lifted (the account by its name): Rho plays again.
+    inarow_with(&config, &["admin", "unban", "127.0.0.0/8"]);
+    let out = inarow_with(&config, &["admin", "unban", "Rho"]);
+    assert!(out.contains("unbanned the account Rho"), "{out}");
+    let mut r = Client::connect(t.addr, "play", Login::Key(rho)).await;
+    r.wait_for("you are Rho").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_rename_says_why_a_name_is_refused() {
+    let t = start_host().await;
+    let mut c = Client::connect(t.addr, "cat", Login::Key(new_key())).await;
+    c.wait_for("you are cat").await;
+    let mut d = Client::connect(t.addr, "dog", Login::Key(new_key())).await;
+    d.wait_for("you are dog").await;
+    let config = config_file(&t);
+    let long = "x".repeat(40);
+    for (new, why) in [
+        (long.as_str(), "it is 40 columns wide; at most 20"),
+        ("C0mputer", "kept for the computer"),
+        ("", "it is empty"),
+        ("a\u{1b}[2Jb", "cannot be shown"),
+        ("  ann", "starts or ends with a space"),
+        ("DOG", "is taken by another account"),
+    ] {
+        let (code, err) = inarow_fails(&config, &["admin", "rename", "cat", new]);
+        assert_eq!(code, Some(2), "{new:?}: {err}");
+        assert!(err.contains(why), "{new:?}: {err}");
+        assert!(!err.contains('\u{1b}'), "{new:?}: {err}");
+    }
+    let (_, err) = inarow_fails(&config, &["admin", "rename", "nobody", "cat2"]);
+    assert!(err.contains("no account is named"), "{err}");
+    inarow_with(&config, &["admin", "rename", "cat", "Cat Stevens"]);
+}

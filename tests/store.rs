@@ -297,7 +297,7 @@ async fn store_names_are_unique_by_case_and_look_alikes() {
             assert!(
                 matches!(
                     store.create_account("SHA256:bad", bad, NOW).await,
-                    Err(AccountError::NameInvalid)
+                    Err(AccountError::NameInvalid(_))
                 ),
                 "{bad:?}"
             );
@@ -346,7 +346,7 @@ async fn store_renames_at_most_once_a_minute_and_never_onto_a_taken_name() {
         ));
         assert!(matches!(
             store.rename(&a.id, "computer", NOW + 61_000).await,
-            Err(RenameError::Invalid)
+            Err(RenameError::Invalid(inarow::store::NameProblem::Reserved))
         ));
         // Its own name in another case is still its own.
         store.rename(&a.id, "ALICIA", NOW + 61_000).await.unwrap();
@@ -933,6 +933,129 @@ async fn store_sqlite_creates_its_folder_and_names_the_url_in_errors() {
     assert!(!e.contains("hunter2"), "{e}");
 }
 
+/// A SQLite file damaged after its header (pages overwritten) is refused
+/// when the store opens (`PRAGMA quick_check`), by `Store::open` and by
+/// `inarow serve`, with a message naming the file.
+#[tokio::test]
+async fn store_sqlite_damaged_file_is_refused_at_start_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("inarow.db");
+    let url = format!("sqlite://{}", path.display());
+    let store = Store::open(&url).await.unwrap();
+    for i in 0..400 {
+        account(&store, &format!("SHA256:damage{i}"), &format!("player{i}")).await;
+    }
+    store.close().await;
+    // Everything into the main file, the log gone.
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
+        .await
+        .unwrap();
+    pool.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        .await
+        .unwrap();
+    pool.close().await;
+    // A sound file opens.
+    Store::open(&url).await.unwrap().close().await;
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(sqlx::sqlite::SqliteConnectOptions::new().filename(&path))
+        .await
+        .unwrap();
+    pool.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        .await
+        .unwrap();
+    pool.close().await;
+    let mut bytes = std::fs::read(&path).unwrap();
+    let page = 4096;
+    let pages = bytes.len() / page;
+    assert!(pages > 10, "{pages} pages");
+    // The header and the schema (page 1) intact; pages in the middle and
+    // the last one overwritten.
+    for p in [pages / 2, pages / 2 + 1, pages - 1] {
+        for (i, b) in bytes[p * page..(p + 1) * page].iter_mut().enumerate() {
+            *b = (i % 251) as u8 ^ 0xA5;
+        }
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let e = Store::open(&url).await.unwrap_err().to_string();
+    assert!(e.contains("damaged"), "{e}");
+    assert!(e.contains(&path.display().to_string()), "{e}");
+
+    let config = dir.path().join("inarow.toml");
+    let text = crate::util::ssh::merge(
+        &crate::util::ssh::test_config_text(dir.path(), ""),
+        &format!("[store]\nurl = \"{url}\"\n"),
+    );
+    std::fs::write(&config, text).unwrap();
+    let out = crate::util::inarow()
+        .args(["serve", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("damaged"), "{err}");
+    assert!(err.contains(&path.display().to_string()), "{err}");
+}
+
+/// A PostgreSQL server nobody listens for: the error says what failed
+/// ("cannot reach PostgreSQL at HOST:PORT: connection refused"), not that a
+/// pool timed out, and never the password: from the store, `inarow serve`,
+/// `inarow admin` and `inarow games`.
+#[tokio::test]
+async fn store_unreachable_postgres_says_what_failed() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let url = format!("postgres://user:hunter2@127.0.0.1:{port}/db");
+    let wanted = format!("cannot reach PostgreSQL at 127.0.0.1:{port}: connection refused");
+    let options = StoreOptions {
+        acquire_timeout: Duration::from_millis(500),
+        ..StoreOptions::default()
+    };
+    let e = Store::open_with(&url, &options)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&wanted), "{e}");
+    assert!(
+        !e.contains("pool timed out") && !e.contains("hunter2"),
+        "{e}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("inarow.toml");
+    let text = crate::util::ssh::merge(
+        &crate::util::ssh::test_config_text(dir.path(), ""),
+        &format!("[store]\nurl = \"{url}\"\n"),
+    );
+    std::fs::write(&config, text).unwrap();
+    for args in [
+        &["serve"][..],
+        &["admin", "users"],
+        &["admin", "ban", "10.0.0.0/8"],
+        &["games", "export"],
+    ] {
+        let out = crate::util::inarow()
+            .args(args)
+            .arg("--config")
+            .arg(&config)
+            .stdout(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(err.contains(&wanted), "{args:?}: {err}");
+        assert!(
+            !err.contains("pool timed out") && !err.contains("hunter2"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// `inarow serve` with a store it cannot open stops at once with an error
 /// naming the store's URL (never its password) and a failure status.
 #[test]
@@ -1428,4 +1551,118 @@ async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
         t.shutdown().await;
     })
     .await;
+}
+
+/// `[store] schema`: the tables go into that PostgreSQL schema, created
+/// when missing, for the host and for the commands on the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn store_postgres_schema_from_the_config_is_created_and_used() {
+    // Not for SQLite, and only a plain name.
+    let sqlite = crate::util::ssh::merge(
+        &crate::util::ssh::test_config_text(std::path::Path::new("/tmp"), ""),
+        "[store]\nschema = \"inarow\"\n",
+    );
+    let e = inarow::config::Config::parse(&sqlite, "t")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("store.schema") && e.contains("PostgreSQL"),
+        "{e}"
+    );
+    let bad = crate::util::ssh::merge(
+        &crate::util::ssh::test_config_text(std::path::Path::new("/tmp"), ""),
+        &format!("[store]\nurl = \"{}\"\nschema = \"x; DROP\"\n", pg_url()),
+    );
+    let e = inarow::config::Config::parse(&bad, "t")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("store.schema") && e.contains("not a schema name"),
+        "{e}"
+    );
+
+    let url = pg_url();
+    let admin = match PgPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(Duration::from_secs(3))
+        .connect(&url)
+        .await
+    {
+        Ok(p) => p,
+        Err(e) if std::env::var_os("CI").is_some() => {
+            panic!("CI is set and PostgreSQL at {url} is unreachable: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipped: no PostgreSQL at {url} ({e})");
+            return;
+        }
+    };
+    drop_stale_schemas(&admin).await;
+    let schema = scratch_schema_name();
+    let extra = format!("[store]\nurl = \"{url}\"\nschema = \"{schema}\"\n");
+    let body = {
+        let (admin, schema) = (admin.clone(), schema.clone());
+        async move {
+            let exists = || async {
+                sqlx::query_scalar::<_, bool>(
+                    "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)",
+                )
+                .bind(&schema)
+                .fetch_one(&admin)
+                .await
+                .unwrap()
+            };
+            assert!(!exists().await);
+            let mut t = crate::util::ssh::start_host_with(&extra).await;
+            assert!(exists().await, "the schema is created");
+            let tables: Vec<String> = sqlx::query_scalar(
+                "SELECT table_name::TEXT FROM information_schema.tables WHERE table_schema = $1",
+            )
+            .bind(&schema)
+            .fetch_all(&admin)
+            .await
+            .unwrap();
+            for table in ["accounts", "keys", "games", "bans", "_sqlx_migrations"] {
+                assert!(tables.iter().any(|t| t == table), "{table}: {tables:?}");
+            }
+            let key = crate::util::ssh::new_key();
+            let mut c = crate::util::ssh::Client::connect(
+                t.addr,
+                "Schemer",
+                crate::util::ssh::Login::Key(key),
+            )
+            .await;
+            c.wait_for("you are Schemer").await;
+            let names: Vec<String> =
+                sqlx::query_scalar(AssertSqlSafe(format!("SELECT name FROM {schema}.accounts")))
+                    .fetch_all(&admin)
+                    .await
+                    .unwrap();
+            assert_eq!(names, ["Schemer"]);
+            // The commands read the same schema.
+            let config = t.dir.path().join("inarow.toml");
+            std::fs::write(
+                &config,
+                crate::util::ssh::merge(
+                    &crate::util::ssh::test_config_text(t.dir.path(), ""),
+                    &extra,
+                ),
+            )
+            .unwrap();
+            let users = crate::accounts::inarow_with(&config, &["admin", "users"]);
+            assert!(users.contains("Schemer"), "{users}");
+            drop(c);
+            t.shutdown().await;
+        }
+    };
+    let result = tokio::spawn(body).await;
+    admin
+        .execute(AssertSqlSafe(format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE"
+        )))
+        .await
+        .unwrap();
+    if let Err(e) = result {
+        std::panic::resume_unwind(e.into_panic());
+    }
 }

@@ -80,7 +80,7 @@ pub async fn open_store(config: Option<&PathBuf>) -> anyhow::Result<Store> {
         Some(path) => Config::load(path)?,
         None => Config::default(),
     };
-    Ok(Store::open(&config.store.url).await?)
+    Ok(Store::open_with(&config.store.url, &config.store.options()).await?)
 }
 
 async fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {

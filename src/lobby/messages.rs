@@ -20,6 +20,9 @@ pub enum ToSession {
     RoomCode(String),
     /// What you asked for did not work.
     LobbyError(String),
+    /// The login name had the shape of a room code, and no room has it:
+    /// the session decides whether it may be the person's name.
+    NoRoomForLogin(String),
     /// You sit at a table now.
     Joined(Box<RoomLink>),
     /// You watch a game now.

@@ -925,6 +925,7 @@ impl Lobby {
             Notice::Name(n) => ToSession::Name(n),
             Notice::RoomCode(c) => ToSession::RoomCode(c),
             Notice::LobbyError(e) => ToSession::LobbyError(e),
+            Notice::NoRoomForLogin(c) => ToSession::NoRoomForLogin(c),
             Notice::Kick(m) => ToSession::Kick(m),
             Notice::Replaced(m) => ToSession::Replaced(m),
             Notice::Said(m) => ToSession::Said(m),

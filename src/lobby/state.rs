@@ -342,6 +342,10 @@ pub enum Notice {
     RoomCode(String),
     /// What you asked for did not work.
     LobbyError(String),
+    /// The login name had the shape of a room code and no room has it.
+    /// Not a name yet: the session checks it with the store (an account
+    /// keeps its own name; a guest may not take an account's name).
+    NoRoomForLogin(String),
     /// You sit at this table now (opened by an earlier [`Effect::OpenRoom`]).
     Joined(RoomId),
     /// Close the session with this message.
@@ -2021,8 +2025,9 @@ impl LobbyState {
 
     fn no_such_code(&mut self, id: SessionId, code: String, from_login: bool) {
         if from_login {
-            // `ssh FWDX@host` with no such room: FWDX was a name.
-            self.set_name(id, code);
+            // `ssh FWDX@host` with no such room: FWDX may be a name, if
+            // the store agrees (the session asks it, then `SetName`).
+            self.tell(id, Notice::NoRoomForLogin(code));
         } else {
             self.tell(
                 id,
@@ -2970,14 +2975,15 @@ mod tests {
     }
 
     #[test]
-    fn a_code_given_as_login_name_with_no_room_becomes_the_name() {
+    fn a_code_given_as_login_name_with_no_room_is_not_a_name_yet() {
         let mut s = lobby(11);
         named(&mut s, 1, "ann");
         assert_eq!(
             join_code(&mut s, 1, "kb2c", true),
-            vec![tell(1, Notice::Name("KB2C".into()))]
+            vec![tell(1, Notice::NoRoomForLogin("KB2C".into()))]
         );
-        assert_eq!(s.name(1), Some("KB2C"));
+        // The session decides (with the store); the lobby keeps the name.
+        assert_eq!(s.name(1), Some("ann"));
         // Typed in the lobby, the same is an error, and the name stays.
         named(&mut s, 2, "bob");
         assert_eq!(
@@ -3646,7 +3652,8 @@ mod tests {
             matches!(effects.as_slice(), [Effect::FindCode { id: 2, code, .. }] if code == "ZZZZ"),
             "{effects:?}"
         );
-        // None has it: the usual error, or (as a login name) a name.
+        // None has it: the usual error, or (as a login name) a name the
+        // session may ask for, once the store agrees.
         let effects = s.code_unknown(2, "ZZZZ".into(), false);
         assert_eq!(
             effects,
@@ -3655,8 +3662,11 @@ mod tests {
                 "no room has the code ZZZZ: check it with your friend"
             )]
         );
-        s.code_unknown(2, "QQQQ".into(), true);
-        assert_eq!(s.name(2), Some("QQQQ"));
+        assert_eq!(
+            s.code_unknown(2, "QQQQ".into(), true),
+            vec![tell(2, Notice::NoRoomForLogin("QQQQ".into()))]
+        );
+        assert_eq!(s.name(2), Some("gus"));
         // Someone from another host joins fay's room: the game starts here.
         let effects = s
             .open_for_visitor(&code.to_lowercase(), visitor("hal"), [None; 2])
@@ -3669,7 +3679,7 @@ mod tests {
         assert!(again.unwrap_err().contains("already playing"));
         // A session that is playing cannot go to a room elsewhere.
         assert_eq!(s.leave_to_join(1), None);
-        assert_eq!(s.leave_to_join(2).map(|j| j.name), Some("QQQQ".into()));
+        assert_eq!(s.leave_to_join(2).map(|j| j.name), Some("gus".into()));
     }
 
     #[test]

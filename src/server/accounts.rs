@@ -6,7 +6,9 @@
 
 use crate::lobby::naming::{guest_name, suggested_name};
 use crate::lobby::state::{Player, rating_index};
-use crate::store::{AccountError, LinkError, RenameError, Store, normalize_link_code, now_ms};
+use crate::store::{
+    AccountError, LinkError, RenameError, Store, ban_covers, normalize_link_code, now_ms,
+};
 
 /// How a login went.
 pub enum Login {
@@ -28,7 +30,7 @@ pub struct Welcome {
 }
 
 /// What a banned person reads.
-fn banned_text(reason: &str, until_ms: Option<i64>) -> String {
+pub(crate) fn banned_text(reason: &str, until_ms: Option<i64>) -> String {
     let until = match until_ms {
         Some(ms) => {
             let hours = ((ms - now_ms()).max(0) + 3_599_999) / 3_600_000;
@@ -47,29 +49,59 @@ fn banned_text(reason: &str, until_ms: Option<i64>) -> String {
     }
 }
 
-/// Looks the person up: bans first (address, then key), then the account.
+/// The ban in `bans` that covers a session from `ip` with `key` and
+/// `account`, if any: what the person reads.
+pub(crate) fn banned(
+    bans: &[crate::store::Ban],
+    ip: Option<std::net::IpAddr>,
+    key: Option<&str>,
+    account: Option<&str>,
+) -> Option<String> {
+    bans.iter()
+        .find(|b| ban_covers(&b.target, ip, key, account))
+        .map(|b| banned_text(&b.reason, b.until_ms))
+}
+
+/// Looks the person up: bans first (address or network, then key), then
+/// the account (and the bans on it).
 pub async fn log_in(store: &Store, ip: &str, user: &str, key: Option<&str>) -> Login {
     let now = now_ms();
-    for target in std::iter::once(ip).chain(key) {
-        match store.ban_for(target, now).await {
-            Ok(Some(ban)) => return Login::Banned(banned_text(&ban.reason, ban.until_ms)),
-            Ok(None) => {}
-            Err(e) => tracing::warn!(error = %e, "store unreachable: ban not checked"),
+    let ip = ip.parse().ok();
+    let bans = match store.bans_in_force(now).await {
+        Ok(bans) => bans,
+        Err(e) => {
+            tracing::warn!(error = %e, "store unreachable: ban not checked");
+            Vec::new()
         }
+    };
+    if let Some(text) = banned(&bans, ip, key, None) {
+        return Login::Banned(text);
     }
     let Some(fp) = key else {
         return Login::Welcome(guest(store, user).await);
     };
     match with_account(store, user, fp, now).await {
-        Ok(w) => Login::Welcome(w),
+        Ok(w) => {
+            let account = w.player.as_ref().map(|p| p.account.as_str());
+            match banned(&bans, ip, key, account) {
+                Some(text) => Login::Banned(text),
+                None => Login::Welcome(w),
+            }
+        }
         Err(e) => {
             tracing::warn!(error = %e, "store unreachable: playing as a guest");
+            // A guest's name, never the account's (nor the login's, which
+            // may be an account's name the store cannot check now): not the
+            // one this key's account may have been given either.
+            let own = guest_name(Some(fp), &mut crate::rng::make_rng(None));
+            let mut rng = crate::rng::make_rng(None);
+            let name = std::iter::repeat_with(|| guest_name(None, &mut rng))
+                .find(|n| *n != own)
+                .unwrap_or_default();
             Login::Welcome(Welcome {
-                name: suggested_name(user),
+                name: Some(name),
                 player: None,
-                notice: Some(
-                    "Your account cannot be reached just now: you play as a guest.".into(),
-                ),
+                notice: Some("the store is unavailable: playing as a guest".into()),
             })
         }
     }
@@ -183,7 +215,7 @@ pub async fn check_name(store: &Store, account: Option<&str>, name: &str) -> Opt
             Err(RenameError::TooSoon { wait_secs }) => Some(format!(
                 "you can change your name once a minute: try again in {wait_secs} s"
             )),
-            Err(RenameError::Invalid) => Some("that name is not allowed".into()),
+            Err(RenameError::Invalid(why)) => Some(format!("that name is not allowed: {why}")),
             Err(e) => {
                 tracing::warn!(error = %e, "rename failed");
                 Some("your name cannot be changed just now".into())

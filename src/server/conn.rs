@@ -295,6 +295,10 @@ pub async fn run(
             .await;
     }
     let mut stats = ctx.lobby.stats();
+    // Bans made from now on (the login checked those before).
+    let mut bans = ctx.bans.clone();
+    bans.mark_unchanged();
+    let peer_ip = Some(p.peer.ip());
     let idle = cfg.limits.idle_timeout;
     let grace = cfg.limits.output_grace;
 
@@ -406,6 +410,19 @@ pub async fn run(
                 let online = stats.borrow_and_update().online;
                 let delay = counts_delay(conn.id, crate::lobby::stats_interval(online));
                 conn.counts_due.get_or_insert(Instant::now() + delay);
+            }
+            Ok(()) = bans.changed() => {
+                let list = Arc::clone(&bans.borrow_and_update());
+                let banned = accounts::banned(
+                    &list,
+                    peer_ip,
+                    p.identity.as_deref(),
+                    conn.account.as_deref(),
+                );
+                if let Some(text) = banned {
+                    tracing::info!(session = conn.id, peer = %p.peer, "banned: closed");
+                    break End::Message(text);
+                }
             }
             () = conn.outbox.resync_needed() => {
                 let out = conn.session.redraw();
@@ -934,6 +951,46 @@ impl Conn {
         Box::pin(self.news_inline(msg))
     }
 
+    /// `ssh FWDX@host` and no room has FWDX. An account keeps its own name
+    /// (the one its profile and records show); a guest is FWDX unless an
+    /// account has that name.
+    async fn no_room_for_login(&mut self, code: String) -> Option<End> {
+        let code = crate::text::sanitize(&code, crate::text::MAX_NAME_WIDTH);
+        if self.account.is_some() {
+            let out = self.session.lobby_error(&format!(
+                "no room has the code {code}: you play under your account's name"
+            ));
+            return self.emit(out).await;
+        }
+        // Only a name the store says is free: while it cannot tell, the
+        // guest keeps a guest name (it may be an account's).
+        let taken = self.ctx.store.name_taken(&code);
+        let why = match Box::pin(taken).await {
+            Ok(None) => None,
+            Ok(Some(_)) => Some(format!("{code} belongs to a registered player")),
+            Err(e) => {
+                tracing::warn!(error = %e, "store unreachable: login name not checked");
+                Some("the store cannot check it as a name just now".to_string())
+            }
+        };
+        match why {
+            Some(why) => {
+                let out = self
+                    .session
+                    .lobby_error(&format!("no room has the code {code}, and {why}"));
+                self.emit(out).await
+            }
+            None => {
+                let id = self.id;
+                self.ctx
+                    .lobby
+                    .send(Command::SetName { id, name: code })
+                    .await;
+                None
+            }
+        }
+    }
+
     async fn news_inline(&mut self, msg: ToSession) -> Option<End> {
         let msg_kind = match msg {
             ToSession::Watching(_) => MsgKind::Watching,
@@ -949,6 +1006,7 @@ impl Conn {
                     self.session.lobby_error(&e)
                 }
             }
+            ToSession::NoRoomForLogin(code) => return self.no_room_for_login(code).await,
             ToSession::Rejected(e) => self.session.move_rejected(&e),
             ToSession::Kick(m) => return Some(End::Message(m)),
             ToSession::Replaced(m) => return Some(End::Replaced(m)),

@@ -60,7 +60,42 @@ pub struct Ctx {
     pub metrics: Arc<Metrics>,
     /// Cluster mode: this host's place in the cluster.
     pub cluster: Option<Arc<crate::cluster::Cluster>>,
+    /// The bans in force, as last read from the store (every
+    /// [`BAN_POLL`]): a session a new ban covers is closed.
+    pub bans: tokio::sync::watch::Receiver<Arc<Vec<crate::store::Ban>>>,
     next_id: AtomicU64,
+}
+
+/// How often the host reads the bans in force from the store, so that a ban
+/// made with `inarow admin ban` (on any host of a cluster: they share the
+/// store) also ends the sessions it covers.
+pub const BAN_POLL: Duration = Duration::from_secs(3);
+
+/// Reads the bans in force every [`BAN_POLL`] until `stop`; tells the
+/// sessions when they change. A store that cannot be read keeps the last list.
+async fn poll_bans(
+    store: Store,
+    tx: tokio::sync::watch::Sender<Arc<Vec<crate::store::Ban>>>,
+    stop: CancellationToken,
+) {
+    loop {
+        match store.bans_in_force(crate::store::now_ms()).await {
+            Ok(bans) => {
+                tx.send_if_modified(|old| {
+                    let changed = **old != bans;
+                    if changed {
+                        *old = Arc::new(bans);
+                    }
+                    changed
+                });
+            }
+            Err(e) => tracing::debug!(error = %e, "bans not read"),
+        }
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = tokio::time::sleep(BAN_POLL) => {}
+        }
+    }
 }
 
 impl Ctx {
@@ -94,7 +129,7 @@ impl Host {
     /// Binds the listeners and starts serving.
     pub async fn start(config: Config) -> anyhow::Result<Host> {
         // The store first: a host that cannot keep games does not start.
-        let store = Store::open(&config.store.url).await?;
+        let store = Store::open_with(&config.store.url, &config.store.options()).await?;
         tracing::info!(store = %store.url(), "store open");
         let journal = Journal::new(
             config
@@ -209,6 +244,8 @@ impl Host {
             None
         };
         let join_hint = join_hint(config.lobby.public_address.as_deref(), ssh_addr.port());
+        let initial = store.bans_in_force(crate::store::now_ms()).await;
+        let (bans_tx, bans_rx) = tokio::sync::watch::channel(Arc::new(initial.unwrap_or_default()));
         let ctx = Arc::new(Ctx {
             ssh_config: Arc::new(ssh::russh_config(&config, key)),
             admission: Admission::new(config.limits.max_sessions, config.limits.max_per_ip),
@@ -223,8 +260,10 @@ impl Host {
             computer,
             metrics,
             cluster,
+            bans: bans_rx,
             next_id: AtomicU64::new(1),
         });
+        tokio::spawn(poll_bans(ctx.store.clone(), bans_tx, ctx.shutdown.clone()));
         let mut http_addr = None;
         let http = match http_listener {
             Some(l) => {

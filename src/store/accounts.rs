@@ -42,8 +42,8 @@ pub struct KeyInfo {
 pub enum AccountError {
     #[error("the name is taken")]
     NameTaken,
-    #[error("the name is not allowed")]
-    NameInvalid,
+    #[error("the name is not allowed: {0}")]
+    NameInvalid(NameProblem),
     #[error("this key already belongs to an account")]
     KeyTaken,
     #[error(transparent)]
@@ -55,8 +55,8 @@ pub enum AccountError {
 pub enum RenameError {
     #[error("the name is taken")]
     Taken,
-    #[error("the name is not allowed")]
-    Invalid,
+    #[error("the name is not allowed: {0}")]
+    Invalid(NameProblem),
     #[error("wait {wait_secs} s before changing the name again")]
     TooSoon { wait_secs: i64 },
     #[error("no such account")]
@@ -98,16 +98,58 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
         .is_some_and(|d| d.is_unique_violation())
 }
 
+/// Why a name cannot be an account's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum NameProblem {
+    #[error("it is empty")]
+    Empty,
+    #[error("it has characters that cannot be shown (control, escape or invisible ones)")]
+    Unshowable,
+    #[error("it is {columns} columns wide; at most {max}", max = text::MAX_NAME_WIDTH)]
+    TooLong { columns: usize },
+    #[error("it starts or ends with a space, or has spaces in a row")]
+    Spaces,
+    #[error("its accents are not composed (Unicode NFC)")]
+    NotComposed,
+    #[error("it has no letter or digit")]
+    NoLetters,
+    #[error("it is kept for the computer")]
+    Reserved,
+}
+
 /// A name an account may hold: already sanitised, not empty, not reserved,
-/// and with a skeleton (something letter-like) to compare by.
-fn valid_name(name: &str) -> Option<String> {
-    let clean = text::sanitize(name, text::MAX_NAME_WIDTH);
-    let key = text::name_skeleton(&clean);
-    (clean == name
-        && !clean.trim().is_empty()
-        && !key.is_empty()
-        && !text::is_reserved_name(&clean))
-    .then_some(key)
+/// and with a skeleton (something letter-like) to compare by; the skeleton,
+/// or why not.
+fn valid_name(name: &str) -> Result<String, NameProblem> {
+    use unicode_normalization::UnicodeNormalization;
+    if name.trim().is_empty() {
+        return Err(NameProblem::Empty);
+    }
+    // Everything that can be shown (no width bound), to compare with.
+    let shown = text::sanitize(name, usize::MAX / 2);
+    let composed: String = name.nfc().collect();
+    let spaced = composed.split_whitespace().collect::<Vec<_>>().join(" ");
+    if shown != spaced {
+        return Err(NameProblem::Unshowable);
+    }
+    let columns = text::width(&shown);
+    if columns > text::MAX_NAME_WIDTH {
+        return Err(NameProblem::TooLong { columns });
+    }
+    if spaced != composed {
+        return Err(NameProblem::Spaces);
+    }
+    if composed != name {
+        return Err(NameProblem::NotComposed);
+    }
+    let key = text::name_skeleton(&shown);
+    if key.is_empty() {
+        return Err(NameProblem::NoLetters);
+    }
+    if text::is_reserved_name(&shown) {
+        return Err(NameProblem::Reserved);
+    }
+    Ok(key)
 }
 
 fn check_fingerprint(fp: &str) -> Result<(), StoreError> {
@@ -230,7 +272,7 @@ impl Store {
         now: i64,
     ) -> Result<Account, AccountError> {
         check_fingerprint(fingerprint)?;
-        let key = valid_name(name).ok_or(AccountError::NameInvalid)?;
+        let key = valid_name(name).map_err(AccountError::NameInvalid)?;
         let id = uuid::Uuid::now_v7().to_string();
         with_pool!(&self.write, p => {
             let mut tx = p.begin().await.map_err(db)?;
@@ -283,7 +325,7 @@ impl Store {
         new_name: &str,
         now: Option<i64>,
     ) -> Result<(), RenameError> {
-        let key = valid_name(new_name).ok_or(RenameError::Invalid)?;
+        let key = valid_name(new_name).map_err(RenameError::Invalid)?;
         with_pool!(&self.write, p => {
             let mut tx = p.begin().await.map_err(db)?;
             let last: Option<(Option<i64>,)> = sqlx::query_as("SELECT renamed_ms FROM accounts WHERE id = $1")
@@ -484,10 +526,36 @@ mod tests {
 
     #[test]
     fn names_must_be_clean_and_unreserved() {
-        assert_eq!(valid_name("Ann").as_deref(), Some("ann"));
-        assert_eq!(valid_name("computer"), None);
-        assert_eq!(valid_name("ann\x1b[31m"), None);
-        assert_eq!(valid_name("   "), None);
-        assert_eq!(valid_name(&"a".repeat(100)), None);
+        assert_eq!(valid_name("Ann").as_deref(), Ok("ann"));
+        assert!(valid_name("computer").is_err());
+        assert!(valid_name("ann\x1b[31m").is_err());
+        assert!(valid_name("   ").is_err());
+        assert!(valid_name(&"a".repeat(100)).is_err());
+    }
+
+    #[test]
+    fn a_refused_name_says_why() {
+        let long = "x".repeat(40);
+        assert_eq!(valid_name(&long), Err(NameProblem::TooLong { columns: 40 }));
+        assert_eq!(
+            valid_name(&long).unwrap_err().to_string(),
+            "it is 40 columns wide; at most 20"
+        );
+        // Wide characters count two columns each.
+        assert_eq!(
+            valid_name(&"\u{4e2d}".repeat(11)),
+            Err(NameProblem::TooLong { columns: 22 })
+        );
+        assert_eq!(valid_name("   "), Err(NameProblem::Empty));
+        assert_eq!(valid_name("\x1b[31mred"), Err(NameProblem::Unshowable));
+        assert_eq!(valid_name("a\u{200b}b"), Err(NameProblem::Unshowable));
+        assert_eq!(valid_name(" ann"), Err(NameProblem::Spaces));
+        assert_eq!(valid_name("ann  lee"), Err(NameProblem::Spaces));
+        assert_eq!(valid_name("Jose\u{301}"), Err(NameProblem::NotComposed));
+        assert_eq!(valid_name("---"), Err(NameProblem::NoLetters));
+        assert_eq!(valid_name("C0mputer"), Err(NameProblem::Reserved));
+        assert!(valid_name("ann lee").is_ok());
+        assert!(valid_name(&"x".repeat(20)).is_ok());
+        assert!(valid_name("Jos\u{e9}").is_ok());
     }
 }

@@ -36,9 +36,10 @@ mod record;
 mod recorder;
 
 pub use accounts::{
-    Account, AccountError, KeyError, KeyInfo, LinkError, RenameError, normalize_link_code,
+    Account, AccountError, KeyError, KeyInfo, LinkError, NameProblem, RenameError,
+    normalize_link_code,
 };
-pub use admin::{Ban, UserInfo};
+pub use admin::{BAN_TARGETS, Ban, BanTarget, UserInfo, account_target, ban_covers};
 pub use games::{ExportFilter, LeaderEntry, Leaderboard, MAX_PAGE, Profile, Stored};
 pub use journal::{Journal, JournalRead};
 pub use migrate::SCHEMA_VERSION;
@@ -55,6 +56,18 @@ pub enum StoreError {
     /// Connecting or preparing the database failed.
     #[error("cannot open the store at {url}: {message}")]
     Open { url: String, message: String },
+    /// No connection to the PostgreSQL server could be made at all.
+    #[error("cannot reach PostgreSQL at {place}: {reason} (store URL {url})")]
+    Unreachable {
+        place: String,
+        reason: String,
+        url: String,
+    },
+    /// SQLite's `PRAGMA quick_check` found the file damaged.
+    #[error(
+        "the SQLite store {path} is damaged ({detail}): restore it from a backup, or move it away to start with an empty store"
+    )]
+    Damaged { path: String, detail: String },
     /// The database was migrated by a newer inarow.
     #[error(
         "store at {url}: database schema version {database} is newer than this binary ({binary})"
@@ -93,10 +106,14 @@ impl StoreError {
                 | sqlx::Error::RowNotFound => false,
                 _ => true,
             },
-            StoreError::Data(_) | StoreError::Invalid(_) | StoreError::Url { .. } => false,
-            StoreError::Open { .. } | StoreError::SchemaTooNew { .. } | StoreError::Stalled(_) => {
-                true
-            }
+            StoreError::Data(_)
+            | StoreError::Invalid(_)
+            | StoreError::Url { .. }
+            | StoreError::Damaged { .. } => false,
+            StoreError::Open { .. }
+            | StoreError::Unreachable { .. }
+            | StoreError::SchemaTooNew { .. }
+            | StoreError::Stalled(_) => true,
         }
     }
 }
@@ -298,6 +315,7 @@ impl Store {
                 )
                 .await
                 .map_err(|e| open_error(&e))?;
+            quick_check(&writer, &path).await?;
             let checkpointer = SqlitePoolOptions::new()
                 .test_before_acquire(false)
                 .max_connections(1)
@@ -333,18 +351,29 @@ impl Store {
                 {
                     return Err(url_error("schema name must be letters, digits and _"));
                 }
+                create_schema(&connect, schema, options.acquire_timeout)
+                    .await
+                    .map_err(|e| open_error(&format!("creating the schema {schema}: {e}")))?;
                 connect = connect.options([("search_path", schema.as_str())]);
             }
             // Every query here is a short indexed one: compiling it (JIT,
             // which cost estimates from stale statistics can trigger) costs
             // far more than running it.
             connect = connect.options([("jit", "off")]);
-            let pool = PgPoolOptions::new()
+            let pool = match PgPoolOptions::new()
                 .max_connections(options.pg_connections.max(1))
                 .acquire_timeout(options.acquire_timeout)
-                .connect_with(connect)
+                .connect_with(connect.clone())
                 .await
-                .map_err(|e| open_error(&e))?;
+            {
+                Ok(pool) => pool,
+                // The pool only says it waited in vain: one connection of
+                // our own says why.
+                Err(sqlx::Error::PoolTimedOut) => {
+                    return Err(pg_unreachable(&connect, options.acquire_timeout, url).await);
+                }
+                Err(e) => return Err(open_error(&e)),
+            };
             Store {
                 write: Db::Pg(pool.clone()),
                 read: Db::Pg(pool),
@@ -410,6 +439,131 @@ impl Store {
 
     async fn migrate(&self) -> Result<(), StoreError> {
         migrate::run(&self.write, &self.url).await
+    }
+}
+
+/// Whether `name` can be a PostgreSQL schema of inarow's: lower-case ASCII
+/// letters, digits and `_`, not starting with a digit, at most 63 bytes, not
+/// `pg_...` (kept for the system). Nothing that would need quoting.
+pub fn valid_schema_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 63
+        && !name.starts_with("pg_")
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Creates the schema `schema` when it is missing (several hosts starting
+/// at once may race: the loser finds it made), on a connection of its own.
+/// A server that cannot be reached is left to the pool to report.
+async fn create_schema(
+    connect: &PgConnectOptions,
+    schema: &str,
+    wait: Duration,
+) -> Result<(), sqlx::Error> {
+    use sqlx::{ConnectOptions, Connection};
+    let Ok(Ok(mut conn)) = tokio::time::timeout(wait, connect.connect()).await else {
+        // Not reachable, or refused: the pool opened next says why.
+        return Ok(());
+    };
+    let mut result = Ok(());
+    if !schema_exists(&mut conn, schema).await? {
+        // The name was checked: letters, digits and _ only.
+        let sql = format!("CREATE SCHEMA IF NOT EXISTS {schema}");
+        if let Err(e) = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut conn)
+            .await
+        {
+            if !schema_exists(&mut conn, schema).await? {
+                result = Err(e);
+            } else {
+                tracing::info!(schema, "store schema made by another host");
+            }
+        } else {
+            tracing::info!(schema, "store schema created");
+        }
+    }
+    let _ = conn.close().await;
+    result
+}
+
+async fn schema_exists(conn: &mut sqlx::PgConnection, schema: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)")
+        .bind(schema)
+        .fetch_one(conn)
+        .await
+}
+
+/// Why no connection to PostgreSQL could be made, from one attempt of its
+/// own: "cannot reach PostgreSQL at HOST:PORT: connection refused" (never
+/// the password).
+async fn pg_unreachable(connect: &PgConnectOptions, wait: Duration, url: &str) -> StoreError {
+    use sqlx::ConnectOptions;
+    let host = connect.get_host();
+    let place = if host.starts_with('/') {
+        format!("{host} (port {})", connect.get_port())
+    } else if host.contains(':') {
+        format!("[{host}]:{}", connect.get_port())
+    } else {
+        format!("{host}:{}", connect.get_port())
+    };
+    let reason =
+        match tokio::time::timeout(wait.max(Duration::from_secs(1)), connect.connect()).await {
+            Err(_) => format!("no answer within {} s", wait.as_secs().max(1)),
+            Ok(Ok(conn)) => {
+                drop(conn);
+                "the server accepted a connection only after the pool gave up: try again".into()
+            }
+            Ok(Err(sqlx::Error::Io(e))) => io_reason(&e),
+            Ok(Err(e)) => e.to_string(),
+        };
+    StoreError::Unreachable {
+        place,
+        reason: redact_message(&reason, url),
+        url: redact_url(url),
+    }
+}
+
+/// An I/O error in a few plain words.
+fn io_reason(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::ConnectionRefused => "connection refused".into(),
+        ErrorKind::ConnectionReset => "connection reset".into(),
+        ErrorKind::TimedOut => "timed out".into(),
+        ErrorKind::HostUnreachable => "host unreachable".into(),
+        ErrorKind::NetworkUnreachable => "network unreachable".into(),
+        ErrorKind::NotFound => "no such socket".into(),
+        ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => {
+            let text = e.to_string();
+            // "failed to lookup address information: Name or service not known (os error -2)"
+            match text.split_once(" (os error") {
+                Some((head, _)) => head.to_string(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// Refuses a damaged SQLite file (`PRAGMA quick_check`: the structure of
+/// every page, in a time linear in the file's size), before anything is
+/// written to it. A file too damaged to be read at all fails here too.
+async fn quick_check(writer: &SqlitePool, path: &Path) -> Result<(), StoreError> {
+    let damaged = |detail: String| StoreError::Damaged {
+        path: path.display().to_string(),
+        detail: crate::text::sanitize(&detail, 300),
+    };
+    let rows: Vec<String> = sqlx::query_scalar("PRAGMA quick_check(3)")
+        .fetch_all(writer)
+        .await
+        .map_err(|e| damaged(e.to_string()))?;
+    if rows.len() == 1 && rows[0] == "ok" {
+        Ok(())
+    } else {
+        Err(damaged(format!("quick_check: {}", rows.join("; "))))
     }
 }
 
