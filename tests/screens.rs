@@ -267,6 +267,24 @@ fn pasted_text_is_never_a_command() {
 }
 
 #[test]
+fn a_short_paste_without_markers_never_leaves_a_game() {
+    // tmux paste-buffer sends CR for each line break; other pastes LF.
+    for paste in [&b"d\nq\ny\n"[..], b"d\rq\ry\r", b"q\ry"] {
+        let mut r = Remote::new(80, 24);
+        r.sit_against_computer(Rules::connect_four(), true);
+        r.send(paste);
+        let requests = r.take_requests();
+        assert!(!requests.contains(&Request::Leave), "{paste:?}: {requests:?}");
+        assert!(requests.is_empty(), "{paste:?}: a pasted line is not played: {requests:?}");
+        assert!(!r.screen().contains("Leave the game?"), "{}", r.screen());
+        // Typing goes on as before: a move and its Enter in one read plays.
+        r.esc();
+        r.send(b"d\r");
+        assert_eq!(r.take_requests(), vec![Request::Move(Move::Column(3))]);
+    }
+}
+
+#[test]
 fn a_pasted_room_code_lands_in_the_code_field() {
     let mut r = Remote::new(80, 24);
     r.send(b"j");

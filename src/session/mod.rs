@@ -41,6 +41,19 @@ pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
 /// People typing send a key or two per read.
 pub const BURST_CHARS: usize = 16;
 
+/// Whether the keys of one read were pasted rather than typed (a terminal
+/// without bracketed paste): many characters, or a line break with more
+/// keys after it (a person's Enter ends what one read carries; `d`, Enter,
+/// `q`, Enter, `y` in one read is a paste, and must not leave a game).
+fn is_burst(keys: &[Key]) -> bool {
+    let chars = keys.iter().filter(|k| matches!(k, Key::Char(_))).count();
+    let after_enter = keys
+        .iter()
+        .position(|k| *k == Key::Enter)
+        .is_some_and(|i| i + 1 < keys.len());
+    chars >= BURST_CHARS || after_enter
+}
+
 /// What the session asks of the world around it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
@@ -321,8 +334,7 @@ impl Session {
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         self.decoder.feed(bytes, &mut keys);
-        // Many characters in one read were pasted, not typed.
-        let burst = keys.iter().filter(|k| matches!(k, Key::Char(_))).count() >= BURST_CHARS;
+        let burst = is_burst(&keys);
         let out = self.keys_in(&keys, burst, now);
         self.keys = keys;
         out
