@@ -316,6 +316,21 @@ impl PlayScreen {
                 .is_some_and(|from| self.now.is_some_and(|n| n >= from))
     }
 
+    /// Why `w` (claim the win) does nothing now.
+    fn why_no_claim(&self) -> &'static str {
+        if self.game.clock.is_some() {
+            "w claims the win only in a game without a clock: here the clock decides"
+        } else if self.against_computer() {
+            "w claims the win from a person who stops moving: the computer always moves"
+        } else if self.mine == [true, true] {
+            "w claims the win from a person who stops moving: not at a shared keyboard"
+        } else if self.my_turn() {
+            "it is your move: w claims the win only while your opponent keeps you waiting"
+        } else {
+            CLAIM_EARLY
+        }
+    }
+
     /// Who sits where now (seats swap sides between rounds) and who is still there.
     pub fn seat(&mut self, mine: [bool; 2], present: [bool; 2]) {
         self.mine = mine;
@@ -607,9 +622,19 @@ impl PlayScreen {
                     self.set_notice(CLAIM_EARLY, false);
                     return PlayAction::None;
                 }
+                Key::Char('w' | 'W') if !self.types_into_field('w') => {
+                    let why = self.why_no_claim();
+                    self.set_notice(why, false);
+                    return PlayAction::None;
+                }
                 Key::Char('-') if self.offer_to_me().is_some() => {
                     self.notice = None;
                     return PlayAction::Answer(false);
+                }
+                // Never part of a move: say why it does nothing.
+                Key::Char('-') => {
+                    self.set_notice("- refuses an offer, and none is waiting for your answer", false);
+                    return PlayAction::None;
                 }
                 _ if undo_key && !self.against_computer() => {
                     if self.game.rated {
@@ -1481,6 +1506,45 @@ mod tests {
         assert_eq!(bob.handle(Key::Char('w')), PlayAction::Claim);
         ann.tick(start + Duration::from_secs(500));
         assert_ne!(ann.handle(Key::Char('w')), PlayAction::Claim);
+    }
+
+    #[test]
+    fn command_keys_that_do_nothing_say_why_and_never_type() {
+        let t = two_people(false);
+        let computer = Table::new(
+            Rules::gomoku(),
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::computer(crate::engine::Level::Easy, Colour::Blue),
+            ],
+        );
+        let screens = [
+            // Ann to move against a person; Bob waits; a hot seat; the computer.
+            PlayScreen::new(t.view().clone(), [true, false], true),
+            PlayScreen::new(t.view().clone(), [false, true], true),
+            PlayScreen::new(t.view().clone(), [true, true], false),
+            PlayScreen::new(computer.view().clone(), [true, false], true),
+        ];
+        for screen in screens {
+            for key in ['-', 'w', 'W', '=', 'u'] {
+                let mut p = screen.clone();
+                // After typed text too: never added to the move.
+                for typed in ["", "h"] {
+                    p.typed = typed.to_string();
+                    p.notice = None;
+                    let action = p.handle(Key::Char(key));
+                    assert_eq!(p.typed, typed, "{key} typed into the field");
+                    if matches!(action, PlayAction::None) {
+                        let notice = p.notice.as_ref().map(|n| n.text.clone());
+                        assert!(
+                            notice.is_some_and(|n| !n.is_empty()),
+                            "{key}: nothing said, mine {:?}",
+                            p.mine
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
