@@ -193,20 +193,49 @@ fn a_too_small_terminal_asks_for_what_this_screen_needs_and_keys_wait() {
     assert!(r.screen().contains("Quick match"));
     r.resize(30, 10);
     r.shows("please enlarge");
-    // A key pressed behind the notice does nothing.
-    r.send(b"2");
+    // A key pressed behind the notice does nothing yet: it waits.
     r.send(b"1");
     assert!(r.take_requests().is_empty());
+    r.shows("Keys wait until it fits.");
+    // Once the screen fits, it acts (1: quick match).
     r.resize(80, 24);
-    r.shows("Quick match");
-    // A game screen: keys do not play moves blind either.
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::QuickMatch(GameKind::ConnectFour)]
+    );
+    // A game screen: keys do not play moves blind either, and wait too.
     r.sit_against_computer(Rules::connect_four(), true);
     r.resize(20, 8);
-    r.send(b"d\r");
+    r.send(b"d");
+    r.send(b"\r");
     assert!(r.take_requests().is_empty());
     r.resize(80, 24);
-    r.send(b"d\r");
     assert_eq!(r.take_requests(), vec![Request::Move(Move::Column(3))]);
+}
+
+#[test]
+fn keys_that_waited_for_a_screen_that_is_gone_are_dropped_and_are_bounded() {
+    let mut r = Remote::new(80, 24);
+    r.sit_against_person(Rules::connect_four());
+    r.resize(20, 8);
+    // A flood behind the notice (one key a read: typed, not pasted).
+    for _ in 0..10_000 {
+        r.send(b"x");
+    }
+    r.send(b"q");
+    // The game ends meanwhile (the other player wins): the q meant
+    // "leave the game", not "quit" on the end screen.
+    let t = r.table.as_mut().unwrap();
+    t.forfeit(Side::Second, "left");
+    let (view, seating) = (t.view().clone(), r.seating());
+    let out = r.session.game_update(view, seating);
+    r.apply(out);
+    r.resize(80, 24);
+    assert!(r.take_requests().is_empty());
+    assert!(!r.screen().contains("Leave the game?"), "{}", r.screen());
+    // The end screen works as usual.
+    r.send(b"l");
+    assert!(r.screen().contains("Quick match") || r.screen().contains("Choose a game"), "{}", r.screen());
 }
 
 #[test]

@@ -205,6 +205,23 @@ pub struct Session {
     pasting: bool,
     /// The help screen is showing, for this screen.
     help: Option<HelpTopic>,
+    /// Keys typed while the terminal was too small, for the screen they
+    /// were typed on (applied once it fits; bounded).
+    waiting: Vec<Key>,
+    waiting_for: Option<ScreenKind>,
+}
+
+/// Keys kept while the terminal is too small.
+pub const MAX_WAITING_KEYS: usize = 64;
+
+/// Which screen keys were typed on: waiting keys are dropped when another
+/// screen shows by the time the terminal fits (a `q` meant for a game in
+/// play must not quit from its end screen).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ScreenKind {
+    state: std::mem::Discriminant<State>,
+    game_over: bool,
+    help: bool,
 }
 
 impl Session {
@@ -229,6 +246,8 @@ impl Session {
             resume: None,
             pasting: false,
             help: None,
+            waiting: Vec::new(),
+            waiting_for: None,
         }
     }
 
@@ -253,6 +272,8 @@ impl Session {
             resume: None,
             pasting: false,
             help: None,
+            waiting: Vec::new(),
+            waiting_for: None,
         }
     }
 
@@ -866,6 +887,7 @@ impl Session {
     fn rendered(&mut self) -> Output {
         let mut out = Output::default();
         self.render(&mut out);
+        self.release_waiting(&mut out);
         out
     }
 
@@ -890,8 +912,19 @@ impl Session {
                 // Pasted line breaks and other keys are not commands.
                 _ if self.pasting || burst => {}
                 // Nothing acts on a screen that is not shown.
+                // They wait (bounded) until it fits.
                 k if self.screen.too_small()
-                    && !matches!(k, Key::CtrlC | Key::CtrlD | Key::CtrlL) => {}
+                    && !matches!(k, Key::CtrlC | Key::CtrlD | Key::CtrlL) =>
+                {
+                    let kind = self.screen_kind();
+                    if self.waiting_for != Some(kind) {
+                        self.waiting.clear();
+                        self.waiting_for = Some(kind);
+                    }
+                    if self.waiting.len() < MAX_WAITING_KEYS {
+                        self.waiting.push(k);
+                    }
+                }
                 Key::F1 => self.toggle_help(),
                 Key::Char('?') if !self.question_mark_is_text() => self.toggle_help(),
                 // Any key closes the help (Ctrl-C still quits).
@@ -903,7 +936,33 @@ impl Session {
             }
         }
         self.render(&mut out);
+        self.release_waiting(&mut out);
         out
+    }
+
+    fn screen_kind(&self) -> ScreenKind {
+        ScreenKind {
+            state: std::mem::discriminant(&self.state),
+            game_over: matches!(&self.state, State::Play(p) if p.game.ending.is_some()),
+            help: self.help.is_some(),
+        }
+    }
+
+    /// The terminal fits again: the keys typed meanwhile act, in order, if
+    /// the screen they were typed on is still showing.
+    fn release_waiting(&mut self, out: &mut Output) {
+        if self.waiting.is_empty() || self.screen.too_small() || self.is_closed() {
+            return;
+        }
+        let keys = std::mem::take(&mut self.waiting);
+        let typed_for = self.waiting_for.take();
+        let Some(now) = self.now else { return };
+        if typed_for != Some(self.screen_kind()) {
+            return;
+        }
+        let more = self.keys_in(&keys, false, now);
+        out.bytes.extend(more.bytes);
+        out.requests.extend(more.requests);
     }
 
     fn toggle_help(&mut self) {
@@ -1364,6 +1423,18 @@ mod tests {
             chat_max: 200,
         };
         Session::remote(opts, Theme::Ascii, cols, rows)
+    }
+
+    #[test]
+    fn keys_waiting_for_a_terminal_that_fits_are_bounded() {
+        let mut s = remote_named("ann", 10, 4);
+        s.open();
+        let now = Instant::now();
+        for _ in 0..10_000 {
+            s.input(b"x", now);
+        }
+        assert!(s.screen.too_small());
+        assert_eq!(s.waiting.len(), MAX_WAITING_KEYS);
     }
 
     #[test]
