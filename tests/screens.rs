@@ -414,6 +414,42 @@ fn the_name_question_says_enter_keeps_the_guest_name() {
 }
 
 #[test]
+fn a_refused_name_at_the_name_prompt_asks_again_a_bounded_number_of_times() {
+    let mut r = Remote::with(options("hi", true), 80, 24);
+    r.send(b"ann\r");
+    assert_eq!(r.take_requests(), vec![Request::SetName("ann".into())]);
+    let refused = "ann belongs to a registered player: choose another";
+    let out = r.session.lobby_error(refused);
+    r.apply(out);
+    // Still the prompt, with the reason and an empty field.
+    r.shows("What should people call you?");
+    r.shows(refused);
+    assert!(!r.screen().contains("Choose a game"), "{}", r.screen());
+    assert!(!r.screen().contains("Name: ann"), "{}", r.screen());
+    // Another name: the prompt closes once the host gives it.
+    r.send(b"bea\r");
+    assert_eq!(r.take_requests(), vec![Request::SetName("bea".into())]);
+    let out = r.session.name_set("bea");
+    r.apply(out);
+    r.shows("Choose a game");
+    assert!(!r.screen().contains(refused), "{}", r.screen());
+
+    // Refused again and again: after a few tries, the lobby as the guest.
+    let mut r = Remote::with(options("hi", true), 80, 24);
+    let mut tries = 0;
+    while r.screen().contains("What should people call you?") {
+        tries += 1;
+        assert!(tries <= 10, "asked forever");
+        r.send(b"ann\r");
+        let out = r.session.lobby_error(refused);
+        r.apply(out);
+    }
+    assert!(tries > 1, "asked again");
+    r.shows("Choose a game");
+    r.shows(refused);
+}
+
+#[test]
 fn against_the_computer_choose_who_moves_first() {
     let mut r = Remote::new(80, 24);
     r.send(b"1"); // Connect Four

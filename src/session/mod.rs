@@ -636,6 +636,9 @@ impl Session {
     pub fn name_set(&mut self, name: &str) -> Output {
         if let Some(r) = &mut self.remote {
             r.name = name.to_string();
+            if let State::Lobby(l) = &mut self.state {
+                l.name_given(&r.opts);
+            }
         }
         self.rendered()
     }
@@ -653,6 +656,9 @@ impl Session {
         self.show_lobby();
         if let State::Lobby(l) = &mut self.state {
             l.set_error(crate::text::sanitize(reason, 120));
+            if let Some(r) = &self.remote {
+                l.name_refused(&r.opts);
+            }
         }
         self.rendered()
     }

@@ -112,7 +112,19 @@ pub struct LobbyScreen {
     error: Option<String>,
     /// Who moves first against the computer, as last chosen.
     first: Option<bool>,
+    /// The name prompt a session opens with (telnet) is showing: it stays
+    /// until the host gives a name, and asks again when one is refused.
+    first_prompt: bool,
+    /// A name was entered at that prompt and the host has not yet said
+    /// which name we got.
+    name_sent: bool,
+    /// Names refused at the prompt so far (bounded: [`MAX_NAME_TRIES`]).
+    name_refusals: u8,
 }
+
+/// Names a person may have refused at the name prompt before the lobby
+/// shows with the name they have.
+pub const MAX_NAME_TRIES: u8 = 5;
 
 /// Waiting for a quick match.
 #[derive(Debug, Clone)]
@@ -203,8 +215,12 @@ impl LobbyScreen {
             current: None,
             error: None,
             first: None,
+            first_prompt: false,
+            name_sent: false,
+            name_refusals: 0,
         };
         if opts.ask_name {
+            s.first_prompt = true;
             s.step = Step::Name(TextField::new("", opts.max_line.min(text::MAX_NAME_WIDTH)));
         } else {
             s.show_games(opts);
@@ -246,9 +262,39 @@ impl LobbyScreen {
 
     pub fn set_error(&mut self, e: impl Into<String>) {
         self.error = Some(e.into());
-        // A refused room code is typed again from scratch.
-        if let Step::JoinCode(field) = &mut self.step {
-            field.value.clear();
+        // A refused room code or name is typed again from scratch.
+        match &mut self.step {
+            Step::JoinCode(field) => field.value.clear(),
+            Step::Name(field) if self.name_sent => {
+                field.value.clear();
+                self.name_refusals = self.name_refusals.saturating_add(1);
+            }
+            _ => {}
+        }
+    }
+
+    /// The host refused the name entered at the prompt (`set_error` has
+    /// the reason): after [`MAX_NAME_TRIES`] refusals the prompt gives
+    /// way to the menu, under the name this person has.
+    pub fn name_refused(&mut self, opts: &RemoteOptions) {
+        if self.is_name_step() && self.name_sent && self.name_refusals >= MAX_NAME_TRIES {
+            self.name_sent = false;
+            self.first_prompt = false;
+            let error = self.error.take();
+            self.go_back(opts);
+            self.error = error;
+        }
+    }
+
+    /// The host gave us a name: the prompt that asked for it closes (a
+    /// message that came with it, such as the number added to a taken
+    /// name, stays).
+    pub fn name_given(&mut self, opts: &RemoteOptions) {
+        if self.is_name_step() && std::mem::take(&mut self.name_sent) {
+            self.first_prompt = false;
+            let error = self.error.take();
+            self.go_back(opts);
+            self.error = error;
         }
     }
 
@@ -409,12 +455,22 @@ impl LobbyScreen {
         let top = matches!(self.step, Step::Games(_) | Step::Actions(..));
         match &mut self.step {
             Step::Name(field) => match field.handle(key) {
+                // The prompt stays until the host says which name we got
+                // ([`LobbyScreen::name_given`]); a refusal asks again.
+                FieldEvent::Submitted(n) if self.first_prompt => {
+                    let n = text::sanitize_name(&n, name);
+                    self.name_sent = true;
+                    self.error = None;
+                    RemoteAction::SetName(n)
+                }
                 FieldEvent::Submitted(n) => {
                     let n = text::sanitize_name(&n, name);
                     self.go_back(opts);
                     RemoteAction::SetName(n)
                 }
                 FieldEvent::Cancelled => {
+                    self.first_prompt = false;
+                    self.name_sent = false;
                     self.go_back(opts);
                     RemoteAction::None
                 }
