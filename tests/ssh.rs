@@ -192,7 +192,7 @@ async fn renju_is_a_game_of_its_own_and_marks_and_refuses_blacks_forbidden_point
     );
     black.send(b"h8\r").await;
     black
-        .wait_for("h8 is forbidden for black in renju: a double three")
+        .wait_for("(who moves first) in renju: a double three")
         .await;
     assert!(black.screen().contains(MY_TURN), "{}", black.screen());
     white.pump(Duration::from_millis(200)).await;

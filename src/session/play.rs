@@ -410,9 +410,23 @@ impl PlayScreen {
             }
             Err(e) => {
                 self.typed.clear();
-                self.set_notice(e.to_string(), true);
+                let text = self.move_error_text(&e);
+                self.set_notice(text, true);
                 PlayAction::None
             }
+        }
+    }
+
+    /// Why a move is refused, in this game's words: renju's forbidden
+    /// points are the first player's, named by their colour (the rules'
+    /// "black").
+    fn move_error_text(&self, e: &crate::game::IllegalMoveError) -> String {
+        match e {
+            crate::game::IllegalMoveError::Forbidden { point, why } => format!(
+                "{point} is forbidden for {} (who moves first) in renju: a {why}",
+                self.game.seat(Side::First).colour
+            ),
+            e => e.to_string(),
         }
     }
 
@@ -1506,6 +1520,33 @@ mod tests {
         assert_eq!(bob.handle(Key::Char('w')), PlayAction::Claim);
         ann.tick(start + Duration::from_secs(500));
         assert_ne!(ann.handle(Key::Char('w')), PlayAction::Claim);
+    }
+
+    #[test]
+    fn a_forbidden_renju_point_is_named_by_the_first_players_colour() {
+        let rules = Rules::renju();
+        let mut t = Table::new(
+            rules,
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::human("bob", Colour::Blue),
+            ],
+        );
+        for (i, m) in ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"].iter().enumerate() {
+            let side = if i % 2 == 0 { Side::First } else { Side::Second };
+            t.play(side, rules.parse_move(m).unwrap()).unwrap();
+        }
+        let mut p = PlayScreen::new(t.view().clone(), [true, false], true);
+        for c in "h8".chars() {
+            p.handle(Key::Char(c));
+        }
+        assert_eq!(p.handle(Key::Enter), PlayAction::None);
+        let text = p.notice.as_ref().map(|n| n.text.clone()).unwrap_or_default();
+        assert_eq!(
+            text,
+            "h8 is forbidden for Red (who moves first) in renju: a double three"
+        );
+        assert!(!text.contains("black"), "{text}");
     }
 
     #[test]

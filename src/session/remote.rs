@@ -313,7 +313,7 @@ impl LobbyScreen {
                 }
                 GameKind::Gomoku => format!("{}x{}, five in a row", r.width(), r.height()),
                 GameKind::Renju => format!(
-                    "{}x{}, five; black barred from 3x3, 4x4, six",
+                    "{}x{}, five; first to move: no 3x3, 4x4, six",
                     r.width(),
                     r.height()
                 ),
