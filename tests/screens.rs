@@ -37,7 +37,7 @@ fn options(motd: &str, ask_name: bool) -> RemoteOptions {
 }
 
 const LONG_MOTD: &str =
-    "Welcome to inarow: Connect Four and Gomoku, against people or the computer.";
+    "Welcome to inarow: Connect Four, Gomoku and Renju, against people or the computer.";
 
 impl crate::util::Emulated for Remote {
     fn term(&self) -> &vt100::Parser {
