@@ -1266,6 +1266,10 @@ impl PlayScreen {
         // Keys.
         let more = if self.against_computer() {
             "u undo   "
+        } else if self.claim_due() {
+            // The opponent keeps this player waiting: the claim first
+            // (no takeback to ask of someone who is not there).
+            "w claim the win   = draw   "
         } else if !g.rated {
             "= draw   u take back   "
         } else {
@@ -1586,6 +1590,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_key_bar_shows_w_once_the_win_may_be_claimed() {
+        let t = two_people(false);
+        let start = Instant::now();
+        let mut view = t.view().clone();
+        view.claim_from = Some(start + Duration::from_secs(120));
+        let mut bob = PlayScreen::new(view, [false, true], true);
+        let key_bar = |p: &mut PlayScreen| {
+            let text = p.frame(Theme::Ascii).to_plain("\n");
+            text.lines().last().unwrap_or_default().to_string()
+        };
+        bob.tick(start + Duration::from_secs(60));
+        assert!(!key_bar(&mut bob).contains("w claim"), "{}", key_bar(&mut bob));
+        bob.tick(start + Duration::from_secs(120));
+        let keys = key_bar(&mut bob);
+        assert!(keys.contains("w claim the win"), "{keys}");
+        assert!(keys.contains("q leave"), "{keys}");
     }
 
     #[test]
