@@ -296,7 +296,7 @@ async fn a_dropped_player_loses_by_forfeit() {
     let s = first.wait_for("wins by forfeit").await;
     assert!(s.contains(&format!("{leaver_name} (")), "{s}");
     // Keys and guests alike: the seat was kept for the grace, then lost.
-    assert!(s.contains("lost the connection: "), "{s}");
+    assert!(s.contains("did not come back: "), "{s}");
     assert!(s.contains("has left the table"), "{s}");
     // No rematch with nobody there.
     first.send(b"r").await;

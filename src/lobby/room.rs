@@ -660,7 +660,9 @@ impl Room {
         };
         if !self.table.is_over() {
             self.stop_thinking();
-            self.table.forfeit(side, "lost the connection");
+            // The end screen says it: "bob (Blue) did not come back:
+            // ann (Red) wins by forfeit".
+            self.table.forfeit(side, "did not come back");
             self.sync_clock(None);
             if let Some(text) = self.table.view().ending_text() {
                 tracing::info!(room = self.id, result = %text, "game over");

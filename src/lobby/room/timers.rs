@@ -314,6 +314,7 @@ async fn without_a_clock_a_claim_is_refused_until_the_opponent_has_idled_long_en
 async fn a_dropped_player_keeps_the_seat_for_the_grace_then_loses_it() {
     let mut g = start(None, secs(120), secs(60));
     g.play(ANN, 3).await;
+    g.play(BOB, 3).await;
     g.until(secs(5)).await;
     g.room
         .send(RoomCmd::Leave {
@@ -358,6 +359,15 @@ async fn a_dropped_player_keeps_the_seat_for_the_grace_then_loses_it() {
     assert!(g.told_lobby().contains(&Command::SeatReleased {
         key: "account-bob".into(),
     }));
+    // Ann's end screen says who wins and why.
+    ann.update(s.view.clone());
+    ann.seat([true, false], s.present);
+    let text = ann.frame(Theme::Ascii).to_plain("\n");
+    assert!(
+        text.contains("bob (") && text.contains(") did not come back: ann ("),
+        "{text}"
+    );
+    assert!(text.contains("wins by forfeit"), "{text}");
     // Too late to come back.
     let (inbox, mut back) = crate::mailbox::channel(8);
     g.room
