@@ -245,6 +245,13 @@ fn q_in_a_game_asks_first_and_alt_q_does_nothing() {
     r.send(b"\x1bq"); // Alt-q, or Esc and q in one read
     assert!(r.take_requests().is_empty());
     assert!(!r.screen().contains("Leave the game?"));
+    // Before both have moved, leaving aborts the game (not a loss).
+    r.send(b"q");
+    r.shows("Leave the game? It is aborted: not both players have moved. y/n");
+    r.send(b"n");
+    r.send(b"d\r");
+    r.serve_table();
+    r.other_plays(Move::Column(3));
     r.send(b"q");
     r.shows("Leave the game? You will lose. y/n");
     assert!(r.take_requests().is_empty());

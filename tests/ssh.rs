@@ -278,8 +278,9 @@ async fn a_dropped_player_loses_by_forfeit() {
     // A dropped seat is kept for a second (ivy by her key, jon by his
     // resume code), then lost.
     let t = start_host_with("[lobby]\nreconnect_grace_secs = 1\n").await;
-    let (mut first, second) = quick_match_pair(&t, ["ivy", "jon"], b"1").await;
+    let (mut first, mut second) = quick_match_pair(&t, ["ivy", "jon"], b"1").await;
     play(&mut first, "d").await;
+    play(&mut second, "d").await;
     let leaver = second
         .screen()
         .lines()
@@ -308,6 +309,7 @@ async fn quitting_mid_game_ends_it_for_both() {
     let t = start_host().await;
     let (mut first, mut second) = quick_match_pair(&t, ["kim", "lou"], b"2").await;
     play(&mut first, "h8").await;
+    play(&mut second, "h9").await;
     second.send(b"q").await;
     second.wait_for("Leave the game? You will lose. y/n").await;
     second.send(b"y").await;
@@ -524,6 +526,9 @@ async fn idle_players_are_disconnected_but_keepalives_do_not_count() {
 async fn waiting_for_the_opponent_is_not_idleness() {
     let t = start_host_with("[limits]\nidle_timeout_secs = 10").await;
     let (mut first, mut second) = quick_match_pair(&t, ["abe", "bea"], b"1").await;
+    // Both have moved (else leaving aborts the game instead of losing it).
+    play(&mut first, "d").await;
+    play(&mut second, "d").await;
     play(&mut first, "d").await;
     // The second player stalls on their turn, moving the cursor now and
     // then, well past the idle time: the first, waiting, stays.

@@ -316,6 +316,15 @@ impl PlayScreen {
                 .is_some_and(|from| self.now.is_some_and(|n| n >= from))
     }
 
+    /// Whether leaving or resigning now aborts the game on the host
+    /// (between two people, before both have moved) instead of losing it.
+    fn aborts(&self) -> bool {
+        self.remote
+            && self.mine != [true, true]
+            && self.game.seats.iter().all(|s| s.computer.is_none())
+            && !self.game.both_moved()
+    }
+
     /// Why `w` (claim the win) does nothing now.
     fn why_no_claim(&self) -> &'static str {
         if self.game.clock.is_some() {
@@ -1227,7 +1236,9 @@ impl PlayScreen {
                 f.push(l)
             }
             _ if self.confirm == Some(Confirm::Leave) => {
-                let q = if self.remote || self.against_computer() {
+                let q = if self.aborts() {
+                    " Leave the game? It is aborted: not both players have moved. y/n"
+                } else if self.remote || self.against_computer() {
                     " Leave the game? You will lose. y/n"
                 } else {
                     " Leave the game? y/n"
@@ -1238,6 +1249,9 @@ impl PlayScreen {
                 let q = if self.mine == [true, true] {
                     let who = g.to_move().map(|s| g.seat(s).label()).unwrap_or_default();
                     format!(" Resign for {who}? y/n")
+                } else if self.aborts() {
+                    " Resign? The game is aborted: not both players have moved. y/n"
+                        .to_string()
                 } else {
                     " Resign? You lose this game. y/n".to_string()
                 };
