@@ -768,6 +768,22 @@ fn the_lobby_offers_the_profile_and_the_leaderboard_and_still_fits_60x24() {
 }
 
 #[test]
+fn the_profile_shows_whole_opponent_names() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"p");
+    r.take_requests();
+    let mut p = profile(3);
+    p.games[1].opponent = "Computer (level 3)".into();
+    p.games[2].opponent = "Wilhelmina Annabelle".into();
+    let out = r.session.show_profile(Some(p));
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("Gomoku        Computer (level 3)   lost");
+    r.shows("Wilhelmina Annabelle draw");
+    r.shows("Bob0                 won   +12");
+}
+
+#[test]
 fn the_profile_lists_games_and_enter_asks_for_a_replay() {
     let mut r = Remote::new(60, 24);
     r.send(b"p");
@@ -779,8 +795,9 @@ fn the_profile_lists_games_and_enter_asks_for_a_replay() {
     r.shows("Connect Four  1523 \u{b1} 61   7 won, 3 lost, 1 drawn");
     r.shows("Gomoku        no rated games yet");
     r.shows("Your last 20 games:");
-    r.shows("2026-11-23  Connect Four  Bob0             won   +12");
-    r.shows("Gomoku        Bob1             lost");
+    // The opponent column is as wide as the names in it.
+    r.shows("2026-11-23  Connect Four  Bob0     won   +12");
+    r.shows("Gomoku        Bob1     lost");
     assert!(r.reversed_at("2026-11-23  Connect Four  Bob0"));
     // Down twice, then Enter: the third game's replay is asked for.
     r.send(b"\x1b[B");
