@@ -1141,7 +1141,18 @@ impl PlayScreen {
                 } else {
                     format!(" Waiting for {}...", seat.label())
                 };
-                Line::styled(text, theme.style(seat.colour))
+                let mut line = Line::styled(text, theme.style(seat.colour));
+                // The last move in words too (the board marks it; with the
+                // cursor beside it, by reversing the stone).
+                if !self.kind().has_gravity()
+                    && let Some(p) = g.position.last_move()
+                {
+                    line.push(
+                        format!("   last move {}", rules.format_point(p)),
+                        Style::PLAIN.dim(),
+                    );
+                }
+                line
             }
             (None, None) => Line::new(),
         };
@@ -1628,6 +1639,17 @@ mod tests {
     #[test]
     fn resign_asks_first_and_offers_are_answered_with_their_keys() {
         let mut t = two_people(false);
+        // Before both have moved, resigning or leaving aborts the game.
+        let mut early = PlayScreen::new(t.view().clone(), [false, true], true);
+        early.handle(Key::Char('!'));
+        let text = early.frame(Theme::Ascii).to_plain("\n");
+        assert!(text.contains("Resign? The game is aborted"), "{text}");
+        early.handle(Key::Char('n'));
+        early.handle(Key::Char('q'));
+        let text = early.frame(Theme::Ascii).to_plain("\n");
+        assert!(text.contains("Leave the game? It is aborted"), "{text}");
+        t.play(Side::First, Move::Column(0)).unwrap();
+        t.play(Side::Second, Move::Column(0)).unwrap();
         let mut p = PlayScreen::new(t.view().clone(), [false, true], true);
         // Resign: asked, a no plays on, a yes resigns (not our turn either).
         assert_eq!(p.handle(Key::Char('!')), PlayAction::None);
