@@ -618,6 +618,34 @@ fn quick_match_offers_the_computer_when_the_callers_clock_says_so() {
 }
 
 #[test]
+fn quick_match_says_why_others_waiting_are_not_paired_yet() {
+    let mut r = Remote::new(80, 24);
+    r.send(b"1"); // Connect Four
+    r.send(b"1"); // quick match
+    let started = r.clock;
+    r.take_requests();
+    r.shows("You are paired with the next person who asks for this game.");
+    // Someone else waits too (2 with us), and we are not paired: the
+    // ratings are further apart than the window (30 s to anyone here).
+    let out = r.session.stats(Stats {
+        online: 2,
+        playing: 0,
+        waiting: vec![(GameKind::ConnectFour, 2)],
+        degraded: false,
+    });
+    r.apply(out);
+    let out = r.session.tick(started + Duration::from_secs(15));
+    r.apply(out);
+    r.shows("1 other player waits, with a rating too far from yours for now:");
+    r.shows("pairing within \u{b1}300 now, widening to anyone in 15 s.");
+    assert!(!r.screen().contains("paired with the next person"), "{}", r.screen());
+    // The window widens as the wait goes on.
+    let out = r.session.tick(started + Duration::from_secs(24));
+    r.apply(out);
+    r.shows("pairing within \u{b1}420 now, widening to anyone in 6 s.");
+}
+
+#[test]
 fn a_rated_game_shows_ratings_and_how_mine_moved() {
     let mut r = Remote::new(80, 24);
     r.sit_against_person(Rules::connect_four());

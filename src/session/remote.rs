@@ -607,6 +607,11 @@ impl LobbyScreen {
     }
 }
 
+/// Whole seconds, rounded up (a wait of 0.2 s left is "1 s").
+fn whole_secs_left(d: Duration) -> u64 {
+    d.as_secs() + u64::from(d.subsec_nanos() > 0)
+}
+
 pub(crate) fn header(name: &str, stats: &Stats) -> Frame {
     let mut f = Frame::new();
     let mut l = Line::new();
@@ -723,9 +728,10 @@ impl SeekScreen {
         }
     }
 
-    pub fn frame(&self, name: &str, stats: &Stats, now: Instant) -> Frame {
+    pub fn frame(&self, name: &str, stats: &Stats, now: Instant, match_wait: Duration) -> Frame {
         let mut f = header(name, stats);
-        let waited = now.saturating_duration_since(self.since).as_secs();
+        let waited_for = now.saturating_duration_since(self.since);
+        let waited = waited_for.as_secs();
         f.push(Line::styled(
             format!(
                 " Looking for another {} player... {waited}s",
@@ -749,11 +755,35 @@ impl SeekScreen {
                 f.push(Line::styled(" Esc stops looking", Style::PLAIN.dim()));
             }
             None => {
-                f.push(Line::styled(
-                    " You are paired with the next person who asks for this game.",
-                    Style::PLAIN,
-                ));
-                f.blank();
+                // Others wait for this game and we are not paired: the
+                // ratings are further apart than the window, which widens
+                // as the wait goes on (the longer wait of the two counts).
+                let others = stats.waiting_for(self.rules.kind()).saturating_sub(1);
+                let window = crate::presence::rating_window(waited_for, match_wait);
+                if others > 0 && window != u32::MAX {
+                    let who = if others == 1 {
+                        "1 other player waits".to_string()
+                    } else {
+                        format!("{others} other players wait")
+                    };
+                    let left = whole_secs_left(match_wait.saturating_sub(waited_for));
+                    f.push(Line::styled(
+                        format!(" {who}, with a rating too far from yours for now:"),
+                        Style::PLAIN,
+                    ));
+                    f.push(Line::styled(
+                        format!(
+                            " pairing within \u{b1}{window} now, widening to anyone in {left} s."
+                        ),
+                        Style::PLAIN,
+                    ));
+                } else {
+                    f.push(Line::styled(
+                        " You are paired with the next person who asks for this game.",
+                        Style::PLAIN,
+                    ));
+                    f.blank();
+                }
                 f.push(Line::styled(" Esc stops looking", Style::PLAIN.dim()));
             }
         }
