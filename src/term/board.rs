@@ -14,8 +14,11 @@
 //!    ...
 //!    |R |Y (R)|  |  |  |  |  0
 //!    +--+--+--+--+--+--+--+
-//!     1  2  3  4  5  6  7
+//!     A  B  C  D  E  F  G
 //! ```
+//! The columns are letters above and below the board, as in every move
+//! shown; the winning stones are named `(x|y)` (column and row from 0 at
+//! the bottom left).
 //! Gomoku: row numbers on both sides, column letters above and below,
 //! `.` for an empty point, `+` for the centre. Renju draws the same, and on
 //! black's own turn marks the points black may not play with `x`.
@@ -337,12 +340,14 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
             floor.push(" ", Style::PLAIN);
             floor.push(format!("{}+", "+--".repeat(usize::from(w))), label_style);
             lines.push(floor);
-            let mut digits = Line::new();
-            digits.push(" ".repeat(left + 1), Style::PLAIN);
+            // The column letters again under the floor (the same as above:
+            // one system for the columns everywhere).
+            let mut letters = Line::new();
+            letters.push(" ".repeat(left + 1), Style::PLAIN);
             for x in 0..w {
-                digits.push(format!("{:<3}", u16::from(x) + 1), label_style);
+                letters.push(format!("{:<3}", rules.column_label(x)), label_style);
             }
-            lines.push(digits);
+            lines.push(letters);
         }
         // Gomoku: row numbers on both sides are enough; no second label row,
         // so the whole game screen fits an 80x24 terminal.
