@@ -1153,6 +1153,15 @@ fn a_shutdown_is_logged_as_one_and_stops_games_without_a_winner() {
         .wait(Duration::from_secs(8))
         .expect("the host did not exit");
     let log = server.log();
+    // The first line says what is open, telnet unencrypted included.
+    let first = log.lines().next().unwrap_or_default();
+    assert!(
+        first.contains(&format!(
+            "telnet on {} (unencrypted; [telnet] enabled = false turns it off)",
+            server.telnet
+        )),
+        "{log}"
+    );
     // Addresses print plainly.
     assert!(
         log.contains(&format!("listening for telnet addr={}", server.telnet)),
