@@ -244,7 +244,9 @@ mod tests {
             assert!(width(&s) <= max, "{max}: {s}");
             for word in s.trim_end_matches('…').split(' ') {
                 assert!(
-                    "Guest7071 (Yellow) vs Bob (Red) (on h1)".split(' ').any(|w| w == word)
+                    "Guest7071 (Yellow) vs Bob (Red) (on h1)"
+                        .split(' ')
+                        .any(|w| w == word)
                         || s.split(' ').count() == 1,
                     "{max}: {s}"
                 );

@@ -190,14 +190,21 @@ fn every_game_is_named_in_the_descriptions() {
     let example = inarow::config::Config::parse(&example, "example").unwrap();
     let places = [
         ("README", first_paragraph),
-        ("Cargo.toml description", env!("CARGO_PKG_DESCRIPTION").to_string()),
+        (
+            "Cargo.toml description",
+            env!("CARGO_PKG_DESCRIPTION").to_string(),
+        ),
         ("inarow --help", help),
         ("default motd", inarow::config::Config::default().lobby.motd),
         ("example config motd", example.lobby.motd),
     ];
     for kind in inarow::game::GameKind::ALL {
         for (place, text) in &places {
-            assert!(text.contains(kind.name()), "{place} does not name {}: {text}", kind.name());
+            assert!(
+                text.contains(kind.name()),
+                "{place} does not name {}: {text}",
+                kind.name()
+            );
         }
     }
 }

@@ -129,8 +129,9 @@ fn solve_command_scores_and_bad_lines() {
     // A reference line, score included (the score is ignored on input);
     // the board's column letters read as the digits do.
     let (ref_moves, ref_score) = sample("Test_L2_R1", 1, 1).remove(0);
-    let input =
-        format!("4455\n448\n44455554221 -15\n1111111\n1212121\n4h\nDDEE\n{ref_moves} {ref_score}\n");
+    let input = format!(
+        "4455\n448\n44455554221 -15\n1111111\n1212121\n4h\nDDEE\n{ref_moves} {ref_score}\n"
+    );
     let (stdout, stderr, code) = run_solve(&[], &input);
     assert_eq!(
         stdout,

@@ -235,7 +235,11 @@ fn keys_that_waited_for_a_screen_that_is_gone_are_dropped_and_are_bounded() {
     assert!(!r.screen().contains("Leave the game?"), "{}", r.screen());
     // The end screen works as usual.
     r.send(b"l");
-    assert!(r.screen().contains("Quick match") || r.screen().contains("Choose a game"), "{}", r.screen());
+    assert!(
+        r.screen().contains("Quick match") || r.screen().contains("Choose a game"),
+        "{}",
+        r.screen()
+    );
 }
 
 #[test]
@@ -310,8 +314,14 @@ fn a_short_paste_without_markers_never_leaves_a_game() {
         r.sit_against_computer(Rules::connect_four(), true);
         r.send(paste);
         let requests = r.take_requests();
-        assert!(!requests.contains(&Request::Leave), "{paste:?}: {requests:?}");
-        assert!(requests.is_empty(), "{paste:?}: a pasted line is not played: {requests:?}");
+        assert!(
+            !requests.contains(&Request::Leave),
+            "{paste:?}: {requests:?}"
+        );
+        assert!(
+            requests.is_empty(),
+            "{paste:?}: a pasted line is not played: {requests:?}"
+        );
         assert!(!r.screen().contains("Leave the game?"), "{}", r.screen());
         // Typing goes on as before: a move and its Enter in one read plays.
         r.esc();
@@ -638,7 +648,11 @@ fn quick_match_says_why_others_waiting_are_not_paired_yet() {
     r.apply(out);
     r.shows("1 other player waits, with a rating too far from yours for now:");
     r.shows("pairing within \u{b1}300 now, widening to anyone in 15 s.");
-    assert!(!r.screen().contains("paired with the next person"), "{}", r.screen());
+    assert!(
+        !r.screen().contains("paired with the next person"),
+        "{}",
+        r.screen()
+    );
     // The window widens as the wait goes on.
     let out = r.session.tick(started + Duration::from_secs(24));
     r.apply(out);

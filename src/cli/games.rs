@@ -437,7 +437,11 @@ mod tests {
                 .to_vec(),
         };
         let json = export_json(&g);
-        assert_eq!(json["moves"], json!(["4", "5", "4"]), "the documented field");
+        assert_eq!(
+            json["moves"],
+            json!(["4", "5", "4"]),
+            "the documented field"
+        );
         assert_eq!(json["move_labels"], json!(["D", "E", "D"]));
         assert_eq!(json["line"], json!(["(0|0)", "(1|1)", "(2|2)", "(3|3)"]));
         let text = export_text(&g);

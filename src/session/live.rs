@@ -193,7 +193,10 @@ const GAME_MAX: usize = 20;
 /// `s` padded with spaces to `width` terminal columns.
 fn pad(s: &str, width: usize) -> String {
     let mut out = s.to_string();
-    out.extend(std::iter::repeat_n(' ', width.saturating_sub(text::width(s))));
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(text::width(s)),
+    ));
     out
 }
 
@@ -228,7 +231,10 @@ fn players_text(g: &GameRow, max: usize) -> String {
         return format!("{bare}{at}");
     }
     let names = room.saturating_sub(4);
-    let a = text::shorten(a, names.div_ceil(2).max(names.saturating_sub(text::width(b))));
+    let a = text::shorten(
+        a,
+        names.div_ceil(2).max(names.saturating_sub(text::width(b))),
+    );
     let b = text::shorten(b, names.saturating_sub(text::width(&a)));
     format!("{a} vs {b}{at}")
 }
@@ -307,7 +313,11 @@ mod tests {
         let mut long = row(1, "Guest7071 (Yellow)", "Computer (level 3) (Red)");
         long.host = Some("h1".into());
         long.rated = true;
-        let mut longer = row(2, "Annabelle Wilhelmina (1723)", "Bartholomew Fitzgerald (1650)");
+        let mut longer = row(
+            2,
+            "Annabelle Wilhelmina (1723)",
+            "Bartholomew Fitzgerald (1650)",
+        );
         longer.host = Some("europe-west-host-1".into());
         s.set_games(vec![long, longer, row(3, "ann", "bob")]);
         let text = s.frame("me", &Stats::default()).to_plain("\n");

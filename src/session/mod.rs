@@ -883,12 +883,9 @@ impl Session {
             (State::Games(g, _), Some(r)) => g.frame(label, &r.stats),
             (State::People(p, _), Some(r)) => p.frame(label, &r.stats),
             (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats, self.theme),
-            (State::Seeking(s), Some(r)) => s.frame(
-                label,
-                &r.stats,
-                now.unwrap_or(s.since()),
-                r.opts.match_wait,
-            ),
+            (State::Seeking(s), Some(r)) => {
+                s.frame(label, &r.stats, now.unwrap_or(s.since()), r.opts.match_wait)
+            }
             (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
             (State::Records(r, _), _) => r.frame(self.theme),
             _ => Frame::new(),

@@ -656,7 +656,10 @@ impl PlayScreen {
                 }
                 // Never part of a move: say why it does nothing.
                 Key::Char('-') => {
-                    self.set_notice("- refuses an offer, and none is waiting for your answer", false);
+                    self.set_notice(
+                        "- refuses an offer, and none is waiting for your answer",
+                        false,
+                    );
                     return PlayAction::None;
                 }
                 _ if undo_key && !self.against_computer() => {
@@ -1261,8 +1264,7 @@ impl PlayScreen {
                     let who = g.to_move().map(|s| g.seat(s).label()).unwrap_or_default();
                     format!(" Resign for {who}? y/n")
                 } else if self.aborts() {
-                    " Resign? The game is aborted: not both players have moved. y/n"
-                        .to_string()
+                    " Resign? The game is aborted: not both players have moved. y/n".to_string()
                 } else {
                     " Resign? You lose this game. y/n".to_string()
                 };
@@ -1561,8 +1563,15 @@ mod tests {
                 Seat::human("bob", Colour::Blue),
             ],
         );
-        for (i, m) in ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"].iter().enumerate() {
-            let side = if i % 2 == 0 { Side::First } else { Side::Second };
+        for (i, m) in ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"]
+            .iter()
+            .enumerate()
+        {
+            let side = if i % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
             t.play(side, rules.parse_move(m).unwrap()).unwrap();
         }
         let mut p = PlayScreen::new(t.view().clone(), [true, false], true);
@@ -1570,7 +1579,11 @@ mod tests {
             p.handle(Key::Char(c));
         }
         assert_eq!(p.handle(Key::Enter), PlayAction::None);
-        let text = p.notice.as_ref().map(|n| n.text.clone()).unwrap_or_default();
+        let text = p
+            .notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
         assert_eq!(
             text,
             "h8 is forbidden for Red (who moves first) in renju: a double three"
@@ -1629,7 +1642,11 @@ mod tests {
             text.lines().last().unwrap_or_default().to_string()
         };
         bob.tick(start + Duration::from_secs(60));
-        assert!(!key_bar(&mut bob).contains("w claim"), "{}", key_bar(&mut bob));
+        assert!(
+            !key_bar(&mut bob).contains("w claim"),
+            "{}",
+            key_bar(&mut bob)
+        );
         bob.tick(start + Duration::from_secs(120));
         let keys = key_bar(&mut bob);
         assert!(keys.contains("w claim the win"), "{keys}");

@@ -211,9 +211,7 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
     // they share: the last stone is then shown reversed instead (its other
     // bracket alone would read as half a marker).
     let last_reversed = match (view.cursor, last) {
-        (Some(Cursor::Point(c)), Some(l)) => {
-            !pos.is_over() && c.y == l.y && c.x.abs_diff(l.x) <= 1
-        }
+        (Some(Cursor::Point(c)), Some(l)) => !pos.is_over() && c.y == l.y && c.x.abs_diff(l.x) <= 1,
         _ => false,
     };
     let forbidden: Vec<Point> = if view.show_forbidden

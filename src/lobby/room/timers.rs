@@ -526,7 +526,11 @@ async fn leaving_or_resigning_before_both_have_moved_aborts_the_game() {
         })
         .await;
     let s = g.state().await;
-    assert!(aborted(&s).ends_with("left before both players had moved"), "{:?}", s.view.ending);
+    assert!(
+        aborted(&s).ends_with("left before both players had moved"),
+        "{:?}",
+        s.view.ending
+    );
     assert_eq!(s.view.score, [0, 0]);
     let text = s.view.ending_text().unwrap();
     assert!(text.starts_with("Game aborted: bob ("), "{text}");
