@@ -929,7 +929,9 @@ impl Session {
                         self.waiting.clear();
                         self.waiting_for = Some(kind);
                     }
-                    if self.waiting.len() < MAX_WAITING_KEYS {
+                    // A click was aimed at what the small terminal showed,
+                    // not at the screen to come: it does not wait.
+                    if self.waiting.len() < MAX_WAITING_KEYS && !matches!(k, Key::Click { .. }) {
                         self.waiting.push(k);
                     }
                 }
@@ -1443,6 +1445,11 @@ mod tests {
         }
         assert!(s.screen.too_small());
         assert_eq!(s.waiting.len(), MAX_WAITING_KEYS);
+        // Clicks do not wait (they were aimed at the notice).
+        let mut s = remote_named("ann", 10, 4);
+        s.open();
+        s.input(b"\x1b[<0;3;2M", now);
+        assert!(s.waiting.is_empty());
     }
 
     #[test]
