@@ -249,8 +249,9 @@ impl Default for RawLobby {
             claim_after_secs: 120,
             reconnect_grace_secs: 60,
             max_spectators: 200,
-            motd: "Welcome to inarow: Connect Four and Gomoku, against people or the computer."
-                .into(),
+            motd:
+                "Welcome to inarow: Connect Four, Gomoku and Renju, against people or the computer."
+                    .into(),
             public_address: String::new(),
         }
     }

@@ -339,6 +339,13 @@ impl std::fmt::Display for RatingChange {
 }
 
 impl GameView {
+    /// Whether both players have moved in this round (the swap2 opening,
+    /// if any, is over and two stones or more are down). Before that a
+    /// player who leaves or resigns aborts the game instead of losing it.
+    pub fn both_moved(&self) -> bool {
+        self.swap2.is_none() && self.position.stones() >= 2
+    }
+
     /// The seat to act next, if the game is on: the one to move, or in a
     /// swap2 opening the one placing stones or choosing a side.
     pub fn to_move(&self) -> Option<Side> {
@@ -372,7 +379,7 @@ impl GameView {
                 self.seat(*leaver).label(),
                 self.seat(leaver.other()).label()
             ),
-            Ending::Aborted { reason } => format!("Game stopped: {reason}"),
+            Ending::Aborted { reason } => format!("Game aborted: {reason}"),
             Ending::Resigned { loser } => format!(
                 "{} resigned: {} wins",
                 self.seat(*loser).label(),

@@ -74,6 +74,41 @@ pub fn sanitize(input: &str, max_width: usize) -> String {
     out
 }
 
+/// Sanitised text in at most `max_width` columns without cutting a word
+/// in half: whole words as long as they fit, then `…`; a first word longer
+/// than the room is abbreviated (its start, then `…`).
+pub fn shorten(input: &str, max_width: usize) -> String {
+    let full = sanitize(input, usize::MAX);
+    if width(&full) <= max_width {
+        return full;
+    }
+    if max_width == 0 {
+        return String::new();
+    }
+    let room = max_width - 1;
+    let mut out = String::new();
+    for word in full.split(' ') {
+        let extra = usize::from(!out.is_empty());
+        if width(&out) + extra + width(word) > room {
+            break;
+        }
+        if extra == 1 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.is_empty() {
+        out = sanitize(&full, room);
+    }
+    // A word that closes nothing it opened reads as cut: "(level…" is
+    // fine, but a trailing "vs" or "(" with nothing after it is not.
+    while out.ends_with(['(', ' ']) {
+        out.pop();
+    }
+    out.push('…');
+    out
+}
+
 /// A display name: sanitised, at most [`MAX_NAME_WIDTH`] columns; `fallback`
 /// when nothing printable is left.
 pub fn sanitize_name(input: &str, fallback: &str) -> String {
@@ -197,6 +232,27 @@ pub fn width(s: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shorten_never_cuts_a_word_in_half() {
+        assert_eq!(shorten("Computer (level 3)", 20), "Computer (level 3)");
+        assert_eq!(shorten("Computer (level 3)", 17), "Computer (level…");
+        assert_eq!(shorten("Computer (level 3)", 12), "Computer…");
+        assert_eq!(shorten("Supercalifragilistic", 6), "Super…");
+        for max in 0..30 {
+            let s = shorten("Guest7071 (Yellow) vs Bob (Red) (on h1)", max);
+            assert!(width(&s) <= max, "{max}: {s}");
+            for word in s.trim_end_matches('…').split(' ') {
+                assert!(
+                    "Guest7071 (Yellow) vs Bob (Red) (on h1)"
+                        .split(' ')
+                        .any(|w| w == word)
+                        || s.split(' ').count() == 1,
+                    "{max}: {s}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn control_and_escape_bytes_never_come_through() {

@@ -148,7 +148,7 @@ async fn a_rated_quick_match_moves_both_ratings_and_is_exported_and_kept_over_a_
     // The text form: one line, the move string `inarow solve` reads.
     let text = inarow_with(&config, &["games", "export", "--format", "text"]);
     assert_eq!(text.lines().count(), 1);
-    assert!(text.contains("1212121"), "{text}");
+    assert!(text.contains("moves: ABABABA"), "{text}");
     assert!(text.contains("won (line)"), "{text}");
     // Filters.
     assert_eq!(

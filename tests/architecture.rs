@@ -171,3 +171,40 @@ fn the_local_driver_runs_no_threads_and_reads_no_clock() {
         offences.join("\n")
     );
 }
+
+/// Every game the host offers is named wherever inarow describes itself:
+/// the README's first paragraph, the package description (`--help`), the
+/// message of the day by default and in the example config.
+#[test]
+fn every_game_is_named_in_the_descriptions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let first_paragraph = readme
+        .split("\n\n")
+        .find(|p| !p.starts_with('#'))
+        .unwrap()
+        .replace('\n', " ");
+    let help = crate::util::inarow().arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).to_string();
+    let example = std::fs::read_to_string(root.join("config/inarow.toml")).unwrap();
+    let example = inarow::config::Config::parse(&example, "example").unwrap();
+    let places = [
+        ("README", first_paragraph),
+        (
+            "Cargo.toml description",
+            env!("CARGO_PKG_DESCRIPTION").to_string(),
+        ),
+        ("inarow --help", help),
+        ("default motd", inarow::config::Config::default().lobby.motd),
+        ("example config motd", example.lobby.motd),
+    ];
+    for kind in inarow::game::GameKind::ALL {
+        for (place, text) in &places {
+            assert!(
+                text.contains(kind.name()),
+                "{place} does not name {}: {text}",
+                kind.name()
+            );
+        }
+    }
+}

@@ -126,21 +126,23 @@ fn run_solve(args: &[&str], input: &str) -> (String, String, Option<i32>) {
 
 #[test]
 fn solve_command_scores_and_bad_lines() {
-    // A reference line, score included (the score is ignored on input).
+    // A reference line, score included (the score is ignored on input);
+    // the board's column letters read as the digits do.
     let (ref_moves, ref_score) = sample("Test_L2_R1", 1, 1).remove(0);
-    let input =
-        format!("4455\n448\n44455554221 -15\n1111111\n1212121\n4a\n{ref_moves} {ref_score}\n");
+    let input = format!(
+        "4455\n448\n44455554221 -15\n1111111\n1212121\n4h\nDDEE\n{ref_moves} {ref_score}\n"
+    );
     let (stdout, stderr, code) = run_solve(&[], &input);
     assert_eq!(
         stdout,
-        format!("4455 18\n44455554221 -15\n{ref_moves} {ref_score}\n")
+        format!("4455 18\n44455554221 -15\nDDEE 18\n{ref_moves} {ref_score}\n")
     );
     let errors: Vec<&str> = stderr.lines().collect();
     assert_eq!(errors.len(), 4, "{stderr}");
     assert!(errors[0].starts_with("line 2:") && errors[0].contains("'8'"));
     assert!(errors[1].starts_with("line 4:") && errors[1].contains("full"));
     assert!(errors[2].starts_with("line 5:") && errors[2].contains("won"));
-    assert!(errors[3].starts_with("line 6:") && errors[3].contains("'a'"));
+    assert!(errors[3].starts_with("line 6:") && errors[3].contains("'h'"));
     assert_eq!(code, Some(1));
 
     let (stdout, stderr, code) = run_solve(&["--weak"], "4455\n44455554221\n");

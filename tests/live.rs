@@ -96,10 +96,14 @@ async fn offers_and_resignations_between_two_people() {
         (first, second)
     };
     other.send(b"!").await;
-    other.wait_for("Resign? You lose this game. y/n").await;
+    // No stone down yet: resigning would abort the game, and says so.
+    other
+        .wait_for("Resign? The game is aborted: not both players have moved. y/n")
+        .await;
     other.send(b"n").await;
     other.wait_for("you play on").await;
     play(&mut mover, "c").await;
+    play(&mut other, "c").await;
     mover.send(b"!").await;
     mover.wait_for("Resign?").await;
     mover.send(b"y").await;
@@ -114,7 +118,7 @@ async fn offers_and_resignations_between_two_people() {
     let loser_name = resigned[0]["players"][1 - winner]["name"].as_str().unwrap();
     let s = mover.screen();
     assert!(s.contains(&format!("{loser_name} (you)")), "{s}");
-    assert_eq!(resigned[0]["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(resigned[0]["moves"].as_array().unwrap().len(), 2);
 }
 
 /// The clock row of a screen: the line under the players.
@@ -397,7 +401,8 @@ async fn a_resume_code_for_a_finished_game_says_so() {
     host.send(b"!").await;
     host.wait_for("Resign?").await;
     host.send(b"y").await;
-    friend.wait_for("You win!").await;
+    // Before both moved: aborted, and the game is over all the same.
+    friend.wait_for("Game aborted").await;
     let mut late = Client::connect(t.addr, "pia", Login::Guest).await;
     late.wait_for("Choose a game").await;
     late.send(b"j").await;
@@ -657,14 +662,42 @@ async fn a_rated_invitation_between_two_accounts_moves_their_ratings() {
     for c in [&mut ann, &mut bob] {
         c.wait_for("1500 (you)").await;
     }
-    // The one to move resigns at once.
+    // The one to move resigns at once: before both have moved the game
+    // is aborted, recorded unrated, and nobody's rating moves.
     let (mover, other) = if ann.screen().contains(MY_TURN) {
         (&mut ann, &mut bob)
     } else {
         (&mut bob, &mut ann)
     };
     mover.send(b"!").await;
-    mover.wait_for("Resign?").await;
+    mover.wait_for("Resign? The game is aborted").await;
+    mover.send(b"y").await;
+    for c in [&mut *mover, &mut *other] {
+        let s = c.wait_for("Game aborted: ").await;
+        assert!(s.contains("resigned before both players had moved"), "{s}");
+        assert!(!s.contains("rating 1500 \u{2192}"), "{s}");
+        assert!(!s.contains("You lost.") && !s.contains("You win!"), "{s}");
+    }
+    let games = record_with(&config, "aborted", 1).await;
+    let g = &games[0];
+    assert_eq!(g["rated"], false, "{g}");
+    assert_eq!(g["result"], "aborted", "{g}");
+    // The rematch: once both have moved, resigning loses, rated.
+    for c in [&mut ann, &mut bob] {
+        c.send(b"r").await;
+    }
+    for c in [&mut ann, &mut bob] {
+        wait_any(c, &[MY_TURN, "Waiting for"]).await;
+    }
+    let (mover, other) = if ann.screen().contains(MY_TURN) {
+        (&mut ann, &mut bob)
+    } else {
+        (&mut bob, &mut ann)
+    };
+    play(mover, "d").await;
+    play(other, "d").await;
+    mover.send(b"!").await;
+    mover.wait_for("Resign? You lose this game.").await;
     mover.send(b"y").await;
     let lost = mover.wait_for("rating 1500 \u{2192} ").await;
     assert!(lost.contains("You lost.") && lost.contains(" (-"), "{lost}");

@@ -37,7 +37,7 @@ fn options(motd: &str, ask_name: bool) -> RemoteOptions {
 }
 
 const LONG_MOTD: &str =
-    "Welcome to inarow: Connect Four and Gomoku, against people or the computer.";
+    "Welcome to inarow: Connect Four, Gomoku and Renju, against people or the computer.";
 
 impl crate::util::Emulated for Remote {
     fn term(&self) -> &vt100::Parser {
@@ -193,20 +193,53 @@ fn a_too_small_terminal_asks_for_what_this_screen_needs_and_keys_wait() {
     assert!(r.screen().contains("Quick match"));
     r.resize(30, 10);
     r.shows("please enlarge");
-    // A key pressed behind the notice does nothing.
-    r.send(b"2");
+    // A key pressed behind the notice does nothing yet: it waits.
     r.send(b"1");
     assert!(r.take_requests().is_empty());
+    r.shows("Keys wait until it fits.");
+    // Once the screen fits, it acts (1: quick match).
     r.resize(80, 24);
-    r.shows("Quick match");
-    // A game screen: keys do not play moves blind either.
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::QuickMatch(GameKind::ConnectFour)]
+    );
+    // A game screen: keys do not play moves blind either, and wait too.
     r.sit_against_computer(Rules::connect_four(), true);
     r.resize(20, 8);
-    r.send(b"d\r");
+    r.send(b"d");
+    r.send(b"\r");
     assert!(r.take_requests().is_empty());
     r.resize(80, 24);
-    r.send(b"d\r");
     assert_eq!(r.take_requests(), vec![Request::Move(Move::Column(3))]);
+}
+
+#[test]
+fn keys_that_waited_for_a_screen_that_is_gone_are_dropped_and_are_bounded() {
+    let mut r = Remote::new(80, 24);
+    r.sit_against_person(Rules::connect_four());
+    r.resize(20, 8);
+    // A flood behind the notice (one key a read: typed, not pasted).
+    for _ in 0..10_000 {
+        r.send(b"x");
+    }
+    r.send(b"q");
+    // The game ends meanwhile (the other player wins): the q meant
+    // "leave the game", not "quit" on the end screen.
+    let t = r.table.as_mut().unwrap();
+    t.forfeit(Side::Second, "left");
+    let (view, seating) = (t.view().clone(), r.seating());
+    let out = r.session.game_update(view, seating);
+    r.apply(out);
+    r.resize(80, 24);
+    assert!(r.take_requests().is_empty());
+    assert!(!r.screen().contains("Leave the game?"), "{}", r.screen());
+    // The end screen works as usual.
+    r.send(b"l");
+    assert!(
+        r.screen().contains("Quick match") || r.screen().contains("Choose a game"),
+        "{}",
+        r.screen()
+    );
 }
 
 #[test]
@@ -216,6 +249,13 @@ fn q_in_a_game_asks_first_and_alt_q_does_nothing() {
     r.send(b"\x1bq"); // Alt-q, or Esc and q in one read
     assert!(r.take_requests().is_empty());
     assert!(!r.screen().contains("Leave the game?"));
+    // Before both have moved, leaving aborts the game (not a loss).
+    r.send(b"q");
+    r.shows("Leave the game? It is aborted: not both players have moved. y/n");
+    r.send(b"n");
+    r.send(b"d\r");
+    r.serve_table();
+    r.other_plays(Move::Column(3));
     r.send(b"q");
     r.shows("Leave the game? You will lose. y/n");
     assert!(r.take_requests().is_empty());
@@ -264,6 +304,30 @@ fn pasted_text_is_never_a_command() {
     r.esc();
     r.send(b"q");
     assert!(r.screen().contains("Leave the game?"));
+}
+
+#[test]
+fn a_short_paste_without_markers_never_leaves_a_game() {
+    // tmux paste-buffer sends CR for each line break; other pastes LF.
+    for paste in [&b"d\nq\ny\n"[..], b"d\rq\ry\r", b"q\ry"] {
+        let mut r = Remote::new(80, 24);
+        r.sit_against_computer(Rules::connect_four(), true);
+        r.send(paste);
+        let requests = r.take_requests();
+        assert!(
+            !requests.contains(&Request::Leave),
+            "{paste:?}: {requests:?}"
+        );
+        assert!(
+            requests.is_empty(),
+            "{paste:?}: a pasted line is not played: {requests:?}"
+        );
+        assert!(!r.screen().contains("Leave the game?"), "{}", r.screen());
+        // Typing goes on as before: a move and its Enter in one read plays.
+        r.esc();
+        r.send(b"d\r");
+        assert_eq!(r.take_requests(), vec![Request::Move(Move::Column(3))]);
+    }
 }
 
 #[test]
@@ -364,6 +428,42 @@ fn the_name_question_says_enter_keeps_the_guest_name() {
         r.take_requests(),
         vec![Request::SetName("Guest0042".into())]
     );
+}
+
+#[test]
+fn a_refused_name_at_the_name_prompt_asks_again_a_bounded_number_of_times() {
+    let mut r = Remote::with(options("hi", true), 80, 24);
+    r.send(b"ann\r");
+    assert_eq!(r.take_requests(), vec![Request::SetName("ann".into())]);
+    let refused = "ann belongs to a registered player: choose another";
+    let out = r.session.lobby_error(refused);
+    r.apply(out);
+    // Still the prompt, with the reason and an empty field.
+    r.shows("What should people call you?");
+    r.shows(refused);
+    assert!(!r.screen().contains("Choose a game"), "{}", r.screen());
+    assert!(!r.screen().contains("Name: ann"), "{}", r.screen());
+    // Another name: the prompt closes once the host gives it.
+    r.send(b"bea\r");
+    assert_eq!(r.take_requests(), vec![Request::SetName("bea".into())]);
+    let out = r.session.name_set("bea");
+    r.apply(out);
+    r.shows("Choose a game");
+    assert!(!r.screen().contains(refused), "{}", r.screen());
+
+    // Refused again and again: after a few tries, the lobby as the guest.
+    let mut r = Remote::with(options("hi", true), 80, 24);
+    let mut tries = 0;
+    while r.screen().contains("What should people call you?") {
+        tries += 1;
+        assert!(tries <= 10, "asked forever");
+        r.send(b"ann\r");
+        let out = r.session.lobby_error(refused);
+        r.apply(out);
+    }
+    assert!(tries > 1, "asked again");
+    r.shows("Choose a game");
+    r.shows(refused);
 }
 
 #[test]
@@ -528,6 +628,38 @@ fn quick_match_offers_the_computer_when_the_callers_clock_says_so() {
 }
 
 #[test]
+fn quick_match_says_why_others_waiting_are_not_paired_yet() {
+    let mut r = Remote::new(80, 24);
+    r.send(b"1"); // Connect Four
+    r.send(b"1"); // quick match
+    let started = r.clock;
+    r.take_requests();
+    r.shows("You are paired with the next person who asks for this game.");
+    // Someone else waits too (2 with us), and we are not paired: the
+    // ratings are further apart than the window (30 s to anyone here).
+    let out = r.session.stats(Stats {
+        online: 2,
+        playing: 0,
+        waiting: vec![(GameKind::ConnectFour, 2)],
+        degraded: false,
+    });
+    r.apply(out);
+    let out = r.session.tick(started + Duration::from_secs(15));
+    r.apply(out);
+    r.shows("1 other player waits, with a rating too far from yours for now:");
+    r.shows("pairing within \u{b1}300 now, widening to anyone in 15 s.");
+    assert!(
+        !r.screen().contains("paired with the next person"),
+        "{}",
+        r.screen()
+    );
+    // The window widens as the wait goes on.
+    let out = r.session.tick(started + Duration::from_secs(24));
+    r.apply(out);
+    r.shows("pairing within \u{b1}420 now, widening to anyone in 6 s.");
+}
+
+#[test]
 fn a_rated_game_shows_ratings_and_how_mine_moved() {
     let mut r = Remote::new(80, 24);
     r.sit_against_person(Rules::connect_four());
@@ -678,6 +810,22 @@ fn the_lobby_offers_the_profile_and_the_leaderboard_and_still_fits_60x24() {
 }
 
 #[test]
+fn the_profile_shows_whole_opponent_names() {
+    let mut r = Remote::new(60, 24);
+    r.send(b"p");
+    r.take_requests();
+    let mut p = profile(3);
+    p.games[1].opponent = "Computer (level 3)".into();
+    p.games[2].opponent = "Wilhelmina Annabelle".into();
+    let out = r.session.show_profile(Some(p));
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("Gomoku        Computer (level 3)   lost");
+    r.shows("Wilhelmina Annabelle draw");
+    r.shows("Bob0                 won   +12");
+}
+
+#[test]
 fn the_profile_lists_games_and_enter_asks_for_a_replay() {
     let mut r = Remote::new(60, 24);
     r.send(b"p");
@@ -689,8 +837,9 @@ fn the_profile_lists_games_and_enter_asks_for_a_replay() {
     r.shows("Connect Four  1523 \u{b1} 61   7 won, 3 lost, 1 drawn");
     r.shows("Gomoku        no rated games yet");
     r.shows("Your last 20 games:");
-    r.shows("2026-11-23  Connect Four  Bob0             won   +12");
-    r.shows("Gomoku        Bob1             lost");
+    // The opponent column is as wide as the names in it.
+    r.shows("2026-11-23  Connect Four  Bob0     won   +12");
+    r.shows("Gomoku        Bob1     lost");
     assert!(r.reversed_at("2026-11-23  Connect Four  Bob0"));
     // Down twice, then Enter: the third game's replay is asked for.
     r.send(b"\x1b[B");

@@ -192,7 +192,7 @@ async fn renju_is_a_game_of_its_own_and_marks_and_refuses_blacks_forbidden_point
     );
     black.send(b"h8\r").await;
     black
-        .wait_for("h8 is forbidden for black in renju: a double three")
+        .wait_for("(who moves first) in renju: a double three")
         .await;
     assert!(black.screen().contains(MY_TURN), "{}", black.screen());
     white.pump(Duration::from_millis(200)).await;
@@ -278,8 +278,9 @@ async fn a_dropped_player_loses_by_forfeit() {
     // A dropped seat is kept for a second (ivy by her key, jon by his
     // resume code), then lost.
     let t = start_host_with("[lobby]\nreconnect_grace_secs = 1\n").await;
-    let (mut first, second) = quick_match_pair(&t, ["ivy", "jon"], b"1").await;
+    let (mut first, mut second) = quick_match_pair(&t, ["ivy", "jon"], b"1").await;
     play(&mut first, "d").await;
+    play(&mut second, "d").await;
     let leaver = second
         .screen()
         .lines()
@@ -296,7 +297,7 @@ async fn a_dropped_player_loses_by_forfeit() {
     let s = first.wait_for("wins by forfeit").await;
     assert!(s.contains(&format!("{leaver_name} (")), "{s}");
     // Keys and guests alike: the seat was kept for the grace, then lost.
-    assert!(s.contains("lost the connection: "), "{s}");
+    assert!(s.contains("did not come back: "), "{s}");
     assert!(s.contains("has left the table"), "{s}");
     // No rematch with nobody there.
     first.send(b"r").await;
@@ -308,6 +309,7 @@ async fn quitting_mid_game_ends_it_for_both() {
     let t = start_host().await;
     let (mut first, mut second) = quick_match_pair(&t, ["kim", "lou"], b"2").await;
     play(&mut first, "h8").await;
+    play(&mut second, "h9").await;
     second.send(b"q").await;
     second.wait_for("Leave the game? You will lose. y/n").await;
     second.send(b"y").await;
@@ -524,6 +526,9 @@ async fn idle_players_are_disconnected_but_keepalives_do_not_count() {
 async fn waiting_for_the_opponent_is_not_idleness() {
     let t = start_host_with("[limits]\nidle_timeout_secs = 10").await;
     let (mut first, mut second) = quick_match_pair(&t, ["abe", "bea"], b"1").await;
+    // Both have moved (else leaving aborts the game instead of losing it).
+    play(&mut first, "d").await;
+    play(&mut second, "d").await;
     play(&mut first, "d").await;
     // The second player stalls on their turn, moving the cursor now and
     // then, well past the idle time: the first, waiting, stays.
@@ -1148,6 +1153,15 @@ fn a_shutdown_is_logged_as_one_and_stops_games_without_a_winner() {
         .wait(Duration::from_secs(8))
         .expect("the host did not exit");
     let log = server.log();
+    // The first line says what is open, telnet unencrypted included.
+    let first = log.lines().next().unwrap_or_default();
+    assert!(
+        first.contains(&format!(
+            "telnet on {} (unencrypted; [telnet] enabled = false turns it off)",
+            server.telnet
+        )),
+        "{log}"
+    );
     // Addresses print plainly.
     assert!(
         log.contains(&format!("listening for telnet addr={}", server.telnet)),

@@ -151,6 +151,15 @@ fn move_text(game: GameKind, x: u8, y: u8) -> String {
     }
 }
 
+/// A move as people read it, the same as on the board: a Connect Four
+/// column letter `"A"`-`"G"`, a Gomoku point `"h8"`.
+fn move_label(game: GameKind, x: u8, y: u8) -> String {
+    match game {
+        GameKind::ConnectFour => char::from(b'A'.saturating_add(x)).to_string(),
+        GameKind::Gomoku | GameKind::Renju => move_text(game, x, y),
+    }
+}
+
 /// A point of the winning line: `(x|y)` for Connect Four, `h8` for Gomoku.
 fn point_text(g: &GameRecord, x: u8, y: u8) -> String {
     match g.rules() {
@@ -186,6 +195,7 @@ pub fn export_json(g: &GameRecord) -> Value {
         "players": players,
         "first": g.first,
         "moves": g.moves.iter().map(|m| move_text(g.game, m.x, m.y)).collect::<Vec<_>>(),
+        "move_labels": g.moves.iter().map(|m| move_label(g.game, m.x, m.y)).collect::<Vec<_>>(),
         "result": g.result.as_str(),
         "winner": g.winner,
         "reason": g.reason.as_str(),
@@ -231,10 +241,10 @@ pub fn export_text(g: &GameRecord) -> String {
     let moves: Vec<String> = g
         .moves
         .iter()
-        .map(|m| move_text(g.game, m.x, m.y))
+        .map(|m| move_label(g.game, m.x, m.y))
         .collect();
     let moves = match g.game {
-        // The move string `inarow solve` reads.
+        // A move string `inarow solve` reads (`ABABABA`).
         GameKind::ConnectFour => moves.concat(),
         GameKind::Gomoku | GameKind::Renju => moves.join(" "),
     };
@@ -283,7 +293,7 @@ pub fn show_text(g: &GameRecord) -> String {
     let moves: Vec<String> = g
         .moves
         .iter()
-        .map(|m| move_text(g.game, m.x, m.y))
+        .map(|m| move_label(g.game, m.x, m.y))
         .collect();
     s.push_str(&format!("moves    {}\n", moves.join(" ")));
     if !g.moves.is_empty() {
@@ -399,6 +409,55 @@ pub fn rfc3339(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn connect_four_moves_are_column_letters_for_people_and_json_keeps_its_digits() {
+        use crate::store::{MoveRecord, PlayerRecord, Reason};
+        let g = GameRecord {
+            id: GameRecord::new_id(),
+            game: GameKind::ConnectFour,
+            width: 7,
+            height: 6,
+            k: 4,
+            rule: "freestyle".into(),
+            rated: false,
+            started_ms: 1_000,
+            ended_ms: 9_000,
+            first: 0,
+            players: [
+                PlayerRecord::person("ann", None, "Red"),
+                PlayerRecord::person("bob", None, "Yellow"),
+            ],
+            result: GameResult::Win,
+            winner: Some(0),
+            reason: Reason::Line,
+            line: vec![(0, 0), (1, 1), (2, 2), (3, 3)],
+            moves: [(3, 0), (4, 0), (3, 1)]
+                .map(|(x, y)| MoveRecord { x, y, ms: 100 })
+                .to_vec(),
+        };
+        let json = export_json(&g);
+        assert_eq!(
+            json["moves"],
+            json!(["4", "5", "4"]),
+            "the documented field"
+        );
+        assert_eq!(json["move_labels"], json!(["D", "E", "D"]));
+        assert_eq!(json["line"], json!(["(0|0)", "(1|1)", "(2|2)", "(3|3)"]));
+        let text = export_text(&g);
+        assert!(text.ends_with("3 moves: DED"), "{text}");
+        let shown = show_text(&g);
+        assert!(shown.contains("moves    D E D\n"), "{shown}");
+        // The board under it: letters above and below, no column digits.
+        let below = shown.lines().last().unwrap_or_default();
+        assert!(below.contains("A  B  C  D  E  F  G"), "{shown}");
+        // What `inarow solve` reads, letters included.
+        let moves = text.rsplit(' ').next().unwrap();
+        assert!(
+            crate::engine::connect4::C4Position::from_moves(moves).unwrap()
+                == crate::engine::connect4::C4Position::from_moves("454").unwrap()
+        );
+    }
 
     #[test]
     fn days_and_times_convert_both_ways() {

@@ -36,7 +36,7 @@ pub mod serve;
 pub mod solve;
 pub mod train;
 
-/// k-in-a-row board games in the terminal: Connect Four and Gomoku.
+/// k-in-a-row board games in the terminal: Connect Four, Gomoku and Renju.
 #[derive(Debug, Parser)]
 #[command(name = "inarow", version, about, long_about = None)]
 pub struct Cli {

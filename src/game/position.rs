@@ -36,7 +36,7 @@ pub enum IllegalMoveError {
     Occupied(String),
     #[error("{0} is off the board")]
     OffBoard(String),
-    #[error("{point} is forbidden for black in renju: a {why}")]
+    #[error("{point} is forbidden for the first player in renju: a {why}")]
     Forbidden {
         point: String,
         why: super::renju::Forbidden,
@@ -470,7 +470,7 @@ mod tests {
         );
         assert_eq!(
             e.to_string(),
-            "h8 is forbidden for black in renju: a double three"
+            "h8 is forbidden for the first player in renju: a double three"
         );
         assert_eq!(pos.stones(), 8, "a refused move changes nothing");
         assert!(!pos.legal_moves().contains(&point("h8")));

@@ -660,7 +660,9 @@ impl Room {
         };
         if !self.table.is_over() {
             self.stop_thinking();
-            self.table.forfeit(side, "lost the connection");
+            // The end screen says it: "bob (Blue) did not come back:
+            // ann (Red) wins by forfeit".
+            self.leave_or_abort(side, "did not come back");
             self.sync_clock(None);
             if let Some(text) = self.table.view().ending_text() {
                 tracing::info!(room = self.id, result = %text, "game over");
@@ -1144,7 +1146,7 @@ impl Room {
                 sitter.inbox = None;
                 if !self.table.is_over() {
                     self.stop_thinking();
-                    self.table.forfeit(side, &reason);
+                    self.leave_or_abort(side, &reason);
                     self.sync_clock(None);
                     if let Some(text) = self.table.view().ending_text() {
                         tracing::info!(room = self.id, result = %text, "game over");
@@ -1245,7 +1247,12 @@ impl Room {
                 let Some(side) = self.side_of(who) else {
                     return;
                 };
-                let result = self.table.resign(side);
+                let result = if self.table.is_over() || !self.aborts_early() {
+                    self.table.resign(side)
+                } else {
+                    self.abort_early(side, "resigned");
+                    Ok(())
+                };
                 self.after_answer(side, result);
             }
             RoomCmd::Offer { who, kind } => {
@@ -1309,6 +1316,34 @@ impl Room {
     /// After a resignation, offer or answer from `side`: the refusal to
     /// that side, or the new state (and the record of a game it ended)
     /// to everyone.
+    /// `side` left the game in play (`reason`: "left", "did not come
+    /// back"...): lost by forfeit once both players have moved, aborted
+    /// before (unrated, nobody wins).
+    fn leave_or_abort(&mut self, side: Side, reason: &str) {
+        if self.aborts_early() {
+            self.abort_early(side, reason);
+        } else {
+            self.table.forfeit(side, reason);
+        }
+    }
+
+    /// Whether leaving or resigning now aborts the game: between two
+    /// people, before both have moved (a rating is never lost to a game
+    /// that did not begin). Against the computer it is lost as ever.
+    fn aborts_early(&self) -> bool {
+        let people = self.sitters.iter().all(|s| s.level.is_none());
+        people && !self.table.view().both_moved()
+    }
+
+    /// Ends the game without a result: `side` `did` (left, resigned)
+    /// before both players had moved. The end screen says "Game aborted:
+    /// bob (Blue) left before both players had moved".
+    fn abort_early(&mut self, side: Side, did: &str) {
+        let who = self.table.view().seat(side).label();
+        self.table
+            .abort(&format!("{who} {did} before both players had moved"));
+    }
+
     fn after_answer(&mut self, side: Side, result: Result<(), TableError>) {
         match result {
             Ok(()) => {

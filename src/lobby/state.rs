@@ -145,17 +145,7 @@ pub fn rated_rules(rules: &Rules) -> bool {
     rules.is_rated()
 }
 
-/// The rating gap two rated seekers accept when the one who has waited
-/// longer has waited `waited`: 100 at once, widening evenly to 500 over
-/// `full` (the quick-match wait, when the computer is offered), and anyone
-/// after that: a small host never keeps its only two seekers apart.
-pub fn rating_window(waited: Duration, full: Duration) -> u32 {
-    if waited >= full {
-        u32::MAX
-    } else {
-        100 + (400.0 * waited.as_secs_f64() / full.as_secs_f64().max(0.001)) as u32
-    }
-}
+pub use crate::presence::rating_window;
 
 /// What sessions (and rooms, and the host) ask of the lobby.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -128,6 +128,21 @@ enum Transport {
 impl Host {
     /// Binds the listeners and starts serving.
     pub async fn start(config: Config) -> anyhow::Result<Host> {
+        // The first line says what the host opens to the network, telnet's
+        // lack of encryption included.
+        let telnet = if config.telnet.enabled {
+            format!(
+                "telnet on {} (unencrypted; [telnet] enabled = false turns it off)",
+                config.telnet.listen
+            )
+        } else {
+            "telnet off".to_string()
+        };
+        tracing::info!(
+            "inarow {} starting: ssh on {}, {telnet}",
+            env!("CARGO_PKG_VERSION"),
+            config.ssh.listen
+        );
         // The store first: a host that cannot keep games does not start.
         let store = Store::open_with(&config.store.url, &config.store.options()).await?;
         tracing::info!(store = %store.url(), "store open");

@@ -42,9 +42,10 @@ pub fn rules_lines(rules: &Rules) -> Vec<String> {
                 rules.width(),
                 rules.height()
             ),
-            "Five in a row wins. Black, who moves first, may not make".into(),
-            "two threes or two fours at once, nor six or more in a row".into(),
-            "(marked x on black's turn); five wins even so. White may".into(),
+            "Five in a row wins. The first player (\"black\" in the".into(),
+            "rules, whatever the colour) may not make two threes or".into(),
+            "two fours at once, nor six or more in a row (marked x on".into(),
+            "their turn); five wins even so. The second player may".into(),
             "play anywhere and wins with five or more.".into(),
         ],
         GameKind::Gomoku => vec![

@@ -133,39 +133,42 @@ impl GamesScreen {
         f.blank();
         let rows = self.rows.as_deref().unwrap_or(&[]);
         let start = window_start(self.selected, rows.len(), PAGE);
+        let page: Vec<&GameRow> = rows.iter().skip(start).take(PAGE).collect();
+        // The game column as wide as its widest entry ("Connect Four 7x6
+        // rated"); the players have the rest of the row.
+        let game_of = |g: &GameRow| {
+            let game = text::sanitize(&g.game, GAME_MAX);
+            if g.rated {
+                format!("{game} rated")
+            } else {
+                game
+            }
+        };
+        let game_w = page
+            .iter()
+            .map(|g| text::width(&game_of(g)))
+            .max()
+            .unwrap_or(0)
+            .max(4)
+            + 1;
+        let players_w = ROW_WIDTH - game_w - 6 - 9;
         f.push(Line::styled(
             format!(
-                "   {:<17}{:<40}{:>6}{:>9}",
-                "game", "players", "moves", "watching"
+                "   {}{}{:>6}{:>9}",
+                pad("game", game_w),
+                pad("players", players_w),
+                "moves",
+                "watching"
             ),
             Style::PLAIN.dim(),
         ));
         debug_assert_eq!(f.height(), ROWS_TOP);
         let mut shown = Vec::new();
-        for g in rows.iter().skip(start).take(PAGE) {
-            let players = format!(
-                "{} vs {}",
-                text::sanitize(&g.players[0], 19),
-                text::sanitize(&g.players[1], 19)
-            );
-            // A game on another host says where (the names give way).
-            let players = match &g.host {
-                Some(host) => {
-                    let at = format!(" (on {})", text::sanitize(host, 16));
-                    let room = 39usize.saturating_sub(text::width(&at));
-                    format!("{}{at}", text::sanitize(&players, room))
-                }
-                None => players,
-            };
-            let game = if g.rated {
-                format!("{} rated", g.game)
-            } else {
-                g.game.clone()
-            };
+        for g in page {
             let row = format!(
-                "{:<17}{:<40}{:>6}{:>9}",
-                text::sanitize(&game, 16),
-                text::sanitize(&players, 39),
+                "{}{}{:>6}{:>9}",
+                pad(&game_of(g), game_w),
+                pad(&players_text(g, players_w - 1), players_w),
                 g.moves,
                 g.watchers
             );
@@ -180,6 +183,60 @@ impl GamesScreen {
         );
         f
     }
+}
+
+/// Columns of a row of the games list (after its three-column margin).
+const ROW_WIDTH: usize = 75;
+/// Widest game name in the list ("Connect Four 10x10").
+const GAME_MAX: usize = 20;
+
+/// `s` padded with spaces to `width` terminal columns.
+fn pad(s: &str, width: usize) -> String {
+    let mut out = s.to_string();
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(text::width(s)),
+    ));
+    out
+}
+
+/// A name without what follows it in brackets ("ann (Red)": "ann").
+fn bare_name(name: &str) -> &str {
+    match name.rfind(" (") {
+        Some(i) if name.ends_with(')') && i > 0 => &name[..i],
+        _ => name,
+    }
+}
+
+/// Both players of a game, and the host it is on, in at most `max`
+/// columns: whole if they fit, else without what is in brackets after
+/// the names (colour, rating), else each name shortened at a word with
+/// `…`; never a word cut in half (a host name longer than 12 columns is
+/// abbreviated with `…`).
+fn players_text(g: &GameRow, max: usize) -> String {
+    let at = g
+        .host
+        .as_ref()
+        .map(|h| format!(" (on {})", text::shorten(h, 12)))
+        .unwrap_or_default();
+    let room = max.saturating_sub(text::width(&at));
+    let [a, b] = g.players.each_ref().map(|p| text::sanitize(p, usize::MAX));
+    let whole = format!("{a} vs {b}");
+    if text::width(&whole) <= room {
+        return format!("{whole}{at}");
+    }
+    let (a, b) = (bare_name(&a), bare_name(&b));
+    let bare = format!("{a} vs {b}");
+    if text::width(&bare) <= room {
+        return format!("{bare}{at}");
+    }
+    let names = room.saturating_sub(4);
+    let a = text::shorten(
+        a,
+        names.div_ceil(2).max(names.saturating_sub(text::width(b))),
+    );
+    let b = text::shorten(b, names.saturating_sub(text::width(&a)));
+    format!("{a} vs {b}{at}")
 }
 
 /// A page of a list: the `shown` rows (the window from `start` of `len`
@@ -248,6 +305,42 @@ mod tests {
         assert_eq!(s.handle(Key::Enter), LiveAction::Watch(2));
         assert_eq!(s.handle(Key::Char('r')), LiveAction::Refresh);
         assert_eq!(s.handle(Key::Esc), LiveAction::Lobby);
+    }
+
+    #[test]
+    fn long_names_and_hosts_give_way_at_words_never_in_half() {
+        let mut s = GamesScreen::new();
+        let mut long = row(1, "Guest7071 (Yellow)", "Computer (level 3) (Red)");
+        long.host = Some("h1".into());
+        long.rated = true;
+        let mut longer = row(
+            2,
+            "Annabelle Wilhelmina (1723)",
+            "Bartholomew Fitzgerald (1650)",
+        );
+        longer.host = Some("europe-west-host-1".into());
+        s.set_games(vec![long, longer, row(3, "ann", "bob")]);
+        let text = s.frame("me", &Stats::default()).to_plain("\n");
+        assert!(text.contains("Connect Four 7x6 rated "), "{text}");
+        assert!(text.contains("Guest7071 vs Computer"), "{text}");
+        assert!(text.contains(" (on h1) "), "{text}");
+        assert!(text.contains(" (on europe-west…)"), "{text}");
+        let words = "Connect Four 7x6 rated Guest7071 (Yellow) vs Computer (level 3) (Red) \
+                     (on h1) Annabelle Wilhelmina (1723) Bartholomew Fitzgerald (1650) \
+                     europe-west-host-1) ann bob";
+        for line in text.lines().filter(|l| l.contains(" vs ")) {
+            let shown = line.split_whitespace();
+            for word in shown.filter(|w| *w != ">" && !w.chars().all(|c| c.is_ascii_digit())) {
+                // Whole, or visibly abbreviated (its start, then "…").
+                let whole = words.split(' ').any(|w| w == word);
+                let abbreviated = word.contains('…')
+                    && words
+                        .split(' ')
+                        .any(|w| w.starts_with(word.split('…').next().unwrap_or(word)));
+                assert!(whole || abbreviated, "{word:?} cut in: {line}");
+            }
+            assert!(text::width(line) <= 80, "{line}");
+        }
     }
 
     #[test]

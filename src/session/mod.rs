@@ -41,6 +41,19 @@ pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
 /// People typing send a key or two per read.
 pub const BURST_CHARS: usize = 16;
 
+/// Whether the keys of one read were pasted rather than typed (a terminal
+/// without bracketed paste): many characters, or a line break with more
+/// keys after it (a person's Enter ends what one read carries; `d`, Enter,
+/// `q`, Enter, `y` in one read is a paste, and must not leave a game).
+fn is_burst(keys: &[Key]) -> bool {
+    let chars = keys.iter().filter(|k| matches!(k, Key::Char(_))).count();
+    let after_enter = keys
+        .iter()
+        .position(|k| *k == Key::Enter)
+        .is_some_and(|i| i + 1 < keys.len());
+    chars >= BURST_CHARS || after_enter
+}
+
 /// What the session asks of the world around it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
@@ -192,6 +205,23 @@ pub struct Session {
     pasting: bool,
     /// The help screen is showing, for this screen.
     help: Option<HelpTopic>,
+    /// Keys typed while the terminal was too small, for the screen they
+    /// were typed on (applied once it fits; bounded).
+    waiting: Vec<Key>,
+    waiting_for: Option<ScreenKind>,
+}
+
+/// Keys kept while the terminal is too small.
+pub const MAX_WAITING_KEYS: usize = 64;
+
+/// Which screen keys were typed on: waiting keys are dropped when another
+/// screen shows by the time the terminal fits (a `q` meant for a game in
+/// play must not quit from its end screen).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ScreenKind {
+    state: std::mem::Discriminant<State>,
+    game_over: bool,
+    help: bool,
 }
 
 impl Session {
@@ -216,6 +246,8 @@ impl Session {
             resume: None,
             pasting: false,
             help: None,
+            waiting: Vec::new(),
+            waiting_for: None,
         }
     }
 
@@ -240,6 +272,8 @@ impl Session {
             resume: None,
             pasting: false,
             help: None,
+            waiting: Vec::new(),
+            waiting_for: None,
         }
     }
 
@@ -321,8 +355,7 @@ impl Session {
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         self.decoder.feed(bytes, &mut keys);
-        // Many characters in one read were pasted, not typed.
-        let burst = keys.iter().filter(|k| matches!(k, Key::Char(_))).count() >= BURST_CHARS;
+        let burst = is_burst(&keys);
         let out = self.keys_in(&keys, burst, now);
         self.keys = keys;
         out
@@ -603,6 +636,9 @@ impl Session {
     pub fn name_set(&mut self, name: &str) -> Output {
         if let Some(r) = &mut self.remote {
             r.name = name.to_string();
+            if let State::Lobby(l) = &mut self.state {
+                l.name_given(&r.opts);
+            }
         }
         self.rendered()
     }
@@ -620,6 +656,9 @@ impl Session {
         self.show_lobby();
         if let State::Lobby(l) = &mut self.state {
             l.set_error(crate::text::sanitize(reason, 120));
+            if let Some(r) = &self.remote {
+                l.name_refused(&r.opts);
+            }
         }
         self.rendered()
     }
@@ -844,7 +883,9 @@ impl Session {
             (State::Games(g, _), Some(r)) => g.frame(label, &r.stats),
             (State::People(p, _), Some(r)) => p.frame(label, &r.stats),
             (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats, self.theme),
-            (State::Seeking(s), Some(r)) => s.frame(label, &r.stats, now.unwrap_or(s.since())),
+            (State::Seeking(s), Some(r)) => {
+                s.frame(label, &r.stats, now.unwrap_or(s.since()), r.opts.match_wait)
+            }
             (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
             (State::Records(r, _), _) => r.frame(self.theme),
             _ => Frame::new(),
@@ -854,6 +895,7 @@ impl Session {
     fn rendered(&mut self) -> Output {
         let mut out = Output::default();
         self.render(&mut out);
+        self.release_waiting(&mut out);
         out
     }
 
@@ -878,8 +920,21 @@ impl Session {
                 // Pasted line breaks and other keys are not commands.
                 _ if self.pasting || burst => {}
                 // Nothing acts on a screen that is not shown.
+                // They wait (bounded) until it fits.
                 k if self.screen.too_small()
-                    && !matches!(k, Key::CtrlC | Key::CtrlD | Key::CtrlL) => {}
+                    && !matches!(k, Key::CtrlC | Key::CtrlD | Key::CtrlL) =>
+                {
+                    let kind = self.screen_kind();
+                    if self.waiting_for != Some(kind) {
+                        self.waiting.clear();
+                        self.waiting_for = Some(kind);
+                    }
+                    // A click was aimed at what the small terminal showed,
+                    // not at the screen to come: it does not wait.
+                    if self.waiting.len() < MAX_WAITING_KEYS && !matches!(k, Key::Click { .. }) {
+                        self.waiting.push(k);
+                    }
+                }
                 Key::F1 => self.toggle_help(),
                 Key::Char('?') if !self.question_mark_is_text() => self.toggle_help(),
                 // Any key closes the help (Ctrl-C still quits).
@@ -891,7 +946,33 @@ impl Session {
             }
         }
         self.render(&mut out);
+        self.release_waiting(&mut out);
         out
+    }
+
+    fn screen_kind(&self) -> ScreenKind {
+        ScreenKind {
+            state: std::mem::discriminant(&self.state),
+            game_over: matches!(&self.state, State::Play(p) if p.game.ending.is_some()),
+            help: self.help.is_some(),
+        }
+    }
+
+    /// The terminal fits again: the keys typed meanwhile act, in order, if
+    /// the screen they were typed on is still showing.
+    fn release_waiting(&mut self, out: &mut Output) {
+        if self.waiting.is_empty() || self.screen.too_small() || self.is_closed() {
+            return;
+        }
+        let keys = std::mem::take(&mut self.waiting);
+        let typed_for = self.waiting_for.take();
+        let Some(now) = self.now else { return };
+        if typed_for != Some(self.screen_kind()) {
+            return;
+        }
+        let more = self.keys_in(&keys, false, now);
+        out.bytes.extend(more.bytes);
+        out.requests.extend(more.requests);
     }
 
     fn toggle_help(&mut self) {
@@ -1352,6 +1433,23 @@ mod tests {
             chat_max: 200,
         };
         Session::remote(opts, Theme::Ascii, cols, rows)
+    }
+
+    #[test]
+    fn keys_waiting_for_a_terminal_that_fits_are_bounded() {
+        let mut s = remote_named("ann", 10, 4);
+        s.open();
+        let now = Instant::now();
+        for _ in 0..10_000 {
+            s.input(b"x", now);
+        }
+        assert!(s.screen.too_small());
+        assert_eq!(s.waiting.len(), MAX_WAITING_KEYS);
+        // Clicks do not wait (they were aimed at the notice).
+        let mut s = remote_named("ann", 10, 4);
+        s.open();
+        s.input(b"\x1b[<0;3;2M", now);
+        assert!(s.waiting.is_empty());
     }
 
     #[test]

@@ -316,6 +316,30 @@ impl PlayScreen {
                 .is_some_and(|from| self.now.is_some_and(|n| n >= from))
     }
 
+    /// Whether leaving or resigning now aborts the game on the host
+    /// (between two people, before both have moved) instead of losing it.
+    fn aborts(&self) -> bool {
+        self.remote
+            && self.mine != [true, true]
+            && self.game.seats.iter().all(|s| s.computer.is_none())
+            && !self.game.both_moved()
+    }
+
+    /// Why `w` (claim the win) does nothing now.
+    fn why_no_claim(&self) -> &'static str {
+        if self.game.clock.is_some() {
+            "w claims the win only in a game without a clock: here the clock decides"
+        } else if self.against_computer() {
+            "w claims the win from a person who stops moving: the computer always moves"
+        } else if self.mine == [true, true] {
+            "w claims the win from a person who stops moving: not at a shared keyboard"
+        } else if self.my_turn() {
+            "it is your move: w claims the win only while your opponent keeps you waiting"
+        } else {
+            CLAIM_EARLY
+        }
+    }
+
     /// Who sits where now (seats swap sides between rounds) and who is still there.
     pub fn seat(&mut self, mine: [bool; 2], present: [bool; 2]) {
         self.mine = mine;
@@ -395,9 +419,23 @@ impl PlayScreen {
             }
             Err(e) => {
                 self.typed.clear();
-                self.set_notice(e.to_string(), true);
+                let text = self.move_error_text(&e);
+                self.set_notice(text, true);
                 PlayAction::None
             }
+        }
+    }
+
+    /// Why a move is refused, in this game's words: renju's forbidden
+    /// points are the first player's, named by their colour (the rules'
+    /// "black").
+    fn move_error_text(&self, e: &crate::game::IllegalMoveError) -> String {
+        match e {
+            crate::game::IllegalMoveError::Forbidden { point, why } => format!(
+                "{point} is forbidden for {} (who moves first) in renju: a {why}",
+                self.game.seat(Side::First).colour
+            ),
+            e => e.to_string(),
         }
     }
 
@@ -607,9 +645,22 @@ impl PlayScreen {
                     self.set_notice(CLAIM_EARLY, false);
                     return PlayAction::None;
                 }
+                Key::Char('w' | 'W') if !self.types_into_field('w') => {
+                    let why = self.why_no_claim();
+                    self.set_notice(why, false);
+                    return PlayAction::None;
+                }
                 Key::Char('-') if self.offer_to_me().is_some() => {
                     self.notice = None;
                     return PlayAction::Answer(false);
+                }
+                // Never part of a move: say why it does nothing.
+                Key::Char('-') => {
+                    self.set_notice(
+                        "- refuses an offer, and none is waiting for your answer",
+                        false,
+                    );
+                    return PlayAction::None;
                 }
                 _ if undo_key && !self.against_computer() => {
                     if self.game.rated {
@@ -1093,7 +1144,18 @@ impl PlayScreen {
                 } else {
                     format!(" Waiting for {}...", seat.label())
                 };
-                Line::styled(text, theme.style(seat.colour))
+                let mut line = Line::styled(text, theme.style(seat.colour));
+                // The last move in words too (the board marks it; with the
+                // cursor beside it, by reversing the stone).
+                if !self.kind().has_gravity()
+                    && let Some(p) = g.position.last_move()
+                {
+                    line.push(
+                        format!("   last move {}", rules.format_point(p)),
+                        Style::PLAIN.dim(),
+                    );
+                }
+                line
             }
             (None, None) => Line::new(),
         };
@@ -1188,7 +1250,9 @@ impl PlayScreen {
                 f.push(l)
             }
             _ if self.confirm == Some(Confirm::Leave) => {
-                let q = if self.remote || self.against_computer() {
+                let q = if self.aborts() {
+                    " Leave the game? It is aborted: not both players have moved. y/n"
+                } else if self.remote || self.against_computer() {
                     " Leave the game? You will lose. y/n"
                 } else {
                     " Leave the game? y/n"
@@ -1199,6 +1263,8 @@ impl PlayScreen {
                 let q = if self.mine == [true, true] {
                     let who = g.to_move().map(|s| g.seat(s).label()).unwrap_or_default();
                     format!(" Resign for {who}? y/n")
+                } else if self.aborts() {
+                    " Resign? The game is aborted: not both players have moved. y/n".to_string()
                 } else {
                     " Resign? You lose this game. y/n".to_string()
                 };
@@ -1227,6 +1293,10 @@ impl PlayScreen {
         // Keys.
         let more = if self.against_computer() {
             "u undo   "
+        } else if self.claim_due() {
+            // The opponent keeps this player waiting: the claim first
+            // (no takeback to ask of someone who is not there).
+            "w claim the win   = draw   "
         } else if !g.rated {
             "= draw   u take back   "
         } else {
@@ -1484,8 +1554,119 @@ mod tests {
     }
 
     #[test]
+    fn a_forbidden_renju_point_is_named_by_the_first_players_colour() {
+        let rules = Rules::renju();
+        let mut t = Table::new(
+            rules,
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::human("bob", Colour::Blue),
+            ],
+        );
+        for (i, m) in ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"]
+            .iter()
+            .enumerate()
+        {
+            let side = if i % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            t.play(side, rules.parse_move(m).unwrap()).unwrap();
+        }
+        let mut p = PlayScreen::new(t.view().clone(), [true, false], true);
+        for c in "h8".chars() {
+            p.handle(Key::Char(c));
+        }
+        assert_eq!(p.handle(Key::Enter), PlayAction::None);
+        let text = p
+            .notice
+            .as_ref()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            text,
+            "h8 is forbidden for Red (who moves first) in renju: a double three"
+        );
+        assert!(!text.contains("black"), "{text}");
+    }
+
+    #[test]
+    fn command_keys_that_do_nothing_say_why_and_never_type() {
+        let t = two_people(false);
+        let computer = Table::new(
+            Rules::gomoku(),
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::computer(crate::engine::Level::Easy, Colour::Blue),
+            ],
+        );
+        let screens = [
+            // Ann to move against a person; Bob waits; a hot seat; the computer.
+            PlayScreen::new(t.view().clone(), [true, false], true),
+            PlayScreen::new(t.view().clone(), [false, true], true),
+            PlayScreen::new(t.view().clone(), [true, true], false),
+            PlayScreen::new(computer.view().clone(), [true, false], true),
+        ];
+        for screen in screens {
+            for key in ['-', 'w', 'W', '=', 'u'] {
+                let mut p = screen.clone();
+                // After typed text too: never added to the move.
+                for typed in ["", "h"] {
+                    p.typed = typed.to_string();
+                    p.notice = None;
+                    let action = p.handle(Key::Char(key));
+                    assert_eq!(p.typed, typed, "{key} typed into the field");
+                    if matches!(action, PlayAction::None) {
+                        let notice = p.notice.as_ref().map(|n| n.text.clone());
+                        assert!(
+                            notice.is_some_and(|n| !n.is_empty()),
+                            "{key}: nothing said, mine {:?}",
+                            p.mine
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_key_bar_shows_w_once_the_win_may_be_claimed() {
+        let t = two_people(false);
+        let start = Instant::now();
+        let mut view = t.view().clone();
+        view.claim_from = Some(start + Duration::from_secs(120));
+        let mut bob = PlayScreen::new(view, [false, true], true);
+        let key_bar = |p: &mut PlayScreen| {
+            let text = p.frame(Theme::Ascii).to_plain("\n");
+            text.lines().last().unwrap_or_default().to_string()
+        };
+        bob.tick(start + Duration::from_secs(60));
+        assert!(
+            !key_bar(&mut bob).contains("w claim"),
+            "{}",
+            key_bar(&mut bob)
+        );
+        bob.tick(start + Duration::from_secs(120));
+        let keys = key_bar(&mut bob);
+        assert!(keys.contains("w claim the win"), "{keys}");
+        assert!(keys.contains("q leave"), "{keys}");
+    }
+
+    #[test]
     fn resign_asks_first_and_offers_are_answered_with_their_keys() {
         let mut t = two_people(false);
+        // Before both have moved, resigning or leaving aborts the game.
+        let mut early = PlayScreen::new(t.view().clone(), [false, true], true);
+        early.handle(Key::Char('!'));
+        let text = early.frame(Theme::Ascii).to_plain("\n");
+        assert!(text.contains("Resign? The game is aborted"), "{text}");
+        early.handle(Key::Char('n'));
+        early.handle(Key::Char('q'));
+        let text = early.frame(Theme::Ascii).to_plain("\n");
+        assert!(text.contains("Leave the game? It is aborted"), "{text}");
+        t.play(Side::First, Move::Column(0)).unwrap();
+        t.play(Side::Second, Move::Column(0)).unwrap();
         let mut p = PlayScreen::new(t.view().clone(), [false, true], true);
         // Resign: asked, a no plays on, a yes resigns (not our turn either).
         assert_eq!(p.handle(Key::Char('!')), PlayAction::None);

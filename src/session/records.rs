@@ -19,8 +19,6 @@ pub const MAX_GAMES: usize = 20;
 pub const MAX_ROWS: usize = 20;
 /// Most keys listed.
 pub const MAX_KEYS: usize = 32;
-/// Widest name shown in a list.
-const NAME_WIDTH: usize = 16;
 /// Rows of a list on screen at once (longer lists scroll with the selection).
 const WINDOW: usize = 10;
 /// Leaderboard rows on screen at once.
@@ -182,16 +180,29 @@ pub struct RecordsScreen {
 }
 
 fn clean(s: &str) -> String {
-    text::sanitize(s, NAME_WIDTH)
+    text::shorten(s, text::MAX_NAME_WIDTH)
 }
 
-/// A name sanitised and padded to [`NAME_WIDTH`] terminal columns (wide
-/// characters count twice), so the columns after it line up.
-fn column(s: &str) -> String {
-    let mut name = clean(s);
-    let pad = NAME_WIDTH.saturating_sub(text::width(&name));
+/// A name in a column `width` terminal columns wide (wide characters
+/// count twice), padded so the columns after it line up; shortened at a
+/// word with `…` if it must be, never cut in half.
+fn column(s: &str, width: usize) -> String {
+    let mut name = text::shorten(s, width);
+    let pad = width.saturating_sub(text::width(&name));
     name.extend(std::iter::repeat_n(' ', pad));
     name
+}
+
+/// The width of a column of names: the widest of them (so "Computer
+/// (level 3)" shows whole), at least `min` (its heading), at most a
+/// name's longest.
+fn column_width<'a>(names: impl IntoIterator<Item = &'a str>, min: usize) -> usize {
+    names
+        .into_iter()
+        .map(|n| text::width(&text::sanitize(n, usize::MAX)))
+        .max()
+        .unwrap_or(0)
+        .clamp(min, text::MAX_NAME_WIDTH.max(min))
 }
 
 fn signed(n: i64) -> String {
@@ -527,6 +538,7 @@ impl RecordsScreen {
             Style::PLAIN.bold(),
         ));
         let start = window_start(self.selected, p.games.len(), WINDOW);
+        let opponents = column_width(p.games.iter().map(|g| g.opponent.as_str()), 8);
         for (i, g) in p.games.iter().enumerate().skip(start).take(WINDOW) {
             let change = g
                 .rating_change
@@ -536,7 +548,7 @@ impl RecordsScreen {
                 "{}  {:<12}  {} {:<5}{}",
                 text::sanitize(&g.date, 10),
                 g.game.name(),
-                column(&g.opponent),
+                column(&g.opponent, opponents),
                 g.outcome.word(),
                 change
             );
@@ -637,6 +649,7 @@ impl RecordsScreen {
             f.push(Line::plain(" Loading..."));
             return;
         };
+        let names = column_width(v.top.iter().chain(&v.me).map(|r| r.name.as_str()), 4);
         let row = |r: &LeaderRow| -> String {
             let rank = if r.rank > 0 {
                 r.rank.to_string()
@@ -645,14 +658,14 @@ impl RecordsScreen {
             };
             format!(
                 "{rank:>4}  {} {:>6} {:>6}",
-                column(&r.name),
+                column(&r.name, names),
                 r.rating,
                 r.games
             )
         };
         f.push(Line::styled(
             format!(
-                "   {:>4}  {:<16} {:>6} {:>6}",
+                "   {:>4}  {:<names$} {:>6} {:>6}",
                 "#", "name", "rating", "games"
             ),
             Style::PLAIN.dim(),

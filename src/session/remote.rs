@@ -112,7 +112,19 @@ pub struct LobbyScreen {
     error: Option<String>,
     /// Who moves first against the computer, as last chosen.
     first: Option<bool>,
+    /// The name prompt a session opens with (telnet) is showing: it stays
+    /// until the host gives a name, and asks again when one is refused.
+    first_prompt: bool,
+    /// A name was entered at that prompt and the host has not yet said
+    /// which name we got.
+    name_sent: bool,
+    /// Names refused at the prompt so far (bounded: [`MAX_NAME_TRIES`]).
+    name_refusals: u8,
 }
+
+/// Names a person may have refused at the name prompt before the lobby
+/// shows with the name they have.
+pub const MAX_NAME_TRIES: u8 = 5;
 
 /// Waiting for a quick match.
 #[derive(Debug, Clone)]
@@ -203,8 +215,12 @@ impl LobbyScreen {
             current: None,
             error: None,
             first: None,
+            first_prompt: false,
+            name_sent: false,
+            name_refusals: 0,
         };
         if opts.ask_name {
+            s.first_prompt = true;
             s.step = Step::Name(TextField::new("", opts.max_line.min(text::MAX_NAME_WIDTH)));
         } else {
             s.show_games(opts);
@@ -246,9 +262,39 @@ impl LobbyScreen {
 
     pub fn set_error(&mut self, e: impl Into<String>) {
         self.error = Some(e.into());
-        // A refused room code is typed again from scratch.
-        if let Step::JoinCode(field) = &mut self.step {
-            field.value.clear();
+        // A refused room code or name is typed again from scratch.
+        match &mut self.step {
+            Step::JoinCode(field) => field.value.clear(),
+            Step::Name(field) if self.name_sent => {
+                field.value.clear();
+                self.name_refusals = self.name_refusals.saturating_add(1);
+            }
+            _ => {}
+        }
+    }
+
+    /// The host refused the name entered at the prompt (`set_error` has
+    /// the reason): after [`MAX_NAME_TRIES`] refusals the prompt gives
+    /// way to the menu, under the name this person has.
+    pub fn name_refused(&mut self, opts: &RemoteOptions) {
+        if self.is_name_step() && self.name_sent && self.name_refusals >= MAX_NAME_TRIES {
+            self.name_sent = false;
+            self.first_prompt = false;
+            let error = self.error.take();
+            self.go_back(opts);
+            self.error = error;
+        }
+    }
+
+    /// The host gave us a name: the prompt that asked for it closes (a
+    /// message that came with it, such as the number added to a taken
+    /// name, stays).
+    pub fn name_given(&mut self, opts: &RemoteOptions) {
+        if self.is_name_step() && std::mem::take(&mut self.name_sent) {
+            self.first_prompt = false;
+            let error = self.error.take();
+            self.go_back(opts);
+            self.error = error;
         }
     }
 
@@ -267,7 +313,7 @@ impl LobbyScreen {
                 }
                 GameKind::Gomoku => format!("{}x{}, five in a row", r.width(), r.height()),
                 GameKind::Renju => format!(
-                    "{}x{}, five; black barred from 3x3, 4x4, six",
+                    "{}x{}, five; first to move: no 3x3, 4x4, six",
                     r.width(),
                     r.height()
                 ),
@@ -409,12 +455,22 @@ impl LobbyScreen {
         let top = matches!(self.step, Step::Games(_) | Step::Actions(..));
         match &mut self.step {
             Step::Name(field) => match field.handle(key) {
+                // The prompt stays until the host says which name we got
+                // ([`LobbyScreen::name_given`]); a refusal asks again.
+                FieldEvent::Submitted(n) if self.first_prompt => {
+                    let n = text::sanitize_name(&n, name);
+                    self.name_sent = true;
+                    self.error = None;
+                    RemoteAction::SetName(n)
+                }
                 FieldEvent::Submitted(n) => {
                     let n = text::sanitize_name(&n, name);
                     self.go_back(opts);
                     RemoteAction::SetName(n)
                 }
                 FieldEvent::Cancelled => {
+                    self.first_prompt = false;
+                    self.name_sent = false;
                     self.go_back(opts);
                     RemoteAction::None
                 }
@@ -551,6 +607,11 @@ impl LobbyScreen {
     }
 }
 
+/// Whole seconds, rounded up (a wait of 0.2 s left is "1 s").
+fn whole_secs_left(d: Duration) -> u64 {
+    d.as_secs() + u64::from(d.subsec_nanos() > 0)
+}
+
 pub(crate) fn header(name: &str, stats: &Stats) -> Frame {
     let mut f = Frame::new();
     let mut l = Line::new();
@@ -667,9 +728,10 @@ impl SeekScreen {
         }
     }
 
-    pub fn frame(&self, name: &str, stats: &Stats, now: Instant) -> Frame {
+    pub fn frame(&self, name: &str, stats: &Stats, now: Instant, match_wait: Duration) -> Frame {
         let mut f = header(name, stats);
-        let waited = now.saturating_duration_since(self.since).as_secs();
+        let waited_for = now.saturating_duration_since(self.since);
+        let waited = waited_for.as_secs();
         f.push(Line::styled(
             format!(
                 " Looking for another {} player... {waited}s",
@@ -693,11 +755,35 @@ impl SeekScreen {
                 f.push(Line::styled(" Esc stops looking", Style::PLAIN.dim()));
             }
             None => {
-                f.push(Line::styled(
-                    " You are paired with the next person who asks for this game.",
-                    Style::PLAIN,
-                ));
-                f.blank();
+                // Others wait for this game and we are not paired: the
+                // ratings are further apart than the window, which widens
+                // as the wait goes on (the longer wait of the two counts).
+                let others = stats.waiting_for(self.rules.kind()).saturating_sub(1);
+                let window = crate::presence::rating_window(waited_for, match_wait);
+                if others > 0 && window != u32::MAX {
+                    let who = if others == 1 {
+                        "1 other player waits".to_string()
+                    } else {
+                        format!("{others} other players wait")
+                    };
+                    let left = whole_secs_left(match_wait.saturating_sub(waited_for));
+                    f.push(Line::styled(
+                        format!(" {who}, with a rating too far from yours for now:"),
+                        Style::PLAIN,
+                    ));
+                    f.push(Line::styled(
+                        format!(
+                            " pairing within \u{b1}{window} now, widening to anyone in {left} s."
+                        ),
+                        Style::PLAIN,
+                    ));
+                } else {
+                    f.push(Line::styled(
+                        " You are paired with the next person who asks for this game.",
+                        Style::PLAIN,
+                    ));
+                    f.blank();
+                }
                 f.push(Line::styled(" Esc stops looking", Style::PLAIN.dim()));
             }
         }

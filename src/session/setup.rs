@@ -183,7 +183,7 @@ impl Setup {
                     .entry(
                         '3',
                         "Renju",
-                        "15x15, five; black barred from 3x3, 4x4, six",
+                        "15x15, five; first to move: no 3x3, 4x4, six",
                         Choice::Game(GameKind::Renju),
                     )
                     .entry('q', "Quit", "", Choice::Quit);

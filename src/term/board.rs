@@ -14,8 +14,11 @@
 //!    ...
 //!    |R |Y (R)|  |  |  |  |  0
 //!    +--+--+--+--+--+--+--+
-//!     1  2  3  4  5  6  7
+//!     A  B  C  D  E  F  G
 //! ```
+//! The columns are letters above and below the board, as in every move
+//! shown; the winning stones are named `(x|y)` (column and row from 0 at
+//! the bottom left).
 //! Gomoku: row numbers on both sides, column letters above and below,
 //! `.` for an empty point, `+` for the centre. Renju draws the same, and on
 //! black's own turn marks the points black may not play with `x`.
@@ -204,6 +207,13 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
         _ => &[],
     };
     let last = pos.last_move();
+    // The cursor on the last move, or beside it in its row, takes the gap
+    // they share: the last stone is then shown reversed instead (its other
+    // bracket alone would read as half a marker).
+    let last_reversed = match (view.cursor, last) {
+        (Some(Cursor::Point(c)), Some(l)) => !pos.is_over() && c.y == l.y && c.x.abs_diff(l.x) <= 1,
+        _ => false,
+    };
     let forbidden: Vec<Point> = if view.show_forbidden
         && rules.is_renju()
         && pos.to_move() == Side::First
@@ -260,7 +270,7 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
                 Mark::Cursor
             } else if win_line.contains(&p) {
                 Mark::Win
-            } else if last == Some(p) {
+            } else if last == Some(p) && !last_reversed {
                 Mark::Last
             } else {
                 Mark::None
@@ -286,7 +296,7 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
                 Some(side) => {
                     let c = view.colours[side.index()];
                     let mut st = view.theme.style(c);
-                    if mark_of(x) == Mark::Win {
+                    if mark_of(x) == Mark::Win || (last_reversed && last == Some(p)) {
                         st = st.reverse();
                     }
                     (view.theme.stone(c), st)
@@ -328,12 +338,14 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
             floor.push(" ", Style::PLAIN);
             floor.push(format!("{}+", "+--".repeat(usize::from(w))), label_style);
             lines.push(floor);
-            let mut digits = Line::new();
-            digits.push(" ".repeat(left + 1), Style::PLAIN);
+            // The column letters again under the floor (the same as above:
+            // one system for the columns everywhere).
+            let mut letters = Line::new();
+            letters.push(" ".repeat(left + 1), Style::PLAIN);
             for x in 0..w {
-                digits.push(format!("{:<3}", u16::from(x) + 1), label_style);
+                letters.push(format!("{:<3}", rules.column_label(x)), label_style);
             }
-            lines.push(digits);
+            lines.push(letters);
         }
         // Gomoku: row numbers on both sides are enough; no second label row,
         // so the whole game screen fits an 80x24 terminal.
@@ -560,6 +572,39 @@ mod tests {
         assert_eq!(all.matches("(B )").count(), 1, "{all}");
         assert_eq!(all.matches('[').count(), 1, "{all}");
         assert_eq!(all.matches(']').count(), 1, "{all}");
+    }
+
+    #[test]
+    fn the_cursor_beside_or_on_the_last_move_leaves_both_readable() {
+        let mut g = Position::new(Rules::gomoku());
+        g.play(Move::Point(Point::new(7, 7))).unwrap();
+        for (cx, cy) in [(6, 7), (8, 7), (7, 7), (7, 8), (3, 3)] {
+            for theme in [Theme::Ascii, Theme::Emoji] {
+                let view = BoardView {
+                    position: &g,
+                    colours: [Colour::Blue, Colour::Green],
+                    cursor: Some(Cursor::Point(Point::new(cx, cy))),
+                    theme,
+                    show_forbidden: false,
+                };
+                let lines = draw_board(&view).0;
+                let all = texts(&lines).join("\n");
+                // The cursor: one whole pair of brackets.
+                assert_eq!(all.matches('[').count(), 1, "{all}");
+                assert_eq!(all.matches(']').count(), 1, "{all}");
+                // The last move: a whole pair of parentheses, or none and
+                // its stone reversed; never half a marker.
+                let opens = all.matches('(').count();
+                assert_eq!(opens, all.matches(')').count(), "{all}");
+                let stone = theme.stone(Colour::Blue);
+                let reversed = lines
+                    .iter()
+                    .flat_map(|l| &l.spans)
+                    .any(|s| s.text == stone && s.style.reverse);
+                assert!(opens == 1 || reversed, "({cx},{cy}) {theme:?}: {all}");
+                assert!(opens == 0 || !reversed, "({cx},{cy}) {theme:?}: {all}");
+            }
+        }
     }
 
     #[test]

@@ -236,6 +236,10 @@ pub(super) fn run_lines(
                         "{name} places a {colour} stone at {}",
                         rules.format_point(p)
                     )?,
+                    // A Connect Four move is its column (`D`), as on the board.
+                    None if rules.kind().has_gravity() => {
+                        writeln!(out, "{label} plays {}", rules.column_label(p.x))?
+                    }
                     None => writeln!(out, "{label} plays {}", rules.format_point(p))?,
                 }
                 print_board(&mut out, local.table().view(), theme)?;

@@ -175,7 +175,8 @@ impl C4Position {
         }
     }
 
-    /// Plays a move string of digits 1-7 (leftmost column = 1) from the empty
+    /// Plays a move string of digits 1-7 (leftmost column = 1), or of the
+    /// column letters A-G the board shows (any case), from the empty
     /// board. The result is never a finished game: four in a line and a full
     /// board are errors.
     pub fn from_moves(moves: &str) -> Result<Self, ParseMovesError> {
@@ -184,6 +185,9 @@ impl C4Position {
             let index = i + 1;
             let col = match ch {
                 '1'..='7' => ch as u8 - b'1',
+                // The letters the board and the records show.
+                'A'..='G' => ch as u8 - b'A',
+                'a'..='g' => ch as u8 - b'a',
                 _ => return Err(ParseMovesError::BadColumn { index, found: ch }),
             };
             pos.play_checked(col, index)?;
@@ -440,6 +444,8 @@ mod tests {
     fn parse_and_errors() {
         assert_eq!(C4Position::from_moves("").unwrap().moves(), 0);
         assert_eq!(C4Position::from_moves("4453").unwrap().moves(), 4);
+        assert!(C4Position::from_moves("DDec").unwrap() == C4Position::from_moves("4453").unwrap());
+        assert!(C4Position::from_moves("h").is_err());
         assert!(matches!(
             C4Position::from_moves("448"),
             Err(ParseMovesError::BadColumn {

@@ -314,6 +314,7 @@ async fn without_a_clock_a_claim_is_refused_until_the_opponent_has_idled_long_en
 async fn a_dropped_player_keeps_the_seat_for_the_grace_then_loses_it() {
     let mut g = start(None, secs(120), secs(60));
     g.play(ANN, 3).await;
+    g.play(BOB, 3).await;
     g.until(secs(5)).await;
     g.room
         .send(RoomCmd::Leave {
@@ -358,6 +359,15 @@ async fn a_dropped_player_keeps_the_seat_for_the_grace_then_loses_it() {
     assert!(g.told_lobby().contains(&Command::SeatReleased {
         key: "account-bob".into(),
     }));
+    // Ann's end screen says who wins and why.
+    ann.update(s.view.clone());
+    ann.seat([true, false], s.present);
+    let text = ann.frame(Theme::Ascii).to_plain("\n");
+    assert!(
+        text.contains("bob (") && text.contains(") did not come back: ann ("),
+        "{text}"
+    );
+    assert!(text.contains("wins by forfeit"), "{text}");
     // Too late to come back.
     let (inbox, mut back) = crate::mailbox::channel(8);
     g.room
@@ -497,4 +507,59 @@ async fn in_a_swap2_opening_the_clock_runs_for_whoever_acts_and_each_keeps_their
     let clock = g.state().await.view.clock.unwrap();
     assert_eq!(clock.left, [secs(50), secs(40)]);
     assert_eq!(clock.running, Some(Side::First));
+}
+
+#[tokio::test(start_paused = true)]
+async fn leaving_or_resigning_before_both_have_moved_aborts_the_game() {
+    let aborted = |s: &RoomState| match &s.view.ending {
+        Some(Ending::Aborted { reason }) => reason.clone(),
+        other => panic!("not aborted: {other:?}"),
+    };
+    // Bob leaves after Ann's first move: aborted, nobody scores.
+    let mut g = start(None, secs(120), secs(60));
+    g.play(ANN, 3).await;
+    g.room
+        .send(RoomCmd::Leave {
+            who: BOB,
+            reason: "left".into(),
+            dropped: false,
+        })
+        .await;
+    let s = g.state().await;
+    assert!(
+        aborted(&s).ends_with("left before both players had moved"),
+        "{:?}",
+        s.view.ending
+    );
+    assert_eq!(s.view.score, [0, 0]);
+    let text = s.view.ending_text().unwrap();
+    assert!(text.starts_with("Game aborted: bob ("), "{text}");
+
+    // Ann resigns before moving at all.
+    let mut g = start(None, secs(120), secs(60));
+    g.room.send(RoomCmd::Resign { who: ANN }).await;
+    let s = g.state().await;
+    assert!(aborted(&s).contains("resigned before both players had moved"));
+
+    // Bob's connection drops before his first move and he does not come back.
+    let mut g = start(None, secs(120), secs(60));
+    g.play(ANN, 3).await;
+    g.room
+        .send(RoomCmd::Leave {
+            who: BOB,
+            reason: "lost the connection".into(),
+            dropped: true,
+        })
+        .await;
+    g.until(secs(60)).await;
+    let s = g.state().await;
+    assert!(aborted(&s).contains("did not come back before both players had moved"));
+
+    // Once both have moved, resigning loses.
+    let mut g = start(None, secs(120), secs(60));
+    g.play(ANN, 3).await;
+    g.play(BOB, 3).await;
+    g.room.send(RoomCmd::Resign { who: ANN }).await;
+    let s = g.state().await;
+    assert_eq!(s.view.ending, Some(Ending::Resigned { loser: Side::First }));
 }
