@@ -1273,6 +1273,15 @@ impl Drop for Paired {
             for p in &self.procs {
                 eprintln!("---- host log ----\n{}", p.log());
             }
+            for (c, name) in self.players.iter().zip(NAMES) {
+                // The notices each player was shown, in order.
+                let raw = c.raw_text();
+                let shown: Vec<&str> = raw
+                    .split('\x1b')
+                    .filter(|s| s.contains("host") || s.contains("again") || s.contains("!"))
+                    .collect();
+                eprintln!("---- {name} was shown ----\n{shown:?}");
+            }
         }
     }
 }
@@ -1280,8 +1289,8 @@ impl Drop for Paired {
 async fn paired(scratch: &Scratch, pg: &PgScratch, hosts: [&str; 2]) -> Paired {
     use crate::util::ssh::{ServerProcess, new_key};
     let nats = nats_url();
-    let procs =
-        hosts.map(|name| ServerProcess::start(&(cluster_extra(scratch, name, &nats) + &pg.section())));
+    let procs = hosts
+        .map(|name| ServerProcess::start(&(cluster_extra(scratch, name, &nats) + &pg.section())));
     let keys = [new_key(), new_key()];
     let mut ann = Client::connect(procs[0].addr, NAMES[0], Login::Key(keys[0].clone())).await;
     let mut bo = Client::connect(procs[1].addr, NAMES[1], Login::Key(keys[1].clone())).await;
@@ -1448,7 +1457,11 @@ async fn one_key_on_two_hosts_is_one_session_under_one_name() {
     // same name; the old one is told why and closed.
     let mut second = Client::connect(b.addr, "bob", Login::Key(key.clone())).await;
     second.wait_for("you are bob").await;
-    assert!(header(&second).contains("you are bob "), "{}", second.screen());
+    assert!(
+        header(&second).contains("you are bob "),
+        "{}",
+        second.screen()
+    );
     first.wait_closed().await;
     assert!(
         first.raw_text().contains("signed in again on another host"),
@@ -1461,9 +1474,63 @@ async fn one_key_on_two_hosts_is_one_session_under_one_name() {
     drop(second);
     let mut third = Client::connect(a.addr, "bob", Login::Key(key.clone())).await;
     third.wait_for("you are bob").await;
-    assert!(header(&third).contains("you are bob "), "{}", third.screen());
+    assert!(
+        header(&third).contains("you are bob "),
+        "{}",
+        third.screen()
+    );
     drop(third);
     drop(cy);
     a.shutdown().await;
     b.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_host_paused_past_its_lease_stops_its_table_and_its_player_goes_to_the_game_elsewhere()
+ {
+    let scratch = Scratch::new();
+    let pg = PgScratch::new().await;
+    let mut p = paired(&scratch, &pg, ["pa", "pb"]).await;
+    let paused = p.table;
+    let other = 1 - paused;
+    p.procs[paused].signal("STOP");
+    let stopped = std::time::Instant::now();
+    // The other host takes the game over once the paused one's heartbeat
+    // and lease lapse; its player sees the paused host's player away.
+    p.players[other]
+        .wait_for_within(
+            &format!("{} lost the connection, waiting", NAMES[paused]),
+            Duration::from_secs(25),
+        )
+        .await;
+    let rooms = rooms_bucket(&scratch).await;
+    let host_names = ["pa", "pb"];
+    wait_for_rooms(&rooms, |r| r.iter().any(|r| r.owner == host_names[other])).await;
+    // Paused for the lease and five seconds more, then back.
+    let pause = Duration::from_secs(11);
+    if let Some(left) = pause.checked_sub(stopped.elapsed()) {
+        tokio::time::sleep(left).await;
+    }
+    p.procs[paused].signal("CONT");
+    // The paused host learns it lost the game: its table stops (never a
+    // second table taking moves) and its player, still connected to it,
+    // is taken to the table that goes on.
+    p.players[paused]
+        .wait_for_within("your game goes on at another host", Duration::from_secs(10))
+        .await;
+    p.players[other].wait_gone("lost the connection").await;
+    assert_eq!(
+        wait_any_within(
+            &mut p.players[paused],
+            &[MY_TURN, THEIR_TURN[0]],
+            Duration::from_secs(10)
+        )
+        .await
+            == 0,
+        paused == p.first
+    );
+    finish(&mut p).await;
+    recorded_once(&pg, "ann", 7).await;
+    let kept = wait_for_rooms(&rooms, |r| r.is_empty()).await;
+    assert!(kept.is_empty());
 }

@@ -36,8 +36,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::wire::{
     AcceptAsk, CodeValue, DeclineNote, FromVisitor, InviteAsk, JoinAnswer, JoinAsk, MatchAnswer,
-    MatchAsk, RejoinAsk, SignedInNote, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame, WireState,
-    parse_tickets,
+    MatchAsk, RejoinAsk, SignedInNote, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame,
+    WireState, parse_tickets,
 };
 use crate::game::{GameKind, Rules};
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
@@ -213,21 +213,29 @@ pub struct Crossing {
 struct Liveness {
     live: watch::Receiver<HashMap<String, String>>,
     client: async_nats::Client,
-    /// Since when the connection has held, as last looked at.
-    steady_since: Arc<Mutex<Option<Instant>>>,
+    /// Since when the connection has held, and when this was last looked
+    /// at (every heartbeat at least).
+    steady_since: Arc<Mutex<(Option<Instant>, Instant)>>,
 }
 
 impl Liveness {
     fn steady(&self) -> bool {
-        let connected =
-            self.client.connection_state() == async_nats::connection::State::Connected;
-        let mut since = lock(&self.steady_since);
+        let connected = self.client.connection_state() == async_nats::connection::State::Connected;
+        let now = Instant::now();
+        let mut guard = lock(&self.steady_since);
+        let (since, last) = &mut *guard;
+        // Not looked at for several heartbeats: this host was away (paused,
+        // starved of the processor) and what it knows of the others is
+        // as old as that, whatever the connection says.
+        let away = now.duration_since(*last) > super::HEARTBEAT * 3;
+        *last = now;
         match (connected, *since) {
             (false, _) => *since = None,
-            (true, None) => *since = Some(Instant::now()),
+            (true, None) => *since = Some(now),
+            (true, Some(_)) if away => *since = Some(now),
             (true, Some(_)) => {}
         }
-        since.is_some_and(|t| t.elapsed() >= super::HOST_ALIVE)
+        since.is_some_and(|t| now.duration_since(t) >= super::HOST_ALIVE)
     }
 
     /// The run of `host` now live, if any.
@@ -312,7 +320,7 @@ impl Crossing {
             liveness: Liveness {
                 live: live.clone(),
                 client,
-                steady_since: Arc::new(Mutex::new(None)),
+                steady_since: Arc::new(Mutex::new((None, Instant::now()))),
             },
             live,
             hosts,
@@ -397,10 +405,10 @@ impl Crossing {
                             self.withdraw_code(&code).await;
                         }
                     }
-                    Some(Across::Kept { room, state, from }) => {
+                    Some(Across::Kept { room, handle, state, from }) => {
                         let (name, rev) = from.unwrap_or_else(|| (format!("{}.{}.{room}", self.host, self.instance), 0));
                         let owner = (self.host.clone(), self.instance.clone());
-                        self.keeping.spawn(keep_room(self.rooms.clone(), owner, room, name, state, (rev > 0).then_some(rev)));
+                        self.keeping.spawn(keep_room(self.rooms.clone(), owner, (room, handle), name, state, (rev > 0).then_some(rev)));
                     }
                     Some(Across::Invite { host, session, invitation, account }) => {
                         let this = Arc::clone(&self);
@@ -478,7 +486,9 @@ impl Crossing {
                         }
                     }
                     self.drop_stale_visits();
-                    self.look_for_lost_tables();
+                    if self.liveness.steady() {
+                        self.look_for_lost_tables();
+                    }
                 }
             }
         }
@@ -2101,14 +2111,21 @@ fn carried(
 /// Keeps the game at a table here in NATS (as `name`) while it runs:
 /// written at each move, removed when the game ends or the table closes
 /// (and written again if a rematch starts), its players' seats noted in
-/// the seats bucket meanwhile. Stops writing if another host has written
-/// the room meanwhile (it runs the room now). A table handed over (the
-/// host restarts) leaves its game released, for any host to claim.
-/// `from`: the revision of a room claimed from another host.
+/// the seats bucket meanwhile. A table handed over (the host restarts)
+/// leaves its game released, for any host to claim. `from`: the revision
+/// of a room claimed from another host.
+///
+/// Fencing: the room is read back every heartbeat, and a write that
+/// finds another revision reads it too. Another host's name or run in it
+/// means that host claimed the game (this one was cut off from NATS, or
+/// paused, past its lease): the table here stops at once
+/// ([`RoomCmd::Fence`]) and its players are taken to the one that goes
+/// on. A revision that is this run's own (a write that timed out and
+/// landed later) is taken as the current one.
 async fn keep_room(
     rooms: super::rooms::Rooms,
     owner: (String, String),
-    room: crate::lobby::RoomId,
+    (room, handle): (crate::lobby::RoomId, RoomHandle),
     name: String,
     mut state: watch::Receiver<Arc<RoomState>>,
     from: Option<u64>,
@@ -2119,6 +2136,23 @@ async fn keep_room(
     let mut kept: Option<StoredRoom> = None;
     // The players' accounts and resume codes noted for this room.
     let mut seated: Vec<String> = Vec::new();
+    let mut check = tokio::time::interval(super::HEARTBEAT);
+    check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    check.tick().await;
+    let ours = |stored: &StoredRoom| stored.owner == owner.0 && stored.owner_instance == owner.1;
+    // Whether another host runs the game now; `Some(rev)`: still ours, at
+    // that revision.
+    let look = async |rev: u64| -> Result<Option<u64>, ()> {
+        match rooms.read(&name).await {
+            Ok(Some((stored, _, now))) if ours(&stored) => Ok(Some(now)),
+            Ok(Some(_)) => Err(()),
+            Ok(None) | Err(_) => Ok(Some(rev)), // not known now: as it was
+        }
+    };
+    let fence = async || {
+        tracing::warn!(room = %name, "another host claimed this game: the table here stops");
+        let _ = tokio::time::timeout(Duration::from_secs(2), handle.send(RoomCmd::Fence)).await;
+    };
     loop {
         let (stored, handed_over) = {
             let st = state.borrow_and_update();
@@ -2160,10 +2194,15 @@ async fn keep_room(
                             }
                             kept = Some(stored);
                         }
-                        Ok(None) => {
-                            tracing::warn!(room = %name, "another host wrote this room: no longer kept from here");
-                            return;
-                        }
+                        Ok(None) => match look(r).await {
+                            Ok(now) => {
+                                // Our own write landed late: write again on it.
+                                rev = now;
+                                kept = None;
+                                continue;
+                            }
+                            Err(()) => return fence().await,
+                        },
                         Err(e) => {
                             tracing::debug!(room = %name, error = %e, "a move is not kept in NATS yet")
                         }
@@ -2178,13 +2217,34 @@ async fn keep_room(
             }
             (None, None) => {}
         }
-        if state.changed().await.is_err() {
-            break;
+        loop {
+            tokio::select! {
+                changed = state.changed() => {
+                    if changed.is_err() {
+                        if rev.is_some() {
+                            let _ = rooms.remove(&name).await;
+                            rooms.unseat(&seated, &name).await;
+                        }
+                        return;
+                    }
+                    break;
+                }
+                _ = check.tick() => {
+                    if let Some(r) = rev {
+                        match look(r).await {
+                            Ok(now) => {
+                                if now != Some(r) {
+                                    rev = now;
+                                    kept = None; // written again on the revision found
+                                    break;
+                                }
+                            }
+                            Err(()) => return fence().await,
+                        }
+                    }
+                }
+            }
         }
-    }
-    if rev.is_some() {
-        let _ = rooms.remove(&name).await;
-        rooms.unseat(&seated, &name).await;
     }
 }
 
@@ -2256,6 +2316,9 @@ mod tests {
         assert_eq!(best_for(&me, &[twin, other], &live, 1000, wait), Some(1));
         // Two guests (no account) still meet.
         let guest = ticket("a", 4, None, 1000);
-        assert_eq!(best_for(&guest, &[ticket("b", 5, None, 0)], &live, 1000, wait), Some(0));
+        assert_eq!(
+            best_for(&guest, &[ticket("b", 5, None, 0)], &live, 1000, wait),
+            Some(0)
+        );
     }
 }

@@ -212,6 +212,8 @@ pub enum Across {
     /// A table opened here: its game is kept in NATS while it runs.
     Kept {
         room: super::RoomId,
+        /// The table, stopped if another host takes its game over.
+        handle: super::room::RoomHandle,
         state: watch::Receiver<Arc<RoomState>>,
         /// A game carried on from another host: its key in NATS and the
         /// revision claimed.

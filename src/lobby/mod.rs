@@ -568,6 +568,7 @@ impl Lobby {
                         );
                         self.across(Across::Kept {
                             room,
+                            handle: opened.0.clone(),
                             state: opened.1.clone(),
                             from: Some(from),
                         });
@@ -778,6 +779,7 @@ impl Lobby {
                     if self.across.is_some() {
                         self.across(Across::Kept {
                             room,
+                            handle: opened.0.clone(),
                             state: opened.1.clone(),
                             from: None,
                         });

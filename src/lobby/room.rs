@@ -179,6 +179,10 @@ pub enum RoomCmd {
     /// The host restarts in a cluster: the room stops without a result,
     /// leaving its game in NATS for another host to carry on.
     HandOver,
+    /// Another host runs this game now (this one was cut off or paused
+    /// past its lease): the room stops without a result, and its players
+    /// here are taken to the table that goes on.
+    Fence,
     /// The game with this id is stored or journaled (or the recorder gave
     /// up on it); `change` is how a rated game moved the ratings.
     Recorded {
@@ -1212,6 +1216,35 @@ impl Room {
                 self.table.abort(&reason);
                 self.sync_clock(None);
                 self.record_if_over();
+                self.publish();
+            }
+            RoomCmd::Fence => {
+                if self.table.is_over() {
+                    return;
+                }
+                tracing::warn!(
+                    room = self.id,
+                    "another host runs this game now: the table here stops"
+                );
+                self.stop_thinking();
+                self.handed_over = true;
+                for sitter in &self.sitters {
+                    let (Some(id), Some(key)) = (sitter.id, sitter.seat_key()) else {
+                        continue;
+                    };
+                    if let Some(inbox) = &sitter.inbox {
+                        let _ = inbox.try_send(ToSession::Said(
+                            "your game goes on at another host: taking you there".into(),
+                        ));
+                    }
+                    let _ = self.lobby.try_send(
+                        Command::Fenced {
+                            id,
+                            key: key.to_string(),
+                        }
+                        .into(),
+                    );
+                }
                 self.publish();
             }
             RoomCmd::HandOver => {

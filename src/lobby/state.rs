@@ -232,6 +232,12 @@ pub enum Command {
         identity: Option<String>,
         at_ms: i64,
     },
+    /// Cluster mode, from a room: another host runs its game now; the
+    /// session `id` here looks for its seat there (by `key`).
+    Fenced {
+        id: SessionId,
+        key: String,
+    },
     /// Cluster mode: a seat of `key`'s at the table `room` here is
     /// held by a visitor from another host (that host may be gone): the
     /// session arriving with that key takes it.
@@ -318,6 +324,7 @@ impl Command {
             | Command::SeatHeld { .. }
             | Command::SeatReleased { .. }
             | Command::SignedInElsewhere { .. }
+            | Command::Fenced { .. }
             | Command::Rejoined { .. } => None,
         }
     }
@@ -937,11 +944,7 @@ impl LobbyState {
                     .map(str::to_string)
             })
             .unwrap_or_else(|| naming::guest_name(identity.as_deref(), &mut self.rng));
-        let name = self.unique_name(
-            &wanted,
-            id,
-            account.as_ref().map(|p| p.account.as_str()),
-        );
+        let name = self.unique_name(&wanted, id, account.as_ref().map(|p| p.account.as_str()));
         self.remembered.remember(identity.as_deref(), &name);
         self.index_name(&name);
         if let Some(old) = self.members.insert(
@@ -1079,6 +1082,15 @@ impl LobbyState {
                         Notice::Replaced("You signed in again on another host.".into()),
                     );
                     self.remove(old);
+                }
+            }
+            Command::Fenced { id, key } => {
+                if let Some(m) = self.members.get_mut(&id)
+                    && matches!(m.status, Status::Playing(r) if r != ELSEWHERE)
+                {
+                    m.status = Status::Idle;
+                    self.dirty = true;
+                    self.out.push(Effect::FindSeat { id, key });
                 }
             }
             Command::TakeSeat { id, room, key } => {
