@@ -369,6 +369,40 @@ async fn store_renames_at_most_once_a_minute_and_never_onto_a_taken_name() {
     .await;
 }
 
+/// The stones setting (`[t]`) is kept with the account, over a reopening
+/// of the store; unset, it reads as not chosen; only short names are taken.
+#[tokio::test]
+async fn store_keeps_an_accounts_stones_setting() {
+    on_both(|b, store| async move {
+        let a = account(&store, "SHA256:a", "Alice").await;
+        let other = account(&store, "SHA256:b", "Bob").await;
+        assert_eq!(store.stones(&a.id).await.unwrap(), None, "{}", b.name);
+        assert!(store.set_stones(&a.id, "ascii").await.unwrap());
+        assert_eq!(store.stones(&a.id).await.unwrap().as_deref(), Some("ascii"));
+        assert_eq!(store.stones(&other.id).await.unwrap(), None, "only hers");
+        assert!(store.set_stones(&a.id, "emoji").await.unwrap());
+        assert_eq!(store.stones(&a.id).await.unwrap().as_deref(), Some("emoji"));
+        assert!(!store.set_stones("no-such-id", "ascii").await.unwrap());
+        assert_eq!(store.stones("no-such-id").await.unwrap(), None);
+        for bad in ["", "ASCII", "a b", "emoji'; --", &"x".repeat(100)] {
+            assert!(
+                matches!(
+                    store.set_stones(&a.id, bad).await,
+                    Err(StoreError::Invalid(_))
+                ),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(store.stones(&a.id).await.unwrap().as_deref(), Some("emoji"));
+        // A rename leaves it alone; a reopened store still has it.
+        store.rename(&a.id, "Alicia", NOW).await.unwrap();
+        let again = b.open().await.unwrap();
+        assert_eq!(again.stones(&a.id).await.unwrap().as_deref(), Some("emoji"));
+        again.close().await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn store_link_codes_are_one_time_and_expire_and_keys_can_be_removed() {
     on_both(|_, store| async move {
@@ -1666,3 +1700,4 @@ async fn store_postgres_schema_from_the_config_is_created_and_used() {
         std::panic::resume_unwind(e.into_panic());
     }
 }
+
