@@ -388,9 +388,12 @@ fn stones_switch_between_emoji_and_letters_from_the_lobby() {
     r.shows("[t] Stones");
     r.shows("(now ascii)");
     assert_eq!(r.session.theme(), Theme::Ascii);
+    r.take_requests();
     r.send(b"t");
     assert_eq!(r.session.theme(), Theme::Emoji);
     r.shows("(now emoji)");
+    // The choice is kept (by the host: with the account or resume code).
+    assert_eq!(r.take_requests(), vec![Request::SetStones(Theme::Emoji)]);
     r.sit_against_computer(Rules::connect_four(), true);
     assert!(r.screen().contains('\u{1F534}'), "{}", r.screen());
 }

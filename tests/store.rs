@@ -1701,3 +1701,58 @@ async fn store_postgres_schema_from_the_config_is_created_and_used() {
     }
 }
 
+/// The stones setting (`[t]`) over SSH on both backends: chosen in the
+/// lobby, it reaches the store; the same key connecting again sees the
+/// stones it chose, and a change back is kept too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn store_an_accounts_stones_are_kept_between_visits() {
+    use crate::util::ssh::{Client, Login, new_key, start_host_with};
+    use russh::keys::HashAlg;
+
+    on_both(|b, store| async move {
+        let extra = match &b.schema {
+            None => format!("[store]\nurl = \"{}\"\n", b.url),
+            Some(schema) => format!("[store]\nurl = \"{}\"\nschema = \"{schema}\"\n", b.url),
+        };
+        let mut t = start_host_with(&extra).await;
+        let key = new_key();
+        let fp = key.public_key().fingerprint(HashAlg::Sha256).to_string();
+        // The store has it once the host has written it (in the background).
+        let kept = |want: &'static str| {
+            let (store, fp) = (store.clone(), fp.clone());
+            async move {
+                let id = store.account_by_key(&fp).await.unwrap().unwrap().id;
+                for _ in 0..100 {
+                    if store.stones(&id).await.unwrap().as_deref() == Some(want) {
+                        return;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                panic!("the store never had {want}");
+            }
+        };
+        let mut c = Client::connect(t.addr, "Stoney", Login::Key(key.clone())).await;
+        // An xterm: emoji until chosen otherwise.
+        c.wait_for("(now emoji)").await;
+        c.send(b"t").await;
+        c.wait_for("(now ascii)").await;
+        kept("ascii").await;
+        drop(c);
+        let mut c = Client::connect(t.addr, "Stoney", Login::Key(key.clone())).await;
+        let s = c.wait_for("(now ascii)").await;
+        assert!(s.contains("you are Stoney"), "{}: {s}", b.name);
+        // Back to emoji: kept as well.
+        c.send(b"t").await;
+        c.wait_for("(now emoji)").await;
+        kept("emoji").await;
+        drop(c);
+        let mut c = Client::connect(t.addr, "Stoney", Login::Key(key)).await;
+        c.wait_for("(now emoji)").await;
+        // Another key is not affected.
+        let mut other = Client::connect(t.addr, "Pebble", Login::Key(new_key())).await;
+        other.wait_for("(now emoji)").await;
+        drop((c, other));
+        t.shutdown().await;
+    })
+    .await;
+}

@@ -40,6 +40,9 @@ pub enum ToSession {
     Invited(Box<super::state::Invitation>),
     /// The invitation from this session is gone.
     InvitationGone { from: SessionId },
+    /// A guest back at their table by a resume code chose these stones
+    /// (`[t]`) before.
+    Stones(crate::term::board::Theme),
 }
 
 /// A session's link to its table.

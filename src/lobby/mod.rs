@@ -931,6 +931,7 @@ impl Lobby {
             Notice::Said(m) => ToSession::Said(m),
             Notice::Invited(i) => ToSession::Invited(Box::new(i)),
             Notice::InvitationGone { from } => ToSession::InvitationGone { from },
+            Notice::Stones(t) => ToSession::Stones(t),
             Notice::Joined(room) => match self.rooms.get(&room) {
                 Some((handle, state)) => ToSession::Joined(Box::new(RoomLink {
                     room: handle.clone(),

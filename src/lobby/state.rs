@@ -19,6 +19,7 @@ use crate::engine::Level;
 use crate::game::{Colour, GameKind, Rules};
 use crate::presence::Stats;
 use crate::table::Opening;
+use crate::term::board::Theme;
 
 pub type SessionId = u64;
 pub type RoomId = u64;
@@ -288,6 +289,12 @@ pub enum Command {
         id: SessionId,
         on: bool,
     },
+    /// The person chose these stones (`[t]`): a guest's resume codes keep
+    /// them (an account keeps them in the store).
+    SetStones {
+        id: SessionId,
+        stones: Theme,
+    },
 }
 
 impl Command {
@@ -308,6 +315,7 @@ impl Command {
             | Command::Challenge { id, .. }
             | Command::AnswerChallenge { id, .. }
             | Command::SetInvitations { id, .. }
+            | Command::SetStones { id, .. }
             | Command::TakeSeat { id, .. } => Some(id),
             Command::Leave { .. }
             | Command::Rated { .. }
@@ -349,6 +357,9 @@ pub enum Notice {
     Invited(Invitation),
     /// The invitation from this session is gone (lapsed, withdrawn).
     InvitationGone { from: SessionId },
+    /// The stones this guest chose before, back at their table by a
+    /// resume code.
+    Stones(Theme),
 }
 
 /// An invitation to a game, as its recipient sees it.
@@ -651,6 +662,9 @@ struct Member {
     invitable: bool,
     /// When this person's last invitations were sent (the last minute).
     invited_at: VecDeque<Instant>,
+    /// The stones this person chose (`[t]`), if they did this visit or
+    /// came back by a resume code that kept them.
+    stones: Option<Theme>,
 }
 
 impl Member {
@@ -737,6 +751,10 @@ pub struct LobbyState {
     held: HashMap<String, RoomId>,
     /// Guests' resume codes: the room and the session seated with it.
     resumes: HashMap<String, (RoomId, SessionId)>,
+    /// The stones the guest holding a resume code chose (`[t]`), by code:
+    /// given back with the seat. In memory only, like the codes (a guest
+    /// has nothing else that lasts); gone with the room.
+    resume_stones: HashMap<String, Theme>,
     /// Invitations waiting for answers (bounded by the people online times
     /// [`OPEN_PER_SENDER`]).
     invites: Vec<Invite>,
@@ -769,6 +787,7 @@ impl LobbyState {
             clocks: HashMap::new(),
             held: HashMap::new(),
             resumes: HashMap::new(),
+            resume_stones: HashMap::new(),
             invites: Vec::new(),
             paired_since: Vec::new(),
             remote: Stats::default(),
@@ -937,11 +956,7 @@ impl LobbyState {
                     .map(str::to_string)
             })
             .unwrap_or_else(|| naming::guest_name(identity.as_deref(), &mut self.rng));
-        let name = self.unique_name(
-            &wanted,
-            id,
-            account.as_ref().map(|p| p.account.as_str()),
-        );
+        let name = self.unique_name(&wanted, id, account.as_ref().map(|p| p.account.as_str()));
         self.remembered.remember(identity.as_deref(), &name);
         self.index_name(&name);
         if let Some(old) = self.members.insert(
@@ -955,6 +970,7 @@ impl LobbyState {
                 status: Status::Idle,
                 invitable: true,
                 invited_at: VecDeque::new(),
+                stones: None,
             },
         ) {
             self.unindex_name(&old.name);
@@ -1098,6 +1114,13 @@ impl LobbyState {
                 if let Some(entry) = self.resumes.get_mut(&key) {
                     entry.1 = id;
                 }
+                // With the stones the guest chose before.
+                if let Some(&stones) = self.resume_stones.get(&key)
+                    && let Some(m) = self.members.get_mut(&id)
+                {
+                    m.stones = Some(stones);
+                    self.tell(id, Notice::Stones(stones));
+                }
                 if self.members.contains_key(&id) {
                     self.unqueue(id);
                     if let Some(m) = self.members.get_mut(&id) {
@@ -1140,6 +1163,16 @@ impl LobbyState {
             Command::AnswerChallenge { id, from, accept } => {
                 self.answer_challenge(id, from, accept)
             }
+            Command::SetStones { id, stones } => {
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.stones = Some(stones);
+                }
+                for (code, (_, holder)) in &self.resumes {
+                    if *holder == id {
+                        self.resume_stones.insert(code.clone(), stones);
+                    }
+                }
+            }
             Command::SetInvitations { id, on } => {
                 if let Some(m) = self.members.get_mut(&id) {
                     m.invitable = on;
@@ -1154,6 +1187,9 @@ impl LobbyState {
                 self.started.retain(|_, r| *r != room);
                 self.held.retain(|_, r| *r != room);
                 self.resumes.retain(|_, (r, _)| *r != room);
+                let resumes = &self.resumes;
+                self.resume_stones
+                    .retain(|code, _| resumes.contains_key(code));
                 for m in self.members.values_mut() {
                     if m.status == Status::Playing(room) || m.status == Status::Watching(room) {
                         m.status = Status::Idle;
@@ -2469,6 +2505,9 @@ impl LobbyState {
                     self.resumes.contains_key(c) || self.hosted.contains_key(c)
                 });
                 self.resumes.insert(code.clone(), (room, *id));
+                if let Some(stones) = self.members.get(id).and_then(|m| m.stones) {
+                    self.resume_stones.insert(code.clone(), stones);
+                }
                 *resume = Some(code);
             }
         }
@@ -2895,6 +2934,71 @@ mod tests {
             ),
             "{effects:?}"
         );
+    }
+
+    /// A guest's stones (`[t]`) stay with their resume code: chosen before
+    /// the game or during it, they come back with the seat; the room's
+    /// end forgets them.
+    #[test]
+    fn a_guests_stones_come_back_with_the_resume_code() {
+        let mut s = lobby(44);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        // Chosen in the lobby, before the game: the code gets it.
+        s.handle(Command::SetStones {
+            id: 1,
+            stones: Theme::Ascii,
+        });
+        let code = create(&mut s, 1);
+        let effects = join_code(&mut s, 2, &code, false);
+        let (room, _, _) = opened(&effects);
+        let ann = s.resume_code(room, 1).unwrap();
+        let bob = s.resume_code(room, 2).unwrap();
+        assert_eq!(s.resume_stones.get(&ann), Some(&Theme::Ascii));
+        assert_eq!(s.resume_stones.get(&bob), None, "bob chose nothing");
+        // Bob chooses during the game.
+        s.handle(Command::SetStones {
+            id: 2,
+            stones: Theme::Emoji,
+        });
+        assert_eq!(s.resume_stones.get(&bob), Some(&Theme::Emoji));
+        // Ann drops and comes back by her code: she is told her stones
+        // (before the seat, so the table shows with them).
+        s.handle(Command::Leave { id: 1 });
+        named(&mut s, 3, "back");
+        join_code(&mut s, 3, &ann, false);
+        let effects = s.handle(Command::Rejoined {
+            id: 3,
+            room,
+            key: ann.clone(),
+        });
+        let told: Vec<&Notice> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Tell { to: 3, notice } => Some(notice),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            told,
+            vec![&Notice::Stones(Theme::Ascii), &Notice::Joined(room)],
+            "{effects:?}"
+        );
+        // Her new session changes them: the code keeps the change.
+        s.handle(Command::SetStones {
+            id: 3,
+            stones: Theme::Emoji,
+        });
+        assert_eq!(s.resume_stones.get(&ann), Some(&Theme::Emoji));
+        // Someone without a code keeps the choice for their next one only.
+        named(&mut s, 4, "nobody");
+        s.handle(Command::SetStones {
+            id: 4,
+            stones: Theme::Ascii,
+        });
+        assert_eq!(s.resume_stones.len(), 2, "only codes held get stones");
+        s.handle(Command::RoomClosed { room });
+        assert!(s.resume_stones.is_empty(), "gone with the room");
     }
 
     #[test]
