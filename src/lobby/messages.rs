@@ -43,6 +43,9 @@ pub enum ToSession {
     /// A guest back at their table by a resume code chose these stones
     /// (`[t]`) before.
     Stones(crate::term::board::Theme),
+    /// You wait in quick match for this game: the other seeker here
+    /// nearest to being paired with you, if any.
+    Waiting(Box<(crate::game::GameKind, Option<crate::presence::Nearest>)>),
 }
 
 /// A session's link to its table.

@@ -1046,6 +1046,7 @@ impl Conn {
             }),
             ToSession::InvitationGone { from } => self.session.invitation_gone(from),
             // A guest back by a resume code: the stones they chose.
+            ToSession::Waiting(news) => self.session.waiting_news(news.0, news.1),
             ToSession::Stones(stones) => {
                 self.stones_chosen = true;
                 self.session.set_theme(stones)

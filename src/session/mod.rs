@@ -388,6 +388,18 @@ impl Session {
         }
     }
 
+    /// The lobby says who, waiting for `kind` too, is nearest to being
+    /// paired with this person (shown while the quick match waits).
+    pub fn waiting_news(&mut self, kind: GameKind, nearest: Option<remote::Nearest>) -> Output {
+        match &mut self.state {
+            State::Seeking(s) if s.rules().kind() == kind => {
+                s.set_nearest(nearest);
+                self.rendered()
+            }
+            _ => Output::default(),
+        }
+    }
+
     /// Switches the theme (the terminal type became known, or the stones
     /// the person chose before are known) and repaints.
     pub fn set_theme(&mut self, theme: Theme) -> Output {
