@@ -314,7 +314,8 @@ impl LocalDriver {
             | Request::AnswerChallenge { .. }
             | Request::SetInvitations(_)
             | Request::RoomClock(_)
-            | Request::RoomOpening(_) => Output::default(),
+            | Request::RoomOpening(_)
+            | Request::SetStones(_) => Output::default(),
         };
         Some(out)
     }

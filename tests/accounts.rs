@@ -194,6 +194,42 @@ async fn a_rated_quick_match_moves_both_ratings_and_is_exported_and_kept_over_a_
     }
 }
 
+/// After a rated game, 1662 and 1338 seek again: 324 apart, more than
+/// the window at first, so both wait, each told the other's rating and
+/// when the widening window reaches the gap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_match_names_the_other_seekers_rating_and_when_the_window_reaches_it() {
+    let t = crate::util::ssh::start_host_with("[lobby]\nmatch_wait_secs = 60\n").await;
+    let (ann, bob) = (new_key(), new_key());
+    let (mut first, mut second) = rated_pair(&t, ("ann", &ann), ("bob", &bob)).await;
+    first_wins(&mut first, &mut second).await;
+    first.wait_for("rating 1500 \u{2192} 1662 (+162)").await;
+    second.wait_for("rating 1500 \u{2192} 1338 (-162)").await;
+    for c in [&mut first, &mut second] {
+        // Back at the lobby's menu for Connect Four.
+        c.walk(&[(b"l", "Quick match")]).await;
+        c.send(b"1").await;
+        c.wait_for("Looking for another").await;
+    }
+    first.wait_for("1 other player waiting, rating 1338:").await;
+    second
+        .wait_for("1 other player waiting, rating 1662:")
+        .await;
+    for c in [&mut first, &mut second] {
+        // 224/400 of a minute after the first began: about 34 s.
+        let s = c
+            .wait_for("pairing when the window reaches \u{b1}324 (in ")
+            .await;
+        let secs: u64 = s
+            .split("(in ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{s}"));
+        assert!((25..=34).contains(&secs), "{s}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_cannot_take_an_accounts_name_nor_a_look_alike() {
     let t = start_host().await;

@@ -393,6 +393,46 @@ async fn a_guest_comes_back_with_the_resume_code() {
     other.wait_for(MY_TURN).await;
 }
 
+/// Whether a screen shows emoji stones (the player list has one per seat).
+fn shows_emoji(screen: &str) -> bool {
+    screen.contains(['\u{1F534}', '\u{1F7E2}', '\u{1F7E1}', '\u{1F535}'])
+}
+
+/// A guest's stones (`[t]`) are kept with the resume code (in the host's
+/// memory: a guest has nothing else that lasts): back at the table by the
+/// code, the guest sees the stones they chose.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guests_stones_come_back_with_the_resume_code() {
+    let t = start_host().await;
+    let mut host = Client::connect(t.addr, "pia", Login::Guest).await;
+    host.wait_for("(now emoji)").await;
+    host.send(b"t").await;
+    host.wait_for("(now ascii)").await;
+    host.send(b"1").await;
+    host.wait_for("Invite a friend").await;
+    host.send(b"3").await;
+    let code = crate::ssh::room_code(&host.wait_for("Room code:").await);
+    let mut friend = Client::connect(t.addr, &code, Login::Guest).await;
+    let resume = resume_code(&host.wait_for("Cut off? Log in as ").await);
+    friend.wait_for("(you)").await;
+    assert!(!shows_emoji(&host.screen()), "{}", host.screen());
+    assert!(shows_emoji(&friend.screen()), "{}", friend.screen());
+
+    drop(host);
+    friend.wait_for("pia lost the connection, waiting").await;
+    let mut back = Client::connect(t.addr, &resume, Login::Guest).await;
+    let s = back.wait_for("pia (you)").await;
+    assert!(!shows_emoji(&s), "letters again:\n{s}");
+    assert!(
+        ["R", "G", "Y", "B"]
+            .iter()
+            .any(|l| s.contains(&format!("{l} pia"))),
+        "{s}"
+    );
+    // The friend, who chose nothing, still has emoji.
+    assert!(shows_emoji(&friend.screen()), "{}", friend.screen());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resume_code_for_a_finished_game_says_so() {
     let t = start_host().await;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use inarow::engine::Level;
 use inarow::game::{Colour, GameKind, Move, Rules, Side};
-use inarow::session::remote::{RemoteOptions, Stats};
+use inarow::session::remote::{Nearest, RemoteOptions, Stats};
 use inarow::session::{Output, Request, Seating, Session};
 use inarow::table::{Seat, Table};
 use inarow::term::board::Theme;
@@ -388,9 +388,12 @@ fn stones_switch_between_emoji_and_letters_from_the_lobby() {
     r.shows("[t] Stones");
     r.shows("(now ascii)");
     assert_eq!(r.session.theme(), Theme::Ascii);
+    r.take_requests();
     r.send(b"t");
     assert_eq!(r.session.theme(), Theme::Emoji);
     r.shows("(now emoji)");
+    // The choice is kept (by the host: with the account or resume code).
+    assert_eq!(r.take_requests(), vec![Request::SetStones(Theme::Emoji)]);
     r.sit_against_computer(Rules::connect_four(), true);
     assert!(r.screen().contains('\u{1F534}'), "{}", r.screen());
 }
@@ -657,6 +660,65 @@ fn quick_match_says_why_others_waiting_are_not_paired_yet() {
     let out = r.session.tick(started + Duration::from_secs(24));
     r.apply(out);
     r.shows("pairing within \u{b1}420 now, widening to anyone in 6 s.");
+}
+
+#[test]
+fn quick_match_names_the_nearest_rating_and_when_the_window_reaches_it() {
+    let mut r = Remote::new(80, 24);
+    r.send(b"1"); // Connect Four
+    r.send(b"1"); // quick match
+    let started = r.clock;
+    r.take_requests();
+    let out = r.session.stats(Stats {
+        online: 2,
+        playing: 0,
+        waiting: vec![(GameKind::ConnectFour, 2)],
+        degraded: false,
+    });
+    r.apply(out);
+    // The lobby names the other seeker here nearest to being paired.
+    let nearest = Nearest {
+        others: 1,
+        rating: 1662,
+        window: Some(325),
+        at: started + Duration::from_secs(15),
+    };
+    let out = r.session.waiting_news(GameKind::ConnectFour, Some(nearest));
+    r.apply(out);
+    let out = r.session.tick(started + Duration::from_secs(3));
+    r.apply(out);
+    r.shows("1 other player waiting, rating 1662:");
+    r.shows("pairing when the window reaches \u{b1}325 (in 12 s).");
+    assert!(!r.screen().contains("too far"), "{}", r.screen());
+    // It counts down, and says so when the pairing is due.
+    let out = r.session.tick(started + Duration::from_secs(14));
+    r.apply(out);
+    r.shows("(in 1 s).");
+    let out = r.session.tick(started + Duration::from_secs(15));
+    r.apply(out);
+    r.shows("(any moment now).");
+    // Several, one past any window but "anyone".
+    let out = r.session.waiting_news(
+        GameKind::ConnectFour,
+        Some(Nearest {
+            others: 3,
+            rating: 2210,
+            window: None,
+            at: started + Duration::from_secs(30),
+        }),
+    );
+    r.apply(out);
+    r.shows("3 other players waiting, the nearest rating 2210:");
+    r.shows("pairing when the window opens to anyone (in 15 s).");
+    // News of another game's queue is not ours.
+    let out = r.session.waiting_news(GameKind::Gomoku, None);
+    r.apply(out);
+    r.shows("the nearest rating 2210");
+    // Nobody named (the others are on other hosts, in a cluster): the
+    // counts and the window, as before.
+    let out = r.session.waiting_news(GameKind::ConnectFour, None);
+    r.apply(out);
+    r.shows("1 other player waits, with a rating too far from yours for now:");
 }
 
 #[test]

@@ -369,6 +369,40 @@ async fn store_renames_at_most_once_a_minute_and_never_onto_a_taken_name() {
     .await;
 }
 
+/// The stones setting (`[t]`) is kept with the account, over a reopening
+/// of the store; unset, it reads as not chosen; only short names are taken.
+#[tokio::test]
+async fn store_keeps_an_accounts_stones_setting() {
+    on_both(|b, store| async move {
+        let a = account(&store, "SHA256:a", "Alice").await;
+        let other = account(&store, "SHA256:b", "Bob").await;
+        assert_eq!(store.stones(&a.id).await.unwrap(), None, "{}", b.name);
+        assert!(store.set_stones(&a.id, "ascii").await.unwrap());
+        assert_eq!(store.stones(&a.id).await.unwrap().as_deref(), Some("ascii"));
+        assert_eq!(store.stones(&other.id).await.unwrap(), None, "only hers");
+        assert!(store.set_stones(&a.id, "emoji").await.unwrap());
+        assert_eq!(store.stones(&a.id).await.unwrap().as_deref(), Some("emoji"));
+        assert!(!store.set_stones("no-such-id", "ascii").await.unwrap());
+        assert_eq!(store.stones("no-such-id").await.unwrap(), None);
+        for bad in ["", "ASCII", "a b", "emoji'; --", &"x".repeat(100)] {
+            assert!(
+                matches!(
+                    store.set_stones(&a.id, bad).await,
+                    Err(StoreError::Invalid(_))
+                ),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(store.stones(&a.id).await.unwrap().as_deref(), Some("emoji"));
+        // A rename leaves it alone; a reopened store still has it.
+        store.rename(&a.id, "Alicia", NOW).await.unwrap();
+        let again = b.open().await.unwrap();
+        assert_eq!(again.stones(&a.id).await.unwrap().as_deref(), Some("emoji"));
+        again.close().await;
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn store_link_codes_are_one_time_and_expire_and_keys_can_be_removed() {
     on_both(|_, store| async move {
@@ -1665,4 +1699,60 @@ async fn store_postgres_schema_from_the_config_is_created_and_used() {
     if let Err(e) = result {
         std::panic::resume_unwind(e.into_panic());
     }
+}
+
+/// The stones setting (`[t]`) over SSH on both backends: chosen in the
+/// lobby, it reaches the store; the same key connecting again sees the
+/// stones it chose, and a change back is kept too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn store_an_accounts_stones_are_kept_between_visits() {
+    use crate::util::ssh::{Client, Login, new_key, start_host_with};
+    use russh::keys::HashAlg;
+
+    on_both(|b, store| async move {
+        let extra = match &b.schema {
+            None => format!("[store]\nurl = \"{}\"\n", b.url),
+            Some(schema) => format!("[store]\nurl = \"{}\"\nschema = \"{schema}\"\n", b.url),
+        };
+        let mut t = start_host_with(&extra).await;
+        let key = new_key();
+        let fp = key.public_key().fingerprint(HashAlg::Sha256).to_string();
+        // The store has it once the host has written it (in the background).
+        let kept = |want: &'static str| {
+            let (store, fp) = (store.clone(), fp.clone());
+            async move {
+                let id = store.account_by_key(&fp).await.unwrap().unwrap().id;
+                for _ in 0..100 {
+                    if store.stones(&id).await.unwrap().as_deref() == Some(want) {
+                        return;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                panic!("the store never had {want}");
+            }
+        };
+        let mut c = Client::connect(t.addr, "Stoney", Login::Key(key.clone())).await;
+        // An xterm: emoji until chosen otherwise.
+        c.wait_for("(now emoji)").await;
+        c.send(b"t").await;
+        c.wait_for("(now ascii)").await;
+        kept("ascii").await;
+        drop(c);
+        let mut c = Client::connect(t.addr, "Stoney", Login::Key(key.clone())).await;
+        let s = c.wait_for("(now ascii)").await;
+        assert!(s.contains("you are Stoney"), "{}: {s}", b.name);
+        // Back to emoji: kept as well.
+        c.send(b"t").await;
+        c.wait_for("(now emoji)").await;
+        kept("emoji").await;
+        drop(c);
+        let mut c = Client::connect(t.addr, "Stoney", Login::Key(key)).await;
+        c.wait_for("(now emoji)").await;
+        // Another key is not affected.
+        let mut other = Client::connect(t.addr, "Pebble", Login::Key(new_key())).await;
+        other.wait_for("(now emoji)").await;
+        drop((c, other));
+        t.shutdown().await;
+    })
+    .await;
 }

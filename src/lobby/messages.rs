@@ -40,6 +40,12 @@ pub enum ToSession {
     Invited(Box<super::state::Invitation>),
     /// The invitation from this session is gone.
     InvitationGone { from: SessionId },
+    /// A guest back at their table by a resume code chose these stones
+    /// (`[t]`) before.
+    Stones(crate::term::board::Theme),
+    /// You wait in quick match for this game: the other seeker here
+    /// nearest to being paired with you, if any.
+    Waiting(Box<(crate::game::GameKind, Option<crate::presence::Nearest>)>),
 }
 
 /// A session's link to its table.

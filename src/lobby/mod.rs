@@ -933,6 +933,8 @@ impl Lobby {
             Notice::Said(m) => ToSession::Said(m),
             Notice::Invited(i) => ToSession::Invited(Box::new(i)),
             Notice::InvitationGone { from } => ToSession::InvitationGone { from },
+            Notice::Stones(t) => ToSession::Stones(t),
+            Notice::Waiting { kind, nearest } => ToSession::Waiting(Box::new((kind, nearest))),
             Notice::Joined(room) => match self.rooms.get(&room) {
                 Some((handle, state)) => ToSession::Joined(Box::new(RoomLink {
                     room: handle.clone(),

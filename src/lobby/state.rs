@@ -17,8 +17,9 @@ use super::naming::{self, Remembered};
 use crate::clock::TimeControl;
 use crate::engine::Level;
 use crate::game::{Colour, GameKind, Rules};
-use crate::presence::Stats;
+use crate::presence::{Nearest, Stats, wait_for_gap};
 use crate::table::Opening;
+use crate::term::board::Theme;
 
 pub type SessionId = u64;
 pub type RoomId = u64;
@@ -132,6 +133,10 @@ fn not_free(name: &str, invitable: bool, doing: Doing) -> Option<String> {
 
 /// The room a person playing at a table on another host is "in".
 pub const ELSEWHERE: RoomId = 0;
+
+/// The seekers of a game told who is nearest to them (the longest
+/// waiting), and the others each looks among: bounds the work per change.
+pub const MAX_TOLD_WAITING: usize = 200;
 
 /// The index of a rated game in per-game rating arrays; `None` for a game
 /// that is never rated (renju).
@@ -294,6 +299,12 @@ pub enum Command {
         id: SessionId,
         on: bool,
     },
+    /// The person chose these stones (`[t]`): a guest's resume codes keep
+    /// them (an account keeps them in the store).
+    SetStones {
+        id: SessionId,
+        stones: Theme,
+    },
 }
 
 impl Command {
@@ -314,6 +325,7 @@ impl Command {
             | Command::Challenge { id, .. }
             | Command::AnswerChallenge { id, .. }
             | Command::SetInvitations { id, .. }
+            | Command::SetStones { id, .. }
             | Command::TakeSeat { id, .. } => Some(id),
             Command::Leave { .. }
             | Command::Rated { .. }
@@ -356,6 +368,15 @@ pub enum Notice {
     Invited(Invitation),
     /// The invitation from this session is gone (lapsed, withdrawn).
     InvitationGone { from: SessionId },
+    /// The stones this guest chose before, back at their table by a
+    /// resume code.
+    Stones(Theme),
+    /// You wait in quick match for `kind`: the other seeker here nearest
+    /// to being paired with you, if any (see [`LobbyState::nearest`]).
+    Waiting {
+        kind: GameKind,
+        nearest: Option<Nearest>,
+    },
 }
 
 /// An invitation to a game, as its recipient sees it.
@@ -658,6 +679,9 @@ struct Member {
     invitable: bool,
     /// When this person's last invitations were sent (the last minute).
     invited_at: VecDeque<Instant>,
+    /// The stones this person chose (`[t]`), if they did this visit or
+    /// came back by a resume code that kept them.
+    stones: Option<Theme>,
 }
 
 impl Member {
@@ -717,6 +741,10 @@ pub struct LobbyState {
     names: HashMap<String, u32>,
     /// Seekers by game, longest waiting first, with when they started.
     queues: HashMap<GameKind, VecDeque<(SessionId, Instant)>>,
+    /// Each queue as its seekers were last told who is nearest
+    /// ([`Notice::Waiting`]), and what each was told.
+    waiting_told: HashMap<GameKind, Vec<(SessionId, Instant)>>,
+    waiting_sent: HashMap<SessionId, Nearest>,
     /// The time, as last told by [`LobbyState::tick`].
     now: Instant,
     /// How long a seeker waits before the computer is offered: by then
@@ -744,6 +772,10 @@ pub struct LobbyState {
     held: HashMap<String, RoomId>,
     /// Guests' resume codes: the room and the session seated with it.
     resumes: HashMap<String, (RoomId, SessionId)>,
+    /// The stones the guest holding a resume code chose (`[t]`), by code:
+    /// given back with the seat. In memory only, like the codes (a guest
+    /// has nothing else that lasts); gone with the room.
+    resume_stones: HashMap<String, Theme>,
     /// Invitations waiting for answers (bounded by the people online times
     /// [`OPEN_PER_SENDER`]).
     invites: Vec<Invite>,
@@ -762,6 +794,8 @@ impl LobbyState {
             members: HashMap::new(),
             names: HashMap::new(),
             queues: HashMap::new(),
+            waiting_told: HashMap::new(),
+            waiting_sent: HashMap::new(),
             now: Instant::now(),
             match_wait: Duration::from_secs(30),
             hosted: HashMap::new(),
@@ -776,6 +810,7 @@ impl LobbyState {
             clocks: HashMap::new(),
             held: HashMap::new(),
             resumes: HashMap::new(),
+            resume_stones: HashMap::new(),
             invites: Vec::new(),
             paired_since: Vec::new(),
             remote: Stats::default(),
@@ -958,6 +993,7 @@ impl LobbyState {
                 status: Status::Idle,
                 invitable: true,
                 invited_at: VecDeque::new(),
+                stones: None,
             },
         ) {
             self.unindex_name(&old.name);
@@ -1110,6 +1146,13 @@ impl LobbyState {
                 if let Some(entry) = self.resumes.get_mut(&key) {
                     entry.1 = id;
                 }
+                // With the stones the guest chose before.
+                if let Some(&stones) = self.resume_stones.get(&key)
+                    && let Some(m) = self.members.get_mut(&id)
+                {
+                    m.stones = Some(stones);
+                    self.tell(id, Notice::Stones(stones));
+                }
                 if self.members.contains_key(&id) {
                     self.unqueue(id);
                     if let Some(m) = self.members.get_mut(&id) {
@@ -1152,6 +1195,16 @@ impl LobbyState {
             Command::AnswerChallenge { id, from, accept } => {
                 self.answer_challenge(id, from, accept)
             }
+            Command::SetStones { id, stones } => {
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.stones = Some(stones);
+                }
+                for (code, (_, holder)) in &self.resumes {
+                    if *holder == id {
+                        self.resume_stones.insert(code.clone(), stones);
+                    }
+                }
+            }
             Command::SetInvitations { id, on } => {
                 if let Some(m) = self.members.get_mut(&id) {
                     m.invitable = on;
@@ -1166,6 +1219,9 @@ impl LobbyState {
                 self.started.retain(|_, r| *r != room);
                 self.held.retain(|_, r| *r != room);
                 self.resumes.retain(|_, (r, _)| *r != room);
+                let resumes = &self.resumes;
+                self.resume_stones
+                    .retain(|code, _| resumes.contains_key(code));
                 for m in self.members.values_mut() {
                     if m.status == Status::Playing(room) || m.status == Status::Watching(room) {
                         m.status = Status::Idle;
@@ -1180,6 +1236,7 @@ impl LobbyState {
                 self.shutting_down = Some(reason);
             }
         }
+        self.tell_waiters();
         std::mem::take(&mut self.out)
     }
 
@@ -2233,6 +2290,9 @@ impl LobbyState {
 
     fn quick_match(&mut self, id: SessionId, kind: GameKind) {
         self.unqueue(id);
+        // A new wait, a new screen: it is told afresh.
+        self.waiting_sent.remove(&id);
+        self.waiting_told.remove(&kind);
         let Some(rules) = self.offered(id, kind) else {
             return;
         };
@@ -2377,7 +2437,76 @@ impl LobbyState {
                 self.pair_seekers(rules, false);
             }
         }
+        self.tell_waiters();
         std::mem::take(&mut self.out)
+    }
+
+    /// For the seeker `id`, waiting for `kind` since `since`: the other
+    /// seeker here who will be paired with them first, and when (their
+    /// ratings' gap against the window of the longer wait of the two);
+    /// `None` when nobody here waits apart from them, or the pairing does
+    /// not depend on ratings (someone without one is paired at once).
+    pub fn nearest(&self, id: SessionId, kind: GameKind, since: Instant) -> Option<Nearest> {
+        let rules = self.rules(kind)?;
+        let mine = self.members.get(&id)?.rated(&rules)?;
+        let mut others = 0;
+        let mut best: Option<Nearest> = None;
+        for &(other, other_since) in self.queues.get(&kind)?.iter().take(MAX_TOLD_WAITING) {
+            if other == id {
+                continue;
+            }
+            let Some(rating) = self.members.get(&other).and_then(|m| m.rated(&rules)) else {
+                continue;
+            };
+            others += 1;
+            let gap = mine.abs_diff(rating);
+            let at = since.min(other_since) + wait_for_gap(gap, self.match_wait);
+            let window = (gap < 500).then_some(gap);
+            let key = |n: &Nearest| (n.at, n.window.unwrap_or(u32::MAX));
+            let this = Nearest {
+                others: 0,
+                rating,
+                window,
+                at,
+            };
+            if best.is_none_or(|b| key(&this) < key(&b)) {
+                best = Some(this);
+            }
+        }
+        best.map(|b| Nearest { others, ..b })
+    }
+
+    /// Tells each seeker whose queue changed who is nearest now
+    /// ([`Notice::Waiting`]), if that changed for them.
+    fn tell_waiters(&mut self) {
+        for rules in self.games.clone() {
+            let kind = rules.kind();
+            let queue: Vec<(SessionId, Instant)> = self
+                .queues
+                .get(&kind)
+                .map(|q| q.iter().take(MAX_TOLD_WAITING).copied().collect())
+                .unwrap_or_default();
+            if self.waiting_told.get(&kind) == Some(&queue) {
+                continue;
+            }
+            for (id, _) in self.waiting_told.remove(&kind).unwrap_or_default() {
+                if !queue.iter().any(|&(x, _)| x == id) {
+                    self.waiting_sent.remove(&id);
+                }
+            }
+            // A new wait starts with nobody named: only a change is told.
+            for &(id, since) in &queue {
+                let nearest = self.nearest(id, kind, since);
+                if self.waiting_sent.get(&id) != nearest.as_ref() {
+                    match nearest {
+                        Some(n) => self.waiting_sent.insert(id, n),
+                        None => self.waiting_sent.remove(&id),
+                    };
+                    self.tell(id, Notice::Waiting { kind, nearest });
+                }
+            }
+            self.waiting_told.insert(kind, queue);
+        }
     }
 
     /// Seats `a` and `b` (or the computer at `level`) at a new table;
@@ -2481,6 +2610,9 @@ impl LobbyState {
                     self.resumes.contains_key(c) || self.hosted.contains_key(c)
                 });
                 self.resumes.insert(code.clone(), (room, *id));
+                if let Some(stones) = self.members.get(id).and_then(|m| m.stones) {
+                    self.resume_stones.insert(code.clone(), stones);
+                }
                 *resume = Some(code);
             }
         }
@@ -2907,6 +3039,71 @@ mod tests {
             ),
             "{effects:?}"
         );
+    }
+
+    /// A guest's stones (`[t]`) stay with their resume code: chosen before
+    /// the game or during it, they come back with the seat; the room's
+    /// end forgets them.
+    #[test]
+    fn a_guests_stones_come_back_with_the_resume_code() {
+        let mut s = lobby(44);
+        named(&mut s, 1, "ann");
+        named(&mut s, 2, "bob");
+        // Chosen in the lobby, before the game: the code gets it.
+        s.handle(Command::SetStones {
+            id: 1,
+            stones: Theme::Ascii,
+        });
+        let code = create(&mut s, 1);
+        let effects = join_code(&mut s, 2, &code, false);
+        let (room, _, _) = opened(&effects);
+        let ann = s.resume_code(room, 1).unwrap();
+        let bob = s.resume_code(room, 2).unwrap();
+        assert_eq!(s.resume_stones.get(&ann), Some(&Theme::Ascii));
+        assert_eq!(s.resume_stones.get(&bob), None, "bob chose nothing");
+        // Bob chooses during the game.
+        s.handle(Command::SetStones {
+            id: 2,
+            stones: Theme::Emoji,
+        });
+        assert_eq!(s.resume_stones.get(&bob), Some(&Theme::Emoji));
+        // Ann drops and comes back by her code: she is told her stones
+        // (before the seat, so the table shows with them).
+        s.handle(Command::Leave { id: 1 });
+        named(&mut s, 3, "back");
+        join_code(&mut s, 3, &ann, false);
+        let effects = s.handle(Command::Rejoined {
+            id: 3,
+            room,
+            key: ann.clone(),
+        });
+        let told: Vec<&Notice> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Tell { to: 3, notice } => Some(notice),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            told,
+            vec![&Notice::Stones(Theme::Ascii), &Notice::Joined(room)],
+            "{effects:?}"
+        );
+        // Her new session changes them: the code keeps the change.
+        s.handle(Command::SetStones {
+            id: 3,
+            stones: Theme::Emoji,
+        });
+        assert_eq!(s.resume_stones.get(&ann), Some(&Theme::Emoji));
+        // Someone without a code keeps the choice for their next one only.
+        named(&mut s, 4, "nobody");
+        s.handle(Command::SetStones {
+            id: 4,
+            stones: Theme::Ascii,
+        });
+        assert_eq!(s.resume_stones.len(), 2, "only codes held get stones");
+        s.handle(Command::RoomClosed { room });
+        assert!(s.resume_stones.is_empty(), "gone with the room");
     }
 
     #[test]
@@ -3451,7 +3648,11 @@ mod tests {
         rated_player(&mut s, 2, "bob", 1900);
         rated_player(&mut s, 3, "cy", 1880);
         assert_eq!(quick(&mut s, 1, C4), vec![]);
-        assert_eq!(quick(&mut s, 2, C4), vec![], "400 apart: both wait");
+        assert_eq!(
+            no_waiting_news(quick(&mut s, 2, C4)),
+            vec![],
+            "400 apart: both wait"
+        );
         // Cy meets Bob (20 apart), not Ann who waited longest.
         let (_, _, seats) = opened(&quick(&mut s, 3, C4));
         assert_eq!(seated(&seats), vec![Some(2), Some(3)]);
@@ -3460,6 +3661,145 @@ mod tests {
         named(&mut s, 4, "dee");
         let (_, _, seats) = opened(&quick(&mut s, 4, C4));
         assert_eq!(seated(&seats), vec![Some(1), Some(4)]);
+    }
+
+    /// The effects but the news of who waits nearest ([`Notice::Waiting`]).
+    fn no_waiting_news(effects: Vec<Effect>) -> Vec<Effect> {
+        effects
+            .into_iter()
+            .filter(|e| {
+                !matches!(
+                    e,
+                    Effect::Tell {
+                        notice: Notice::Waiting { .. },
+                        ..
+                    }
+                )
+            })
+            .collect()
+    }
+
+    /// What each seeker was told of who waits nearest, by session.
+    fn waiting_news(effects: &[Effect]) -> Vec<(SessionId, Option<Nearest>)> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Tell {
+                    to,
+                    notice: Notice::Waiting { kind: C4, nearest },
+                } => Some((*to, *nearest)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Rated seekers too far apart to be paired yet are told who waits
+    /// nearest (the rating) and when the window reaches them (their gap,
+    /// the longer wait of the two counting); told again only when that
+    /// changes; a guest is paired at once, so never told.
+    #[test]
+    fn a_waiting_seeker_is_told_the_nearest_rating_and_when_it_is_reached() {
+        let full = Duration::from_secs(30);
+        let mut s = lobby(47).with_match_wait(full);
+        let t0 = Instant::now();
+        s.tick(t0);
+        rated_player(&mut s, 1, "ann", 1662);
+        rated_player(&mut s, 2, "bob", 1337);
+        rated_player(&mut s, 3, "cy", 1150);
+        assert_eq!(quick(&mut s, 1, C4), vec![], "alone: nothing to tell");
+        s.tick(t0 + Duration::from_secs(5));
+        let effects = quick(&mut s, 2, C4);
+        // 325 apart: the window reaches it after 225/400 of the wait,
+        // counted from ann's start.
+        let at = t0 + presence_wait(325, full);
+        assert_eq!(
+            waiting_news(&effects),
+            vec![
+                (
+                    1,
+                    Some(Nearest {
+                        others: 1,
+                        rating: 1337,
+                        window: Some(325),
+                        at
+                    })
+                ),
+                (
+                    2,
+                    Some(Nearest {
+                        others: 1,
+                        rating: 1662,
+                        window: Some(325),
+                        at
+                    })
+                ),
+            ]
+        );
+        // Nothing new a second later.
+        assert_eq!(s.tick(t0 + Duration::from_secs(6)), vec![]);
+        // Cy, 187 below bob and 512 below ann: bob hears nothing new (ann
+        // is still nearer in time), ann now hears of two others, cy of bob.
+        s.tick(t0 + Duration::from_secs(8));
+        let effects = quick(&mut s, 3, C4);
+        let news = waiting_news(&effects);
+        let cy_bob = t0 + Duration::from_secs(5) + presence_wait(187, full);
+        assert!(cy_bob < at);
+        assert_eq!(
+            news,
+            vec![
+                (
+                    1,
+                    Some(Nearest {
+                        others: 2,
+                        rating: 1337,
+                        window: Some(325),
+                        at
+                    })
+                ),
+                (
+                    2,
+                    Some(Nearest {
+                        others: 2,
+                        rating: 1150,
+                        window: Some(187),
+                        at: cy_bob
+                    })
+                ),
+                (
+                    3,
+                    Some(Nearest {
+                        others: 2,
+                        rating: 1337,
+                        window: Some(187),
+                        at: cy_bob
+                    })
+                ),
+            ],
+            "{effects:?}"
+        );
+        // Bob and cy are paired when the window reaches 187; ann, left
+        // alone, is told nobody waits near her now.
+        let effects = s.tick(cy_bob + Duration::from_millis(1));
+        let (_, _, seats) = opened(&effects);
+        assert_eq!(seated(&seats), vec![Some(2), Some(3)]);
+        assert_eq!(waiting_news(&effects), vec![(1, None)]);
+        // A gap past 500 is reached only when anyone is paired.
+        rated_player(&mut s, 4, "dot", 2200);
+        let effects = quick(&mut s, 4, C4);
+        let news = waiting_news(&effects);
+        assert_eq!(news.len(), 2, "{news:?}");
+        assert_eq!(news[0].1.unwrap().window, None);
+        assert_eq!(news[0].1.unwrap().at, t0 + full);
+        // A guest is paired at once: nobody is told.
+        s.handle(Command::Cancel { id: 4 });
+        named(&mut s, 5, "guest");
+        let effects = quick(&mut s, 5, C4);
+        assert!(waiting_news(&effects).is_empty(), "{effects:?}");
+        opened(&effects);
+    }
+
+    fn presence_wait(gap: u32, full: Duration) -> Duration {
+        crate::presence::wait_for_gap(gap, full)
     }
 
     #[test]
@@ -3474,7 +3814,7 @@ mod tests {
         rated_player(&mut s, 1, "ann", 1500);
         rated_player(&mut s, 2, "bob", 1750);
         quick(&mut s, 1, C4);
-        assert_eq!(quick(&mut s, 2, C4), vec![]);
+        assert_eq!(no_waiting_news(quick(&mut s, 2, C4)), vec![]);
         assert_eq!(s.tick(t0 + Duration::from_secs(10)), vec![], "250 apart");
         assert_eq!(s.stats().waiting_for(C4), 2);
         let effects = s.tick(t0 + Duration::from_secs(15));

@@ -9,6 +9,7 @@ use crate::lobby::state::{Player, rating_index};
 use crate::store::{
     AccountError, LinkError, RenameError, Store, ban_covers, normalize_link_code, now_ms,
 };
+use crate::term::board::Theme;
 
 /// How a login went.
 pub enum Login {
@@ -27,6 +28,9 @@ pub struct Welcome {
     /// Something to tell the person in the lobby (a link code that did
     /// not work, the store being away).
     pub notice: Option<String>,
+    /// The stones the account's player chose on an earlier visit (`None`:
+    /// never chosen; the terminal type decides).
+    pub stones: Option<Theme>,
 }
 
 /// What a banned person reads.
@@ -102,6 +106,7 @@ pub async fn log_in(store: &Store, ip: &str, user: &str, key: Option<&str>) -> L
                 name: Some(name),
                 player: None,
                 notice: Some("the store is unavailable: playing as a guest".into()),
+                stones: None,
             })
         }
     }
@@ -146,9 +151,19 @@ async fn with_account(
             Err(e) => notice = Some(format!("Link code {code}: {e}.")),
         }
     }
-    let account = match account {
-        Some(a) => a,
-        None => create(store, user, fp, now).await?,
+    let (account, stones) = match account {
+        Some(a) => {
+            // A setting only: not worth turning the player into a guest.
+            let stones = match store.stones(&a.id).await {
+                Ok(s) => s.as_deref().and_then(Theme::from_name),
+                Err(e) => {
+                    tracing::warn!(error = %e, "stones setting not read");
+                    None
+                }
+            };
+            (a, stones)
+        }
+        None => (create(store, user, fp, now).await?, None),
     };
     let mut ratings = [None; 2];
     for info in store.ratings(&account.id, now).await? {
@@ -163,6 +178,7 @@ async fn with_account(
             ratings,
         }),
         notice,
+        stones,
     })
 }
 
@@ -204,6 +220,29 @@ async fn create(
         "no free name for a new account: {}",
         last.map_or_else(String::new, |e| e.to_string())
     )))
+}
+
+/// Keeps the stones an account's player chose (`[t]`), in the background
+/// (a store that is away only costs the setting, logged), after the write
+/// before it (`after`), so the last choice is the one kept.
+pub fn keep_stones(
+    store: &Store,
+    account: &str,
+    stones: Theme,
+    after: Option<tokio::task::JoinHandle<()>>,
+) -> tokio::task::JoinHandle<()> {
+    let (store, account) = (store.clone(), account.to_string());
+    tokio::spawn(async move {
+        if let Some(before) = after {
+            let _ = before.await;
+        }
+        let wait = std::time::Duration::from_secs(10);
+        match tokio::time::timeout(wait, store.set_stones(&account, stones.name())).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, %account, "stones setting not kept"),
+            Err(_) => tracing::warn!(%account, "stones setting not kept: the store did not answer"),
+        }
+    })
 }
 
 /// Why a name cannot be had, for the person; `None`: it can.

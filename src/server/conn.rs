@@ -131,6 +131,12 @@ struct Conn {
     /// Cluster mode: the games on other hosts in the list last shown, by
     /// the number they have in it (at most [`crate::lobby::GAMES_LISTED`]).
     remote_games: std::collections::HashMap<u64, (String, u64)>,
+    /// The person chose the stones (now, or on an earlier visit): the
+    /// terminal type no longer decides them.
+    stones_chosen: bool,
+    /// The last write of the stones setting to the store, if any (the next
+    /// one waits for it).
+    stones_write: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// Numbers given to games on other hosts in a list of games (above any
@@ -229,6 +235,7 @@ pub async fn run(
         Login::Welcome(w) => w,
     };
     let account = welcome.player.as_ref().map(|pl| pl.account.clone());
+    let stones = welcome.stones;
     let (inbox_tx, mut inbox) = crate::mailbox::channel::<ToSession>(INBOX);
     let Some(name) = ctx
         .lobby
@@ -263,7 +270,7 @@ pub async fn run(
     };
     let outbox = Outbox::start(sink, cfg.limits.output_buffer);
     let mut conn = Conn {
-        session: Session::remote(opts, p.theme, p.size.0, p.size.1),
+        session: Session::remote(opts, stones.unwrap_or(p.theme), p.size.0, p.size.1),
         ctx: Arc::clone(&ctx),
         id: p.id,
         outbox,
@@ -277,6 +284,8 @@ pub async fn run(
         account,
         input_at: std::time::Instant::now(),
         remote_games: std::collections::HashMap::new(),
+        stones_chosen: stones.is_some(),
+        stones_write: None,
     };
     let out = conn.session.open();
     conn.emit(out).await;
@@ -369,10 +378,13 @@ pub async fn run(
                     let out = conn.session.line(&bytes, crate::lobby::now());
                     if let Some(end) = conn.emit(out).await { break end; }
                 }
-                Some(ConnEvent::Theme(theme)) => {
+                // The terminal type suggests a theme: unless the person
+                // chose the stones themselves.
+                Some(ConnEvent::Theme(theme)) if !conn.stones_chosen => {
                     let out = conn.session.set_theme(theme);
                     conn.emit(out).await;
                 }
+                Some(ConnEvent::Theme(_)) => {}
                 Some(ConnEvent::Raw(bytes)) => {
                     conn.outbox.push_raw(&bytes);
                 }
@@ -807,6 +819,18 @@ impl Conn {
                 }
             }
             Request::SetColour(colour) => lobby.send(Command::SetColour { id, colour }).await,
+            Request::SetStones(stones) => {
+                self.stones_chosen = true;
+                match &self.account {
+                    Some(account) => {
+                        let after = self.stones_write.take();
+                        let write = accounts::keep_stones(&self.ctx.store, account, stones, after);
+                        self.stones_write = Some(write);
+                    }
+                    // A guest's choice goes with their resume codes.
+                    None => lobby.send(Command::SetStones { id, stones }).await,
+                }
+            }
             Request::QuickMatch(kind) => lobby.send(Command::QuickMatch { id, kind }).await,
             Request::PlayComputer(kind, level, human_first) => {
                 lobby
@@ -1021,6 +1045,12 @@ impl Conn {
                 opening: i.opening,
             }),
             ToSession::InvitationGone { from } => self.session.invitation_gone(from),
+            // A guest back by a resume code: the stones they chose.
+            ToSession::Waiting(news) => self.session.waiting_news(news.0, news.1),
+            ToSession::Stones(stones) => {
+                self.stones_chosen = true;
+                self.session.set_theme(stones)
+            }
             ToSession::Joined(link) | ToSession::Watching(link) => {
                 let watching = matches!(msg_kind, MsgKind::Watching);
                 // Leaving a table we still sat at (after a game) or a game

@@ -136,6 +136,9 @@ pub enum Request {
     RoomClock(Option<crate::clock::TimeControl>),
     /// Remote: my room for a friend opens its games this way.
     RoomOpening(crate::table::Opening),
+    /// Remote: the person chose these stones (`[t]`): keep the choice
+    /// (with the account, or with a guest's resume code).
+    SetStones(Theme),
 }
 
 /// What one call produced.
@@ -385,7 +388,20 @@ impl Session {
         }
     }
 
-    /// Switches the theme (the terminal type became known) and repaints.
+    /// The lobby says who, waiting for `kind` too, is nearest to being
+    /// paired with this person (shown while the quick match waits).
+    pub fn waiting_news(&mut self, kind: GameKind, nearest: Option<remote::Nearest>) -> Output {
+        match &mut self.state {
+            State::Seeking(s) if s.rules().kind() == kind => {
+                s.set_nearest(nearest);
+                self.rendered()
+            }
+            _ => Output::default(),
+        }
+    }
+
+    /// Switches the theme (the terminal type became known, or the stones
+    /// the person chose before are known) and repaints.
     pub fn set_theme(&mut self, theme: Theme) -> Output {
         if theme == self.theme {
             return Output::default();
@@ -1017,11 +1033,9 @@ impl Session {
                 out.requests.push(Request::PlayComputer(kind, level, first));
             }
             RemoteAction::ToggleTheme => {
-                self.theme = match self.theme {
-                    Theme::Emoji => Theme::Ascii,
-                    Theme::Ascii => Theme::Emoji,
-                };
+                self.theme = self.theme.toggled();
                 self.screen.invalidate();
+                out.requests.push(Request::SetStones(self.theme));
             }
             RemoteAction::JoinRoom(code) => out.requests.push(Request::JoinRoom(code)),
             RemoteAction::Cancel => {

@@ -13,7 +13,7 @@ use crate::term::input::Key;
 use crate::term::screen::{Frame, Line, Style};
 use crate::text;
 
-pub use crate::presence::Stats;
+pub use crate::presence::{Nearest, Stats};
 
 /// Fixed facts of a remote session.
 #[derive(Debug, Clone)]
@@ -132,6 +132,9 @@ pub struct SeekScreen {
     rules: Rules,
     since: Instant,
     offer: Option<Menu<Choice>>,
+    /// The other seeker on this host nearest to being paired with us, as
+    /// the lobby last said.
+    nearest: Option<Nearest>,
 }
 
 /// Waiting for a friend to join our room.
@@ -652,7 +655,13 @@ impl SeekScreen {
             rules,
             since: now,
             offer: None,
+            nearest: None,
         }
+    }
+
+    /// Who waits nearest to being paired with us, as the lobby says.
+    pub fn set_nearest(&mut self, nearest: Option<Nearest>) {
+        self.nearest = nearest;
     }
 
     pub fn rules(&self) -> Rules {
@@ -758,9 +767,33 @@ impl SeekScreen {
                 // Others wait for this game and we are not paired: the
                 // ratings are further apart than the window, which widens
                 // as the wait goes on (the longer wait of the two counts).
+                // The lobby names the one here who comes first, and when;
+                // otherwise (the other hosts' seekers) the counts tell.
                 let others = stats.waiting_for(self.rules.kind()).saturating_sub(1);
                 let window = crate::presence::rating_window(waited_for, match_wait);
-                if others > 0 && window != u32::MAX {
+                if let Some(n) = self.nearest {
+                    let who = if n.others == 1 {
+                        format!(" 1 other player waiting, rating {}:", n.rating)
+                    } else {
+                        format!(
+                            " {} other players waiting, the nearest rating {}:",
+                            n.others, n.rating
+                        )
+                    };
+                    let when = match whole_secs_left(n.at.saturating_duration_since(now)) {
+                        0 => "any moment now".to_string(),
+                        s => format!("in {s} s"),
+                    };
+                    let reach = match n.window {
+                        Some(w) => format!("reaches \u{b1}{w}"),
+                        None => "opens to anyone".to_string(),
+                    };
+                    f.push(Line::styled(who, Style::PLAIN));
+                    f.push(Line::styled(
+                        format!(" pairing when the window {reach} ({when})."),
+                        Style::PLAIN,
+                    ));
+                } else if others > 0 && window != u32::MAX {
                     let who = if others == 1 {
                         "1 other player waits".to_string()
                     } else {

@@ -16,6 +16,8 @@ pub const RENAME_INTERVAL_MS: i64 = 60_000;
 pub const LINK_CODE_TTL_MS: i64 = 10 * 60_000;
 /// Longest fingerprint accepted (OpenSSH's `SHA256:` + 43 base64 characters is 50).
 pub const MAX_FINGERPRINT_LEN: usize = 128;
+/// Longest stored stones setting (the names are short words: "emoji", "ascii").
+pub const MAX_STONES_LEN: usize = 16;
 /// Link code letters: no 0/O, 1/I/L look-alikes. 8 of them: 40 bits.
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 const CODE_LEN: usize = 8;
@@ -450,6 +452,42 @@ impl Store {
                 .await
                 .map_err(db)?;
             Ok(account_from(&row).map_err(db)?)
+        })
+    }
+
+    /// The stones the account's player chose (`[t]` in the lobby), as the
+    /// name it was stored under; `None`: never chosen (or no such account).
+    pub async fn stones(&self, account: &str) -> Result<Option<String>, StoreError> {
+        with_pool!(&self.read, p => {
+            let row: Option<(Option<String>,)> = sqlx::query_as("SELECT stones FROM accounts WHERE id = $1")
+                .bind(account)
+                .fetch_optional(p)
+                .await?;
+            Ok(row.and_then(|(s,)| s))
+        })
+    }
+
+    /// Keeps the stones the account's player chose: a short lower-case
+    /// name (the caller's, such as "emoji" or "ascii"). `false`: no such
+    /// account.
+    pub async fn set_stones(&self, account: &str, stones: &str) -> Result<bool, StoreError> {
+        if stones.is_empty()
+            || stones.len() > MAX_STONES_LEN
+            || !stones
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        {
+            return Err(StoreError::Invalid(format!(
+                "bad stones setting {stones:?}"
+            )));
+        }
+        with_pool!(&self.write, p => {
+            let done = sqlx::query("UPDATE accounts SET stones = $2 WHERE id = $1")
+                .bind(account)
+                .bind(stones)
+                .execute(p)
+                .await?;
+            Ok(done.rows_affected() > 0)
         })
     }
 

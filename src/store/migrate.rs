@@ -25,6 +25,12 @@ const STEPS: &[Step] = &[
         include_str!("../../migrations/sqlite/0002_board_candidates.sql"),
         include_str!("../../migrations/postgres/0002_board_candidates.sql"),
     ),
+    (
+        3,
+        "account_stones",
+        include_str!("../../migrations/sqlite/0003_account_stones.sql"),
+        include_str!("../../migrations/postgres/0003_account_stones.sql"),
+    ),
 ];
 
 /// The newest schema version this binary knows.

@@ -63,6 +63,21 @@ impl Theme {
         }
     }
 
+    /// The theme of this [`Theme::name`] (as kept with an account), if any.
+    pub fn from_name(name: &str) -> Option<Theme> {
+        [Theme::Emoji, Theme::Ascii]
+            .into_iter()
+            .find(|t| t.name() == name)
+    }
+
+    /// The other theme (the `[t]` toggle).
+    pub fn toggled(self) -> Theme {
+        match self {
+            Theme::Emoji => Theme::Ascii,
+            Theme::Ascii => Theme::Emoji,
+        }
+    }
+
     /// A stone of `colour` as text two columns wide.
     pub fn stone(self, colour: Colour) -> &'static str {
         match self {
@@ -415,6 +430,16 @@ mod tests {
     use super::*;
     use crate::game::{Move, Rules};
     use crate::text;
+
+    #[test]
+    fn a_theme_reads_back_by_its_name() {
+        for t in [Theme::Emoji, Theme::Ascii] {
+            assert_eq!(Theme::from_name(t.name()), Some(t));
+            assert_ne!(t.toggled(), t);
+            assert_eq!(t.toggled().toggled(), t);
+        }
+        assert_eq!(Theme::from_name("sepia"), None);
+    }
 
     fn c4(moves: &str) -> Position {
         let mut p = Position::new(Rules::connect_four());
