@@ -12,6 +12,7 @@ use crate::util::http::{get, parse_metrics};
 use crate::util::proxy::Proxy;
 use crate::util::ssh::{
     Client, Login, MY_TURN, THEIR_TURN, TestHost, merge, play, test_config_text, wait_any,
+    wait_any_within,
 };
 
 fn nats_url() -> String {
@@ -890,75 +891,45 @@ async fn one_each(first: &mut Client, second: &mut Client) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_host_of_a_game_killed_its_players_finish_it_from_the_other_hosts_recorded_once() {
-    use crate::util::ssh::{ServerProcess, new_key};
     let scratch = Scratch::new();
     let nats = nats_url();
-    // The hosts share one store, as a cluster does.
+    // The hosts share one store, as a cluster does. A and B are processes
+    // of their own (the one that holds the table is killed with SIGKILL);
+    // C is where the players come back.
     let pg = PgScratch::new().await;
-    // A and B are processes of their own (the one that holds the table is
-    // killed with SIGKILL); C is where the players come back.
-    let procs = ["ka", "kb"]
-        .map(|name| ServerProcess::start(&(cluster_extra(&scratch, name, &nats) + &pg.section())));
+    let mut p = paired(&scratch, &pg, ["ka", "kb"]).await;
     let mut c = start_cluster_host_with(&scratch, "kc", &nats, &pg.section()).await;
-    let keys = [new_key(), new_key()];
-    let names = ["ann", "bo"];
-    let mut ann = Client::connect(procs[0].addr, "ann", Login::Key(keys[0].clone())).await;
-    let mut bo = Client::connect(procs[1].addr, "bo", Login::Key(keys[1].clone())).await;
-    ann.wait_for("2 online").await;
-    bo.wait_for("2 online").await;
-    seek_connect_four(&mut bo).await;
-    bo.wait_for("Looking for").await;
-    seek_connect_four(&mut ann).await;
-    let ann_first = at_table(&mut ann).await;
-    assert_ne!(ann_first, at_table(&mut bo).await);
-    let mut players = [ann, bo];
-    let first = if ann_first { 0 } else { 1 };
-    for _ in 0..2 {
-        let [p0, p1] = &mut players;
-        let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
-        one_each(f, s).await;
-    }
-    let rooms = rooms_bucket(&scratch).await;
-    let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.moves.len() == 4)).await;
-    // The table is on the host whose player took the other's ticket.
-    let doomed = ["ka", "kb"]
-        .iter()
-        .position(|h| *h == kept[0].owner)
-        .unwrap_or_else(|| panic!("the table is on A or B: {kept:?}"));
+    let doomed = p.table;
     let other = 1 - doomed;
-    procs[doomed].signal("KILL");
+    p.procs[doomed].signal("KILL");
     // The other player's host carries the game on once the dead host is
     // seen gone (its heartbeat and the room's lease lapse): that player
     // sees the seat of the one who was on it wait.
-    players[other]
+    p.players[other]
         .wait_for_within(
-            &format!("{} lost the connection, waiting", names[doomed]),
+            &format!("{} lost the connection, waiting", NAMES[doomed]),
             Duration::from_secs(25),
         )
         .await;
+    let rooms = rooms_bucket(&scratch).await;
     let survivor = ["ka", "kb"][other];
     let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.owner == survivor)).await;
     assert_eq!(kept[0].moves.len(), 4, "the game as it stood: {kept:?}");
     // The player of the dead host comes back through the third host and
     // finds the game.
-    players[doomed] =
-        Client::connect(c.addr, names[doomed], Login::Key(keys[doomed].clone())).await;
-    assert_eq!(at_table(&mut players[doomed]).await, doomed == first);
-    players[other].wait_gone("lost the connection").await;
+    p.players[doomed] =
+        Client::connect(c.addr, NAMES[doomed], Login::Key(p.keys[doomed].clone())).await;
+    assert_eq!(at_table(&mut p.players[doomed]).await, doomed == p.first);
+    p.players[other].wait_gone("lost the connection").await;
     // The other one moves to the third host too (the balancer sent them).
-    players[other] = Client::connect(c.addr, names[other], Login::Key(keys[other].clone())).await;
-    assert_eq!(at_table(&mut players[other]).await, other == first);
-    let [p0, p1] = &mut players;
-    let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
-    one_each(f, s).await;
-    play(f, "a").await;
-    for p in [f, s] {
-        p.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
-    }
+    p.players[other] =
+        Client::connect(c.addr, NAMES[other], Login::Key(p.keys[other].clone())).await;
+    assert_eq!(at_table(&mut p.players[other]).await, other == p.first);
+    finish(&mut p).await;
     wait_for_rooms(&rooms, |r| r.is_empty()).await;
     // The record: once, whole.
     recorded_once(&pg, "ann", 7).await;
-    drop(players);
+    drop(p);
     c.shutdown().await;
 }
 
@@ -1414,22 +1385,6 @@ async fn play_on(c: &mut Client, mv: &str) {
     c.wait_for(MY_TURN).await;
     c.send(format!("{mv}\r").as_bytes()).await;
     wait_any(c, &done).await;
-}
-
-/// [`wait_any`] with its own limit.
-async fn wait_any_within(c: &mut Client, needles: &[&str], wait: Duration) -> usize {
-    let deadline = tokio::time::Instant::now() + wait;
-    loop {
-        let s = c.screen();
-        if let Some(i) = needles.iter().position(|n| s.contains(n)) {
-            return i;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "none of {needles:?} showed:\n{s}"
-        );
-        c.pump(Duration::from_millis(50)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

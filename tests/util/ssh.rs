@@ -474,7 +474,12 @@ pub const MY_TURN: &str = "Move: ";
 
 /// Waits until the screen shows one of `needles`; returns its index.
 pub async fn wait_any(c: &mut Client, needles: &[&str]) -> usize {
-    let deadline = tokio::time::Instant::now() + crate::util::ssh::WAIT;
+    wait_any_within(c, needles, crate::util::ssh::WAIT).await
+}
+
+/// [`wait_any`] with its own limit.
+pub async fn wait_any_within(c: &mut Client, needles: &[&str], wait: Duration) -> usize {
+    let deadline = tokio::time::Instant::now() + wait;
     loop {
         let s = c.screen();
         if let Some(i) = needles.iter().position(|n| s.contains(n)) {
