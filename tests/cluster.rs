@@ -1280,8 +1280,8 @@ impl Drop for Paired {
 async fn paired(scratch: &Scratch, pg: &PgScratch, hosts: [&str; 2]) -> Paired {
     use crate::util::ssh::{ServerProcess, new_key};
     let nats = nats_url();
-    let procs =
-        hosts.map(|name| ServerProcess::start(&(cluster_extra(scratch, name, &nats) + &pg.section())));
+    let procs = hosts
+        .map(|name| ServerProcess::start(&(cluster_extra(scratch, name, &nats) + &pg.section())));
     let keys = [new_key(), new_key()];
     let mut ann = Client::connect(procs[0].addr, NAMES[0], Login::Key(keys[0].clone())).await;
     let mut bo = Client::connect(procs[1].addr, NAMES[1], Login::Key(keys[1].clone())).await;
@@ -1448,7 +1448,11 @@ async fn one_key_on_two_hosts_is_one_session_under_one_name() {
     // same name; the old one is told why and closed.
     let mut second = Client::connect(b.addr, "bob", Login::Key(key.clone())).await;
     second.wait_for("you are bob").await;
-    assert!(header(&second).contains("you are bob "), "{}", second.screen());
+    assert!(
+        header(&second).contains("you are bob "),
+        "{}",
+        second.screen()
+    );
     first.wait_closed().await;
     assert!(
         first.raw_text().contains("signed in again on another host"),
@@ -1461,7 +1465,11 @@ async fn one_key_on_two_hosts_is_one_session_under_one_name() {
     drop(second);
     let mut third = Client::connect(a.addr, "bob", Login::Key(key.clone())).await;
     third.wait_for("you are bob").await;
-    assert!(header(&third).contains("you are bob "), "{}", third.screen());
+    assert!(
+        header(&third).contains("you are bob "),
+        "{}",
+        third.screen()
+    );
     drop(third);
     drop(cy);
     a.shutdown().await;

@@ -36,8 +36,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::wire::{
     AcceptAsk, CodeValue, DeclineNote, FromVisitor, InviteAsk, JoinAnswer, JoinAsk, MatchAnswer,
-    MatchAsk, RejoinAsk, SignedInNote, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame, WireState,
-    parse_tickets,
+    MatchAsk, RejoinAsk, SignedInNote, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame,
+    WireState, parse_tickets,
 };
 use crate::game::{GameKind, Rules};
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
@@ -219,8 +219,7 @@ struct Liveness {
 
 impl Liveness {
     fn steady(&self) -> bool {
-        let connected =
-            self.client.connection_state() == async_nats::connection::State::Connected;
+        let connected = self.client.connection_state() == async_nats::connection::State::Connected;
         let mut since = lock(&self.steady_since);
         match (connected, *since) {
             (false, _) => *since = None,
@@ -2256,6 +2255,9 @@ mod tests {
         assert_eq!(best_for(&me, &[twin, other], &live, 1000, wait), Some(1));
         // Two guests (no account) still meet.
         let guest = ticket("a", 4, None, 1000);
-        assert_eq!(best_for(&guest, &[ticket("b", 5, None, 0)], &live, 1000, wait), Some(0));
+        assert_eq!(
+            best_for(&guest, &[ticket("b", 5, None, 0)], &live, 1000, wait),
+            Some(0)
+        );
     }
 }

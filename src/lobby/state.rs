@@ -937,11 +937,7 @@ impl LobbyState {
                     .map(str::to_string)
             })
             .unwrap_or_else(|| naming::guest_name(identity.as_deref(), &mut self.rng));
-        let name = self.unique_name(
-            &wanted,
-            id,
-            account.as_ref().map(|p| p.account.as_str()),
-        );
+        let name = self.unique_name(&wanted, id, account.as_ref().map(|p| p.account.as_str()));
         self.remembered.remember(identity.as_deref(), &name);
         self.index_name(&name);
         if let Some(old) = self.members.insert(
