@@ -301,20 +301,38 @@ struct Player {
 
 impl Player {
     async fn connect(addr: SocketAddr, name: &str, key: &PrivateKey) -> anyhow::Result<Player> {
+        Player::connect_as(addr, name, Some(key)).await
+    }
+
+    /// A session with `key` (an account), or a guest's without one.
+    async fn connect_as(
+        addr: SocketAddr,
+        name: &str,
+        key: Option<&PrivateKey>,
+    ) -> anyhow::Result<Player> {
         let open = async {
             let config = Arc::new(client::Config {
                 inactivity_timeout: None,
                 ..Default::default()
             });
             let mut handle = client::connect(config, addr, Trusting).await?;
-            let ok = handle
-                .authenticate_publickey(
-                    name,
-                    PrivateKeyWithHashAlg::new(Arc::new(key.clone()), None),
-                )
-                .await?;
-            if !ok.success() {
-                bail!("public key login refused");
+            if let Some(key) = key {
+                let ok = handle
+                    .authenticate_publickey(
+                        name,
+                        PrivateKeyWithHashAlg::new(Arc::new(key.clone()), None),
+                    )
+                    .await?;
+                if !ok.success() {
+                    bail!("public key login refused");
+                }
+            } else {
+                let r = handle
+                    .authenticate_keyboard_interactive_start(name, None)
+                    .await?;
+                if !matches!(r, client::KeyboardInteractiveAuthResponse::Success) {
+                    bail!("guest login refused");
+                }
             }
             let ch = handle.channel_open_session().await?;
             ch.request_pty(false, "xterm-256color", 100, 30, 0, 0, &[])
@@ -922,6 +940,13 @@ async fn one_key_two_hosts(
     let mut y = Player::connect(a, &names[1], &keys[1]).await?;
     old.wait_for(&format!("you are {}", names[0]), WAIT).await?;
     y.wait_for("2 online", WAIT).await?;
+    // A guest on B sees both: B has heard from A (a sign-in on B is told
+    // only to the hosts B knows to be live).
+    let mut watcher = Player::connect_as(b, &format!("w{run}"), None).await?;
+    watcher
+        .wait_for("3 online", WAIT)
+        .await
+        .context("the hosts see each other")?;
     old.seek().await?;
     old.wait_for("Looking for", WAIT).await?;
     // X signs in on B.
@@ -935,9 +960,13 @@ async fn one_key_two_hosts(
             x.shown()
         );
     }
-    old.wait_closed(Duration::from_secs(10))
-        .await
-        .context("the first session of the key")?;
+    if let Err(e) = old.wait_closed(Duration::from_secs(10)).await {
+        bail!(
+            "the first session of the key (seeking on {}): {e:#}; {}",
+            cluster.hosts[0].name,
+            old.shown()
+        );
+    }
     if !String::from_utf8_lossy(&old.raw).contains(SIGNED_IN_ELSEWHERE) {
         bail!("the first session was closed without {SIGNED_IN_ELSEWHERE:?}");
     }
@@ -1017,6 +1046,11 @@ async fn table_host_paused(
     // The paused host runs again. Its old table must not take a move: try
     // one from the stale session (column c, which the game never plays).
     stale.pump(Duration::from_secs(3)).await;
+    eprintln!(
+        "failover: case 5 run {run}: 3 s after SIGCONT the old session on the paused host is {}; {}",
+        if stale.closed { "closed" } else { "open" },
+        stale.shown()
+    );
     let mut stale_took_move = false;
     if !stale.closed && stale.screen().contains(MY_TURN) {
         stale.send(b"c\r").await.ok();
@@ -1202,7 +1236,7 @@ impl Row {
 
 fn print_table(rows: &[Row]) -> anyhow::Result<()> {
     outln!(
-        "{:<28} | {:>4} | {:>8} | {:>13} | {:>14} | failures (first reason)\n{:<28} | {:>4} | {:>8} | {:>13} | {:>14} |",
+        "{:<28} | {:>4} | {:>8} | {:>13} | {:>17} | failures (first reason)\n{:<28} | {:>4} | {:>8} | {:>13} | {:>17} |",
         "case",
         "runs",
         "finished",
@@ -1218,7 +1252,7 @@ fn print_table(rows: &[Row]) -> anyhow::Result<()> {
     for r in rows {
         if r.not_run {
             outln!(
-                "{:<28} | {:>4} | {:>8} | {:>13} | {:>14} | {}",
+                "{:<28} | {:>4} | {:>8} | {:>13} | {:>17} | {}",
                 r.case,
                 "-",
                 "-",
@@ -1234,7 +1268,7 @@ fn print_table(rows: &[Row]) -> anyhow::Result<()> {
             format!("{} ({})", r.failures, one_line(&r.first_reason, 300))
         };
         outln!(
-            "{:<28} | {:>4} | {:>8} | {:>13} | {:>14} | {}",
+            "{:<28} | {:>4} | {:>8} | {:>13} | {:>17} | {}",
             r.case,
             r.runs,
             r.finished,
@@ -1248,7 +1282,12 @@ fn print_table(rows: &[Row]) -> anyhow::Result<()> {
 }
 
 fn one_line(s: &str, max: usize) -> String {
-    let s: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    // One line, and no column separator inside a cell.
+    let s: String = s
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('|', "/");
     if s.chars().count() <= max {
         s
     } else {
