@@ -856,6 +856,10 @@ async fn visitor_host_killed(
     let before = clocks_now(&mut g.players[opponent]).await?;
     cluster.hosts[g.on[visitor]].signal("KILL")?;
     let fault = Instant::now();
+    g.players[visitor]
+        .wait_closed(WAIT)
+        .await
+        .context("the session on the killed host")?;
     let told = format!("{} {LOST_CONNECTION}", g.names[visitor]);
     g.players[opponent]
         .wait_for(&told, Duration::from_secs(10))
@@ -1223,7 +1227,7 @@ impl Row {
             runs: outcomes.len(),
             finished: outcomes.iter().filter(|o| o.finished).count(),
             recorded: outcomes.iter().filter(|o| o.recorded_once).count(),
-            median: (!resumes.is_empty()).then(|| resumes[resumes.len() / 2]),
+            median: median(&resumes),
             failures,
             first_reason: outcomes
                 .iter()
@@ -1281,6 +1285,17 @@ fn print_table(rows: &[Row]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The middle of sorted times (the mean of the two middle ones for an
+/// even count).
+fn median(sorted: &[Duration]) -> Option<Duration> {
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2]),
+        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2),
+    }
+}
+
 fn one_line(s: &str, max: usize) -> String {
     // One line, and no column separator inside a cell.
     let s: String = s
@@ -1307,5 +1322,9 @@ mod tests {
         assert_eq!(parse_clock("12:3"), None);
         assert!(clocks_kept([168, 180], [160, 180]).is_ok());
         assert!(clocks_kept([168, 180], [169, 180]).is_err());
+        let s = Duration::from_secs;
+        assert_eq!(median(&[s(1), s(3)]), Some(s(2)));
+        assert_eq!(median(&[s(1), s(2), s(9)]), Some(s(2)));
+        assert_eq!(median(&[]), None);
     }
 }
