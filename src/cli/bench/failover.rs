@@ -1064,6 +1064,13 @@ async fn table_host_paused(
     let rooms = Rooms::open(&cluster.nats_url, &cluster.prefix).await?;
     let kept = rooms.all().await;
     let owners: Vec<String> = kept.iter().map(|r| r.owner.clone()).collect();
+    let paused = &cluster.hosts[table].name;
+    if owners.iter().any(|o| o == paused) {
+        bail!("the paused host, running again, holds the room in NATS (owners: {owners:?})");
+    }
+    if owners.len() != 1 {
+        bail!("one room kept in NATS expected after SIGCONT, found owners {owners:?}");
+    }
     if stale_took_move {
         bail!(
             "the paused host, running again, took a move at its old table (rooms kept: {owners:?}); {}",
