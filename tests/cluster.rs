@@ -1489,3 +1489,46 @@ async fn a_table_host_paused_past_its_lease_stops_its_table_and_its_player_goes_
     let kept = wait_for_rooms(&rooms, |r| r.is_empty()).await;
     assert!(kept.is_empty());
 }
+
+#[test]
+fn the_failover_benchmark_runs_the_fault_matrix_and_cases_1_to_4_pass() {
+    let out = crate::util::inarow()
+        .args([
+            "bench",
+            "failover",
+            "--runs",
+            "1",
+            "--nats-url",
+            &nats_url(),
+            "--pg-url",
+            &pg_url(),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // Every case has its row; case 6 (a NATS restart) is not run on a
+    // shared server.
+    let row = |case: &str| {
+        text.lines()
+            .find(|l| l.starts_with(case))
+            .unwrap_or_else(|| panic!("no row for case {case}:\n{text}\n{err}"))
+            .to_string()
+    };
+    for case in ["1 ", "2 ", "3 ", "4 ", "5 "] {
+        let cells: Vec<String> = row(case).split('|').map(|c| c.trim().to_string()).collect();
+        if case != "5 " {
+            assert_eq!(cells.len(), 6, "{text}");
+            // runs, finished, recorded once, a time, no failure.
+            assert_eq!(cells[1..4], ["1", "1", "1"], "case {case}:\n{text}\n{err}");
+            assert!(cells[4].parse::<f64>().is_ok(), "{text}");
+            assert_eq!(cells[5], "0", "case {case}:\n{text}\n{err}");
+        }
+    }
+    assert!(row("6 ").contains("not run"), "{text}");
+    // The status says whether everything passed.
+    let all_passed = ["1 ", "2 ", "3 ", "4 ", "5 "]
+        .iter()
+        .all(|c| row(c).ends_with("| 0"));
+    assert_eq!(out.status.success(), all_passed, "{text}\n{err}");
+}

@@ -335,6 +335,11 @@ impl Crossing {
         format!("{}.h.{host}.{rest}", self.prefix)
     }
 
+    /// A subject every host of the cluster follows.
+    fn everyone(&self, rest: &str) -> String {
+        format!("{}.all.{rest}", self.prefix)
+    }
+
     /// Runs until stopped: the lobby's seekers and tables, the messages
     /// for this host, and a look at the queues every heartbeat.
     pub async fn run(
@@ -349,6 +354,16 @@ impl Crossing {
                 return;
             }
         };
+        // What every host is told (a sign-in), followed from the start: a
+        // host not yet seen live by the teller still hears it.
+        let everyone = match self.client.subscribe(self.everyone("signedin")).await {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot subscribe to the cluster's subjects: no matches across hosts");
+                return;
+            }
+        };
+        let inbound = futures_util::stream::select(inbound, everyone);
         let router = tokio::spawn(Arc::clone(&self).route(inbound, stop.clone()));
         let _router = super::AbortOnDrop(router);
         let mut tick = tokio::time::interval(super::HEARTBEAT);
@@ -425,17 +440,13 @@ impl Crossing {
                     Some(Across::SignedIn { account, identity, at_ms }) => {
                         let note = SignedInNote { host: self.host.clone(), account, identity, at_ms };
                         if let Ok(body) = serde_json::to_vec(&note) {
-                            let hosts: Vec<String> = self.live.borrow().keys().cloned().collect();
-                            for host in hosts {
-                                let subject = self.subject(&host, "signedin");
-                                let sent = tokio::time::timeout(
-                                    Duration::from_secs(1),
-                                    self.client.publish(subject, body.clone().into()),
-                                )
-                                .await;
-                                if !matches!(sent, Ok(Ok(()))) {
-                                    tracing::warn!(host = %host, "a sign-in was not told to another host: an older session there stays");
-                                }
+                            let sent = tokio::time::timeout(
+                                Duration::from_secs(1),
+                                self.client.publish(self.everyone("signedin"), body.into()),
+                            )
+                            .await;
+                            if !matches!(sent, Ok(Ok(()))) {
+                                tracing::warn!("a sign-in was not told to the other hosts: an older session elsewhere stays");
                             }
                         }
                     }
@@ -1680,8 +1691,13 @@ impl Crossing {
 
     /// Messages for this host: match requests, visitors' commands, and
     /// our visitors' tables.
-    async fn route(self: Arc<Self>, mut inbound: async_nats::Subscriber, stop: CancellationToken) {
+    async fn route(
+        self: Arc<Self>,
+        mut inbound: impl futures_util::Stream<Item = async_nats::Message> + Unpin,
+        stop: CancellationToken,
+    ) {
         let mine = format!("{}.h.{}.", self.prefix, self.host);
+        let signed_in = self.everyone("signedin");
         loop {
             let msg = tokio::select! {
                 _ = stop.cancelled() => return,
@@ -1693,19 +1709,23 @@ impl Crossing {
             if msg.payload.len() > super::wire::MAX_MESSAGE {
                 continue;
             }
-            let Some(rest) = msg.subject.as_str().strip_prefix(&mine) else {
-                continue;
-            };
-            if rest == "declined" {
-                self.declined(&msg.payload);
-            } else if rest == "signedin" {
-                if let Some(note) = SignedInNote::parse(&msg.payload) {
+            if msg.subject.as_str() == signed_in {
+                if let Some(note) = SignedInNote::parse(&msg.payload)
+                    && note.host != self.host
+                {
                     self.lobby.try_send(Command::SignedInElsewhere {
                         account: note.account,
                         identity: note.identity,
                         at_ms: note.at_ms,
                     });
                 }
+                continue;
+            }
+            let Some(rest) = msg.subject.as_str().strip_prefix(&mine) else {
+                continue;
+            };
+            if rest == "declined" {
+                self.declined(&msg.payload);
             } else if REQUESTS.contains(&rest) {
                 let Some(reply) = msg.reply.clone() else {
                     continue;

@@ -78,10 +78,82 @@ impl Drop for Hosts {
     }
 }
 
-fn free_port() -> anyhow::Result<u16> {
+pub(super) fn free_port() -> anyhow::Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port())
+}
+
+/// One cluster host's configuration file: SSH on `port`, its key in
+/// `dir`, the run's NATS `prefix`, the `store` URL, room for `sessions`;
+/// `lobby` goes into the `[lobby]` section as is.
+pub(super) struct HostConfig<'a> {
+    pub dir: &'a std::path::Path,
+    pub name: &'a str,
+    pub port: u16,
+    pub prefix: &'a str,
+    pub nats_url: &'a str,
+    pub store: &'a str,
+    pub sessions: usize,
+    pub lobby: &'a str,
+}
+
+impl HostConfig<'_> {
+    /// Writes the file (`inarow-<name>.toml` in `dir`); its path.
+    pub(super) fn write(&self) -> anyhow::Result<std::path::PathBuf> {
+        let HostConfig {
+            dir,
+            name,
+            port,
+            prefix,
+            nats_url,
+            store,
+            sessions,
+            lobby,
+        } = self;
+        let config = format!(
+            "[ssh]\nlisten = \"127.0.0.1:{port}\"\nhost_key = \"{}\"\n\n[telnet]\nenabled = false\n\n\
+             [limits]\nmax_sessions = {sessions}\nmax_per_ip = {sessions}\nidle_timeout_secs = 3600\n\n\
+             [lobby]\nmatch_wait_secs = 3600\n{lobby}\n[store]\nurl = \"{store}\"\n\n[log]\nlevel = \"warn\"\n\n\
+             [cluster]\nenabled = true\nnats_url = \"{nats_url}\"\nhost_name = \"{name}\"\nprefix = \"{prefix}\"\n",
+            dir.join(format!("host_key-{name}")).display(),
+        );
+        let path = dir.join(format!("inarow-{name}.toml"));
+        std::fs::write(&path, config)?;
+        Ok(path)
+    }
+}
+
+/// Starts `inarow serve --config <config>` (this binary) and waits until
+/// it listens on `addr`; its standard error goes to `stderr` if given.
+pub(super) fn spawn_host(
+    config: &std::path::Path,
+    addr: SocketAddr,
+    stderr: Option<std::fs::File>,
+    nats_url: &str,
+) -> anyhow::Result<std::process::Child> {
+    let exe = std::env::current_exe().context("cannot find the inarow binary")?;
+    let mut cmd = std::process::Command::new(&exe);
+    cmd.args(["serve", "--config"])
+        .arg(config)
+        .stdin(std::process::Stdio::null());
+    if let Some(f) = stderr {
+        cmd.stderr(f);
+    }
+    let mut child = cmd.spawn().context("cannot start a host")?;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(addr).is_err() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!("a host did not start listening on {addr} (is NATS at {nats_url}?)");
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            bail!("a host stopped at start ({status}); is NATS at {nats_url}?");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Ok(child)
 }
 
 fn start_hosts(args: &BenchClusterArgs) -> anyhow::Result<Hosts> {
@@ -89,7 +161,6 @@ fn start_hosts(args: &BenchClusterArgs) -> anyhow::Result<Hosts> {
     std::fs::create_dir_all(&dir)?;
     let dir = tempfile_dir::Dir(dir);
     let prefix = format!("bench_{}_{}", std::process::id(), crate::store::now_ms());
-    let exe = std::env::current_exe().context("cannot find the inarow binary")?;
     let sessions = args.games * 2 + 64;
     let mut hosts = Hosts {
         children: Vec::new(),
@@ -107,47 +178,28 @@ fn start_hosts(args: &BenchClusterArgs) -> anyhow::Result<Hosts> {
                 hosts._dir.0.join(format!("host{i}.db")).display()
             ),
         };
-        let config = format!(
-            "[ssh]\nlisten = \"127.0.0.1:{port}\"\nhost_key = \"{}\"\n\n[telnet]\nenabled = false\n\n\
-             [limits]\nmax_sessions = {sessions}\nmax_per_ip = {sessions}\nidle_timeout_secs = 3600\n\n\
-             [lobby]\nmatch_wait_secs = 3600\n\n[store]\nurl = \"{store}\"\n\n[log]\nlevel = \"warn\"\n\n\
-             [cluster]\nenabled = true\nnats_url = \"{}\"\nhost_name = \"bench-{i}\"\nprefix = \"{prefix}\"\n",
-            hosts._dir.0.join(format!("host_key{i}")).display(),
-            args.nats_url,
-        );
-        let path = hosts._dir.0.join(format!("inarow{i}.toml"));
-        std::fs::write(&path, config)?;
-        let child = std::process::Command::new(&exe)
-            .args(["serve", "--config"])
-            .arg(&path)
-            .stdin(std::process::Stdio::null())
-            .spawn()
-            .context("cannot start a host")?;
-        hosts.children.push(child);
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while std::net::TcpStream::connect(addr).is_err() {
-            if Instant::now() > deadline {
-                bail!(
-                    "host {i} did not start listening on {addr} (is NATS at {}?)",
-                    args.nats_url
-                );
-            }
-            if let Ok(Some(status)) = hosts.children[i].try_wait() {
-                bail!(
-                    "host {i} stopped at start ({status}); is NATS at {}?",
-                    args.nats_url
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
+        let path = HostConfig {
+            dir: &hosts._dir.0,
+            name: &format!("bench-{i}"),
+            port,
+            prefix: &prefix,
+            nats_url: &args.nats_url,
+            store: &store,
+            sessions,
+            lobby: "",
         }
+        .write()?;
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
+        let child =
+            spawn_host(&path, addr, None, &args.nats_url).with_context(|| format!("host {i}"))?;
+        hosts.children.push(child);
         hosts.addrs.push(addr);
     }
     Ok(hosts)
 }
 
 /// Removes the run's buckets from NATS.
-async fn remove_buckets(nats_url: &str, prefix: &str) {
+pub(super) async fn remove_buckets(nats_url: &str, prefix: &str) {
     let Ok(Ok(client)) =
         tokio::time::timeout(Duration::from_secs(3), async_nats::connect(nats_url)).await
     else {

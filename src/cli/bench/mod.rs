@@ -6,6 +6,7 @@ use clap::Subcommand;
 
 pub mod cluster;
 pub mod connect4;
+pub mod failover;
 pub mod gomoku;
 pub mod server;
 pub mod store;
@@ -20,6 +21,8 @@ pub enum BenchCommand {
     Server(server::BenchServerArgs),
     /// Start several hosts in cluster mode and time games whose players sit on different hosts.
     Cluster(cluster::BenchClusterArgs),
+    /// Inject faults into a cluster of hosts (kill, restart, pause) mid-game and check no game is lost.
+    Failover(failover::BenchFailoverArgs),
     /// Write game records and time leaderboard and profile queries on a store.
     Store(store::BenchStoreArgs),
 }
@@ -31,5 +34,6 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Server(args) => server::run(args),
         BenchCommand::Store(args) => store::run(args),
         BenchCommand::Cluster(args) => cluster::run(args),
+        BenchCommand::Failover(args) => failover::run(args),
     }
 }
