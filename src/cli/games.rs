@@ -412,29 +412,12 @@ mod tests {
 
     #[test]
     fn connect_four_moves_are_column_letters_for_people_and_json_keeps_its_digits() {
-        use crate::store::{MoveRecord, PlayerRecord, Reason};
+        use crate::store::MoveRecord;
         let g = GameRecord {
-            id: GameRecord::new_id(),
-            game: GameKind::ConnectFour,
-            width: 7,
-            height: 6,
-            k: 4,
-            rule: "freestyle".into(),
-            rated: false,
-            started_ms: 1_000,
-            ended_ms: 9_000,
-            first: 0,
-            players: [
-                PlayerRecord::person("ann", None, "Red"),
-                PlayerRecord::person("bob", None, "Yellow"),
-            ],
-            result: GameResult::Win,
-            winner: Some(0),
-            reason: Reason::Line,
-            line: vec![(0, 0), (1, 1), (2, 2), (3, 3)],
             moves: [(3, 0), (4, 0), (3, 1)]
                 .map(|(x, y)| MoveRecord { x, y, ms: 100 })
                 .to_vec(),
+            ..crate::store::sample_record()
         };
         let json = export_json(&g);
         assert_eq!(

@@ -138,6 +138,18 @@ pub struct Ban {
     pub created_ms: i64,
 }
 
+impl Ban {
+    /// A row of the bans table: target, reason, until, created.
+    fn from_row((target, reason, until_ms, created_ms): (String, String, Option<i64>, i64)) -> Ban {
+        Ban {
+            target,
+            reason,
+            until_ms,
+            created_ms,
+        }
+    }
+}
+
 /// One account as the admin listing shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UserInfo {
@@ -240,15 +252,7 @@ impl Store {
             .fetch_all(p)
             .await?
         });
-        Ok(rows
-            .into_iter()
-            .map(|(target, reason, until_ms, created_ms)| Ban {
-                target,
-                reason,
-                until_ms,
-                created_ms,
-            })
-            .collect())
+        Ok(rows.into_iter().map(Ban::from_row).collect())
     }
 
     /// Every ban, in force or expired, newest first.
@@ -258,15 +262,7 @@ impl Store {
                 .fetch_all(p)
                 .await?
         });
-        Ok(rows
-            .into_iter()
-            .map(|(target, reason, until_ms, created_ms)| Ban {
-                target,
-                reason,
-                until_ms,
-                created_ms,
-            })
-            .collect())
+        Ok(rows.into_iter().map(Ban::from_row).collect())
     }
 
     /// Accounts whose name contains `filter` (compared by look-alike

@@ -33,6 +33,9 @@ mod journal;
 mod migrate;
 mod rating;
 mod record;
+/// A sample game record for tests elsewhere in the crate.
+#[cfg(test)]
+pub(crate) use record::tests::sample as sample_record;
 mod recorder;
 
 pub use accounts::{
