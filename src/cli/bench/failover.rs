@@ -575,6 +575,32 @@ impl Game {
 
     /// Waits until both players are at a table that goes on (a turn shown,
     /// no seat waiting); the time since `fault`.
+    /// Player `who`, whose session went with the fault at `fault`, signs
+    /// in again on host `to`: the game goes on (the clocks `before`, read
+    /// on `watcher`'s screen, not gone up), is played out and is recorded
+    /// once.
+    #[allow(clippy::too_many_arguments)]
+    async fn come_back_and_finish(
+        &mut self,
+        cluster: &Cluster,
+        who: usize,
+        to: usize,
+        fault: Instant,
+        (watcher, before): (usize, [u64; 2]),
+        store_url: &str,
+        out: &mut Outcome,
+    ) -> anyhow::Result<()> {
+        self.players[who] =
+            Player::connect(cluster.hosts[to].addr, &self.names[who], &self.keys[who]).await?;
+        self.on[who] = to;
+        out.resume = Some(self.resumed(fault).await?);
+        clocks_kept(before, clocks_now(&mut self.players[watcher]).await?)?;
+        self.finish(out).await?;
+        check_record(store_url, &self.names).await?;
+        out.recorded_once = true;
+        Ok(())
+    }
+
     async fn resumed(&mut self, fault: Instant) -> anyhow::Result<Duration> {
         let deadline = tokio::time::Instant::now() + RESUME_WAIT;
         loop {
@@ -831,15 +857,8 @@ async fn table_host_killed(
         .await
         .context("the session on the killed host")?;
     let to = g.on[other];
-    g.players[doomed] =
-        Player::connect(cluster.hosts[to].addr, &g.names[doomed], &g.keys[doomed]).await?;
-    g.on[doomed] = to;
-    out.resume = Some(g.resumed(fault).await?);
-    clocks_kept(before, clocks_now(&mut g.players[other]).await?)?;
-    g.finish(out).await?;
-    check_record(store_url, &g.names).await?;
-    out.recorded_once = true;
-    Ok(())
+    g.come_back_and_finish(cluster, doomed, to, fault, (other, before), store_url, out)
+        .await
 }
 
 /// (2) A visitor's host is killed: the table's host tells the opponent
@@ -865,19 +884,16 @@ async fn visitor_host_killed(
         .wait_for(&told, Duration::from_secs(10))
         .await
         .context("the opponent told within 10 s")?;
-    g.players[visitor] = Player::connect(
-        cluster.hosts[table].addr,
-        &g.names[visitor],
-        &g.keys[visitor],
+    g.come_back_and_finish(
+        cluster,
+        visitor,
+        table,
+        fault,
+        (opponent, before),
+        store_url,
+        out,
     )
-    .await?;
-    g.on[visitor] = table;
-    out.resume = Some(g.resumed(fault).await?);
-    clocks_kept(before, clocks_now(&mut g.players[opponent]).await?)?;
-    g.finish(out).await?;
-    check_record(store_url, &g.names).await?;
-    out.recorded_once = true;
-    Ok(())
+    .await
 }
 
 /// (3) The table's host restarts (SIGTERM, started again under its name);
@@ -903,18 +919,16 @@ async fn rolling_restart(
         bail!("the player on the restarting host was not told it restarts");
     }
     restart(cluster, table)?;
-    g.players[leaving] = Player::connect(
-        cluster.hosts[table].addr,
-        &g.names[leaving],
-        &g.keys[leaving],
+    g.come_back_and_finish(
+        cluster,
+        leaving,
+        table,
+        fault,
+        (other, before),
+        store_url,
+        out,
     )
-    .await?;
-    out.resume = Some(g.resumed(fault).await?);
-    clocks_kept(before, clocks_now(&mut g.players[other]).await?)?;
-    g.finish(out).await?;
-    check_record(store_url, &g.names).await?;
-    out.recorded_once = true;
-    Ok(())
+    .await
 }
 
 /// Waits for host `i` to stop and starts it again (same name, config,
