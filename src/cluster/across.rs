@@ -50,6 +50,8 @@ const ASK_TIMEOUT: Duration = Duration::from_secs(3);
 const FIRST_STATE: Duration = Duration::from_secs(10);
 /// Most commands one visitor's seat may send a second.
 const COMMANDS_PER_SECOND: u32 = 20;
+/// How long a visitor's host waits for the table's host to take a move.
+const MOVE_ACK: Duration = Duration::from_secs(2);
 /// Most matches being settled at once (each is a request to another host).
 const SETTLING_MAX: usize = 256;
 /// Most presences one look at a queue reads from NATS, for tickets of
@@ -144,6 +146,9 @@ struct Visit {
     key: Option<String>,
     /// Its table's host went: the seat is being looked for.
     orphaned: bool,
+    /// The last state's number ([`WireState::rev`]): the same state sent
+    /// again on the table's heartbeat is not shown again.
+    rev: u64,
 }
 
 impl Visit {
@@ -165,6 +170,7 @@ impl Visit {
             watching: false,
             key: account.or_else(|| Some(token.to_string())),
             orphaned: false,
+            rev: 0,
         }
     }
 
@@ -248,6 +254,12 @@ impl Liveness {
     fn gone(&self, host: &str, instance: &str) -> bool {
         self.steady() && self.instance(host).as_deref() != Some(instance)
     }
+}
+
+/// Where a sender's state numbers start: apart from any other sender's
+/// (a seat carried on to another table starts anew), never 0.
+fn first_rev() -> u64 {
+    (u64::from(rand::random::<u32>()) << 20) | 1
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -1524,6 +1536,8 @@ impl Crossing {
         let mut state = link.state;
         tokio::spawn(async move {
             let mut first = true;
+            // Numbered as a seat's states are (see `seat_visitor`).
+            let mut rev = first_rev();
             // The watcher's host's run, once seen live (one that started a
             // moment ago may not be in the list yet).
             let mut seen = liveness.instance(&host);
@@ -1544,18 +1558,21 @@ impl Crossing {
                                 let _ = handle.send(RoomCmd::Unwatch { id: ghost }).await;
                                 break;
                             }
-                            continue;
+                            // The current state again (one may have been lost).
+                            rev -= 1;
                         }
                     }
                 }
                 first = false;
+                rev += 1;
                 seen = seen.or_else(|| liveness.instance(&host));
                 if seen.as_deref().is_some_and(|i| liveness.gone(&host, i)) {
                     // The watcher's host is gone: so is the watcher.
                     let _ = handle.send(RoomCmd::Unwatch { id: ghost }).await;
                     break;
                 }
-                let wire = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
+                let mut wire = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
+                wire.rev = rev;
                 if let Ok(body) = serde_json::to_vec(&ToVisitor::State(Box::new(wire))) {
                     let _ = tokio::time::timeout(
                         Duration::from_secs(1),
@@ -1627,8 +1644,18 @@ impl Crossing {
                 lock(&seats).remove(&token);
                 return;
             }
-            let first = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
-            send(ToVisitor::State(Box::new(first))).await;
+            // States are numbered from a start of this seat's own: the
+            // current one goes again on every heartbeat (one lost on the
+            // way, NATS restarting, is made good), and the visitor shows
+            // each number once.
+            let mut rev = first_rev();
+            let wire = |state: &watch::Receiver<Arc<RoomState>>, rev: u64| {
+                let mut w = WireState::of(&state.borrow(), ghost, Instant::now());
+                w.rev = rev;
+                ToVisitor::State(Box::new(w))
+            };
+            state.borrow_and_update();
+            send(wire(&state, rev)).await;
             loop {
                 tokio::select! {
                     // Every heartbeat: the visitor's host may die while
@@ -1650,13 +1677,15 @@ impl Crossing {
                                 .await;
                             break;
                         }
+                        send(wire(&state, rev)).await;
                     }
                     changed = state.changed() => {
                         if changed.is_err() {
                             break;
                         }
-                        let wire = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
-                        send(ToVisitor::State(Box::new(wire))).await;
+                        state.borrow_and_update();
+                        rev += 1;
+                        send(wire(&state, rev)).await;
                     }
                     msg = inbox.recv() => match msg {
                         Some(msg) => {
@@ -1667,8 +1696,8 @@ impl Crossing {
                         None => {
                             // The room has ended: its last state (a game
                             // handed over, say) still goes.
-                            let wire = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
-                            send(ToVisitor::State(Box::new(wire))).await;
+                            state.borrow_and_update();
+                            send(wire(&state, rev + 1)).await;
                             break;
                         }
                     },
@@ -1743,7 +1772,13 @@ impl Crossing {
                     drop(permit);
                 });
             } else if let Some(token) = rest.strip_prefix("t.") {
-                self.visitor_command(token, &msg.payload);
+                let taken = self.visitor_command(token, &msg.payload);
+                if let (true, Some(reply)) = (taken, msg.reply.clone()) {
+                    let client = self.client.clone();
+                    tokio::spawn(async move {
+                        let _ = client.publish(reply, bytes::Bytes::new()).await;
+                    });
+                }
             } else if let Some(Ok(session)) = rest.strip_prefix("s.").map(str::parse::<SessionId>) {
                 self.for_visit(session, &msg.payload);
             }
@@ -1798,17 +1833,18 @@ impl Crossing {
         }
     }
 
-    /// A visitor's command, for the seat with this token.
-    fn visitor_command(&self, token: &str, body: &[u8]) {
+    /// A visitor's command, for the seat with this token; whether it was
+    /// given to the table.
+    fn visitor_command(&self, token: &str, body: &[u8]) -> bool {
         let Ok(from) = serde_json::from_slice::<FromVisitor>(body) else {
-            return;
+            return false;
         };
         let mut seats = lock(&self.seats);
         let Some(seat) = seats.get_mut(token) else {
-            return;
+            return false;
         };
         if from.token != token {
-            return;
+            return false;
         }
         let now = Instant::now();
         if now.duration_since(seat.window.0) >= Duration::from_secs(1) {
@@ -1816,7 +1852,7 @@ impl Crossing {
         }
         seat.window.1 += 1;
         if seat.window.1 > COMMANDS_PER_SECOND {
-            return;
+            return false;
         }
         if seat.watcher.is_some() {
             match from.cmd {
@@ -1835,9 +1871,9 @@ impl Crossing {
                                 .await;
                         });
                     }
-                    return;
+                    return true;
                 }
-                _ => return, // a watcher does not play
+                _ => return false, // a watcher does not play
             }
         }
         let cmd = from
@@ -1849,6 +1885,7 @@ impl Crossing {
                 let _ = tokio::time::timeout(Duration::from_secs(2), handle.send(cmd)).await;
             });
         }
+        true
     }
 
     /// The table of our session `session` on another host says something.
@@ -1862,6 +1899,10 @@ impl Crossing {
         };
         match msg {
             ToVisitor::State(wire) => {
+                if wire.rev != 0 && wire.rev == visit.rev && visit.state.is_some() {
+                    return; // sent again on the table's heartbeat: shown already
+                }
+                visit.rev = wire.rev;
                 let state = match wire.into_state(session, Instant::now()) {
                     Ok(s) => Arc::new(s),
                     Err(e) => {
@@ -1951,13 +1992,32 @@ impl Crossing {
             }
             if let (Some(cmd), Some((host, token))) = (WireCmd::of(&cmd), to) {
                 let subject = self.subject(&host, &format!("t.{token}"));
+                let is_move = matches!(cmd, WireCmd::Move(_));
                 let from = FromVisitor { token, cmd };
                 if let Ok(body) = serde_json::to_vec(&from) {
-                    let _ = tokio::time::timeout(
-                        Duration::from_secs(1),
-                        self.client.publish(subject, body.into()),
-                    )
-                    .await;
+                    if is_move {
+                        // A move is answered once the table has it: one
+                        // lost on the way (NATS restarting, the table's
+                        // host gone) is said, never silently dropped.
+                        let asked = tokio::time::timeout(
+                            MOVE_ACK,
+                            self.client.request(subject, body.into()),
+                        )
+                        .await;
+                        if !matches!(asked, Ok(Ok(_))) {
+                            tracing::info!(host = %host, "a move for a table on another host was not taken");
+                            let _ = inbox.try_send(ToSession::Rejected(
+                                "the host of your game is not answering: play again in a moment"
+                                    .into(),
+                            ));
+                        }
+                    } else {
+                        let _ = tokio::time::timeout(
+                            Duration::from_secs(1),
+                            self.client.publish(subject, body.into()),
+                        )
+                        .await;
+                    }
                 }
             }
             if leaving {

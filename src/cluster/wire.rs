@@ -105,6 +105,12 @@ pub struct WireState {
     /// The last swap2 choice: the chooser's side now, and the choice.
     #[serde(default)]
     swap2_chosen: Option<(u8, Swap2Choice)>,
+    /// Which change of the table this is, as its sender counts them (0:
+    /// not counted). The sender sends the state again on its heartbeat,
+    /// with the same number, so a state lost on the way (NATS restarting)
+    /// is made good; the receiver shows a number it has shown only once.
+    #[serde(default)]
+    pub rev: u64,
 }
 
 fn side_byte(s: Side) -> u8 {
@@ -186,6 +192,7 @@ impl WireState {
             handed_over: state.handed_over,
             swap2: v.swap2.map(|s| s.id().to_string()),
             swap2_chosen: v.swap2_chosen.map(|(side, c)| (side_byte(side), c)),
+            rev: 0,
             ending: v.ending.as_ref().map(|e| match e {
                 Ending::Line { winner, line } => WireEnding::Line {
                     winner: side_byte(*winner),
