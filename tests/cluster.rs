@@ -1230,6 +1230,7 @@ async fn a_bucket_open_that_times_out_while_nats_is_stalled_is_tried_again() {
 struct Paired {
     procs: [crate::util::ssh::ServerProcess; 2],
     players: [Client; 2],
+    /// Their keys (guests paired by [`paired_guests`] have none: unused).
     keys: [Box<russh::keys::PrivateKey>; 2],
     first: usize,
     table: usize,
@@ -1258,13 +1259,29 @@ impl Drop for Paired {
 }
 
 async fn paired(scratch: &Scratch, pg: &PgScratch, hosts: [&str; 2]) -> Paired {
+    pair_up(scratch, pg, hosts, false).await
+}
+
+/// [`paired`], ann and bo as guests (no key): each has a resume code.
+async fn paired_guests(scratch: &Scratch, pg: &PgScratch, hosts: [&str; 2]) -> Paired {
+    pair_up(scratch, pg, hosts, true).await
+}
+
+async fn pair_up(scratch: &Scratch, pg: &PgScratch, hosts: [&str; 2], guests: bool) -> Paired {
     use crate::util::ssh::{ServerProcess, new_key};
     let nats = nats_url();
     let procs = hosts
         .map(|name| ServerProcess::start(&(cluster_extra(scratch, name, &nats) + &pg.section())));
     let keys = [new_key(), new_key()];
-    let mut ann = Client::connect(procs[0].addr, NAMES[0], Login::Key(keys[0].clone())).await;
-    let mut bo = Client::connect(procs[1].addr, NAMES[1], Login::Key(keys[1].clone())).await;
+    let login = |i: usize| {
+        if guests {
+            Login::Guest
+        } else {
+            Login::Key(keys[i].clone())
+        }
+    };
+    let mut ann = Client::connect(procs[0].addr, NAMES[0], login(0)).await;
+    let mut bo = Client::connect(procs[1].addr, NAMES[1], login(1)).await;
     ann.wait_for("2 online").await;
     bo.wait_for("2 online").await;
     seek_connect_four(&mut bo).await;
@@ -1529,4 +1546,90 @@ fn the_failover_benchmark_runs_the_fault_matrix_and_its_cases_pass() {
     // The status says whether everything passed.
     let all_passed = cases.iter().all(|c| row(c).ends_with("| 0"));
     assert_eq!(out.status.success(), all_passed, "{text}\n{err}");
+}
+
+/// The resume code a guest's seat shows under the board.
+async fn resume_shown(c: &mut Client) -> String {
+    crate::live::resume_code(&c.wait_for("Cut off? Log in as ").await)
+}
+
+/// A guest visiting a table on another host (quick match), whose own host
+/// is killed: the table's host holds the seat and tells the opponent
+/// within 10 s; the guest logs in with the resume code they were shown
+/// at the table's host (`third`: `None`) or at a third host, gets the
+/// seat back under their name, and the game is finished and recorded once.
+async fn a_visiting_guest_comes_back_by_resume_code(hosts: [&str; 2], third: Option<&str>) {
+    let scratch = Scratch::new();
+    let pg = PgScratch::new().await;
+    let mut p = paired_guests(&scratch, &pg, hosts).await;
+    let visitor = 1 - p.table;
+    let opponent = p.table;
+    let code = resume_shown(&mut p.players[visitor]).await;
+    let mut c = match third {
+        Some(name) => {
+            Some(start_cluster_host_with(&scratch, name, &nats_url(), &pg.section()).await)
+        }
+        None => None,
+    };
+    p.procs[visitor].signal("KILL");
+    p.players[opponent]
+        .wait_for_within(
+            &format!("{} lost the connection, waiting", NAMES[visitor]),
+            Duration::from_secs(10),
+        )
+        .await;
+    let to = c.as_ref().map_or(p.procs[p.table].addr, |c| c.addr);
+    p.players[visitor] = Client::connect(to, &code, Login::Guest).await;
+    p.players[visitor]
+        .wait_for(&format!("{} (you)", NAMES[visitor]))
+        .await;
+    assert_eq!(at_table(&mut p.players[visitor]).await, visitor == p.first);
+    // The same code still leads back to the seat.
+    assert_eq!(resume_shown(&mut p.players[visitor]).await, code);
+    p.players[opponent].wait_gone("lost the connection").await;
+    finish(&mut p).await;
+    recorded_once(&pg, "ann", 7).await;
+    drop(p);
+    if let Some(c) = &mut c {
+        c.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visiting_guest_whose_host_is_killed_comes_back_by_resume_code_to_the_tables_host() {
+    a_visiting_guest_comes_back_by_resume_code(["gva", "gvb"], None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visiting_guest_whose_host_is_killed_comes_back_by_resume_code_on_a_third_host() {
+    a_visiting_guest_comes_back_by_resume_code(["gwa", "gwb"], Some("gwc")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guests_host_holding_the_table_killed_the_guest_comes_back_by_resume_code_to_the_other_host()
+ {
+    let scratch = Scratch::new();
+    let pg = PgScratch::new().await;
+    let mut p = paired_guests(&scratch, &pg, ["gta", "gtb"]).await;
+    let doomed = p.table;
+    let other = 1 - doomed;
+    let code = resume_shown(&mut p.players[doomed]).await;
+    p.procs[doomed].signal("KILL");
+    // The other player's host carries the game on once the dead host is
+    // seen gone, the guest's seat held for them.
+    p.players[other]
+        .wait_for_within(
+            &format!("{} lost the connection, waiting", NAMES[doomed]),
+            Duration::from_secs(25),
+        )
+        .await;
+    p.players[doomed] = Client::connect(p.procs[other].addr, &code, Login::Guest).await;
+    p.players[doomed]
+        .wait_for(&format!("{} (you)", NAMES[doomed]))
+        .await;
+    assert_eq!(at_table(&mut p.players[doomed]).await, doomed == p.first);
+    assert_eq!(resume_shown(&mut p.players[doomed]).await, code);
+    p.players[other].wait_gone("lost the connection").await;
+    finish(&mut p).await;
+    recorded_once(&pg, "ann", 7).await;
 }

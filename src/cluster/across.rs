@@ -142,7 +142,8 @@ struct Visit {
     /// It watches the game (it does not play).
     watching: bool,
     /// What takes its seat back if the table's host goes: its account, or
-    /// the seat's first secret (a guest).
+    /// a guest's resume code (the seat's first secret until the table
+    /// sends the code).
     key: Option<String>,
     /// Its table's host went: the seat is being looked for.
     orphaned: bool,
@@ -1019,7 +1020,8 @@ impl Crossing {
             visit.token = token.clone();
             visit.since = Instant::now();
         }
-        let account = (!valid_token(key)).then(|| key.to_string());
+        let account =
+            (!valid_token(key) && !crate::room_code::looks_like_code(key)).then(|| key.to_string());
         match self.ask_rejoin(id, key, stored, token, name, account).await {
             Some(JoinAnswer::Yes) => {
                 if let Some(v) = lock(&self.visits).get_mut(&id) {
@@ -1903,6 +1905,12 @@ impl Crossing {
                     return; // sent again on the table's heartbeat: shown already
                 }
                 visit.rev = wire.rev;
+                // A guest's resume code takes the seat back from now on
+                // (on any host, also when this one or the table's goes).
+                let resume = wire.resume_code().filter(|_| !visit.watching);
+                if resume.is_some() {
+                    visit.key.clone_from(&resume);
+                }
                 let state = match wire.into_state(session, Instant::now()) {
                     Ok(s) => Arc::new(s),
                     Err(e) => {
@@ -1928,7 +1936,7 @@ impl Crossing {
                         let link = RoomLink {
                             room: handle,
                             state: rx,
-                            resume: None,
+                            resume,
                         };
                         let _ = visit.inbox.try_send(if visit.watching {
                             ToSession::Watching(Box::new(link))

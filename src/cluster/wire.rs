@@ -111,6 +111,10 @@ pub struct WireState {
     /// is made good; the receiver shows a number it has shown only once.
     #[serde(default)]
     pub rev: u64,
+    /// The visitor's own resume code (a guest's): shown under the board,
+    /// it takes the seat back on any host.
+    #[serde(default)]
+    resume: Option<String>,
 }
 
 fn side_byte(s: Side) -> u8 {
@@ -187,6 +191,9 @@ impl WireState {
                 rating: s.rating,
             }),
             mine: state.ids.map(|id| id == Some(ghost)),
+            resume: (0..2)
+                .find(|&i| state.ids[i] == Some(ghost))
+                .and_then(|i| state.carry.as_ref()?.resumes[i].clone()),
             computer: state.ids.map(|id| id.is_none()),
             present: state.present,
             handed_over: state.handed_over,
@@ -240,6 +247,13 @@ impl WireState {
                     .collect()
             }),
         }
+    }
+
+    /// The visitor's resume code, if it has the shape of one.
+    pub fn resume_code(&self) -> Option<String> {
+        self.resume.clone().filter(|c| {
+            c.len() == crate::room_code::RESUME_LEN && crate::room_code::looks_like_code(c)
+        })
     }
 
     /// The state for the visitor's session `me`, received at `now`; an
@@ -844,6 +858,30 @@ mod tests {
             [Some(OTHER), Some(42)],
             "the visitor's seat is its own"
         );
+    }
+
+    #[test]
+    fn a_guest_visitor_gets_its_own_resume_code_with_the_state_and_no_other() {
+        use crate::lobby::room::Carry;
+        let now = Instant::now();
+        let mut state = room_state();
+        let with = |resumes: [Option<&str>; 2]| {
+            Some(Arc::new(Carry {
+                resumes: resumes.map(|r| r.map(str::to_string)),
+                ..Carry::default()
+            }))
+        };
+        state.carry = with([Some("BCDFGH"), Some("KB2CXW")]);
+        let bytes = serde_json::to_vec(&WireState::of(&state, VISITOR, now)).unwrap();
+        let back: WireState = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(back.resume_code().as_deref(), Some("KB2CXW"));
+        // A watcher (no seat) gets none; nor does a seat with an account.
+        assert_eq!(WireState::of(&state, VISITOR + 1, now).resume_code(), None);
+        state.carry = with([Some("BCDFGH"), None]);
+        assert_eq!(WireState::of(&state, VISITOR, now).resume_code(), None);
+        // Something not shaped like a resume code is not taken for one.
+        state.carry = with([None, Some("\u{1b}[2J0123")]);
+        assert_eq!(WireState::of(&state, VISITOR, now).resume_code(), None);
     }
 
     #[test]

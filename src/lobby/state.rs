@@ -2577,9 +2577,9 @@ impl LobbyState {
                         colour,
                         account: v.account.clone(),
                         rating: if rated { v.rating } else { None },
-                        // A guest from another host: its host finds the
-                        // seat again by the seat's secret, if this host goes.
-                        resume: v.account.is_none().then(|| v.token.clone()),
+                        // A guest from another host gets a resume code
+                        // below, as a guest here does.
+                        resume: None,
                     }
                 }
                 (None, None) => return None,
@@ -2596,7 +2596,10 @@ impl LobbyState {
         } else {
             [seat_b, seat_a]
         };
-        // Guests get a resume code for a dropped connection.
+        // Guests get a resume code for a dropped connection; a visitor's
+        // (from another host) is sent to it with the table's state, and is
+        // kept with the room in NATS: it takes the seat back on any host,
+        // also once the visitor's host is gone.
         for seat in &mut seats {
             if let Seat::Human {
                 id,
@@ -2604,7 +2607,6 @@ impl LobbyState {
                 resume,
                 ..
             } = seat
-                && *id < VISITOR_IDS
             {
                 let code = new_code_of(&mut self.rng, RESUME_LEN, |c| {
                     self.resumes.contains_key(c) || self.hosted.contains_key(c)
@@ -3961,6 +3963,29 @@ mod tests {
         assert_eq!(opened, room);
         assert_eq!(seated(&seats).into_iter().flatten().count(), 2);
         assert!(seated(&seats).contains(&Some(*ghost)));
+        // The visiting guest has a resume code of her own, as a guest here
+        // does: typed on this host, it leads back to her seat.
+        let code = seats
+            .iter()
+            .find_map(|seat| match seat {
+                Seat::Human { id, resume, .. } if id == ghost => resume.clone(),
+                _ => None,
+            })
+            .expect("the visitor's seat has a resume code");
+        assert!(super::super::codes::looks_like_code(&code), "{code}");
+        assert_eq!(code.len(), super::super::codes::RESUME_LEN);
+        assert_eq!(s.resume_code(room, *ghost), Some(code.clone()));
+        assert_ne!(s.resume_code(room, 1), Some(code.clone()));
+        named(&mut s, 5, "newcomer");
+        let back = join_code(&mut s, 5, &code, true);
+        assert_eq!(
+            back,
+            vec![Effect::Rejoin {
+                room,
+                key: code,
+                id: 5
+            }]
+        );
         // A seeker who has gone cannot be seated.
         assert_eq!(s.open_across(2, GameKind::Gomoku, visitor("dee")), None);
         s.handle(Command::Leave { id: 2 });
