@@ -253,9 +253,11 @@ impl Player {
         }
     }
 
+    /// Waits until the screen shows `needle`; that screen.
     fn wait_for(&self, needle: &str, within: Duration) -> String {
-        self.wait_any(&[needle], within);
-        self.screen()
+        self.wait_until(&format!("showing {needle:?}"), within, |s| {
+            s.contains(needle)
+        })
     }
 
     /// Waits until the screen no longer shows `needle`.
@@ -339,9 +341,10 @@ impl Player {
 }
 
 /// Two hosts (`serve` processes), alice on the first and bob on the
-/// second, paired by quick match (bob seeks first) with four moves
-/// played, the first player in column a and the second in b; which host
-/// holds the table, read from NATS.
+/// second, paired by quick match (bob seeks first, so the table is
+/// expected on alice's host, the second seeker's; which host holds it is
+/// read from NATS, not assumed) with four moves played, the first player
+/// in column a and the second in b.
 struct Game {
     // Dropped in this order: the terminals, the hosts, then the scratch
     // buckets and schema.
@@ -427,7 +430,7 @@ impl Game {
         }
         game.first = if alice_first { 0 } else { 1 };
         for n in 0..4 {
-            game.mover(n).play(if n % 2 == 0 { "a" } else { "b" }, n);
+            game.mover(n).play(["a", "b"][n % 2], n);
         }
         // The table's host, as kept in NATS (the game four moves in).
         let deadline = Instant::now() + WAIT;
@@ -457,11 +460,7 @@ impl Game {
 
     /// The player to play move number `n` (from 0).
     fn mover(&self, n: usize) -> &Player {
-        &self.players[if n % 2 == 0 {
-            self.first
-        } else {
-            1 - self.first
-        }]
+        &self.players[[self.first, 1 - self.first][n % 2]]
     }
 
     /// Checks player `who`, back after the fault, sees the game as it
@@ -480,7 +479,7 @@ impl Game {
     /// both screens show; then the record, once and whole.
     fn finish_and_check_the_record(&self) {
         for n in 4..7 {
-            self.mover(n).play(if n % 2 == 0 { "a" } else { "b" }, n);
+            self.mover(n).play(["a", "b"][n % 2], n);
         }
         for p in &self.players {
             p.wait_for(WON, WAIT);
