@@ -4,6 +4,7 @@ mod accounts;
 mod architecture;
 mod cli_play;
 mod cluster;
+mod cluster_openssh;
 mod computer;
 mod connect4_engine;
 mod gomoku_engine;
