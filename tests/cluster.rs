@@ -10,54 +10,11 @@ use inarow::server::Host;
 
 use crate::util::http::{get, parse_metrics};
 use crate::util::proxy::Proxy;
+use crate::util::scratch::{PgScratch, Scratch, nats_url, pg_url};
 use crate::util::ssh::{
     Client, Login, MY_TURN, THEIR_TURN, TestHost, merge, play, test_config_text, wait_any,
     wait_any_within,
 };
-
-fn nats_url() -> String {
-    std::env::var("INAROW_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into())
-}
-
-/// This run's bucket prefix, and the buckets' removal when dropped (also
-/// when the test panics).
-struct Scratch {
-    prefix: String,
-}
-
-impl Scratch {
-    fn new() -> Scratch {
-        Scratch {
-            prefix: format!("itest_{}", uuid::Uuid::now_v7().simple()),
-        }
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let prefix = self.prefix.clone();
-        // Its own thread and runtime: this may run while a test unwinds.
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                let Ok(Ok(client)) =
-                    tokio::time::timeout(Duration::from_secs(3), async_nats::connect(nats_url()))
-                        .await
-                else {
-                    return;
-                };
-                let js = async_nats::jetstream::new(client);
-                for bucket in ["hosts", "people", "queue", "codes", "rooms", "seats"] {
-                    let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
-                }
-            });
-        })
-        .join();
-    }
-}
 
 fn cluster_config_text(dir: &std::path::Path, scratch: &Scratch, host: &str, nats: &str) -> String {
     let extra = format!(
@@ -761,67 +718,6 @@ fn cluster_extra(scratch: &Scratch, host: &str, nats: &str) -> String {
         "[cluster]\nenabled = true\nnats_url = \"{nats}\"\nhost_name = \"{host}\"\nprefix = \"{}\"\n",
         scratch.prefix
     )
-}
-
-/// A PostgreSQL schema of this run, shared by its hosts as their store
-/// (the cluster's hosts share one store: accounts are the same on all),
-/// dropped afterwards.
-struct PgScratch {
-    schema: String,
-}
-
-fn pg_url() -> String {
-    std::env::var("INAROW_TEST_PG").unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into())
-}
-
-impl PgScratch {
-    async fn new() -> PgScratch {
-        use sqlx::Executor;
-        let schema = format!("cluster_test_{}", uuid::Uuid::now_v7().simple());
-        let admin = sqlx::PgPool::connect(&pg_url())
-            .await
-            .unwrap_or_else(|e| panic!("PostgreSQL at {}: {e}", pg_url()));
-        admin
-            .execute(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
-            .await
-            .unwrap();
-        admin.close().await;
-        PgScratch { schema }
-    }
-
-    /// The store URL whose connections work in this schema.
-    fn url(&self) -> String {
-        format!("{}?options=-c%20search_path%3D{}", pg_url(), self.schema)
-    }
-
-    /// The `[store]` section for a host.
-    fn section(&self) -> String {
-        format!("[store]\nurl = \"{}\"\n", self.url())
-    }
-}
-
-impl Drop for PgScratch {
-    fn drop(&mut self) {
-        let schema = self.schema.clone();
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                use sqlx::Executor;
-                if let Ok(admin) = sqlx::PgPool::connect(&pg_url()).await {
-                    let _ = admin
-                        .execute(sqlx::AssertSqlSafe(format!(
-                            "DROP SCHEMA IF EXISTS {schema} CASCADE"
-                        )))
-                        .await;
-                    admin.close().await;
-                }
-            });
-        })
-        .join();
-    }
 }
 
 async fn start_cluster_host_with(

@@ -14,15 +14,8 @@ use std::time::{Duration, Instant};
 
 use crate::util::Tmux;
 use crate::util::board_stones;
+use crate::util::scratch::{self, PgScratch, nats_url};
 use crate::util::ssh::ServerProcess;
-
-fn nats_url() -> String {
-    std::env::var("INAROW_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into())
-}
-
-fn pg_url() -> String {
-    std::env::var("INAROW_TEST_PG").unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into())
-}
 
 /// What the status line says on this player's turn, and on the other's.
 const MY_TURN: &str = "Move: ";
@@ -35,40 +28,25 @@ const WAIT: Duration = Duration::from_secs(15);
 /// A run's NATS bucket prefix and PostgreSQL schema, removed when dropped
 /// (also when the test panics).
 struct Scratch {
-    prefix: String,
-    schema: String,
+    nats: scratch::Scratch,
+    pg: PgScratch,
 }
 
 impl Scratch {
     fn new(rt: &tokio::runtime::Runtime) -> Scratch {
-        let id = uuid::Uuid::now_v7().simple();
         let scratch = Scratch {
-            prefix: format!("ossh_{id}"),
-            schema: format!("ossh_test_{id}"),
+            nats: scratch::Scratch::new(),
+            pg: rt.block_on(PgScratch::new()),
         };
-        rt.block_on(async {
-            use sqlx::Executor;
-            let admin = sqlx::PgPool::connect(&pg_url())
-                .await
-                .unwrap_or_else(|e| panic!("PostgreSQL at {}: {e}", pg_url()));
-            admin
-                .execute(sqlx::AssertSqlSafe(format!(
-                    "CREATE SCHEMA {}",
-                    scratch.schema
-                )))
-                .await
-                .unwrap();
-            admin.close().await;
-            // NATS with JetStream must be there, not just a port: the
-            // rooms bucket opens (made as the hosts make it).
-            rooms_bucket(&scratch.prefix).await;
-        });
+        // NATS with JetStream must be there, not just a port: the rooms
+        // bucket opens (made as the hosts make it).
+        rt.block_on(rooms_bucket(&scratch.nats.prefix));
         scratch
     }
 
     /// The store URL whose connections work in this run's schema.
     fn store_url(&self) -> String {
-        format!("{}?options=-c%20search_path%3D{}", pg_url(), self.schema)
+        self.pg.url()
     }
 
     /// The configuration of host `name` of this run, over the test
@@ -76,45 +54,11 @@ impl Scratch {
     fn host_config(&self, name: &str) -> String {
         format!(
             "[cluster]\nenabled = true\nnats_url = \"{}\"\nhost_name = \"{name}\"\nprefix = \"{}\"\n\n\
-             [store]\nurl = \"{}\"\n\n[lobby]\nreconnect_grace_secs = 30\n",
+             {}\n[lobby]\nreconnect_grace_secs = 30\n",
             nats_url(),
-            self.prefix,
-            self.store_url()
+            self.nats.prefix,
+            self.pg.section()
         )
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let (prefix, schema) = (self.prefix.clone(), self.schema.clone());
-        // Its own thread and runtime: this may run while a test unwinds.
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                if let Ok(Ok(client)) =
-                    tokio::time::timeout(Duration::from_secs(3), async_nats::connect(nats_url()))
-                        .await
-                {
-                    let js = async_nats::jetstream::new(client);
-                    for bucket in ["hosts", "people", "queue", "codes", "rooms", "seats"] {
-                        let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
-                    }
-                }
-                use sqlx::Executor;
-                if let Ok(admin) = sqlx::PgPool::connect(&pg_url()).await {
-                    let _ = admin
-                        .execute(sqlx::AssertSqlSafe(format!(
-                            "DROP SCHEMA IF EXISTS {schema} CASCADE"
-                        )))
-                        .await;
-                    admin.close().await;
-                }
-            });
-        })
-        .join();
     }
 }
 
@@ -435,7 +379,7 @@ impl Game {
         // The table's host, as kept in NATS (the game four moves in).
         let deadline = Instant::now() + WAIT;
         let owner = loop {
-            let rooms = game.rt.block_on(kept_rooms(&game.scratch.prefix));
+            let rooms = game.rt.block_on(kept_rooms(&game.scratch.nats.prefix));
             if let Some(r) = rooms.iter().find(|r| r.moves.len() == 4) {
                 assert_eq!(rooms.len(), 1, "{rooms:?}");
                 assert_eq!(
@@ -570,7 +514,7 @@ fn openssh_players_finish_their_game_when_the_tables_host_is_killed() {
         killed.elapsed()
     );
     // Now held by the surviving host.
-    let rooms = g.rt.block_on(kept_rooms(&g.scratch.prefix));
+    let rooms = g.rt.block_on(kept_rooms(&g.scratch.nats.prefix));
     assert_eq!(rooms.len(), 1, "{rooms:?}");
     assert_eq!(rooms[0].owner, g.host_names[other], "{rooms:?}");
     g.finish_and_check_the_record();

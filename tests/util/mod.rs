@@ -27,6 +27,7 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
 
 pub mod http;
 pub mod proxy;
+pub mod scratch;
 pub mod ssh;
 pub mod telnet;
 

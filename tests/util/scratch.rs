@@ -1,0 +1,110 @@
+//! Scratch room in the real services for one test: a NATS bucket prefix
+//! and a PostgreSQL schema, each removed when dropped (also when the test
+//! panics).
+
+use std::time::Duration;
+
+pub fn nats_url() -> String {
+    std::env::var("INAROW_TEST_NATS").unwrap_or_else(|_| "nats://127.0.0.1:4222".into())
+}
+
+/// This run's bucket prefix, and the buckets' removal when dropped (also
+/// when the test panics).
+pub struct Scratch {
+    pub prefix: String,
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch {
+            prefix: format!("itest_{}", uuid::Uuid::now_v7().simple()),
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let prefix = self.prefix.clone();
+        // Its own thread and runtime: this may run while a test unwinds.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let Ok(Ok(client)) =
+                    tokio::time::timeout(Duration::from_secs(3), async_nats::connect(nats_url()))
+                        .await
+                else {
+                    return;
+                };
+                let js = async_nats::jetstream::new(client);
+                for bucket in ["hosts", "people", "queue", "codes", "rooms", "seats"] {
+                    let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// A PostgreSQL schema of this run, shared by its hosts as their store
+/// (the cluster's hosts share one store: accounts are the same on all),
+/// dropped afterwards.
+pub struct PgScratch {
+    pub schema: String,
+}
+
+pub fn pg_url() -> String {
+    std::env::var("INAROW_TEST_PG").unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into())
+}
+
+impl PgScratch {
+    pub async fn new() -> PgScratch {
+        use sqlx::Executor;
+        let schema = format!("cluster_test_{}", uuid::Uuid::now_v7().simple());
+        let admin = sqlx::PgPool::connect(&pg_url())
+            .await
+            .unwrap_or_else(|e| panic!("PostgreSQL at {}: {e}", pg_url()));
+        admin
+            .execute(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+            .await
+            .unwrap();
+        admin.close().await;
+        PgScratch { schema }
+    }
+
+    /// The store URL whose connections work in this schema.
+    pub fn url(&self) -> String {
+        format!("{}?options=-c%20search_path%3D{}", pg_url(), self.schema)
+    }
+
+    /// The `[store]` section for a host.
+    pub fn section(&self) -> String {
+        format!("[store]\nurl = \"{}\"\n", self.url())
+    }
+}
+
+impl Drop for PgScratch {
+    fn drop(&mut self) {
+        let schema = self.schema.clone();
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                use sqlx::Executor;
+                if let Ok(admin) = sqlx::PgPool::connect(&pg_url()).await {
+                    let _ = admin
+                        .execute(sqlx::AssertSqlSafe(format!(
+                            "DROP SCHEMA IF EXISTS {schema} CASCADE"
+                        )))
+                        .await;
+                    admin.close().await;
+                }
+            });
+        })
+        .join();
+    }
+}
