@@ -803,7 +803,7 @@ async fn paramiko(t: &TestHost, args: &[&str]) -> String {
 /// (paramiko's `auth_none` followed by another method on the same
 /// connection still waits: paramiko asks for the authentication service
 /// again before every attempt and russh 0.65 answers only the first
-/// request; see the README.)
+/// request; see docs/hosting.md.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn paramiko_is_told_the_methods_and_logs_in_both_ways() {
     if !paramiko_available() {

@@ -333,7 +333,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             String::new()
         }
     ));
-    out.push_str(" from the games of `inarow train gomoku-games`; see README.\n");
+    out.push_str(" from the games of `inarow train gomoku-games`; see docs/gomoku-engine.md.\n");
     out.push_str(&format!(
         "# {games} games, {} positions fitted, {} held out. Log loss held out: {:.4} (hand-set evaluation {:.4}).\n",
         train.len(),

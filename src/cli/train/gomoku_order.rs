@@ -221,7 +221,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "# The Gomoku engine's learned move-ordering weights (see src/engine/gomoku/learned.rs).\n",
     );
     text.push_str(&format!(
-        "# Made by `inarow train gomoku-order` --skip {} --l2 {} --steps {} from the games of `inarow train gomoku-games`; see README.\n",
+        "# Made by `inarow train gomoku-order` --skip {} --l2 {} --steps {} from the games of `inarow train gomoku-games`; see docs/gomoku-engine.md.\n",
         args.skip, args.l2, args.steps
     ));
     text.push_str(&format!(
