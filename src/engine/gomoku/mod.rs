@@ -78,7 +78,7 @@ impl Rule {
 
 /// How hard the computer plays: a ladder of levels from 1 (weakest) to
 /// [`GomokuLevel::COUNT`] (the full engine), each meant to score about 75 %
-/// against the one below it (the figures are in the README).
+/// against the one below it (the figures are in docs/gomoku-engine.md).
 ///
 /// | level | plays |
 /// |-------|-------|
