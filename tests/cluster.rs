@@ -1405,12 +1405,18 @@ async fn a_table_host_paused_past_its_lease_stops_its_table_and_its_player_goes_
 
 #[test]
 fn the_failover_benchmark_runs_the_fault_matrix_and_its_cases_pass() {
+    // Cases 1, 2, 3 and 5 have tests of their own above (the same faults,
+    // hosts in this process); here the bench runs the cases found nowhere
+    // else: one key on two hosts, NATS stopped 10 s (a NATS server of the
+    // bench's own), PostgreSQL cut 10 s.
     let out = crate::util::inarow()
         .args([
             "bench",
             "failover",
             "--runs",
             "1",
+            "--cases",
+            "4,6,7",
             "--nats-url",
             &nats_url(),
             "--pg-url",
@@ -1420,28 +1426,23 @@ fn the_failover_benchmark_runs_the_fault_matrix_and_its_cases_pass() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
-    // Every case has its row; case 6 stops and starts a NATS server of
-    // the bench's own, case 7 cuts the hosts from PostgreSQL.
     let row = |case: &str| {
         text.lines()
             .find(|l| l.starts_with(case))
             .unwrap_or_else(|| panic!("no row for case {case}:\n{text}\n{err}"))
             .to_string()
     };
-    let cases = ["1 ", "2 ", "3 ", "4 ", "5 ", "6 ", "7 "];
-    for case in cases {
+    for case in ["4 one key", "6 NATS down", "7 PostgreSQL down"] {
         let cells: Vec<String> = row(case).split('|').map(|c| c.trim().to_string()).collect();
-        if case != "5 " {
-            assert_eq!(cells.len(), 6, "{text}");
-            // runs, finished, recorded once, a time, no failure.
-            assert_eq!(cells[1..4], ["1", "1", "1"], "case {case}:\n{text}\n{err}");
-            assert!(cells[4].parse::<f64>().is_ok(), "{text}");
-            assert_eq!(cells[5], "0", "case {case}:\n{text}\n{err}");
-        }
+        assert_eq!(cells.len(), 6, "{text}");
+        // runs, finished, recorded once, a time, no failure.
+        assert_eq!(cells[1..4], ["1", "1", "1"], "case {case}:\n{text}\n{err}");
+        assert!(cells[4].parse::<f64>().is_ok(), "{text}");
+        assert_eq!(cells[5], "0", "case {case}:\n{text}\n{err}");
     }
-    // The status says whether everything passed.
-    let all_passed = cases.iter().all(|c| row(c).ends_with("| 0"));
-    assert_eq!(out.status.success(), all_passed, "{text}\n{err}");
+    // Only the cases asked for are run.
+    assert!(!text.lines().any(|l| l.starts_with("1 ")), "{text}");
+    assert!(out.status.success(), "{text}\n{err}");
 }
 
 /// The resume code a guest's seat shows under the board.
