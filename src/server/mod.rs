@@ -146,13 +146,15 @@ impl Host {
         // The store first: a host that cannot keep games does not start.
         let store = Store::open_with(&config.store.url, &config.store.options()).await?;
         tracing::info!(store = %store.url(), "store open");
-        let journal = Journal::new(
-            config
-                .store
-                .journal
-                .clone()
-                .unwrap_or_else(|| Recorder::default_journal_path(&config.store.url)),
-        );
+        let journal = Journal::new(config.store.journal.clone().unwrap_or_else(|| {
+            Recorder::default_journal_path(
+                &config.store.url,
+                config
+                    .cluster
+                    .enabled
+                    .then_some(config.cluster.host_name.as_str()),
+            )
+        }));
         let recorder = Arc::new(Recorder::start(
             store.clone(),
             journal,

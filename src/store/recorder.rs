@@ -85,13 +85,17 @@ impl Recorder {
     }
 
     /// The default journal path for a store URL: beside a SQLite file
-    /// (`inarow.db` → `inarow.journal.jsonl`), else `var/journal.jsonl`.
-    pub fn default_journal_path(url: &str) -> std::path::PathBuf {
-        match url.strip_prefix("sqlite://") {
-            Some(path) if !path.is_empty() => {
+    /// (`inarow.db` → `inarow.journal.jsonl`), else `var/journal.jsonl`,
+    /// or `var/journal-<host>.jsonl` for host `host` of a cluster.
+    pub fn default_journal_path(url: &str, host: Option<&str>) -> std::path::PathBuf {
+        match (url.strip_prefix("sqlite://"), host) {
+            (Some(path), _) if !path.is_empty() => {
                 std::path::Path::new(path.split('?').next().unwrap_or(path))
                     .with_extension("journal.jsonl")
             }
+            // Hosts of a cluster share the store, and may share a folder:
+            // each keeps a journal of its own, so none replays another's.
+            (_, Some(host)) => std::path::PathBuf::from(format!("var/journal-{host}.jsonl")),
             _ => std::path::PathBuf::from("var/journal.jsonl"),
         }
     }
@@ -344,5 +348,32 @@ async fn writer(
     if pending || spilled.load(Ordering::Acquire) {
         // Last chance before exit; what stays is replayed at the next start.
         replay(&store, &journal, batch, options.deadline).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Recorder;
+    use std::path::PathBuf;
+
+    #[test]
+    fn each_host_of_a_cluster_keeps_a_journal_of_its_own() {
+        let pg = "postgres://root@127.0.0.1/test";
+        assert_eq!(
+            Recorder::default_journal_path(pg, None),
+            PathBuf::from("var/journal.jsonl")
+        );
+        assert_eq!(
+            Recorder::default_journal_path(pg, Some("a")),
+            PathBuf::from("var/journal-a.jsonl")
+        );
+        assert_ne!(
+            Recorder::default_journal_path(pg, Some("a")),
+            Recorder::default_journal_path(pg, Some("b"))
+        );
+        assert_eq!(
+            Recorder::default_journal_path("sqlite://data/inarow.db?mode=rwc", Some("a")),
+            PathBuf::from("data/inarow.journal.jsonl")
+        );
     }
 }

@@ -79,15 +79,33 @@ impl PgScratch {
         format!("{}?options=-c%20search_path%3D{}", pg_url(), self.schema)
     }
 
-    /// The `[store]` section for a host.
+    /// The `[store]` section for a host: this schema, and a journal of
+    /// the host's own (several tests' hosts run in one folder).
     pub fn section(&self) -> String {
-        format!("[store]\nurl = \"{}\"\n", self.url())
+        let journal = std::env::temp_dir().join(format!(
+            "inarow-test-journal-{}-{}.jsonl",
+            self.schema,
+            uuid::Uuid::now_v7().simple()
+        ));
+        format!(
+            "[store]\nurl = \"{}\"\njournal = \"{}\"\n",
+            self.url(),
+            journal.display()
+        )
     }
 }
 
 impl Drop for PgScratch {
     fn drop(&mut self) {
         let schema = self.schema.clone();
+        let journals = format!("inarow-test-journal-{schema}-");
+        if let Ok(dir) = std::fs::read_dir(std::env::temp_dir()) {
+            for e in dir.flatten() {
+                if e.file_name().to_string_lossy().starts_with(&journals) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
         let _ = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
                 .enable_all()

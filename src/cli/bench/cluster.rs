@@ -114,9 +114,10 @@ impl HostConfig<'_> {
         let config = format!(
             "[ssh]\nlisten = \"127.0.0.1:{port}\"\nhost_key = \"{}\"\n\n[telnet]\nenabled = false\n\n\
              [limits]\nmax_sessions = {sessions}\nmax_per_ip = {sessions}\nidle_timeout_secs = 3600\n\n\
-             [lobby]\nmatch_wait_secs = 3600\n{lobby}\n[store]\nurl = \"{store}\"\n\n[log]\nlevel = \"warn\"\n\n\
+             [lobby]\nmatch_wait_secs = 3600\n{lobby}\n[store]\nurl = \"{store}\"\njournal = \"{}\"\n\n[log]\nlevel = \"warn\"\n\n\
              [cluster]\nenabled = true\nnats_url = \"{nats_url}\"\nhost_name = \"{name}\"\nprefix = \"{prefix}\"\n",
             dir.join(format!("host_key-{name}")).display(),
+            dir.join(format!("journal-{name}.jsonl")).display(),
         );
         let path = dir.join(format!("inarow-{name}.toml"));
         std::fs::write(&path, config)?;
