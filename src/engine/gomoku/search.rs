@@ -46,12 +46,6 @@ const SIDE_SALT: u64 = 0x7A5C_1E3D_96B2_4F08;
 const VERIFY_PLIES: i32 = 6;
 /// How many fours deep the quiescence search ([`Search::qsearch`]) goes.
 const QSEARCH_FOURS: i32 = 6;
-/// The depth the quiescence search's table entries are stored at
-/// ([`Options::qsearch_tt`]): below any the main search asks for, so it
-/// never takes their score as its own.
-const QSEARCH_TT_DEPTH: i32 = -100;
-/// A ply whose node had no static evaluation ([`Options::improving`]).
-const NO_EVAL: i32 = i32::MIN;
 
 /// What one search may use, and which of the engine's parts it switches on.
 #[derive(Clone, Debug)]
@@ -136,42 +130,6 @@ pub struct Options {
     /// the follow-up may be a forbidden point), instead of standing pat
     /// or cutting on the static evaluation before trying it.
     pub quick_wins: bool,
-    /// Extension of the answer to a four, in hundredths of a ply: 100
-    /// (every level) searches it at the depth of the node (the four itself
-    /// cost the ply), 150 half a ply deeper (measured, not shipped).
-    /// Fractions are carried down the line and spent a whole ply at a
-    /// time, so a line of fours goes deeper than the nominal depth.
-    pub four_ext: i32,
-    /// Extension of the table's move (outside the answer to a four), in
-    /// hundredths of a ply, on the principal variation and off it;
-    /// carried down the line like [`Options::four_ext`].
-    pub tt_ext: (i32, i32),
-    /// The quiescence search reads and writes the transposition table
-    /// where it tries fours: a line of fours reaches the same stones in
-    /// many orders, and an entry of the main search's cuts it at once.
-    /// Its own entries are stored at the lowest depth, so the main
-    /// search takes their move, never their score, and they take the
-    /// slot only of the same position or of an earlier search.
-    /// Measured, not shipped: off at every level (see the docs, stop 63).
-    pub qsearch_tt: bool,
-    /// Extra plies of late move reduction for a quiet move that is not a
-    /// killer in an expected cut node (a null-window node whose parent
-    /// expects it to fail high: the later moves of a node that already
-    /// has its cutoff candidate searched first); 0 = off.
-    pub cut_lmr: i32,
-    /// Whether the static evaluation of a quiet node has risen since the
-    /// side to move's node two plies up (where that one was quiet too)
-    /// decides two things: where it has not, late quiet moves already
-    /// reduced by more than a ply are reduced one ply more
-    /// (`improving.0`), and pruning by move count keeps half as many
-    /// (`improving.1`).
-    pub improving: (bool, bool),
-    /// Late moves that make or stop a single threat (one open three or a
-    /// plain four of the side to move, or the point of one open three of
-    /// the opponent's) are reduced too, from a node's fourth move: one
-    /// ply, two from the seventh, three from the thirteenth at depth 4
-    /// or more. Moves that make or stop two threats at once are not.
-    pub threat_lmr: bool,
 }
 
 impl Options {
@@ -202,12 +160,6 @@ impl Options {
             lmr_log: 100,
             move_count: Some((3.0, 1.5)),
             quick_wins: true,
-            four_ext: 100,
-            tt_ext: (0, 0),
-            qsearch_tt: false,
-            cut_lmr: 0,
-            improving: (false, false),
-            threat_lmr: false,
         }
     }
 
@@ -226,12 +178,6 @@ impl Options {
             lmr_log: 0,
             move_count: None,
             quick_wins: false,
-            four_ext: 100,
-            tt_ext: (0, 0),
-            qsearch_tt: false,
-            cut_lmr: 0,
-            improving: (false, false),
-            threat_lmr: false,
             ..self
         }
     }
@@ -263,12 +209,6 @@ impl Options {
             lmr_log: 0,
             move_count: None,
             quick_wins: false,
-            four_ext: 100,
-            tt_ext: (0, 0),
-            qsearch_tt: false,
-            cut_lmr: 0,
-            improving: (false, false),
-            threat_lmr: false,
         }
     }
 }
@@ -322,12 +262,6 @@ pub struct Search<'a> {
     tt: &'a mut Tt,
     history: Vec<[u32; 2]>,
     killers: Vec<[Pos; 2]>,
-    /// The fraction of a ply (hundredths) each node's line carries
-    /// ([`Options::four_ext`]), set by its parent.
-    ext_credit: Vec<i32>,
-    /// Each ply's static evaluation where its node was quiet, else
-    /// [`NO_EVAL`] ([`Options::improving`]).
-    static_evals: Vec<i32>,
     /// Move lists the nodes borrow and give back, so that a node does not
     /// allocate its own.
     move_bufs: Vec<Vec<Pos>>,
@@ -357,8 +291,6 @@ impl<'a> Search<'a> {
             tt,
             history: vec![[0; 2]; n],
             killers: vec![[0; 2]; MAX_PLY as usize + 2],
-            ext_credit: vec![0; MAX_PLY as usize + 2],
-            static_evals: vec![NO_EVAL; MAX_PLY as usize + 2],
             move_bufs: Vec::new(),
             keys: Vec::new(),
             stop,
@@ -662,7 +594,7 @@ impl<'a> Search<'a> {
         self.b.play(m);
         let mut wins = false;
         for depth in 1..=max_depth {
-            let v = self.pvs(depth, 1, WIN_MIN - 1, WIN_MIN, false);
+            let v = self.pvs(depth, 1, WIN_MIN - 1, WIN_MIN);
             if self.aborted || v <= -WIN_MIN {
                 break;
             }
@@ -700,14 +632,14 @@ impl<'a> Search<'a> {
             self.b.play(m);
             let mut v;
             if i == 0 {
-                v = -self.pvs(depth - 1, 1, -beta, -alpha, false);
+                v = -self.pvs(depth - 1, 1, -beta, -alpha);
             } else {
-                v = -self.pvs(depth - 1 - r, 1, -alpha - 1, -alpha, true);
+                v = -self.pvs(depth - 1 - r, 1, -alpha - 1, -alpha);
                 if v > alpha && r > 0 && !self.aborted {
-                    v = -self.pvs(depth - 1, 1, -alpha - 1, -alpha, true);
+                    v = -self.pvs(depth - 1, 1, -alpha - 1, -alpha);
                 }
                 if v > alpha && !self.aborted {
-                    v = -self.pvs(depth - 1, 1, -beta, -alpha, false);
+                    v = -self.pvs(depth - 1, 1, -beta, -alpha);
                 }
             }
             self.b.undo();
@@ -764,14 +696,11 @@ impl<'a> Search<'a> {
         Ok(opf)
     }
 
-    /// `cut`: the parent expects this null-window node to fail high
-    /// ([`Options::cut_lmr`]); never on the principal variation.
-    fn pvs(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32, cut: bool) -> i32 {
+    fn pvs(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
         let opf = match self.node_prelude(ply) {
             Ok(opf) => opf,
             Err(v) => return v,
         };
-        self.static_evals[ply as usize] = NO_EVAL;
         let me = self.b.to_move();
         let op = other(me);
         // Mate distance pruning: no line from here beats a win already in hand.
@@ -784,12 +713,9 @@ impl<'a> Search<'a> {
         moves.clear();
         let mut new_depth = depth - 1;
         let mut pruned_after = usize::MAX;
-        let mut improving = true;
-        // Root moves' nodes (ply 1) read 0: no node at ply 0 sets it.
-        let mut credit = self.ext_credit[ply as usize];
         if opf == 1 {
             // Answering a four is not a real choice: search it at the same
-            // depth, or deeper by the fraction of a ply the line has gathered.
+            // depth (the four itself cost the ply).
             let Some(f) = self.b.find_five(op) else {
                 return 0;
             };
@@ -798,9 +724,7 @@ impl<'a> Search<'a> {
                 return -(WIN - ply - 2);
             }
             moves.push(f);
-            credit += self.opts.four_ext;
-            new_depth = depth - 1 + credit / 100;
-            credit %= 100;
+            new_depth = depth;
         } else if self.b.count(me, C_FLEX4) > 0 {
             return WIN - ply - 3;
         } else if self.double_threat_wins(me, op) {
@@ -862,19 +786,13 @@ impl<'a> Search<'a> {
                 2 if frontier => 16,
                 _ => self.opts.max_width,
             };
-            let cut_here = !pv && depth <= 3 && self.opts.static_cut > 0;
-            if cut_here || self.opts.improving != (false, false) {
+            if !pv && depth <= 3 && self.opts.static_cut > 0 {
                 let e = self.evaluate();
-                self.static_evals[ply as usize] = e;
-                if ply >= 2 {
-                    let before = self.static_evals[ply as usize - 2];
-                    improving = before == NO_EVAL || e > before;
-                }
                 // Nothing to answer here, so standing pat is safe enough
                 // this close to the horizon when it is far above beta
                 // (the threat searches at the leaves and the root catch
                 // what it misses; in matches it gained more than it lost).
-                if cut_here && e - self.opts.static_cut * depth >= beta {
+                if e - self.opts.static_cut * depth >= beta {
                     return e;
                 }
             }
@@ -936,10 +854,7 @@ impl<'a> Search<'a> {
             && pruned_after != usize::MAX
         {
             // Only in quiet nodes (where `pruned_after` was set).
-            let mut lim = (a + (depth as f64).powf(b)) as usize;
-            if !improving && self.opts.improving.1 {
-                lim /= 2;
-            }
+            let lim = (a + (depth as f64).powf(b)) as usize;
             pruned_after = pruned_after.min(lim.max(1));
         }
         for (i, &m) in moves.iter().enumerate() {
@@ -949,31 +864,12 @@ impl<'a> Search<'a> {
                 break;
             }
             let quiet = self.b.cat(m, me) < C_THREE && self.b.cat(m, op) < C_THREE;
-            let mut nd = new_depth;
-            let mut c = credit;
-            if m == tt_move && opf != 1 {
-                c += if pv {
-                    self.opts.tt_ext.0
-                } else {
-                    self.opts.tt_ext.1
-                };
-                nd += c / 100;
-                c %= 100;
-            }
-            self.ext_credit[ply as usize + 1] = c;
             self.b.play(m);
             let mut v;
             if i == 0 {
-                v = -self.pvs(nd, ply + 1, -beta, -alpha, !pv && !cut);
+                v = -self.pvs(new_depth, ply + 1, -beta, -alpha);
             } else {
                 let mut r = 0;
-                if self.opts.threat_lmr && !quiet && depth >= 2 && i >= 3 {
-                    let (cm, co) = (self.b.cat(m, me), self.b.cat(m, op));
-                    let single = (cm <= C_THREE || cm == C_FOUR) && co <= C_THREE;
-                    if single {
-                        r = (1 + (i >= 6) as i32 + (depth >= 4 && i >= 12) as i32).min(nd - 1);
-                    }
-                }
                 if depth >= 2 && quiet && i >= 2 {
                     r = 1 + (i >= 4) as i32 + (depth >= 4 && i >= 9) as i32;
                     if self.opts.lmr_log > 0 {
@@ -984,30 +880,15 @@ impl<'a> Search<'a> {
                             * ((i + 1) as f64).ln()
                             * f64::from(self.opts.lmr_log)
                             / 100.0;
-                        r = r.min(nd).max((l as i32).min(nd - 1));
-                    }
-                    // More in an expected cut node for a move that is not
-                    // a killer, and where the evaluation is not rising;
-                    // never below one ply.
-                    let mut more = 0;
-                    if cut && !killers.contains(&m) {
-                        more += self.opts.cut_lmr;
-                    }
-                    if !improving && self.opts.improving.0 && r > 1 {
-                        more += 1;
-                    }
-                    if more > 0 {
-                        r = (r + more).min(nd - 1).max(r);
+                        r = r.min(new_depth).max((l as i32).min(new_depth - 1));
                     }
                 }
-                // A reduced move is expected to fail low here, so its node
-                // to fail high; searched in full, it takes the other role.
-                v = -self.pvs(nd - r, ply + 1, -alpha - 1, -alpha, r > 0 || !cut);
+                v = -self.pvs(new_depth - r, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && r > 0 && !self.aborted {
-                    v = -self.pvs(nd, ply + 1, -alpha - 1, -alpha, !cut);
+                    v = -self.pvs(new_depth, ply + 1, -alpha - 1, -alpha);
                 }
                 if v > alpha && v < beta && !self.aborted {
-                    v = -self.pvs(nd, ply + 1, -beta, -alpha, false);
+                    v = -self.pvs(new_depth, ply + 1, -beta, -alpha);
                 }
             }
             self.b.undo();
@@ -1048,9 +929,7 @@ impl<'a> Search<'a> {
     /// tried, and after the first only those that make a three or two as
     /// well: a line of fours worth following is one that builds where it
     /// began. An open three of the opponent's is not answered here: the
-    /// evaluation's threat states price it. With [`Options::qsearch_tt`]
-    /// a node that tries fours first looks for the position in the
-    /// transposition table, and stores what it found.
+    /// evaluation's threat states price it.
     fn qsearch(&mut self, ply: i32, mut alpha: i32, beta: i32, qd: i32) -> i32 {
         let opf = match self.node_prelude(ply) {
             Ok(opf) => opf,
@@ -1083,17 +962,7 @@ impl<'a> Search<'a> {
         if qd >= QSEARCH_FOURS || self.b.count_at_least(me, C_FOUR) == 0 {
             return e;
         }
-        let qtt = self.opts.qsearch_tt;
-        let key = self.tt_key();
-        if qtt && let Some(t) = self.tt.probe(key) {
-            let s = from_tt(t.score as i32, ply);
-            if cuts(t.bound, s, alpha, beta) {
-                return s;
-            }
-        }
-        let alpha0 = alpha;
         let mut best = e;
-        let mut best_mv: Pos = 0;
         if e > alpha {
             alpha = e;
         }
@@ -1133,7 +1002,6 @@ impl<'a> Search<'a> {
             }
             if v > best {
                 best = v;
-                best_mv = m;
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
@@ -1141,11 +1009,6 @@ impl<'a> Search<'a> {
                     }
                 }
             }
-        }
-        if qtt {
-            let bound = bound_of(best, alpha0, beta);
-            self.tt
-                .store(key, best_mv, to_tt(best, ply), QSEARCH_TT_DEPTH, bound);
         }
         best
     }
@@ -1789,118 +1652,6 @@ mod tests {
         assert!(
             with * 10 < without * 8,
             "{with} nodes with the reductions and the pruning, {without} without"
-        );
-    }
-
-    #[test]
-    fn the_fractional_extensions_turn_no_proof_around_and_prove_more() {
-        let depth8 = |on: bool| Options {
-            max_depth: 8,
-            // As measured against Rapfi (not shipped: see the docs).
-            four_ext: if on { 150 } else { 100 },
-            tt_ext: if on { (25, 8) } else { (0, 0) },
-            ..Options::strong()
-        };
-        let (_, _, scores) = side_by_side(positions(24, 14), depth8(true), depth8(false));
-        let (proven, kept) = proofs_kept(&scores, "the fractional extensions");
-        let proven_with = scores.iter().filter(|s| s.1.abs() >= WIN_MIN).count();
-        assert!(proven >= 3, "{proven} proven results");
-        assert!(kept * 10 >= proven * 9, "{kept} of {proven} proofs kept");
-        assert!(
-            proven_with > proven,
-            "{proven_with} proven with the extensions, {proven} without"
-        );
-    }
-
-    #[test]
-    fn the_table_in_the_quiescence_search_turns_no_proof_around_and_saves_nodes() {
-        let depth8 = |on: bool| Options {
-            max_depth: 8,
-            qsearch_tt: on,
-            ..Options::strong()
-        };
-        let (with, without, scores) = side_by_side(positions(60, 15), depth8(true), depth8(false));
-        let (proven, kept) = proofs_kept(&scores, "the table in the quiescence search");
-        let proven_with = scores.iter().filter(|s| s.1.abs() >= WIN_MIN).count();
-        assert!(proven >= 5, "{proven} proven results");
-        assert!(kept * 10 >= proven * 9, "{kept} of {proven} proofs kept");
-        assert!(
-            proven_with >= proven,
-            "{proven_with} proven with the table, {proven} without"
-        );
-        // About 3 % fewer (1,166,601 against 1,203,683 when written).
-        assert!(
-            with < without,
-            "{with} nodes with the table in the quiescence search, {without} without"
-        );
-    }
-
-    #[test]
-    fn the_deeper_late_move_reductions_turn_no_proof_around_and_save_nodes() {
-        let depth8 = |improving: (bool, bool), cut_lmr: i32, threat_lmr: bool| Options {
-            max_depth: 8,
-            improving,
-            cut_lmr,
-            threat_lmr,
-            ..Options::strong()
-        };
-        let boards = positions(60, 16);
-        let off = depth8((false, false), 0, false);
-        for (on, what) in [
-            (depth8((true, true), 1, true), "all of them"),
-            (
-                depth8((true, false), 0, false),
-                "the reduction where the evaluation falls",
-            ),
-            (
-                depth8((false, true), 0, false),
-                "the move count where the evaluation falls",
-            ),
-            (
-                depth8((false, false), 0, true),
-                "the reductions of single threats",
-            ),
-        ] {
-            let (with, without, scores) = side_by_side(boards.clone(), on, off.clone());
-            let (proven, kept) = proofs_kept(&scores, what);
-            assert!(proven >= 5, "{proven} proven results");
-            assert!(
-                kept * 10 >= proven * 8,
-                "{what}: {kept} of {proven} proofs kept"
-            );
-            assert!(
-                with < without,
-                "{with} nodes with {what}, {without} without"
-            );
-        }
-    }
-
-    #[test]
-    fn the_cut_nodes_ply_saves_nodes_below_an_all_node() {
-        // A null window at zero from an expected all node: its children
-        // are the expected cut nodes, whose late quiet moves (not killers)
-        // the option reduces one ply more.
-        let depth8 = |cut_lmr: i32| Options {
-            max_depth: 8,
-            cut_lmr,
-            ..Options::strong()
-        };
-        let (mut with, mut without) = (0u64, 0u64);
-        for b in positions(30, 17) {
-            for (cut_lmr, nodes) in [(1, &mut with), (0, &mut without)] {
-                let stop = AtomicBool::new(false);
-                let mut tt = Tt::new(4);
-                let mut cache = ThreatCache::new(12);
-                let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, depth8(cut_lmr));
-                // An all node at the top (its parent expected a cut): its
-                // children are the cut nodes.
-                let _ = s.pvs(8, 1, -1, 0, false);
-                *nodes += s.nodes();
-            }
-        }
-        assert!(
-            with < without,
-            "{with} nodes with the cut nodes' ply, {without} without"
         );
     }
 }
