@@ -798,7 +798,7 @@ fn stock_openssh_players_and_watchers_play_live() {
         .args(["-q", "-t", "ed25519", "-N", "", "-f"])
         .arg(&key)
         .status()
-        .expect("ssh-keygen runs (.ci/run installs openssh-client)");
+        .expect("ssh-keygen runs (scripts/test-deps installs openssh-client)");
     assert!(status.success());
     let common = format!(
         "ssh -tt -p {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",

@@ -770,17 +770,27 @@ print("name:", m.group(1).decode() if m else "?")
 t.close()
 "#;
 
-/// Whether python3 with paramiko is here. Under CI it must be (.ci/run
-/// installs it): a missing one fails the test there instead of skipping it.
-fn paramiko_available() -> bool {
-    let ok = std::process::Command::new("python3")
+/// Fails the test, saying so, when python3 with paramiko is not here
+/// (`scripts/test-deps` installs it).
+fn need_paramiko() {
+    let found = std::process::Command::new("python3")
         .args(["-c", "import paramiko"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok && std::env::var_os("CI").is_some() {
-        panic!("python3 with paramiko is needed for this test (.ci/run installs it)");
+        .output();
+    match found {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => panic!(
+            "this test needs python3 with paramiko, which does not import: {} \
+             (scripts/test-deps installs it)",
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
+        ),
+        Err(e) => panic!(
+            "this test needs python3 with paramiko; python3 does not run: {e} \
+             (scripts/test-deps installs it)"
+        ),
     }
-    ok
 }
 
 /// Runs the paramiko client against `t` and returns what it printed.
@@ -806,10 +816,7 @@ async fn paramiko(t: &TestHost, args: &[&str]) -> String {
 /// request; see docs/hosting.md.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn paramiko_is_told_the_methods_and_logs_in_both_ways() {
-    if !paramiko_available() {
-        eprintln!("skipped: python3 with paramiko is not installed");
-        return;
-    }
+    need_paramiko();
     let t = start_host().await;
     let out = paramiko(&t, &["none"]).await;
     assert!(
@@ -858,7 +865,7 @@ async fn openssh_refusal_output(addr: std::net::SocketAddr) -> String {
             ])
             .stdin(std::process::Stdio::null())
             .output()
-            .expect("the OpenSSH client (ssh) runs; .ci/run installs it")
+            .expect("the OpenSSH client (ssh) runs (scripts/test-deps installs it)")
     })
     .await
     .unwrap();
@@ -908,7 +915,7 @@ fn stock_openssh_client_under_tmux() {
         .output()
         .is_err()
     {
-        panic!("tmux is needed for this test (.ci/run installs it)");
+        panic!("tmux is needed for this test (scripts/test-deps installs it)");
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
     let t = rt.block_on(start_host());

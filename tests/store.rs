@@ -1,8 +1,9 @@
 //! The store's test suite, run against both backends: SQLite in a temporary
-//! file always, and PostgreSQL (`INAROW_TEST_PG`, default
+//! file, and PostgreSQL (`INAROW_TEST_PG`, default
 //! `postgres://root@127.0.0.1:5432/test`) in a scratch schema of its own,
-//! dropped afterwards. When PostgreSQL cannot be reached the PostgreSQL half
-//! prints "skipped", unless `CI` is set: then it fails.
+//! dropped afterwards. The tests of PostgreSQL-only behaviour run on
+//! PostgreSQL alone. A test that cannot reach PostgreSQL fails
+//! (`scripts/test-deps` starts one).
 
 use std::future::Future;
 use std::str::FromStr;
@@ -112,6 +113,23 @@ async fn drop_stale_schemas(admin: &sqlx::PgPool) {
     }
 }
 
+/// A connection to the PostgreSQL server the tests use; a test that cannot
+/// reach it fails, saying so.
+async fn pg_admin() -> sqlx::PgPool {
+    let url = pg_url();
+    PgPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(Duration::from_secs(3))
+        .connect(&url)
+        .await
+        .unwrap_or_else(|e| {
+            panic!(
+                "this test needs PostgreSQL at {url} (INAROW_TEST_PG), which is unreachable: {e} \
+                 (scripts/test-deps installs and starts one)"
+            )
+        })
+}
+
 /// Runs `body` on SQLite, then on PostgreSQL (see the file's doc). The body
 /// gets the backend and a freshly migrated store; the database is dropped
 /// afterwards even when the body panics (the panic is then passed on).
@@ -120,7 +138,16 @@ where
     F: Fn(Backend, Store) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
-    // SQLite.
+    on_sqlite(&body).await;
+    on_postgres(body).await;
+}
+
+/// Runs `body` on SQLite in a temporary file (see [`on_both`]).
+async fn on_sqlite<F, Fut>(body: &F)
+where
+    F: Fn(Backend, Store) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
     let dir = tempfile::tempdir().unwrap();
     let backend = Backend {
         name: "sqlite",
@@ -133,24 +160,17 @@ where
     if let Err(e) = result {
         std::panic::resume_unwind(e.into_panic());
     }
+}
 
-    // PostgreSQL.
-    let url = pg_url();
-    let admin = match PgPoolOptions::new()
-        .max_connections(1)
-        .acquire_timeout(Duration::from_secs(3))
-        .connect(&url)
-        .await
-    {
-        Ok(p) => p,
-        Err(e) if std::env::var_os("CI").is_some() => {
-            panic!("CI is set and PostgreSQL at {url} is unreachable: {e}")
-        }
-        Err(e) => {
-            eprintln!("skipped: no PostgreSQL at {url} ({e})");
-            return;
-        }
-    };
+/// Runs `body` on PostgreSQL in a scratch schema of its own (see
+/// [`on_both`]): alone, for what only PostgreSQL does. The backend's
+/// `schema` is always set.
+async fn on_postgres<F, Fut>(body: F)
+where
+    F: Fn(Backend, Store) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let admin = pg_admin().await;
     drop_stale_schemas(&admin).await;
     let schema = scratch_schema_name();
     admin
@@ -159,16 +179,25 @@ where
         .unwrap();
     let backend = Backend {
         name: "postgres",
-        url,
+        url: pg_url(),
         schema: Some(schema.clone()),
     };
-    let store = backend.open().await.expect("open PostgreSQL store");
+    let store = match backend.open().await {
+        Ok(store) => store,
+        Err(e) => {
+            let _ = admin
+                .execute(AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
+                .await;
+            panic!("open PostgreSQL store: {e}");
+        }
+    };
     let result = tokio::spawn(body(backend, store.clone())).await;
     store.close().await;
     admin
         .execute(AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
         .await
         .unwrap();
+    admin.close().await;
     if let Err(e) = result {
         std::panic::resume_unwind(e.into_panic());
     }
@@ -1245,10 +1274,8 @@ fn proxied_url(proxy: &Proxy, url: &str) -> String {
 /// journal, and reach the store once it is back, each exactly once.
 #[tokio::test]
 async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
-    on_both(|b, store| async move {
-        let Some(schema) = b.schema.clone() else {
-            return; // PostgreSQL only: SQLite is a local file.
-        };
+    on_postgres(|b, store| async move {
+        let schema = b.schema.clone().unwrap();
         let proxy = proxy_in_front_of(&b.url).await;
         let proxied = proxied_url(&proxy, &b.url);
         let options = StoreOptions {
@@ -1354,10 +1381,8 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
 /// store answers again.
 #[tokio::test]
 async fn store_postgres_stalled_journals_within_the_deadline() {
-    on_both(|b, store| async move {
-        let Some(schema) = b.schema.clone() else {
-            return; // PostgreSQL only: SQLite is a local file.
-        };
+    on_postgres(|b, store| async move {
+        let schema = b.schema.clone().unwrap();
         let proxy = proxy_in_front_of(&b.url).await;
         let proxied = proxied_url(&proxy, &b.url);
         let options = StoreOptions {
@@ -1505,10 +1530,8 @@ async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
         c.wait_for("wins by forfeit").await;
     }
 
-    on_both(|b, store| async move {
-        let Some(schema) = b.schema.clone() else {
-            return; // PostgreSQL only: SQLite is a local file.
-        };
+    on_postgres(|b, store| async move {
+        let schema = b.schema.clone().unwrap();
         let proxy = proxy_in_front_of(&b.url).await;
         let url = proxied_url(&proxy, &b.url);
         let joiner = if url.contains('?') { '&' } else { '?' };
@@ -1616,21 +1639,7 @@ async fn store_postgres_schema_from_the_config_is_created_and_used() {
     );
 
     let url = pg_url();
-    let admin = match PgPoolOptions::new()
-        .max_connections(1)
-        .acquire_timeout(Duration::from_secs(3))
-        .connect(&url)
-        .await
-    {
-        Ok(p) => p,
-        Err(e) if std::env::var_os("CI").is_some() => {
-            panic!("CI is set and PostgreSQL at {url} is unreachable: {e}")
-        }
-        Err(e) => {
-            eprintln!("skipped: no PostgreSQL at {url} ({e})");
-            return;
-        }
-    };
+    let admin = pg_admin().await;
     drop_stale_schemas(&admin).await;
     let schema = scratch_schema_name();
     let extra = format!("[store]\nurl = \"{url}\"\nschema = \"{schema}\"\n");

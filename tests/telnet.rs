@@ -341,7 +341,7 @@ fn stock_telnet_client_under_tmux() {
             .arg("--version")
             .output()
             .is_ok(),
-        "the telnet client is needed for this test (.ci/run installs it)"
+        "the telnet client is needed for this test (scripts/test-deps installs it)"
     );
     let rt = tokio::runtime::Runtime::new().unwrap();
     let t = rt.block_on(start_host());

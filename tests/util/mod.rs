@@ -65,8 +65,12 @@ impl Tmux {
                 &rows.to_string(),
             ])
             .status()
-            .expect("tmux runs");
-        assert!(ok.success());
+            .unwrap_or_else(|e| {
+                panic!(
+                    "this test needs tmux, which does not run: {e} (scripts/test-deps installs it)"
+                )
+            });
+        assert!(ok.success(), "tmux new-session: {ok}");
         Tmux { name }
     }
 
