@@ -126,7 +126,7 @@ impl Player {
             .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
             .arg(&key)
             .status()
-            .expect("ssh-keygen runs (.ci/run installs openssh-client)");
+            .expect("ssh-keygen runs (scripts/test-deps installs openssh-client)");
         assert!(status.success());
         Player {
             name,
@@ -327,11 +327,11 @@ impl Game {
         std::process::Command::new("ssh")
             .arg("-V")
             .output()
-            .expect("ssh runs (.ci/run installs openssh-client)");
+            .expect("ssh runs (scripts/test-deps installs openssh-client)");
         std::process::Command::new("tmux")
             .arg("-V")
             .output()
-            .expect("tmux runs (.ci/run installs it)");
+            .expect("tmux runs (scripts/test-deps installs it)");
         let rt = tokio::runtime::Runtime::new().unwrap();
         let scratch = Scratch::new(&rt);
         let host_names = [format!("{test}-a"), format!("{test}-b")];
