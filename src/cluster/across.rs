@@ -1904,7 +1904,7 @@ impl Crossing {
                 if wire.rev != 0 && wire.rev == visit.rev && visit.state.is_some() {
                     return; // sent again on the table's heartbeat: shown already
                 }
-                visit.rev = wire.rev;
+                let rev = wire.rev;
                 // A guest's resume code takes the seat back from now on
                 // (on any host, also when this one or the table's goes).
                 let resume = wire.resume_code().filter(|_| !visit.watching);
@@ -1918,6 +1918,7 @@ impl Crossing {
                         return;
                     }
                 };
+                visit.rev = rev;
                 if state.handed_over {
                     // Not shown: the game goes on where the seat is taken back.
                     drop(visits);

@@ -25,27 +25,31 @@ impl Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         let prefix = self.prefix.clone();
-        // Its own thread and runtime: this may run while a test unwinds.
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                let Ok(Ok(client)) =
-                    tokio::time::timeout(Duration::from_secs(3), async_nats::connect(nats_url()))
-                        .await
-                else {
-                    return;
-                };
-                let js = async_nats::jetstream::new(client);
-                for bucket in ["hosts", "people", "queue", "codes", "rooms", "seats"] {
-                    let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
-                }
-            });
-        })
-        .join();
+        cleanup(async move {
+            let Ok(Ok(client)) =
+                tokio::time::timeout(Duration::from_secs(3), async_nats::connect(nats_url())).await
+            else {
+                return;
+            };
+            let js = async_nats::jetstream::new(client);
+            for bucket in ["hosts", "people", "queue", "codes", "rooms", "seats"] {
+                let _ = js.delete_stream(format!("KV_{prefix}_{bucket}")).await;
+            }
+        });
     }
+}
+
+/// Runs a cleanup to its end on a thread and runtime of its own: a drop
+/// may run while a test unwinds, or inside another runtime.
+fn cleanup(work: impl std::future::Future<Output = ()> + Send + 'static) {
+    let _ = std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(work);
+    })
+    .join();
 }
 
 /// A PostgreSQL schema of this run, shared by its hosts as their store
@@ -106,23 +110,16 @@ impl Drop for PgScratch {
                 }
             }
         }
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async {
-                use sqlx::Executor;
-                if let Ok(admin) = sqlx::PgPool::connect(&pg_url()).await {
-                    let _ = admin
-                        .execute(sqlx::AssertSqlSafe(format!(
-                            "DROP SCHEMA IF EXISTS {schema} CASCADE"
-                        )))
-                        .await;
-                    admin.close().await;
-                }
-            });
-        })
-        .join();
+        cleanup(async move {
+            use sqlx::Executor;
+            if let Ok(admin) = sqlx::PgPool::connect(&pg_url()).await {
+                let _ = admin
+                    .execute(sqlx::AssertSqlSafe(format!(
+                        "DROP SCHEMA IF EXISTS {schema} CASCADE"
+                    )))
+                    .await;
+                admin.close().await;
+            }
+        });
     }
 }
