@@ -37,6 +37,7 @@ pub mod cluster;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod limit;
 pub(crate) mod lobby;
 pub mod local;
 pub mod mailbox;

@@ -1,6 +1,7 @@
 //! Network plumbing shared by the transports: listeners with a deep accept
-//! backlog, admission limits (sessions in all and per address), a token
-//! bucket for input, and a stream wrapper that can be cut from outside.
+//! backlog, admission limits (sessions in all and per address), the input
+//! allowance (a [`crate::limit::Bucket`]), and a stream wrapper that can be
+//! cut from outside.
 
 use std::collections::HashMap;
 use std::io;
@@ -8,11 +9,12 @@ use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::Instant;
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpSocket};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
+
+use crate::limit::{Bucket, Rate};
 
 /// Accept backlog. Tokio's default (128) makes a burst of connections wait
 /// for SYN retransmits; a deep queue lets the accept loop catch up.
@@ -158,6 +160,8 @@ const REFUSAL_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 /// could destroy the message before it is read.
 pub async fn refuse(mut stream: tokio::net::TcpStream, message: Vec<u8>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // A refused client that does not read, or has gone, is closed all the
+    // same: telling it why is a courtesy.
     let _ = tokio::time::timeout(REFUSAL_TIME, async {
         if stream.write_all(&message).await.is_err() {
             return;
@@ -174,36 +178,15 @@ pub async fn refuse(mut stream: tokio::net::TcpStream, message: Vec<u8>) {
     .await;
 }
 
-/// Input allowance: `rate` bytes per second, bursts up to `burst`. A paste
-/// fits in the burst; a flood is cut to the rate.
-#[derive(Debug, Clone)]
-pub struct TokenBucket {
-    rate: f64,
-    burst: f64,
-    tokens: f64,
-    last: Instant,
-}
-
-impl TokenBucket {
-    pub fn new(rate: u32, burst: u32) -> TokenBucket {
-        TokenBucket {
-            rate: f64::from(rate),
-            burst: f64::from(burst),
-            tokens: f64::from(burst),
-            last: Instant::now(),
-        }
-    }
-
-    /// How many of `n` bytes may pass now.
-    pub fn take(&mut self, n: usize) -> usize {
-        let now = Instant::now();
-        let elapsed = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
-        let allowed = (n as f64).min(self.tokens.floor()).max(0.0);
-        self.tokens -= allowed;
-        allowed as usize
-    }
+/// A connection's input allowance: `limits.input_bytes_per_sec` bytes a
+/// second, bursts up to `limits.input_burst_bytes`. A paste fits in the
+/// burst; a flood is cut to the rate. Ask it with
+/// [`Bucket::take_up_to`]`(bytes, Instant::now())`.
+pub fn input_bucket(limits: &crate::config::ServerLimits) -> Bucket {
+    Bucket::new(
+        Rate::per_second(limits.input_bytes_per_sec),
+        limits.input_burst_bytes,
+    )
 }
 
 /// A stream that fails every read and write once its token is cancelled,
@@ -324,10 +307,17 @@ mod tests {
     }
 
     #[test]
-    fn bucket_allows_a_burst_then_the_rate() {
-        let mut b = TokenBucket::new(100, 1000);
-        assert_eq!(b.take(600), 600);
-        assert_eq!(b.take(600), 400);
-        assert_eq!(b.take(10), 0);
+    fn the_input_allowance_is_the_configured_burst_then_the_rate() {
+        let limits = crate::config::Config::default().limits;
+        let mut b = input_bucket(&limits);
+        let t = std::time::Instant::now();
+        let burst = limits.input_burst_bytes as usize;
+        assert_eq!(b.take_up_to(burst + 100, t), burst);
+        assert_eq!(b.take_up_to(10, t), 0);
+        let second = t + std::time::Duration::from_secs(1);
+        assert_eq!(
+            b.take_up_to(burst, second),
+            limits.input_bytes_per_sec as usize
+        );
     }
 }

@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Ctx;
 use super::conn::{self, ConnEvent, ConnParams};
-use super::net::{Killable, Slot, TokenBucket};
+use super::net::{Killable, Slot};
 use super::outbox::Sink;
 use crate::term::board::Theme;
 
@@ -72,10 +72,7 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
         term: String::new(),
         size: (0, 0),
         events: None,
-        bucket: TokenBucket::new(
-            ctx.config.limits.input_bytes_per_sec,
-            ctx.config.limits.input_burst_bytes,
-        ),
+        bucket: super::net::input_bucket(&ctx.config.limits),
         shell_started: false,
     };
     let login_timeout = ctx.config.ssh.login_timeout;
@@ -111,6 +108,8 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
                     tokio::time::sleep(super::SHUTDOWN_GRACE).await;
                 } => {
                     kill.cancel();
+                    // The connection is cut either way; this only waits a
+                    // little for its task to see it.
                     let _ = tokio::time::timeout(Duration::from_secs(1), &mut running).await;
                 }
             }
@@ -132,7 +131,7 @@ struct SshHandler {
     term: String,
     size: (u32, u32),
     events: Option<mpsc::Sender<ConnEvent>>,
-    bucket: TokenBucket,
+    bucket: crate::limit::Bucket,
     shell_started: bool,
 }
 
@@ -357,7 +356,9 @@ impl russh::server::Handler for SshHandler {
         if !self.ours(channel) || self.events.is_none() {
             return Ok(());
         }
-        let allowed = self.bucket.take(data.len());
+        let allowed = self
+            .bucket
+            .take_up_to(data.len(), std::time::Instant::now());
         let delivered = allowed == 0 || self.send(ConnEvent::Input(data[..allowed].to_vec()));
         if !delivered || allowed < data.len() {
             self.send(ConnEvent::InputDropped);

@@ -21,9 +21,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::Ctx;
 use super::conn::{self, ConnEvent, ConnParams};
-use super::net::{Killable, Slot, TokenBucket};
+use super::net::{Killable, Slot};
 use super::outbox::Sink;
 use super::telnet_codec::{Codec, Event};
+use crate::limit::Bucket;
 use crate::term::board::Theme;
 
 /// How long a new connection may take to report its size and terminal.
@@ -36,7 +37,7 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
     let (mut reader, mut writer) = tokio::io::split(stream);
     let mut codec = Codec::new();
     let limits = &ctx.config.limits;
-    let mut bucket = TokenBucket::new(limits.input_bytes_per_sec, limits.input_burst_bytes);
+    let mut bucket = super::net::input_bucket(limits);
 
     // Offer our options and collect the first answers.
     {
@@ -105,13 +106,13 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
 
     let mut lines = LineMode::new(ctx.config.limits.max_line_length);
     let mut deliver =
-        |data: &[u8], codec: &Codec, tx: &mpsc::Sender<ConnEvent>, bucket: &mut TokenBucket| {
+        |data: &[u8], codec: &Codec, tx: &mpsc::Sender<ConnEvent>, bucket: &mut Bucket| {
             if data.is_empty() {
                 return;
             }
-            let allowed = bucket.take(data.len());
-            let data = &data[..allowed];
+            let allowed = bucket.take_up_to(data.len(), std::time::Instant::now());
             let mut ok = allowed == data.len();
+            let data = &data[..allowed];
             if codec.seen_iac {
                 ok &= data.is_empty() || tx.try_send(ConnEvent::Input(data.to_vec())).is_ok();
             } else {
@@ -120,6 +121,7 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
                 }
             }
             if !ok {
+                // Only a note for the person; a full queue has one already.
                 let _ = tx.try_send(ConnEvent::InputDropped);
             }
         };
@@ -138,6 +140,9 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
             } => break,
         };
         let d = codec.decode(&buf[..n]);
+        // The queue is full only while the session is behind a flood of
+        // input (then cut above, and told): a negotiation answer or a size
+        // lost then is replaced by the next. A session gone needs none.
         if !d.reply.is_empty() {
             let _ = tx.try_send(ConnEvent::Raw(d.reply));
         }
@@ -149,8 +154,10 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
         }
         deliver(&d.data, &codec, &tx, &mut bucket);
     }
+    // If the queue is full, the session learns it from the cut below.
     let _ = tx.try_send(ConnEvent::Closed);
-    // The session task ends the connection (it owns the writer); wait for it.
+    // The session task ends the connection (it owns the writer); wait for
+    // it, a while: the connection is cut next either way.
     let _ = tokio::time::timeout(Duration::from_secs(10), kill.cancelled()).await;
     kill.cancel();
     drop(slot);
