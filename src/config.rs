@@ -615,12 +615,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             )
         })?,
     };
-    let token = |s: &str| {
-        !s.is_empty()
-            && s.len() <= 64
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    };
+    let token = valid_host_name;
     let cluster = ClusterConfig {
         enabled: raw.cluster.enabled,
         nats_url: match raw.cluster.nats_url.trim() {
@@ -638,7 +633,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             }
         },
         host_name: match raw.cluster.host_name.trim() {
-            "" => crate::cluster::default_host_name(),
+            "" => default_host_name(),
             n if token(n) => n.to_string(),
             n => {
                 return Err(invalid(
@@ -836,9 +831,53 @@ fn is_log_filter(text: &str) -> bool {
         })
 }
 
+/// A host name (or a cluster prefix): letters, digits, `-` and `_`, at
+/// most 64; what a NATS key token and a log line can hold.
+pub fn valid_host_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The machine's host name made fit for [`valid_host_name`]: what an
+/// empty `cluster.host_name` means.
+pub fn default_host_name() -> String {
+    let raw = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .unwrap_or_default();
+    let name: String = raw
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    if name.is_empty() {
+        "inarow".into()
+    } else {
+        name
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_machines_host_name_is_made_a_valid_one() {
+        assert!(valid_host_name(&default_host_name()));
+        assert!(valid_host_name("web-1_a"));
+        for bad in ["", "a.b", "a*", &"x".repeat(65)] {
+            assert!(!valid_host_name(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn the_shipped_file_equals_the_built_in_defaults() {

@@ -75,7 +75,7 @@ async fn admin(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         AdminCommand::Ban(a) => {
             // What cannot match anyone is refused before the store is opened.
-            let target = BanTarget::parse(&a.target).map_err(anyhow::Error::msg)?;
+            let target = BanTarget::parse(&a.target)?;
             let store = open_store(a.config.as_ref()).await?;
             let resolved = resolve(&store, target).await;
             let (stored, shown) = match resolved {
@@ -88,7 +88,7 @@ async fn admin(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
             let ban = store.ban(&stored, &a.reason, a.hours, now_ms()).await;
             store.close().await;
             match ban?.until_ms {
-                Some(until) => outln!("banned {shown} until {}", super::games::rfc3339(until)),
+                Some(until) => outln!("banned {shown} until {}", crate::store::rfc3339(until)),
                 None => outln!("banned {shown} until lifted"),
             }
         }
@@ -117,7 +117,7 @@ async fn admin(cmd: AdminCommand) -> anyhow::Result<ExitCode> {
                     "{}  {}  created {}  {} key{}{}",
                     u.id,
                     crate::text::sanitize(&u.name, 40),
-                    super::games::rfc3339(u.created_ms),
+                    crate::store::rfc3339(u.created_ms),
                     u.keys,
                     if u.keys == 1 { "" } else { "s" },
                     if u.fingerprints.is_empty() {

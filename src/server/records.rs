@@ -14,7 +14,7 @@ const REQUIREMENT: &str = "5 rated games and a deviation under 110";
 
 /// `YYYY-MM-DD` of a time in milliseconds (UTC).
 pub fn date(ms: i64) -> String {
-    let mut s = crate::cli::games::rfc3339(ms);
+    let mut s = crate::store::rfc3339(ms);
     s.truncate(10);
     s
 }

@@ -4,6 +4,8 @@
 
 use std::net::IpAddr;
 
+use thiserror::Error;
+
 use super::{Store, StoreError, with_pool};
 use crate::text;
 
@@ -26,13 +28,31 @@ pub enum BanTarget {
     Name(String),
 }
 
+/// Why a text is not a [`BanTarget`]; shown, it says what is accepted.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BadBanTarget {
+    /// Empty, too long, or with control characters.
+    #[error("{} is not a ban target: {BAN_TARGETS}", text::sanitize_quote(.0, 60))]
+    NotATarget(String),
+    /// `SHA256:` without 43 base64 characters after it.
+    #[error(
+        "{} is not a key fingerprint (SHA256: and 43 base64 characters, as the host logs it): {BAN_TARGETS}",
+        text::sanitize_quote(.0, 60)
+    )]
+    NotAKey(String),
+    /// A `/` without an address and a prefix length that fits it.
+    #[error("{} is not a network: {BAN_TARGETS}", text::sanitize_quote(.0, 60))]
+    NotANetwork(String),
+}
+
 impl BanTarget {
     /// Reads a target; `Err` says what is accepted.
-    pub fn parse(input: &str) -> Result<BanTarget, String> {
+    pub fn parse(input: &str) -> Result<BanTarget, BadBanTarget> {
         let t = input.trim();
-        let shown = || text::sanitize_quote(t, 60);
+        // What the error quotes back (bounded: shown at most 60 characters).
+        let shown = || t.chars().take(MAX_TARGET_LEN + 1).collect::<String>();
         if t.is_empty() || t.len() > MAX_TARGET_LEN || t.chars().any(char::is_control) {
-            return Err(format!("{} is not a ban target: {BAN_TARGETS}", shown()));
+            return Err(BadBanTarget::NotATarget(shown()));
         }
         if let Some(hash) = t.strip_prefix("SHA256:") {
             let ok = hash.len() == 43
@@ -42,10 +62,7 @@ impl BanTarget {
             return if ok {
                 Ok(BanTarget::Key(t.to_string()))
             } else {
-                Err(format!(
-                    "{} is not a key fingerprint (SHA256: and 43 base64 characters, as the host logs it): {BAN_TARGETS}",
-                    shown()
-                ))
+                Err(BadBanTarget::NotAKey(shown()))
             };
         }
         if let Ok(ip) = t.parse::<IpAddr>() {
@@ -63,7 +80,7 @@ impl BanTarget {
             });
             return match net {
                 Some((ip, bits)) => Ok(BanTarget::Network(ip, bits)),
-                None => Err(format!("{} is not a network: {BAN_TARGETS}", shown())),
+                None => Err(BadBanTarget::NotANetwork(shown())),
             };
         }
         Ok(BanTarget::Name(t.to_string()))
@@ -345,6 +362,19 @@ mod tests {
         ] {
             assert!(BanTarget::parse(bad).is_err(), "{bad:?}");
         }
+        assert!(matches!(
+            BanTarget::parse("SHA256:short"),
+            Err(BadBanTarget::NotAKey(_))
+        ));
+        assert!(matches!(
+            BanTarget::parse("1.2.3.4/33"),
+            Err(BadBanTarget::NotANetwork(_))
+        ));
+        let shown = BanTarget::parse("x\u{1b}y").unwrap_err().to_string();
+        assert!(
+            shown.starts_with("xy is not a ban target: a ban names"),
+            "{shown}"
+        );
         assert_eq!(
             BanTarget::parse("notafingerprint"),
             Ok(BanTarget::Name("notafingerprint".into()))

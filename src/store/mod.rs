@@ -37,18 +37,22 @@ mod record;
 #[cfg(test)]
 pub(crate) use record::tests::sample as sample_record;
 mod recorder;
+mod time;
 
 pub use accounts::{
     Account, AccountError, KeyError, KeyInfo, LinkError, NameProblem, RenameError,
     normalize_link_code,
 };
-pub use admin::{BAN_TARGETS, Ban, BanTarget, UserInfo, account_target, ban_covers};
+pub use admin::{BAN_TARGETS, BadBanTarget, Ban, BanTarget, UserInfo, account_target, ban_covers};
 pub use games::{ExportFilter, LeaderEntry, Leaderboard, MAX_PAGE, Profile, Stored};
 pub use journal::{Journal, JournalRead};
 pub use migrate::SCHEMA_VERSION;
 pub use rating::{RATING_PERIOD_MS, Rating, RatingChange, RatingInfo};
-pub use record::{GameRecord, GameResult, MoveRecord, PlayerRecord, Reason};
+pub use record::{
+    BadPoints, GameRecord, GameResult, InvalidRecord, MoveRecord, PlayerRecord, Reason, UnknownName,
+};
 pub use recorder::{Recorded, Recorder, RecorderOptions};
+pub use time::{parse_day, rfc3339};
 
 /// Something the store could not do.
 #[derive(Debug, Error)]

@@ -8,8 +8,53 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 use crate::game::{GameKind, Rules};
+
+/// A stored or exported name ([`GameResult`], [`Reason`]) that is none of them.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown {what} '{}'", crate::text::sanitize_quote(.name, 20))]
+pub struct UnknownName {
+    /// What was named: `result` or `reason`.
+    pub what: &'static str,
+    /// The name as given (bounded; shown sanitised).
+    pub name: String,
+}
+
+/// Why a [`GameRecord`] cannot be stored or journaled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum InvalidRecord {
+    #[error("id is not a UUID")]
+    Id,
+    #[error("invalid rules")]
+    Rules,
+    #[error("first must be 0 or 1")]
+    First,
+    #[error("ended before it started")]
+    Times,
+    #[error("a win needs a winner 0 or 1")]
+    WinWithoutWinner,
+    #[error("only a win has a winner")]
+    WinnerWithoutWin,
+    #[error("a player's text is too long")]
+    TextTooLong,
+    #[error("rating is not a number")]
+    Rating,
+    #[error("more moves or line points than the board has")]
+    TooManyPoints,
+    #[error("a point is off the board")]
+    OffBoard,
+}
+
+/// A stored game's moves or winning line that do not read back.
+#[derive(Debug, Error)]
+pub enum BadPoints {
+    #[error("moves: {0}")]
+    Moves(serde_json::Error),
+    #[error("winning line: {0}")]
+    Line(serde_json::Error),
+}
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,15 +99,14 @@ macro_rules! names {
             }
         }
         impl FromStr for $t {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, String> {
+            type Err = UnknownName;
+            fn from_str(s: &str) -> Result<Self, UnknownName> {
                 match s {
                     $($s => Ok(Self::$v),)+
-                    _ => Err(format!(
-                        "unknown {} '{}'",
-                        $what,
-                        crate::text::sanitize_quote(s, 20)
-                    )),
+                    _ => Err(UnknownName {
+                        what: $what,
+                        name: s.chars().take(40).collect(),
+                    }),
                 }
             }
         }
@@ -238,22 +282,22 @@ impl GameRecord {
 
     /// Checks every field is within bounds and consistent, so a hostile or
     /// corrupt record (a journal line) never reaches the database.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InvalidRecord> {
         if uuid::Uuid::parse_str(&self.id).is_err() || self.id.len() != 36 {
-            return Err("id is not a UUID".into());
+            return Err(InvalidRecord::Id);
         }
-        let rules = self.rules().ok_or("invalid rules")?;
+        let rules = self.rules().ok_or(InvalidRecord::Rules)?;
         if self.first > 1 {
-            return Err("first must be 0 or 1".into());
+            return Err(InvalidRecord::First);
         }
         if self.ended_ms < self.started_ms || self.started_ms < 0 {
-            return Err("ended before it started".into());
+            return Err(InvalidRecord::Times);
         }
         match (self.result, self.winner) {
             (GameResult::Win, Some(0 | 1)) => {}
-            (GameResult::Win, _) => return Err("a win needs a winner 0 or 1".into()),
+            (GameResult::Win, _) => return Err(InvalidRecord::WinWithoutWinner),
             (_, None) => {}
-            (_, Some(_)) => return Err("only a win has a winner".into()),
+            (_, Some(_)) => return Err(InvalidRecord::WinnerWithoutWin),
         }
         for p in &self.players {
             let texts = [
@@ -263,24 +307,24 @@ impl GameRecord {
                 Some(&p.colour),
             ];
             if texts.iter().flatten().any(|t| t.len() > MAX_TEXT) {
-                return Err("a player's text is too long".into());
+                return Err(InvalidRecord::TextTooLong);
             }
             for r in [p.rating_before, p.rating_after].into_iter().flatten() {
                 if !r.is_finite() {
-                    return Err("rating is not a number".into());
+                    return Err(InvalidRecord::Rating);
                 }
             }
         }
         if self.moves.len() > rules.cells()
             || self.line.len() > usize::from(rules.width().max(rules.height()))
         {
-            return Err("more moves or line points than the board has".into());
+            return Err(InvalidRecord::TooManyPoints);
         }
         let on_board = |x: u8, y: u8| x < rules.width() && y < rules.height();
         if !self.moves.iter().all(|m| on_board(m.x, m.y))
             || !self.line.iter().all(|&(x, y)| on_board(x, y))
         {
-            return Err("a point is off the board".into());
+            return Err(InvalidRecord::OffBoard);
         }
         Ok(())
     }
@@ -296,17 +340,17 @@ impl GameRecord {
         (!self.line.is_empty()).then(|| serde_json::to_string(&self.line).unwrap_or_default())
     }
 
-    pub(crate) fn parse_moves(text: &str) -> Result<Vec<MoveRecord>, String> {
-        let v: Vec<(u8, u8, u64)> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub(crate) fn parse_moves(text: &str) -> Result<Vec<MoveRecord>, BadPoints> {
+        let v: Vec<(u8, u8, u64)> = serde_json::from_str(text).map_err(BadPoints::Moves)?;
         Ok(v.into_iter()
             .map(|(x, y, ms)| MoveRecord { x, y, ms })
             .collect())
     }
 
-    pub(crate) fn parse_line(text: Option<&str>) -> Result<Vec<(u8, u8)>, String> {
+    pub(crate) fn parse_line(text: Option<&str>) -> Result<Vec<(u8, u8)>, BadPoints> {
         match text {
             None => Ok(Vec::new()),
-            Some(t) => serde_json::from_str(t).map_err(|e| e.to_string()),
+            Some(t) => serde_json::from_str(t).map_err(BadPoints::Line),
         }
     }
 }
@@ -402,19 +446,23 @@ pub(crate) mod tests {
 
         let mut bad = g.clone();
         bad.moves.push(MoveRecord { x: 7, y: 0, ms: 1 });
-        assert!(bad.validate().is_err());
+        assert_eq!(bad.validate(), Err(InvalidRecord::OffBoard));
         let mut bad = g.clone();
         bad.players[1].name = "x".repeat(1000);
-        assert!(bad.validate().is_err());
+        assert_eq!(bad.validate(), Err(InvalidRecord::TextTooLong));
         let mut bad = g.clone();
         bad.winner = None;
-        assert!(bad.validate().is_err());
+        assert_eq!(bad.validate(), Err(InvalidRecord::WinWithoutWinner));
         let mut bad = g.clone();
         bad.id = "'; DROP TABLE games; --".into();
-        assert!(bad.validate().is_err());
+        assert_eq!(bad.validate(), Err(InvalidRecord::Id));
         let mut bad = g;
         bad.width = 200;
-        assert!(bad.validate().is_err());
+        assert_eq!(bad.validate(), Err(InvalidRecord::Rules));
+        assert_eq!(
+            InvalidRecord::WinWithoutWinner.to_string(),
+            "a win needs a winner 0 or 1"
+        );
     }
 
     #[test]
@@ -433,6 +481,20 @@ pub(crate) mod tests {
         ] {
             assert_eq!(r.as_str().parse::<Reason>(), Ok(r));
         }
-        assert!("nonsense".parse::<Reason>().is_err());
+        let unknown = "non\u{1b}sense".parse::<Reason>().unwrap_err();
+        assert_eq!(unknown.what, "reason");
+        assert!(!unknown.to_string().contains('\u{1b}'), "{unknown}");
+        assert!(
+            unknown.to_string().starts_with("unknown reason '"),
+            "{unknown}"
+        );
+        assert!(matches!(
+            GameRecord::parse_moves("[[1,2]]"),
+            Err(BadPoints::Moves(_))
+        ));
+        assert_eq!(
+            GameRecord::parse_line(Some("[[1,2],[2,3]]")).unwrap(),
+            vec![(1, 2), (2, 3)]
+        );
     }
 }

@@ -120,7 +120,7 @@ impl Recorder {
     pub fn submit(&self, record: GameRecord) -> oneshot::Receiver<Recorded> {
         let (reply, answer) = oneshot::channel();
         if let Err(e) = record.validate() {
-            let _ = reply.send(Recorded::Failed(e));
+            let _ = reply.send(Recorded::Failed(e.to_string()));
             return answer;
         }
         let job = Job {
