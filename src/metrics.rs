@@ -7,8 +7,9 @@
 //! shared by reference; no global registry. Labels carry only fixed words
 //! (`ssh`, `connect4`, `full`), never anything a person typed.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -18,6 +19,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
 use crate::game::GameKind;
+use crate::limit::{Keyed, Rate};
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct TransportLabel {
@@ -32,6 +34,11 @@ pub struct GameLabel {
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct ReasonLabel {
     pub reason: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct WhatLabel {
+    pub what: &'static str,
 }
 
 /// The label word of a game.
@@ -50,6 +57,25 @@ pub mod refusal {
     /// Behind a balancer: too many headers being read at once.
     pub const PROXY_PENDING: &str = "proxy_pending";
 }
+
+/// What was dropped (given up, not retried), as a label of
+/// `inarow_dropped_total`. See [`Metrics::dropped`].
+pub mod dropped {
+    /// A finished game neither stored nor kept in the journal: lost.
+    pub const GAME_RECORD: &str = "game_record";
+    /// Another write to the store not made (a setting, say).
+    pub const STORE_WRITE: &str = "store_write";
+    /// Cluster mode: a message not published to NATS.
+    pub const NATS_PUBLISH: &str = "nats_publish";
+
+    /// Every label, shown at 0 before anything is dropped.
+    pub const ALL: [&str; 3] = [GAME_RECORD, STORE_WRITE, NATS_PUBLISH];
+}
+
+/// Log lines about drops, per kind: ten at once, then one every six
+/// seconds; the rest are counted and said in the next line.
+const DROP_LOG_BURST: u32 = 10;
+const DROP_LOG_RATE: (u32, Duration) = (1, Duration::from_secs(6));
 
 /// The host's metrics.
 pub struct Metrics {
@@ -80,6 +106,21 @@ pub struct Metrics {
     pub nats_round_trip: Histogram,
     /// Cluster mode: live hosts, this one included.
     pub cluster_hosts: Gauge,
+    /// Messages and writes given up, by what they were ([`dropped`]).
+    dropped: Family<WhatLabel, Counter>,
+    /// How often drops are logged, and the lines held back since the last.
+    drop_log: Mutex<DropLog>,
+}
+
+struct DropLog {
+    limit: Keyed<&'static str>,
+    held_back: HashMap<&'static str, u64>,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metrics").finish_non_exhaustive()
+    }
 }
 
 impl Default for Metrics {
@@ -107,6 +148,12 @@ impl Metrics {
         // 50 µs .. about 1.6 s.
         let nats_round_trip = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
         let cluster_hosts = Gauge::default();
+        let dropped = Family::<WhatLabel, Counter>::default();
+        for what in dropped::ALL {
+            let _ = dropped.get_or_create(&WhatLabel { what });
+        }
+        // The labels that exist before anything happens, shown at 0
+        // (`get_or_create` only makes them here).
         for transport in ["ssh", "telnet"] {
             let _ = sessions.get_or_create(&TransportLabel { transport });
         }
@@ -173,7 +220,19 @@ impl Metrics {
             "Cluster mode: live hosts, this one included",
             cluster_hosts.clone(),
         );
+        registry.register(
+            "dropped",
+            "Messages and writes given up (not retried), by what they were",
+            dropped.clone(),
+        );
+        let (per, every) = DROP_LOG_RATE;
+        let drop_log = Mutex::new(DropLog {
+            limit: Keyed::new(Rate::new(per, every), DROP_LOG_BURST, 64),
+            held_back: HashMap::new(),
+        });
         Metrics {
+            dropped,
+            drop_log,
             nats_round_trip,
             cluster_hosts,
             registry,
@@ -196,6 +255,36 @@ impl Metrics {
         // Writing to a String cannot fail.
         let _ = prometheus_client::encoding::text::encode(&mut body, &self.registry);
         body
+    }
+
+    /// Something given up for good: a message not sent, a write not
+    /// made. Counted in `inarow_dropped_total{what}` and logged, at most
+    /// ten lines at once and one every six seconds per kind (a storm does
+    /// not flood the log; the next line says how many were held back). A
+    /// lost game is logged as an error, anything else as a warning.
+    /// `what` is one of [`dropped`]; `detail` says which and why.
+    pub fn dropped(&self, what: &'static str, detail: impl std::fmt::Display) {
+        self.dropped.get_or_create(&WhatLabel { what }).inc();
+        let Some(held_back) = self.drop_log_line(what, Instant::now()) else {
+            return;
+        };
+        if what == dropped::GAME_RECORD {
+            tracing::error!(what, held_back, "dropped: {detail}");
+        } else {
+            tracing::warn!(what, held_back, "dropped: {detail}");
+        }
+    }
+
+    /// Whether a drop of `what` at `now` gets a log line, and if so how
+    /// many were held back before it.
+    fn drop_log_line(&self, what: &'static str, now: Instant) -> Option<u64> {
+        let mut log = self.drop_log.lock().unwrap_or_else(|e| e.into_inner());
+        if log.limit.allow(&what, now) {
+            Some(log.held_back.remove(what).unwrap_or(0))
+        } else {
+            *log.held_back.entry(what).or_insert(0) += 1;
+            None
+        }
     }
 
     pub fn refused(&self, reason: &'static str) {
@@ -278,6 +367,10 @@ mod tests {
             text.contains("inarow_connections_refused_total{reason=\"per_address\"} 1\n"),
             "{text}"
         );
+        assert!(
+            text.contains("inarow_dropped_total{what=\"nats_publish\"} 0\n"),
+            "{text}"
+        );
         assert!(text.ends_with("# EOF\n"), "{text}");
         drop((a, b, g));
         let text = m.encode();
@@ -288,6 +381,48 @@ mod tests {
         assert!(
             text.contains("inarow_games_in_play{game=\"gomoku\"} 0\n"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn drops_are_counted_by_what_and_a_storm_is_logged_sparingly() {
+        let m = Metrics::new();
+        m.dropped(dropped::STORE_WRITE, "stones setting: store unreachable");
+        m.dropped(dropped::STORE_WRITE, "stones setting: store unreachable");
+        m.dropped(dropped::NATS_PUBLISH, "state of room 7: timed out");
+        let text = m.encode();
+        assert!(
+            text.contains("inarow_dropped_total{what=\"store_write\"} 2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("inarow_dropped_total{what=\"nats_publish\"} 1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("inarow_dropped_total{what=\"game_record\"} 0\n"),
+            "{text}"
+        );
+        // A storm: the first lines, then one every six seconds, saying how
+        // many were held back meanwhile; each kind on its own allowance.
+        let m = Metrics::new();
+        let t = Instant::now();
+        let lines: Vec<u64> = (0..100)
+            .filter_map(|_| m.drop_log_line(dropped::GAME_RECORD, t))
+            .collect();
+        assert_eq!(lines, vec![0; DROP_LOG_BURST as usize]);
+        assert_eq!(m.drop_log_line(dropped::STORE_WRITE, t), Some(0));
+        assert_eq!(
+            m.drop_log_line(dropped::GAME_RECORD, t + Duration::from_secs(1)),
+            None
+        );
+        assert_eq!(
+            m.drop_log_line(dropped::GAME_RECORD, t + Duration::from_secs(6)),
+            Some(91)
+        );
+        assert_eq!(
+            m.drop_log_line(dropped::GAME_RECORD, t + Duration::from_secs(12)),
+            Some(0)
         );
     }
 }

@@ -125,6 +125,7 @@ fn spawn_reader(stop: Arc<AtomicBool>) -> Receiver<InputLine> {
             }
         }
         if let Some(line) = splitter.finish() {
+            // Input ended; a reader that stopped first needs no last line.
             let _ = tx.send(line);
         }
     });

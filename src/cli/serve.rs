@@ -19,6 +19,7 @@ pub struct ServeArgs {
 pub fn init_logging(level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    // Fails only when logging is set up already (tests): that one stays.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false)

@@ -6,6 +6,7 @@
 
 use crate::lobby::naming::{guest_name, suggested_name};
 use crate::lobby::state::{Player, rating_index};
+use crate::metrics::dropped::STORE_WRITE;
 use crate::store::{
     AccountError, LinkError, RenameError, Store, ban_covers, normalize_link_code, now_ms,
 };
@@ -234,14 +235,21 @@ pub fn keep_stones(
     let (store, account) = (store.clone(), account.to_string());
     tokio::spawn(async move {
         if let Some(before) = after {
+            // Only the order matters: the write before has ended, well or
+            // not (it counted itself if it failed).
             let _ = before.await;
         }
         let wait = std::time::Duration::from_secs(10);
-        match tokio::time::timeout(wait, store.set_stones(&account, stones.name())).await {
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => tracing::warn!(error = %e, %account, "stones setting not kept"),
-            Err(_) => tracing::warn!(%account, "stones setting not kept: the store did not answer"),
-        }
+        let why = match tokio::time::timeout(wait, store.set_stones(&account, stones.name())).await
+        {
+            Ok(Ok(_)) => return,
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => "the store did not answer".to_string(),
+        };
+        store.dropped(
+            STORE_WRITE,
+            format_args!("stones setting of account {account} not kept: {why}"),
+        );
     })
 }
 
@@ -270,5 +278,33 @@ pub async fn check_name(store: &Store, account: Option<&str>, name: &str) -> Opt
                 None
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::Metrics;
+    use std::sync::Arc;
+
+    /// A setting the store cannot keep is counted at `/metrics`, not
+    /// only logged.
+    #[tokio::test]
+    async fn a_setting_not_kept_shows_in_the_metrics() {
+        let dir = tempfile::tempdir().unwrap();
+        let metrics = Arc::new(Metrics::new());
+        let store = Store::open(&format!("sqlite://{}", dir.path().join("s.db").display()))
+            .await
+            .unwrap()
+            .counting_in(Arc::clone(&metrics));
+        store.close().await;
+        keep_stones(&store, "some-account", Theme::default(), None)
+            .await
+            .unwrap();
+        let text = metrics.encode();
+        assert!(
+            text.contains("inarow_dropped_total{what=\"store_write\"} 1\n"),
+            "{text}"
+        );
     }
 }

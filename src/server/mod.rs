@@ -144,7 +144,10 @@ impl Host {
             config.ssh.listen
         );
         // The store first: a host that cannot keep games does not start.
-        let store = Store::open_with(&config.store.url, &config.store.options()).await?;
+        let metrics = Arc::new(Metrics::new());
+        let store = Store::open_with(&config.store.url, &config.store.options())
+            .await?
+            .counting_in(Arc::clone(&metrics));
         tracing::info!(store = %store.url(), "store open");
         let journal = Journal::new(config.store.journal.clone().unwrap_or_else(|| {
             Recorder::default_journal_path(
@@ -191,7 +194,6 @@ impl Host {
         } else {
             None
         };
-        let metrics = Arc::new(Metrics::new());
         let connect4_book = match &config.computer.connect4_book {
             Some(path) => {
                 let bytes = std::fs::read(path).with_context(|| {
@@ -338,6 +340,8 @@ impl Host {
             a.abort();
         }
         self.ctx.tracker.close();
+        // Connections still open after this are cut with the process;
+        // their games are the rooms' business, checked next.
         let _ = tokio::time::timeout(SHUTDOWN_GRACE * 2, self.ctx.tracker.wait()).await;
         // Every room has handed its game to the recorder once it ended;
         // the recorder then stores (or journals) them all before it stops.
@@ -462,6 +466,7 @@ fn admit_and_serve(
         }
     };
     tracing::info!(%peer, ?transport, "connection");
+    // A latency hint; the connection works without it.
     let _ = stream.set_nodelay(true);
     match transport {
         Transport::Ssh => ctx
@@ -492,6 +497,8 @@ async fn wait_for_signal() {
                     _ = term.recv() => {}
                 }
             }
+            // Without a Ctrl-C handler either, nothing stops the host but
+            // a kill: it runs until then.
             Err(_) => {
                 let _ = tokio::signal::ctrl_c().await;
             }
@@ -499,6 +506,7 @@ async fn wait_for_signal() {
     }
     #[cfg(not(unix))]
     {
+        // As above: no handler, no stop but a kill.
         let _ = tokio::signal::ctrl_c().await;
     }
 }

@@ -47,6 +47,8 @@ impl Sink {
     /// Ends the session politely (SSH: exit status, EOF, close).
     async fn close(&mut self, exit_status: u32) {
         match self {
+            // Courtesies to a client that may have gone already: nothing
+            // is lost when they fail.
             Sink::Ssh { handle, channel } => {
                 let _ = handle.exit_status_request(*channel, exit_status).await;
                 let _ = handle.eof(*channel).await;

@@ -237,12 +237,14 @@ async fn run(
         }));
     }
     for t in tasks {
+        // A task that failed shows in the figures (fewer games recorded).
         let _ = t.await;
     }
     let record_secs = started.elapsed().as_secs_f64();
     if let Ok(recorder) = Arc::try_unwrap(recorder) {
         recorder.shutdown().await;
     }
+    // Cleaning up the benchmark's scratch folder: best effort.
     let _ = std::fs::remove_dir_all(&dir);
     // What autovacuum would have done by now on a live host.
     store.analyze().await?;

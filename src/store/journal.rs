@@ -213,6 +213,8 @@ fn sync_dir(path: &Path) {
         _ => Path::new("."),
     };
     if let Ok(d) = File::open(dir) {
+        // Some filesystems refuse to sync a folder; the file's own data
+        // was synced before this, which is what the journal promises.
         let _ = d.sync_all();
     }
 }

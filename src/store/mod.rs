@@ -25,6 +25,8 @@ use sqlx::sqlite::{
 };
 use thiserror::Error;
 
+use crate::metrics::Metrics;
+
 mod accounts;
 mod admin;
 pub mod bench;
@@ -186,6 +188,10 @@ pub struct Store {
     rank_cache: Arc<Mutex<HashMap<&'static str, games::RankCache>>>,
     /// SQLite: the connection that checkpoints the WAL in the background.
     checkpointer: Option<Arc<Checkpointer>>,
+    /// Where writes given up are counted ([`Store::dropped`]): the
+    /// host's metrics once [`Store::counting_in`] is called, else a set
+    /// of the store's own.
+    metrics: Arc<Metrics>,
 }
 
 /// Copies the SQLite write-ahead log back into the database file on a
@@ -346,6 +352,7 @@ impl Store {
                 sqlite_path: Some(path),
                 rank_cache: Arc::default(),
                 checkpointer: Some(Checkpointer::start(checkpointer)),
+                metrics: Arc::default(),
             }
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let mut connect = PgConnectOptions::from_str(url).map_err(|e| open_error(&e))?;
@@ -388,12 +395,27 @@ impl Store {
                 sqlite_path: None,
                 rank_cache: Arc::default(),
                 checkpointer: None,
+                metrics: Arc::default(),
             }
         } else {
             return Err(url_error("expected sqlite://PATH or postgres://..."));
         };
         store.migrate().await?;
         Ok(store)
+    }
+
+    /// This store with the writes it gives up counted in `metrics` (the
+    /// host's, shown at `/metrics`).
+    pub fn counting_in(mut self, metrics: Arc<Metrics>) -> Store {
+        self.metrics = metrics;
+        self
+    }
+
+    /// A write given up for good: counted in `inarow_dropped_total{what}`
+    /// and logged (see [`Metrics::dropped`]). `what` is one of
+    /// [`crate::metrics::dropped`].
+    pub fn dropped(&self, what: &'static str, detail: impl std::fmt::Display) {
+        self.metrics.dropped(what, detail);
     }
 
     /// The store's URL without any password.
@@ -492,6 +514,7 @@ async fn create_schema(
             tracing::info!(schema, "store schema created");
         }
     }
+    // The work is done; a failed goodbye to the server changes nothing.
     let _ = conn.close().await;
     result
 }

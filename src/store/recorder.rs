@@ -13,6 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::{GameRecord, Journal, Store, StoreError, Stored};
+use crate::metrics::dropped::GAME_RECORD;
 
 /// What became of one submitted game.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +66,8 @@ pub struct Recorder {
     journal: Arc<Journal>,
     /// Set when `submit` spilled to the journal: the writer replays it first.
     spilled: Arc<AtomicBool>,
+    /// Where a game lost is counted.
+    store: Store,
     task: tokio::sync::Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -75,11 +78,18 @@ impl Recorder {
         let (tx, rx) = mpsc::channel(options.queue.max(1));
         let journal = Arc::new(journal);
         let spilled = Arc::new(AtomicBool::new(false));
-        let task = tokio::spawn(writer(store, journal.clone(), spilled.clone(), rx, options));
+        let task = tokio::spawn(writer(
+            store.clone(),
+            journal.clone(),
+            spilled.clone(),
+            rx,
+            options,
+        ));
         Recorder {
             tx: std::sync::Mutex::new(Some(tx)),
             journal,
             spilled,
+            store,
             task: tokio::sync::Mutex::new(Some(task)),
         }
     }
@@ -120,7 +130,8 @@ impl Recorder {
     pub fn submit(&self, record: GameRecord) -> oneshot::Receiver<Recorded> {
         let (reply, answer) = oneshot::channel();
         if let Err(e) = record.validate() {
-            let _ = reply.send(Recorded::Failed(e.to_string()));
+            lost(&self.store, &record, format_args!("invalid record: {e}"));
+            tell(Some(reply), Recorded::Failed(e.to_string()));
             return answer;
         }
         let job = Job {
@@ -146,13 +157,15 @@ impl Recorder {
                     Recorded::Journaled
                 }
                 Err(e) => {
-                    tracing::error!(game = %job.record.id, error = %e, "game lost: queue full and journal not writable");
+                    lost(
+                        &self.store,
+                        &job.record,
+                        format_args!("queue full and journal not writable: {e}"),
+                    );
                     Recorded::Failed(format!("journal: {e}"))
                 }
             };
-            if let Some(reply) = job.reply {
-                let _ = reply.send(outcome);
-            }
+            tell(job.reply, outcome);
         }
         answer
     }
@@ -169,10 +182,32 @@ impl Recorder {
         if let Ok(mut tx) = self.tx.lock() {
             tx.take();
         }
-        if let Some(task) = self.task.lock().await.take() {
-            let _ = task.await;
+        if let Some(task) = self.task.lock().await.take()
+            && let Err(e) = task.await
+        {
+            // What it held is in the journal unless it was lost (counted).
+            tracing::error!(error = %e, "the store writer stopped abnormally");
         }
     }
+}
+
+/// Gives `outcome` to whoever waits for it. A caller that stopped
+/// waiting dropped its receiver: nothing is lost by not telling it.
+fn tell(reply: Option<oneshot::Sender<Recorded>>, outcome: Recorded) {
+    if let Some(reply) = reply {
+        let _ = reply.send(outcome);
+    }
+}
+
+/// A game given up: counted and logged (rate-limited) as a record dropped.
+fn lost(store: &Store, record: &GameRecord, why: std::fmt::Arguments<'_>) {
+    store.dropped(
+        GAME_RECORD,
+        format_args!(
+            "game {} not recorded: {why}",
+            crate::text::sanitize_quote(&record.id, 40)
+        ),
+    );
 }
 
 /// Appends on the blocking pool.
@@ -211,12 +246,6 @@ async fn replay(store: &Store, journal: &Arc<Journal>, batch: usize, deadline: D
         if read.len == 0 {
             return true;
         }
-        if read.skipped > 0 {
-            tracing::warn!(
-                skipped = read.skipped,
-                "journal lines skipped (torn or invalid)"
-            );
-        }
         for chunk in read.records.chunks(batch.max(1)) {
             match within(deadline, store.record_games(chunk)).await {
                 Ok(_) => {}
@@ -232,9 +261,11 @@ async fn replay(store: &Store, journal: &Arc<Journal>, batch: usize, deadline: D
                         match within(deadline, store.record_games(std::slice::from_ref(r))).await {
                             Ok(_) => {}
                             Err(e) if e.is_transient() => return false,
-                            Err(e) => {
-                                tracing::error!(game = %r.id, error = %e, "journaled game refused by the store; dropped")
-                            }
+                            Err(e) => lost(
+                                store,
+                                r,
+                                format_args!("journaled, then refused by the store: {e}"),
+                            ),
                         }
                     }
                 }
@@ -249,6 +280,13 @@ async fn replay(store: &Store, journal: &Arc<Journal>, batch: usize, deadline: D
             // Replayed again later: idempotent.
             tracing::error!(error = %e, "cannot truncate the journal");
             return false;
+        }
+        // The lines that did not read back are gone with the rest now.
+        for _ in 0..read.skipped {
+            store.dropped(
+                GAME_RECORD,
+                "a journal line skipped (torn or invalid) and removed",
+            );
         }
     }
 }
@@ -294,9 +332,7 @@ async fn writer(
         match outcome {
             Ok(stored) => {
                 for (job, s) in jobs.drain(..).zip(stored) {
-                    if let Some(reply) = job.reply {
-                        let _ = reply.send(Recorded::Stored(s));
-                    }
+                    tell(job.reply, Recorded::Stored(s));
                 }
             }
             Err(e) if pending || e.is_transient() => {
@@ -306,15 +342,19 @@ async fn writer(
                 let answer = match journal_append(&journal, records).await {
                     Ok(()) => Recorded::Journaled,
                     Err(e) => {
-                        tracing::error!(error = %e, games = n, "games lost: store and journal both failed");
+                        for job in &jobs {
+                            lost(
+                                &store,
+                                &job.record,
+                                format_args!("store unreachable and journal not writable: {e}"),
+                            );
+                        }
                         Recorded::Failed(format!("journal: {e}"))
                     }
                 };
                 pending = true;
                 for job in jobs.drain(..) {
-                    if let Some(reply) = job.reply {
-                        let _ = reply.send(answer.clone());
-                    }
+                    tell(job.reply, answer.clone());
                 }
             }
             Err(_) => {
@@ -333,14 +373,28 @@ async fn writer(
                                     pending = true;
                                     Recorded::Journaled
                                 }
-                                Err(e) => Recorded::Failed(format!("journal: {e}")),
+                                Err(e) => {
+                                    lost(
+                                        &store,
+                                        &job.record,
+                                        format_args!(
+                                            "store unreachable and journal not writable: {e}"
+                                        ),
+                                    );
+                                    Recorded::Failed(format!("journal: {e}"))
+                                }
                             }
                         }
-                        Err(e) => Recorded::Failed(e.to_string()),
+                        Err(e) => {
+                            lost(
+                                &store,
+                                &job.record,
+                                format_args!("refused by the store: {e}"),
+                            );
+                            Recorded::Failed(e.to_string())
+                        }
                     };
-                    if let Some(reply) = job.reply {
-                        let _ = reply.send(answer);
-                    }
+                    tell(job.reply, answer);
                 }
             }
         }
@@ -353,8 +407,52 @@ async fn writer(
 
 #[cfg(test)]
 mod tests {
-    use super::Recorder;
+    use super::{Recorded, Recorder, RecorderOptions};
+    use crate::metrics::Metrics;
+    use crate::store::{Journal, Store, sample_record};
     use std::path::PathBuf;
+    use std::sync::Arc;
+
+    /// A game neither the store nor the journal takes is counted where
+    /// operators look: `/metrics` shows it (and the log says it).
+    #[tokio::test]
+    async fn a_game_lost_shows_in_the_metrics() {
+        let dir = tempfile::tempdir().unwrap();
+        let metrics = Arc::new(Metrics::new());
+        let store = Store::open(&format!("sqlite://{}", dir.path().join("s.db").display()))
+            .await
+            .unwrap()
+            .counting_in(Arc::clone(&metrics));
+        // The journal's folder is a file: no append can succeed.
+        let blocker = dir.path().join("not-a-folder");
+        std::fs::write(&blocker, b"").unwrap();
+        let journal = Journal::new(blocker.join("journal.jsonl"));
+        let recorder = Recorder::start(store.clone(), journal, RecorderOptions::default());
+        let before = metrics.encode();
+        assert!(
+            before.contains("inarow_dropped_total{what=\"game_record\"} 0\n"),
+            "{before}"
+        );
+        // Closed: a game goes straight to the journal, which fails.
+        recorder.close().await;
+        let answer = recorder.submit(sample_record()).await.unwrap();
+        assert!(matches!(answer, Recorded::Failed(_)), "{answer:?}");
+        // So does an invalid one, refused before anything is tried.
+        let mut bad = sample_record();
+        bad.first = 7;
+        let answer = recorder.submit(bad).await.unwrap();
+        assert!(matches!(answer, Recorded::Failed(_)), "{answer:?}");
+        let text = metrics.encode();
+        assert!(
+            text.contains("inarow_dropped_total{what=\"game_record\"} 2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("inarow_dropped_total{what=\"store_write\"} 0\n"),
+            "{text}"
+        );
+        store.close().await;
+    }
 
     #[test]
     fn each_host_of_a_cluster_keeps_a_journal_of_its_own() {

@@ -6,6 +6,9 @@
 //! The screen keeps one rendered byte string per row: that is both the diff
 //! base and the whole memory cost of a session's picture (a few KiB), which
 //! matters with ten thousand idle sessions.
+//!
+//! Every escape sequence is written into a `Vec<u8>`, which cannot fail:
+//! the `let _ = queue!(..)` below drop an `Ok`.
 
 use crossterm::{
     cursor::{Hide, MoveTo, Show},

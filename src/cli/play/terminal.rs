@@ -31,6 +31,8 @@ impl TerminalGuard {
     }
 }
 
+/// Best effort: the terminal may be gone already (a closed window), and
+/// there is nothing else to tell.
 fn restore_terminal() {
     let mut out = io::stdout();
     let _ = out.write_all(&crate::term::screen::leave_bytes());
@@ -100,6 +102,7 @@ pub(super) fn run_terminal(
                 if let Some(rest) = MIN_THINK.checked_sub(started.elapsed()) {
                     std::thread::sleep(rest);
                 }
+                // The game loop has ended: nobody needs the answer.
                 let _ = tx.send(answer);
             });
         }
