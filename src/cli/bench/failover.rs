@@ -34,7 +34,8 @@ use russh::client;
 use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
 
 use super::cluster::{HostConfig, free_port, remove_buckets, spawn_host};
-use super::server::{Trusting, tempfile_dir};
+use super::players::Trusting;
+use super::server::tempfile_dir;
 
 #[derive(Debug, clap::Args)]
 pub struct BenchFailoverArgs {
