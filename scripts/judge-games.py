@@ -19,15 +19,13 @@ at the games B lost instead.
 
 import argparse
 import re
-import shlex
-import subprocess
 import sys
-import time
+
+from pbrain_judge import Judge
 
 GAME = re.compile(r"^game\s+(\d+) ([AB]) first: (.*?) in \d+ moves: (.*)$")
 MATE = re.compile(r"\beval\s+\+?M\d+", re.IGNORECASE)
 SCORE = re.compile(r"\bscore\s+(-?\d+)", re.IGNORECASE)
-MOVE = re.compile(r"^\d+,\d+$")
 WON = 29000
 
 
@@ -59,47 +57,16 @@ def main():
     ap.add_argument("--loser", choices=["A", "B"], default="A")
     args = ap.parse_args()
 
-    proc = subprocess.Popen(
-        shlex.split(args.judge), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True, bufsize=1,
-    )
-
-    def send(s):
-        proc.stdin.write(s + "\n")
-        proc.stdin.flush()
-
-    def read():
-        line = proc.stdout.readline()
-        if not line:
-            sys.exit("the judge ended its output")
-        return line.strip()
-
-    send(f"START {args.size}")
-    while not read().upper().startswith("OK"):
-        pass
-    send(f"INFO timeout_turn {args.turn_ms}")
-    send("INFO timeout_match 0")
-    send("INFO rule 0")
+    judge = Judge(args.judge, args.size, args.turn_ms)
 
     def judged_won(moves):
         """Whether the judge reports a forced win for the side to move."""
         to_move = len(moves) % 2
-        send("BOARD")
-        for i, (x, y) in enumerate(moves):
-            send(f"{x},{y},{1 if i % 2 == to_move else 2}")
-        send("DONE")
+        stones = [(x, y, 1 if i % 2 == to_move else 2) for i, (x, y) in enumerate(moves)]
         won = False
-        while True:
-            line = read()
-            if line.upper().startswith("MESSAGE"):
-                s = SCORE.search(line)
-                won = bool(MATE.search(line)) or bool(s and int(s.group(1)) >= WON)
-            if MOVE.match(line):
-                break
-            if line.upper().startswith("ERROR"):
-                sys.exit(f"the judge answered {line!r}")
-        # Some engines still count themselves busy just after the move.
-        time.sleep(0.1)
+        for line in judge.messages(stones):
+            s = SCORE.search(line)
+            won = bool(MATE.search(line)) or bool(s and int(s.group(1)) >= WON)
         return won
 
     for number, moves, colour in games(args.logs, args.loser):
@@ -111,9 +78,7 @@ def main():
                 line = " ".join(f"{x},{y}" for x, y in moves[:k])
                 print(f"{line} # game {number}", flush=True)
                 break
-    send("END")
-    proc.stdin.close()
-    proc.wait(timeout=5)
+    judge.close()
     return 0
 
 

@@ -26,13 +26,11 @@ that the list can be split between jobs.
 import argparse
 import itertools
 import re
-import shlex
-import subprocess
 import sys
-import time
+
+from pbrain_judge import Judge
 
 SCORE = re.compile(r"\b(?:score|eval)\s+(-?\d+)", re.IGNORECASE)
-MOVE = re.compile(r"^\d+,\d+$")
 
 
 def openings(size):
@@ -84,50 +82,18 @@ def main():
         return 0
     if not args.engine:
         sys.exit("name the judge's command (or --list)")
-    proc = subprocess.Popen(
-        shlex.split(args.engine), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True, bufsize=1,
-    )
-
-    def send(s):
-        proc.stdin.write(s + "\n")
-        proc.stdin.flush()
-
-    def read():
-        line = proc.stdout.readline()
-        if not line:
-            sys.exit("the judge ended its output")
-        return line.strip()
-
-    send(f"START {args.size}")
-    while not read().upper().startswith("OK"):
-        pass
-    send(f"INFO timeout_turn {args.turn_ms}")
-    send("INFO timeout_match 0")
-    send("INFO rule 0")
+    judge = Judge(args.engine, args.size, args.turn_ms)
     for o in mine:
         (b1, b2), w = o
-        send("BOARD")
         # White moves: its stone is its own (1), black's the opponent's (2).
-        for (x, y), own in ((b1, 2), (w, 1), (b2, 2)):
-            send(f"{x},{y},{own}")
-        send("DONE")
+        stones = [(x, y, own) for (x, y), own in ((b1, 2), (w, 1), (b2, 2))]
         score = "?"
-        while True:
-            line = read()
+        for line in judge.messages(stones):
             m = SCORE.search(line)
-            if m and line.upper().startswith("MESSAGE"):
+            if m:
                 score = m.group(1)
-            if MOVE.match(line):
-                break
-            if line.upper().startswith("ERROR"):
-                sys.exit(f"the judge answered {line!r}")
-        # Some engines still count themselves busy just after the move.
-        time.sleep(0.1)
         print(f"{line_of(o)} # {score}", flush=True)
-    send("END")
-    proc.stdin.close()
-    proc.wait(timeout=5)
+    judge.close()
     return 0
 
 

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use crate::util::TestClient;
 use crate::util::ssh::{
-    Client, Login, MY_TURN, THEIR_TURN, TestHost, new_key, play, start_host, test_config_text,
-    wait_any,
+    Client, Login, MY_TURN, THEIR_TURN, TestHost, mover_first, new_key, play, start_host,
+    test_config_text, wait_any,
 };
 
 /// The test host's configuration, written to a file the commands can read.
@@ -19,14 +19,34 @@ pub(crate) fn config_file(t: &TestHost) -> std::path::PathBuf {
     path
 }
 
-/// `inarow ARGS --config FILE`: stdout, or a panic with stderr.
-pub(crate) fn inarow_with(config: &std::path::Path, args: &[&str]) -> String {
-    let out = crate::util::inarow()
+/// The store the host of `config` keeps.
+async fn store_of(config: &std::path::Path) -> Store {
+    let url = inarow::config::Config::load(config).unwrap().store.url;
+    Store::open(&url).await.unwrap()
+}
+
+/// The account `key` signs in to.
+async fn account_of(store: &Store, key: &russh::keys::PrivateKey) -> inarow::store::Account {
+    store
+        .account_by_key(&fingerprint(key))
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+/// Runs `inarow ARGS --config FILE` to its end.
+fn inarow_on(config: &std::path::Path, args: &[&str]) -> std::process::Output {
+    crate::util::inarow()
         .args(args)
         .arg("--config")
         .arg(config)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// `inarow ARGS --config FILE`: stdout, or a panic with stderr.
+pub(crate) fn inarow_with(config: &std::path::Path, args: &[&str]) -> String {
+    let out = inarow_on(config, args);
     assert!(
         out.status.success(),
         "inarow {args:?} failed: {}",
@@ -71,11 +91,7 @@ async fn rated_pair_at(
     for c in [&mut ca, &mut cb] {
         wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
     }
-    if ca.screen().contains(MY_TURN) {
-        (ca, cb)
-    } else {
-        (cb, ca)
-    }
+    mover_first(ca, cb)
 }
 
 /// The first player wins in column a.
@@ -237,8 +253,7 @@ async fn a_guest_cannot_take_an_accounts_name_nor_a_look_alike() {
     let mut owner = Client::connect(t.addr, "Vera", Login::Key(key)).await;
     owner.wait_for("you are Vera").await;
     // The login name of a guest: a guest name instead.
-    let mut g = Client::connect(t.addr, "vera", Login::Guest).await;
-    g.wait_for("Choose a game").await;
+    let mut g = Client::in_lobby(t.addr, "vera", Login::Guest).await;
     assert!(g.screen().contains("you are Guest"), "{}", g.screen());
     // Typed in the lobby, in another case or with look-alike letters.
     for attempt in ["VERA", "V\u{0435}ra", "v\u{0435}r\u{0430}"] {
@@ -249,10 +264,11 @@ async fn a_guest_cannot_take_an_accounts_name_nor_a_look_alike() {
         assert!(g.screen().contains("you are Guest"), "{}", g.screen());
     }
     // A free name is fine.
-    g.send(b"n").await;
-    g.wait_for("What should people call you?").await;
-    g.send(b"Wanda\r").await;
-    g.wait_for("you are Wanda").await;
+    g.walk(&[
+        (b"n", "What should people call you?"),
+        (b"Wanda\r", "you are Wanda"),
+    ])
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -263,13 +279,8 @@ async fn a_second_key_linked_by_code_reaches_the_same_account() {
     c.wait_for("you are Xena").await;
     // The one-time code, as the lobby's account screen gives it.
     let config = config_file(&t);
-    let url = inarow::config::Config::load(&config).unwrap().store.url;
-    let store = Store::open(&url).await.unwrap();
-    let account = store
-        .account_by_key(&fingerprint(&first))
-        .await
-        .unwrap()
-        .unwrap();
+    let store = store_of(&config).await;
+    let account = account_of(&store, &first).await;
     let code = store
         .create_link_code(&account.id, inarow::store::now_ms())
         .await
@@ -280,11 +291,7 @@ async fn a_second_key_linked_by_code_reaches_the_same_account() {
     // second key is a second terminal of the same person; its name is the
     // account's.
     assert!(d.screen().contains("you are Xena"), "{}", d.screen());
-    let linked = store
-        .account_by_key(&fingerprint(&second))
-        .await
-        .unwrap()
-        .unwrap();
+    let linked = account_of(&store, &second).await;
     assert_eq!(linked.id, account.id);
     // The code was for one use.
     let third = new_key();
@@ -318,11 +325,9 @@ async fn a_banned_key_is_refused_with_the_reason_and_unbanned_it_plays() {
         .await;
     c.wait_closed().await;
     // Another key plays; lifting the ban lets the first in again.
-    let mut other = Client::connect(t.addr, "zed", Login::Key(new_key())).await;
-    other.wait_for("Choose a game").await;
+    let _other = Client::in_lobby(t.addr, "zed", Login::Key(new_key())).await;
     inarow_with(&config, &["admin", "unban", &fp]);
-    let mut c = Client::connect(t.addr, "yuri", Login::Key(key.clone())).await;
-    c.wait_for("Choose a game").await;
+    let c = Client::in_lobby(t.addr, "yuri", Login::Key(key.clone())).await;
     let users = inarow_with(&config, &["admin", "users", "--name", "yu"]);
     assert_eq!(users.lines().count(), 1, "{users}");
     assert!(users.contains("yuri"), "{users}");
@@ -349,14 +354,9 @@ fn a_game_that_ended_survives_kill_9() {
     rt.block_on(async {
         // A game against the computer, left: a forfeit.
         let mut c = Client::connect(server.addr, "kim", Login::Key(new_key())).await;
-        c.walk(&[(b"1", "Play the computer"), (b"2", "how strong")])
+        c.against_the_computer().await;
+        c.walk(&[(b"q", "Leave the game?"), (b"y", "wins by forfeit")])
             .await;
-        c.send(b"1").await;
-        wait_any(&mut c, &[MY_TURN, THEIR_TURN[1]]).await;
-        c.send(b"q").await;
-        c.wait_for("Leave the game?").await;
-        c.send(b"y").await;
-        c.wait_for("wins by forfeit").await;
         // A rated game won by a line: the host is killed the moment the
         // winner's screen says so, with no time for anything else.
         let (mut first, mut second) =
@@ -494,9 +494,6 @@ async fn an_account_changes_its_name_once_a_minute_and_keeps_it() {
     c.walk(&[
         (b"n", "What should people call you?"),
         (b"Oksana\r", "you are Oksana"),
-    ])
-    .await;
-    c.walk(&[
         (b"n", "What should people call you?"),
         (b"Olivia\r", "once a minute"),
     ])
@@ -516,13 +513,8 @@ async fn a_code_shaped_login_with_no_room_keeps_one_name_on_screen_account_and_r
     // keeps the account's name, which is what the store and records say.
     let (mut first, mut second) = rated_pair(&t, ("ZZZZ", &zed), ("amy", &amy)).await;
     let config = config_file(&t);
-    let url = inarow::config::Config::load(&config).unwrap().store.url;
-    let store = Store::open(&url).await.unwrap();
-    let account = store
-        .account_by_key(&fingerprint(&zed))
-        .await
-        .unwrap()
-        .unwrap();
+    let store = store_of(&config).await;
+    let account = account_of(&store, &zed).await;
     assert_ne!(account.name, "ZZZZ");
     let zed_is_first = first
         .screen()
@@ -607,12 +599,7 @@ async fn a_key_user_whose_account_cannot_be_read_plays_as_a_guest_under_a_guest_
 
 /// `inarow ARGS --config FILE` that must fail: (exit code, stderr).
 fn inarow_fails(config: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
-    let out = crate::util::inarow()
-        .args(args)
-        .arg("--config")
-        .arg(config)
-        .output()
-        .unwrap();
+    let out = inarow_on(config, args);
     assert!(!out.status.success(), "inarow {args:?} succeeded");
     (
         out.status.code(),
@@ -642,8 +629,7 @@ async fn admin_ban_takes_only_what_can_match_and_users_shows_fingerprints() {
         assert!(err.contains("account"), "{bad}: {err}");
     }
     // Nothing was stored: the lobby goes on and no ban lists them.
-    let url = inarow::config::Config::load(&config).unwrap().store.url;
-    let store = Store::open(&url).await.unwrap();
+    let store = store_of(&config).await;
     assert_eq!(store.bans().await.unwrap(), vec![]);
     // What can match is taken.
     let out = inarow_with(&config, &["admin", "ban", "203.0.113.77/24"]);
@@ -698,8 +684,7 @@ async fn a_ban_closes_the_open_sessions_it_covers_with_the_reason() {
     r.wait_for("You are banned from this host: cheating").await;
     r.wait_closed().await;
     // By network: everyone from 127.0.0.0/8, guests too.
-    let mut g = Client::connect(t.addr, "gus", Login::Guest).await;
-    g.wait_for("Choose a game").await;
+    let mut g = Client::in_lobby(t.addr, "gus", Login::Guest).await;
     inarow_with(
         &config,
         &["admin", "ban", "127.0.0.0/8", "--reason", "closed"],

@@ -8,12 +8,13 @@ use std::time::Duration;
 use inarow::config::Config;
 use inarow::server::Host;
 
+use crate::util::TestClient;
 use crate::util::http::{get, parse_metrics};
 use crate::util::proxy::Proxy;
 use crate::util::scratch::{PgScratch, Scratch, nats_url, pg_url};
 use crate::util::ssh::{
-    Client, Login, MY_TURN, THEIR_TURN, TestHost, merge, play, test_config_text, wait_any,
-    wait_any_within,
+    Client, Login, MY_TURN, THEIR_TURN, TestHost, at_table, declined_then_accepted, merge,
+    mover_first, play, test_config_text, wait_any, wait_any_within,
 };
 
 fn cluster_config_text(dir: &std::path::Path, scratch: &Scratch, host: &str, nats: &str) -> String {
@@ -33,15 +34,19 @@ fn cluster_config(dir: &std::path::Path, scratch: &Scratch, host: &str, nats: &s
 }
 
 async fn start_cluster_host(scratch: &Scratch, host: &str, nats: &str) -> TestHost {
-    let dir = tempfile::tempdir().unwrap();
-    let config = cluster_config(dir.path(), scratch, host, nats);
-    let host = Host::start(config).await.unwrap_or_else(|e| {
-        panic!("a cluster host did not start (is NATS with JetStream at {nats}?): {e:#}")
-    });
-    TestHost {
-        addr: host.ssh_addr,
-        host: Some(host),
-        dir,
+    start_cluster_host_with(scratch, host, nats, "").await
+}
+
+/// Cluster hosts named `names` on the run's NATS, started in turn.
+async fn start_cluster_hosts<const N: usize>(scratch: &Scratch, names: [&str; N]) -> [TestHost; N] {
+    let nats = nats_url();
+    let mut hosts = Vec::with_capacity(N);
+    for name in names {
+        hosts.push(start_cluster_host(scratch, name, &nats).await);
+    }
+    match hosts.try_into() {
+        Ok(hosts) => hosts,
+        Err(_) => unreachable!("{N} hosts started"),
     }
 }
 
@@ -80,13 +85,7 @@ async fn cluster_mode_refuses_to_start_when_nats_cannot_be_reached() {
         ),
     );
     std::fs::write(&path, text).unwrap();
-    let out = crate::util::inarow()
-        .args(["serve", "--config"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = crate::util::serve_refused(&path);
     assert!(stderr.contains("cannot reach NATS at"), "{stderr}");
 }
 
@@ -94,8 +93,7 @@ async fn cluster_mode_refuses_to_start_when_nats_cannot_be_reached() {
 async fn hosts_in_a_cluster_show_the_same_counts_invite_across_and_names_are_unique() {
     let scratch = Scratch::new();
     let nats = nats_url();
-    let mut a = start_cluster_host(&scratch, "host-a", &nats).await;
-    let mut b = start_cluster_host(&scratch, "host-b", &nats).await;
+    let [mut a, mut b] = start_cluster_hosts(&scratch, ["host-a", "host-b"]).await;
     let mut ann = Client::connect(a.addr, "ann", Login::Guest).await;
     ann.wait_for("you are ann").await;
     let mut bo = Client::connect(b.addr, "bo", Login::Guest).await;
@@ -120,29 +118,19 @@ async fn hosts_in_a_cluster_show_the_same_counts_invite_across_and_names_are_uni
         assert!(pressed < 5, "bo could not be selected:\n{}", ann.screen());
     }
     // ann invites bo across hosts: bo declines, then accepts the next.
-    ann.send(b"\r").await;
-    ann.wait_for("Invite bo to a game").await;
-    ann.send(b"\r").await;
-    ann.wait_for("invitation sent to bo").await;
+    ann.walk(&[
+        (b"\r", "Invite bo to a game"),
+        (b"\r", "invitation sent to bo"),
+    ])
+    .await;
     bo.wait_for("ann invites you to a game").await;
-    bo.send(b"n").await;
-    ann.wait_for("bo declined your invitation").await;
-    bo.wait_for("Choose a game").await;
-    ann.send(b"\r").await;
-    ann.wait_for("Invite bo to a game").await;
-    ann.send(b"\r").await;
-    bo.wait_for("ann invites you to a game").await;
-    bo.send(b"y").await;
+    declined_then_accepted((&mut ann, "ann"), (&mut bo, "bo")).await;
     // The table runs on ann's host; bo plays there as a visitor.
     for c in [&mut ann, &mut bo] {
         c.wait_for("(you)").await;
         wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
     }
-    let (first, second) = if ann.screen().contains(MY_TURN) {
-        (&mut ann, &mut bo)
-    } else {
-        (&mut bo, &mut ann)
-    };
+    let (first, second) = mover_first(&mut ann, &mut bo);
     play(first, "d").await;
     play(second, "c").await;
     first.wait_for(MY_TURN).await;
@@ -218,7 +206,7 @@ async fn a_host_cut_off_from_nats_keeps_playing_and_recovers() {
     bo.wait_for("1 online").await;
     // ann's lobby says what is off; a quick match waits at home.
     ann.wait_for("some features are unavailable").await;
-    seek_connect_four(&mut ann).await;
+    ann.seek(b"1").await;
     ann.wait_for("Looking for").await;
 
     proxy.restore();
@@ -233,7 +221,7 @@ async fn a_host_cut_off_from_nats_keeps_playing_and_recovers() {
     bo.wait_for("2 online").await;
     // Back by itself: ann's seek is offered to the other hosts again, and
     // bo, on the other host, meets her.
-    seek_connect_four(&mut bo).await;
+    bo.seek(b"1").await;
     for c in [&mut ann, &mut bo] {
         wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
     }
@@ -285,37 +273,37 @@ async fn wait_for_rooms(
     }
 }
 
-/// Seeks a quick match of Connect Four.
-async fn seek_connect_four(c: &mut Client) {
-    c.wait_for("Choose a game").await;
-    c.send(b"1").await;
-    c.wait_for("Quick match").await;
-    c.send(b"1").await;
+/// Two people on two hosts of a cluster meet by quick match, `waiter`
+/// seeking first (the table is on `seeker`'s host); whether `seeker`
+/// moves first.
+async fn quick_match(waiter: &mut Client, seeker: &mut Client) -> bool {
+    seeker.wait_for("2 online").await;
+    waiter.wait_for("2 online").await;
+    waiter.seek(b"1").await;
+    waiter.wait_for("Looking for").await;
+    seeker.seek(b"1").await;
+    let seeker_first = at_table(seeker).await;
+    assert_ne!(seeker_first, at_table(waiter).await);
+    seeker_first
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_match_pairs_people_on_different_hosts_and_they_play_it_out() {
     let scratch = Scratch::new();
-    let nats = nats_url();
-    let mut a = start_cluster_host(&scratch, "qa", &nats).await;
-    let mut b = start_cluster_host(&scratch, "qb", &nats).await;
+    let [mut a, mut b] = start_cluster_hosts(&scratch, ["qa", "qb"]).await;
     let mut ann = Client::connect(a.addr, "ann", Login::Guest).await;
     let mut bo = Client::connect(b.addr, "bo", Login::Guest).await;
     ann.wait_for("2 online").await;
-    seek_connect_four(&mut ann).await;
+    ann.seek(b"1").await;
     ann.wait_for("Looking for").await;
-    seek_connect_four(&mut bo).await;
+    bo.seek(b"1").await;
     for c in [&mut ann, &mut bo] {
         wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
     }
     // Each sees the other's name at the table.
     assert!(ann.screen().contains("bo"), "{}", ann.screen());
     assert!(bo.screen().contains("ann"), "{}", bo.screen());
-    let (mut first, mut second) = if ann.screen().contains(MY_TURN) {
-        (ann, bo)
-    } else {
-        (bo, ann)
-    };
+    let (mut first, mut second) = mover_first(ann, bo);
     // Every move crosses: the first player's four in column a win.
     for _ in 0..3 {
         play(&mut first, "a").await;
@@ -327,10 +315,7 @@ async fn quick_match_pairs_people_on_different_hosts_and_they_play_it_out() {
     assert_eq!(kept.len(), 1, "{kept:?}");
     assert_eq!(kept[0].moves[..2], [(0, 0), (1, 0)], "{kept:?}");
     assert!(["qa", "qb"].contains(&kept[0].owner.as_str()), "{kept:?}");
-    play(&mut first, "a").await;
-    for c in [&mut first, &mut second] {
-        c.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
-    }
+    wins_in_column_a(&mut first, &mut second).await;
     // An ended game is no longer kept.
     wait_for_rooms(&rooms, |r| r.is_empty()).await;
     assert!(first.screen().contains("You win!"), "{}", first.screen());
@@ -355,39 +340,33 @@ async fn quick_match_pairs_people_on_different_hosts_and_they_play_it_out() {
 
 #[test]
 fn the_cluster_benchmark_plays_games_across_hosts_and_reports_figures() {
-    let out = crate::util::inarow()
-        .args([
-            "bench",
-            "cluster",
-            "--hosts",
-            "2",
-            "--games",
-            "4",
-            "--seconds",
-            "2",
-            "--think-ms",
-            "100",
-            "--nats-url",
-            &nats_url(),
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = crate::util::run_ok(&[
+        "bench",
+        "cluster",
+        "--hosts",
+        "2",
+        "--games",
+        "4",
+        "--seconds",
+        "2",
+        "--think-ms",
+        "100",
+        "--nats-url",
+        &nats_url(),
+    ]);
     assert!(text.contains("4 cross-host matches"), "{text}");
     // Moves crossed and their latency was measured on the other host.
-    let measured: u64 = text
-        .split(" over ")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
+    let measured = crate::util::number_after(&text, " over ");
     assert!(measured > 10, "{text}");
     assert!(text.contains(", 0 errors"), "{text}");
+}
+
+/// Types a room code from the lobby (`j`).
+async fn join_by_code(c: &mut Client, code: &str) {
+    c.wait_for("Choose a game").await;
+    c.send(b"j").await;
+    c.wait_for("room code:").await;
+    c.send(format!("{code}\r").as_bytes()).await;
 }
 
 /// Opens a room for a friend from the lobby; its code.
@@ -535,23 +514,17 @@ async fn two_hosts_racing_to_apply_a_move_to_the_same_room_apply_it_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_on_one_host_is_watched_live_from_another() {
     let scratch = Scratch::new();
-    let nats = nats_url();
-    let a = start_cluster_host(&scratch, "wa", &nats).await;
-    let b = start_cluster_host(&scratch, "wb", &nats).await;
+    let [a, b] = start_cluster_hosts(&scratch, ["wa", "wb"]).await;
     // Two players meet on host wa.
     let mut ann = Client::connect(a.addr, "ann", Login::Guest).await;
     let mut bo = Client::connect(a.addr, "bo", Login::Guest).await;
-    seek_connect_four(&mut ann).await;
+    ann.seek(b"1").await;
     ann.wait_for("Looking for").await;
-    seek_connect_four(&mut bo).await;
+    bo.seek(b"1").await;
     for c in [&mut ann, &mut bo] {
         wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
     }
-    let (mut first, mut second) = if ann.screen().contains(MY_TURN) {
-        (ann, bo)
-    } else {
-        (bo, ann)
-    };
+    let (mut first, mut second) = mover_first(ann, bo);
     play(&mut first, "d").await;
 
     // A watcher on host wb finds the game in the list, marked with its
@@ -615,17 +588,12 @@ async fn a_game_on_one_host_is_watched_live_from_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_friends_room_code_made_on_one_host_is_joined_from_another() {
     let scratch = Scratch::new();
-    let nats = nats_url();
-    let mut a = start_cluster_host(&scratch, "ca", &nats).await;
-    let mut b = start_cluster_host(&scratch, "cb", &nats).await;
+    let [mut a, mut b] = start_cluster_hosts(&scratch, ["ca", "cb"]).await;
     let mut fay = Client::connect(a.addr, "fay", Login::Guest).await;
     let code = open_friend_room(&mut fay, b"1").await;
     let mut gus = Client::connect(b.addr, "gus", Login::Guest).await;
-    gus.wait_for("Choose a game").await;
     // A code no host has: the same clear error as on one host.
-    gus.send(b"j").await;
-    gus.wait_for("room code:").await;
-    gus.send(b"ZZZZ\r").await;
+    join_by_code(&mut gus, "ZZZZ").await;
     gus.wait_for("no room has the code ZZZZ").await;
     // The code from the other host, typed in lower case.
     gus.send(format!("{}\r", code.to_lowercase()).as_bytes())
@@ -635,11 +603,7 @@ async fn a_friends_room_code_made_on_one_host_is_joined_from_another() {
         let s = c.screen();
         assert!(s.contains("fay") && s.contains("gus"), "{s}");
     }
-    let (mut first, mut second) = if fay.screen().contains(MY_TURN) {
-        (fay, gus)
-    } else {
-        (gus, fay)
-    };
+    let (mut first, mut second) = mover_first(fay, gus);
     for _ in 0..3 {
         play(&mut first, "c").await;
         play(&mut second, "d").await;
@@ -650,10 +614,7 @@ async fn a_friends_room_code_made_on_one_host_is_joined_from_another() {
     }
     // A used code is gone everywhere.
     let mut kim = Client::connect(b.addr, "kim", Login::Guest).await;
-    kim.wait_for("Choose a game").await;
-    kim.send(b"j").await;
-    kim.wait_for("room code:").await;
-    kim.send(format!("{code}\r").as_bytes()).await;
+    join_by_code(&mut kim, &code).await;
     kim.wait_for(&format!("no room has the code {code}")).await;
 
     // As the SSH user name on the other host: `ssh CODE@host`.
@@ -675,27 +636,18 @@ async fn a_friends_room_code_made_on_one_host_is_joined_from_another() {
 /// The `[cluster]` section of a host of this run.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swap2_room_on_one_host_is_played_from_another_with_its_choices() {
-    use crate::swap2::{place, placer_first, seat_names};
+    use crate::swap2::{place, placer_first, sides_swapped, three_stones_placed};
     let scratch = Scratch::new();
-    let nats = nats_url();
-    let mut a = start_cluster_host(&scratch, "sa", &nats).await;
-    let mut b = start_cluster_host(&scratch, "sb", &nats).await;
+    let [mut a, mut b] = start_cluster_hosts(&scratch, ["sa", "sb"]).await;
     let mut fay = Client::connect(a.addr, "fay", Login::Guest).await;
     let code = open_friend_room(&mut fay, b"2").await;
     fay.send(b"o").await;
     fay.wait_for("Opening:  swap2").await;
     let mut gus = Client::connect(b.addr, "gus", Login::Guest).await;
-    gus.wait_for("Choose a game").await;
-    gus.send(b"j").await;
-    gus.wait_for("room code:").await;
-    gus.send(format!("{code}\r").as_bytes()).await;
+    join_by_code(&mut gus, &code).await;
     let (mut placer, mut chooser) = placer_first(fay, gus).await;
-    let [first, second] = seat_names(&placer);
-    for p in ["h8", "i9", "j8"] {
-        place(&mut placer, p).await;
-    }
+    let names = three_stones_placed(&mut placer, &mut chooser).await;
     // Whichever host the chooser is on, the choice reaches the table.
-    chooser.wait_for("Press 1, 2 or 3").await;
     chooser.send(b"3").await;
     // The stage comes back from the table's host before stones are typed.
     chooser.wait_for("place two more stones,").await;
@@ -703,10 +655,7 @@ async fn a_swap2_room_on_one_host_is_played_from_another_with_its_choices() {
     place(&mut chooser, "k10").await;
     placer.wait_for("Press 1 or 2").await;
     placer.send(b"2").await;
-    for c in [&mut placer, &mut chooser] {
-        c.wait_for("chose to play").await;
-        assert_eq!(seat_names(c), [second.clone(), first.clone()]);
-    }
+    sides_swapped(&mut placer, &mut chooser, &names).await;
     place(&mut placer, "f6").await;
     chooser.wait_for(MY_TURN).await;
     a.shutdown().await;
@@ -773,10 +722,18 @@ async fn recorded_once(pg: &PgScratch, player: &str, moves: usize) {
     }
 }
 
-/// Waits until a player's seat shows a game (a turn), and says whether
-/// it is theirs to move.
-async fn at_table(c: &mut Client) -> bool {
-    wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await == 0
+/// The first player's fourth stone in column a: both see the win.
+async fn wins_in_column_a(first: &mut Client, second: &mut Client) {
+    play(first, "a").await;
+    for c in [first, second] {
+        c.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
+    }
+}
+
+/// The pair `players` in the order of play, `first` the one who moves first.
+fn in_turn<T>(players: &mut [T; 2], first: usize) -> (&mut T, &mut T) {
+    let [p0, p1] = players;
+    if first == 0 { (p0, p1) } else { (p1, p0) }
 }
 
 /// One move each, column a for the first player and b for the second.
@@ -801,25 +758,18 @@ async fn the_host_of_a_game_killed_its_players_finish_it_from_the_other_hosts_re
     // The other player's host carries the game on once the dead host is
     // seen gone (its heartbeat and the room's lease lapse): that player
     // sees the seat of the one who was on it wait.
-    p.players[other]
-        .wait_for_within(
-            &format!("{} lost the connection, waiting", NAMES[doomed]),
-            Duration::from_secs(25),
-        )
-        .await;
+    told_away(&mut p, doomed, 25).await;
     let rooms = rooms_bucket(&scratch).await;
     let survivor = ["ka", "kb"][other];
     let kept = wait_for_rooms(&rooms, |r| r.iter().any(|r| r.owner == survivor)).await;
     assert_eq!(kept[0].moves.len(), 4, "the game as it stood: {kept:?}");
     // The player of the dead host comes back through the third host and
     // finds the game.
-    p.players[doomed] =
-        Client::connect(c.addr, NAMES[doomed], Login::Key(p.keys[doomed].clone())).await;
+    come_back(&mut p, doomed, c.addr).await;
     assert_eq!(at_table(&mut p.players[doomed]).await, doomed == p.first);
     p.players[other].wait_gone("lost the connection").await;
     // The other one moves to the third host too (the balancer sent them).
-    p.players[other] =
-        Client::connect(c.addr, NAMES[other], Login::Key(p.keys[other].clone())).await;
+    come_back(&mut p, other, c.addr).await;
     assert_eq!(at_table(&mut p.players[other]).await, other == p.first);
     finish(&mut p).await;
     wait_for_rooms(&rooms, |r| r.is_empty()).await;
@@ -844,19 +794,12 @@ async fn a_rolling_restart_of_every_host_loses_no_game() {
     let (ann_key, bo_key) = (new_key(), new_key());
     let mut bo = Client::connect(hosts[1].addr, "bo", Login::Key(bo_key.clone())).await;
     let mut ann = Client::connect(hosts[0].addr, "ann", Login::Key(ann_key.clone())).await;
-    ann.wait_for("2 online").await;
-    bo.wait_for("2 online").await;
     // bo waits first: the table is on ann's host, A.
-    seek_connect_four(&mut bo).await;
-    bo.wait_for("Looking for").await;
-    seek_connect_four(&mut ann).await;
-    let ann_first = at_table(&mut ann).await;
-    assert_ne!(ann_first, at_table(&mut bo).await);
+    let ann_first = quick_match(&mut bo, &mut ann).await;
     let mut players = [(ann, ann_key, 0usize), (bo, bo_key, 1usize)];
     // Which of `players` moves first.
     let first = if ann_first { 0 } else { 1 };
-    let [p0, p1] = &mut players;
-    let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
+    let (f, s) = in_turn(&mut players, first);
     one_each(&mut f.0, &mut s.0).await;
     // A word at the table: the chat is kept with the game.
     f.0.send(b"\tgood luck\r").await;
@@ -900,15 +843,11 @@ async fn a_rolling_restart_of_every_host_loses_no_game() {
         // The table's chat came along.
         players[who].0.wait_for(": good luck").await;
         players[other].0.wait_gone("lost the connection").await;
-        let [p0, p1] = &mut players;
-        let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
+        let (f, s) = in_turn(&mut players, first);
         if round < 2 {
             one_each(&mut f.0, &mut s.0).await;
         } else {
-            play(&mut f.0, "a").await;
-            for p in [f, s] {
-                p.0.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
-            }
+            wins_in_column_a(&mut f.0, &mut s.0).await;
         }
     }
     // The game, whole, recorded once.
@@ -919,21 +858,9 @@ async fn a_rolling_restart_of_every_host_loses_no_game() {
     }
 }
 
-/// Waits until the board holds `n` stones and it is this player's turn.
-async fn stones(c: &mut Client, n: usize) {
-    for _ in 0..200 {
-        if crate::util::board_stones(&c.screen()) == n && c.screen().contains(MY_TURN) {
-            return;
-        }
-        c.pump(Duration::from_millis(50)).await;
-    }
-    panic!("not {n} stones on my turn:\n{}", c.screen());
-}
-
 #[test]
 fn sigterm_in_a_cluster_hands_a_game_against_the_computer_to_another_host() {
-    use crate::util::TestClient;
-    use crate::util::ssh::{ServerProcess, new_key};
+    use crate::util::ssh::{ServerProcess, new_key, stones};
     let rt = tokio::runtime::Runtime::new().unwrap();
     let scratch = Scratch::new();
     let nats = nats_url();
@@ -949,12 +876,8 @@ fn sigterm_in_a_cluster_hands_a_game_against_the_computer_to_another_host() {
     let mut c = rt.block_on(async {
         let mut c = Client::connect(a.addr, "cleo", Login::Key(key.clone())).await;
         c.wait_for("you are cleo").await;
-        c.walk(&[(b"1", "Play the computer"), (b"2", "how strong")])
-            .await;
-        c.walk(&[(b"f", "Who moves first  you")]).await;
-        c.send(b"1").await;
+        c.first_against_the_computer().await;
         // One stone each.
-        c.wait_for(MY_TURN).await;
         c.send(b"d\r").await;
         stones(&mut c, 2).await;
         c
@@ -1001,18 +924,12 @@ fn sigterm_in_a_cluster_hands_a_game_against_the_computer_to_another_host() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guests_keep_their_game_when_its_host_restarts() {
     let scratch = Scratch::new();
-    let nats = nats_url();
-    let mut a = start_cluster_host(&scratch, "ga", &nats).await;
-    let mut b = start_cluster_host(&scratch, "gb", &nats).await;
-    let mut c = start_cluster_host(&scratch, "gc", &nats).await;
+    let [mut a, mut b, mut c] = start_cluster_hosts(&scratch, ["ga", "gb", "gc"]).await;
     // ned's room for a friend on A, ola joins from B: the table is on A.
     let mut ned = Client::connect(a.addr, "ned", Login::Guest).await;
     let code = open_friend_room(&mut ned, b"1").await;
     let mut ola = Client::connect(b.addr, "ola", Login::Guest).await;
-    ola.wait_for("Choose a game").await;
-    ola.send(b"j").await;
-    ola.wait_for("room code:").await;
-    ola.send(format!("{code}\r").as_bytes()).await;
+    join_by_code(&mut ola, &code).await;
     ned.wait_for("(you)").await;
     ola.wait_for("(you)").await;
     let ned_first = at_table(&mut ned).await;
@@ -1045,10 +962,7 @@ async fn guests_keep_their_game_when_its_host_restarts() {
     for _ in 0..2 {
         one_each(f, s).await;
     }
-    play(f, "a").await;
-    for p in [f, s] {
-        p.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
-    }
+    wins_in_column_a(f, s).await;
     drop((ned, ola));
     b.shutdown().await;
     c.shutdown().await;
@@ -1178,18 +1092,11 @@ async fn pair_up(scratch: &Scratch, pg: &PgScratch, hosts: [&str; 2], guests: bo
     };
     let mut ann = Client::connect(procs[0].addr, NAMES[0], login(0)).await;
     let mut bo = Client::connect(procs[1].addr, NAMES[1], login(1)).await;
-    ann.wait_for("2 online").await;
-    bo.wait_for("2 online").await;
-    seek_connect_four(&mut bo).await;
-    bo.wait_for("Looking for").await;
-    seek_connect_four(&mut ann).await;
-    let ann_first = at_table(&mut ann).await;
-    assert_ne!(ann_first, at_table(&mut bo).await);
+    let ann_first = quick_match(&mut bo, &mut ann).await;
     let mut players = [ann, bo];
     let first = if ann_first { 0 } else { 1 };
     for _ in 0..2 {
-        let [p0, p1] = &mut players;
-        let (f, s) = if first == 0 { (p0, p1) } else { (p1, p0) };
+        let (f, s) = in_turn(&mut players, first);
         one_each(f, s).await;
     }
     let rooms = rooms_bucket(scratch).await;
@@ -1207,11 +1114,32 @@ async fn pair_up(scratch: &Scratch, pg: &PgScratch, hosts: [&str; 2], guests: bo
     }
 }
 
+/// The player `who`'s host gone, the other player is shown their seat
+/// waiting for them (within `secs` seconds).
+async fn told_away(p: &mut Paired, who: usize, secs: u64) {
+    p.players[1 - who]
+        .wait_for_within(
+            &format!("{} lost the connection, waiting", NAMES[who]),
+            Duration::from_secs(secs),
+        )
+        .await;
+}
+
+/// The player `who` signs in again at `addr` with their key.
+async fn come_back(p: &mut Paired, who: usize, addr: std::net::SocketAddr) {
+    p.players[who] = Client::connect(addr, NAMES[who], Login::Key(p.keys[who].clone())).await;
+}
+
+/// [`finish`], and the game is recorded once, whole.
+async fn finish_recorded(p: &mut Paired, pg: &PgScratch) {
+    finish(p).await;
+    recorded_once(pg, "ann", 7).await;
+}
+
 /// The game of `p` played to its end from where `paired` left it (four
 /// moves): the first player wins in column a.
 async fn finish(p: &mut Paired) {
-    let [p0, p1] = &mut p.players;
-    let (f, s) = if p.first == 0 { (p0, p1) } else { (p1, p0) };
+    let (f, s) = in_turn(&mut p.players, p.first);
     play_on(f, "a").await;
     play_on(s, "b").await;
     play_on(f, "a").await;
@@ -1230,24 +1158,14 @@ async fn the_host_of_a_visitor_killed_the_table_holds_the_seat_and_the_player_co
     // The table's host sees the visitor's host gone (its heartbeat
     // lapses) and tells the opponent, who waits for the player.
     let opponent = p.table;
-    p.players[opponent]
-        .wait_for_within(
-            &format!("{} lost the connection, waiting", NAMES[visitor]),
-            Duration::from_secs(10),
-        )
-        .await;
+    told_away(&mut p, visitor, 10).await;
     // The player comes back to the table's host with the same key and
     // finds the seat, not the lobby.
-    p.players[visitor] = Client::connect(
-        p.procs[p.table].addr,
-        NAMES[visitor],
-        Login::Key(p.keys[visitor].clone()),
-    )
-    .await;
+    let table = p.procs[p.table].addr;
+    come_back(&mut p, visitor, table).await;
     assert_eq!(at_table(&mut p.players[visitor]).await, visitor == p.first);
     p.players[opponent].wait_gone("lost the connection").await;
-    finish(&mut p).await;
-    recorded_once(&pg, "ann", 7).await;
+    finish_recorded(&mut p, &pg).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1263,12 +1181,8 @@ async fn the_host_of_a_table_killed_its_visitor_plays_on_and_the_other_comes_to_
     // player's host (who stays connected throughout), before that host has
     // seen the table's host gone: whichever of the two finds the game in
     // NATS first carries it on there, and both end up at that one table.
-    p.players[doomed] = Client::connect(
-        p.procs[other].addr,
-        NAMES[doomed],
-        Login::Key(p.keys[doomed].clone()),
-    )
-    .await;
+    let to = p.procs[other].addr;
+    come_back(&mut p, doomed, to).await;
     let doomed_first = wait_any_within(
         &mut p.players[doomed],
         &[MY_TURN, THEIR_TURN[0]],
@@ -1278,8 +1192,7 @@ async fn the_host_of_a_table_killed_its_visitor_plays_on_and_the_other_comes_to_
         == 0;
     assert_eq!(doomed_first, doomed == p.first);
     p.players[other].wait_gone("lost the connection").await;
-    finish(&mut p).await;
-    recorded_once(&pg, "ann", 7).await;
+    finish_recorded(&mut p, &pg).await;
 }
 
 /// [`play`], as a player does after a host went: a move refused because
@@ -1365,12 +1278,7 @@ async fn a_table_host_paused_past_its_lease_stops_its_table_and_its_player_goes_
     let stopped = std::time::Instant::now();
     // The other host takes the game over once the paused one's heartbeat
     // and lease lapse; its player sees the paused host's player away.
-    p.players[other]
-        .wait_for_within(
-            &format!("{} lost the connection, waiting", NAMES[paused]),
-            Duration::from_secs(25),
-        )
-        .await;
+    told_away(&mut p, paused, 25).await;
     let rooms = rooms_bucket(&scratch).await;
     let host_names = ["pa", "pb"];
     wait_for_rooms(&rooms, |r| r.iter().any(|r| r.owner == host_names[other])).await;
@@ -1397,8 +1305,7 @@ async fn a_table_host_paused_past_its_lease_stops_its_table_and_its_player_goes_
             == 0,
         paused == p.first
     );
-    finish(&mut p).await;
-    recorded_once(&pg, "ann", 7).await;
+    finish_recorded(&mut p, &pg).await;
     let kept = wait_for_rooms(&rooms, |r| r.is_empty()).await;
     assert!(kept.is_empty());
 }
@@ -1469,12 +1376,7 @@ async fn a_visiting_guest_comes_back_by_resume_code(hosts: [&str; 2], third: Opt
         None => None,
     };
     p.procs[visitor].signal("KILL");
-    p.players[opponent]
-        .wait_for_within(
-            &format!("{} lost the connection, waiting", NAMES[visitor]),
-            Duration::from_secs(10),
-        )
-        .await;
+    told_away(&mut p, visitor, 10).await;
     let to = c.as_ref().map_or(p.procs[p.table].addr, |c| c.addr);
     p.players[visitor] = Client::connect(to, &code, Login::Guest).await;
     p.players[visitor]
@@ -1484,8 +1386,7 @@ async fn a_visiting_guest_comes_back_by_resume_code(hosts: [&str; 2], third: Opt
     // The same code still leads back to the seat.
     assert_eq!(resume_shown(&mut p.players[visitor]).await, code);
     p.players[opponent].wait_gone("lost the connection").await;
-    finish(&mut p).await;
-    recorded_once(&pg, "ann", 7).await;
+    finish_recorded(&mut p, &pg).await;
     drop(p);
     if let Some(c) = &mut c {
         c.shutdown().await;
@@ -1514,12 +1415,7 @@ async fn a_guests_host_holding_the_table_killed_the_guest_comes_back_by_resume_c
     p.procs[doomed].signal("KILL");
     // The other player's host carries the game on once the dead host is
     // seen gone, the guest's seat held for them.
-    p.players[other]
-        .wait_for_within(
-            &format!("{} lost the connection, waiting", NAMES[doomed]),
-            Duration::from_secs(25),
-        )
-        .await;
+    told_away(&mut p, doomed, 25).await;
     p.players[doomed] = Client::connect(p.procs[other].addr, &code, Login::Guest).await;
     p.players[doomed]
         .wait_for(&format!("{} (you)", NAMES[doomed]))
@@ -1527,6 +1423,5 @@ async fn a_guests_host_holding_the_table_killed_the_guest_comes_back_by_resume_c
     assert_eq!(at_table(&mut p.players[doomed]).await, doomed == p.first);
     assert_eq!(resume_shown(&mut p.players[doomed]).await, code);
     p.players[other].wait_gone("lost the connection").await;
-    finish(&mut p).await;
-    recorded_once(&pg, "ann", 7).await;
+    finish_recorded(&mut p, &pg).await;
 }

@@ -122,12 +122,7 @@ struct Player {
 impl Player {
     fn new(name: &'static str, dir: &Path, test: &str) -> Player {
         let key = dir.join(name);
-        let status = std::process::Command::new("ssh-keygen")
-            .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
-            .arg(&key)
-            .status()
-            .expect("ssh-keygen runs (scripts/test-deps installs openssh-client)");
-        assert!(status.success());
+        crate::util::ssh::openssh_key(&key, Some(name));
         Player {
             name,
             key,

@@ -2379,27 +2379,17 @@ fn the_match_script_warns_when_games_are_lost_to_answers_that_are_not_moves() {
     let bad = format!("python3 {}", bad.display());
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pbrain-match.py");
     let run = |a: &str, b: &str| {
-        let out = Command::new("python3")
-            .args([
-                script,
-                a,
-                b,
-                "--openings",
-                "2",
-                "--stones",
-                "3",
-                "--turn-ms",
-                "200",
-            ])
-            .output()
-            .expect("run python3 scripts/pbrain-match.py");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(
-            out.status.success(),
-            "{text}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        text
+        crate::util::output_ok(Command::new("python3").args([
+            script,
+            a,
+            b,
+            "--openings",
+            "2",
+            "--stones",
+            "3",
+            "--turn-ms",
+            "200",
+        ]))
     };
     // B fails the protocol at its second move of every game: four games
     // lost, each counted as a fault, and the summary says so.

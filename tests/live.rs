@@ -5,8 +5,10 @@ use serde_json::Value;
 
 use crate::accounts::{config_file, exported};
 use crate::ssh::quick_match_pair;
+use crate::util::TestClient;
 use crate::util::ssh::{
-    Client, Login, MY_TURN, new_key, play, start_host, start_host_with, wait_any,
+    Client, Login, MY_TURN, declined_then_accepted, mover_first, new_key, play, start_host,
+    start_host_with, wait_any,
 };
 
 /// The record of the game with this reason, once it is stored.
@@ -90,11 +92,7 @@ async fn offers_and_resignations_between_two_people() {
     for c in [&mut first, &mut second] {
         wait_any(c, &[MY_TURN, "Waiting for"]).await;
     }
-    let (mut mover, mut other) = if second.screen().contains(MY_TURN) {
-        (second, first)
-    } else {
-        (first, second)
-    };
+    let (mut mover, mut other) = mover_first(second, first);
     other.send(b"!").await;
     // No stone down yet: resigning would abort the game, and says so.
     other
@@ -155,10 +153,7 @@ async fn seated_by_quick_match(t: &crate::util::ssh::TestHost) -> (Client, Clien
     let mut ann = Client::connect(t.addr, "ann", Login::Key(new_key())).await;
     let mut bob = Client::connect(t.addr, "bob", Login::Guest).await;
     for c in [&mut ann, &mut bob] {
-        c.wait_for("Choose a game").await;
-        c.send(b"1").await;
-        c.wait_for("Quick match").await;
-        c.send(b"1").await;
+        c.seek(b"1").await;
     }
     for c in [&mut ann, &mut bob] {
         c.wait_for("(you)").await;
@@ -208,8 +203,7 @@ async fn a_clock_runs_out_and_the_game_is_lost_on_time() {
 /// A guest opens a Connect Four friend room (no clock) and a guest joins
 /// it by logging in with the code; returns (host, friend), both seated.
 async fn friend_room_pair(t: &crate::util::ssh::TestHost, host_name: &str) -> (Client, Client) {
-    let mut host = Client::connect(t.addr, host_name, Login::Guest).await;
-    host.wait_for("Choose a game").await;
+    let mut host = Client::in_lobby(t.addr, host_name, Login::Guest).await;
     host.send(b"1").await;
     host.wait_for("Invite a friend").await;
     host.send(b"3").await;
@@ -228,11 +222,7 @@ async fn without_a_clock_the_win_is_claimed_from_an_idle_opponent() {
     let config = config_file(&t);
     // A friend room: no clock.
     let (host, friend) = friend_room_pair(&t, "kim").await;
-    let (mut mover, mut waiter) = if host.screen().contains(MY_TURN) {
-        (host, friend)
-    } else {
-        (friend, host)
-    };
+    let (mut mover, mut waiter) = mover_first(host, friend);
     let row = clock_row(&mover.screen());
     assert!(row.trim().is_empty(), "no clock in a friend room: {row}");
     // A move each; then the mover sits still, and after claim_after_secs
@@ -374,8 +364,7 @@ async fn a_guest_comes_back_with_the_resume_code() {
     // Dropped again, back by typing the code in the lobby.
     drop(back);
     friend.wait_for("ned lost the connection, waiting").await;
-    let mut again = Client::connect(t.addr, "someone", Login::Guest).await;
-    again.wait_for("Choose a game").await;
+    let mut again = Client::in_lobby(t.addr, "someone", Login::Guest).await;
     again.send(b"j").await;
     again.wait_for("room code:").await;
     again
@@ -384,11 +373,7 @@ async fn a_guest_comes_back_with_the_resume_code() {
     again.wait_for("ned (you)").await;
     friend.wait_gone("lost the connection").await;
     // And the game goes on: whoever is to move plays.
-    let (mut mover, mut other) = if again.screen().contains(MY_TURN) {
-        (again, friend)
-    } else {
-        (friend, again)
-    };
+    let (mut mover, mut other) = mover_first(again, friend);
     play(&mut mover, "d").await;
     other.wait_for(MY_TURN).await;
 }
@@ -406,10 +391,8 @@ async fn a_guests_stones_come_back_with_the_resume_code() {
     let t = start_host().await;
     let mut host = Client::connect(t.addr, "pia", Login::Guest).await;
     host.wait_for("(now emoji)").await;
-    host.send(b"t").await;
-    host.wait_for("(now ascii)").await;
-    host.send(b"1").await;
-    host.wait_for("Invite a friend").await;
+    host.walk(&[(b"t", "(now ascii)"), (b"1", "Invite a friend")])
+        .await;
     host.send(b"3").await;
     let code = crate::ssh::room_code(&host.wait_for("Room code:").await);
     let mut friend = Client::connect(t.addr, &code, Login::Guest).await;
@@ -443,8 +426,7 @@ async fn a_resume_code_for_a_finished_game_says_so() {
     host.send(b"y").await;
     // Before both moved: aborted, and the game is over all the same.
     friend.wait_for("Game aborted").await;
-    let mut late = Client::connect(t.addr, "pia", Login::Guest).await;
-    late.wait_for("Choose a game").await;
+    let mut late = Client::in_lobby(t.addr, "pia", Login::Guest).await;
     late.send(b"j").await;
     late.wait_for("room code:").await;
     late.send(format!("{resume}\r").as_bytes()).await;
@@ -467,8 +449,7 @@ async fn people_watch_a_game_live_and_each_table_chats_apart() {
 
     // A watcher joins late: the list shows the game, Enter shows the
     // position as it is, the moves so far and the players' clocks.
-    let mut cy = Client::connect(t.addr, "cy", Login::Guest).await;
-    cy.wait_for("Choose a game").await;
+    let mut cy = Client::in_lobby(t.addr, "cy", Login::Guest).await;
     let list = games_list(&mut cy).await;
     assert!(list.contains("Games in play: 1 to watch"), "{list}");
     assert!(list.contains("ann") && list.contains("bob"), "{list}");
@@ -490,8 +471,7 @@ async fn people_watch_a_game_live_and_each_table_chats_apart() {
     assert_eq!(crate::util::board_stones(&cy.screen()), 2);
 
     // One watcher is all this host allows per game.
-    let mut dee = Client::connect(t.addr, "dee", Login::Guest).await;
-    dee.wait_for("Choose a game").await;
+    let mut dee = Client::in_lobby(t.addr, "dee", Login::Guest).await;
     games_list(&mut dee).await;
     dee.send(b"\r").await;
     dee.wait_for("has all the watchers it may have (1)").await;
@@ -558,16 +538,14 @@ async fn a_friend_room_is_watched_only_when_its_host_allows_it() {
     let t = start_host().await;
     // A private room: its game is not listed.
     let (_host, _friend) = friend_room_pair(&t, "kim").await;
-    let mut eve = Client::connect(t.addr, "eve", Login::Guest).await;
-    eve.wait_for("Choose a game").await;
+    let mut eve = Client::in_lobby(t.addr, "eve", Login::Guest).await;
     let list = games_list(&mut eve).await;
     assert!(list.contains("none just now"), "{list}");
     eve.send(b"\x1b").await;
     eve.wait_for("Choose a game").await;
 
     // A host who lets people watch (w, before the friend comes).
-    let mut lee = Client::connect(t.addr, "lee", Login::Guest).await;
-    lee.wait_for("Choose a game").await;
+    let mut lee = Client::in_lobby(t.addr, "lee", Login::Guest).await;
     lee.send(b"1").await;
     lee.wait_for("Invite a friend").await;
     lee.send(b"3").await;
@@ -588,10 +566,9 @@ async fn chat_keeps_to_its_length_and_rate_and_can_be_turned_off() {
     let t = start_host_with("[chat]\nmax_length = 10\nper_minute = 2\n").await;
     let (mut first, mut second) = quick_match_pair(&t, ["ann", "bob"], b"1").await;
     // Typing stops at the length, with a word on why.
-    first.send(b"\t").await;
-    first.wait_for("Say:").await;
-    first.send(b"abcdefghijkl").await;
-    first.wait_for("at most 10 characters").await;
+    first
+        .walk(&[(b"\t", "Say:"), (b"abcdefghijkl", "at most 10 characters")])
+        .await;
     first.send(b"\r").await;
     second.wait_for(": abcdefghij").await;
     first.send(b"\ttwo\r").await;
@@ -616,10 +593,8 @@ async fn chat_keeps_to_its_length_and_rate_and_can_be_turned_off() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_invites_another_from_the_list_of_people_online() {
     let t = start_host().await;
-    let mut ann = Client::connect(t.addr, "ann", Login::Guest).await;
-    ann.wait_for("Choose a game").await;
-    let mut bob = Client::connect(t.addr, "bob", Login::Guest).await;
-    bob.wait_for("Choose a game").await;
+    let mut ann = Client::in_lobby(t.addr, "ann", Login::Guest).await;
+    let mut bob = Client::in_lobby(t.addr, "bob", Login::Guest).await;
 
     // The list: both, what they do, ann first as "(you)".
     ann.send(b"o").await;
@@ -627,27 +602,18 @@ async fn a_player_invites_another_from_the_list_of_people_online() {
     let s = ann.wait_for("bob").await;
     assert!(s.contains("ann (you)"), "{s}");
     // Inviting oneself is refused; bob gets an invitation with the clock.
-    ann.send(b"\r").await;
-    ann.wait_for("that is you").await;
-    ann.send(b"\x1b[B\r").await;
-    ann.wait_for("Invite bob to a game").await;
-    ann.send(b"c").await;
-    ann.wait_for("Clock:  1+0").await;
-    ann.send(b"\r").await;
-    ann.wait_for("invitation sent to bob").await;
+    ann.walk(&[
+        (b"\r", "that is you"),
+        (b"\x1b[B\r", "Invite bob to a game"),
+        (b"c", "Clock:  1+0"),
+        (b"\r", "invitation sent to bob"),
+    ])
+    .await;
     bob.wait_for("ann invites you to a game").await;
     bob.wait_for("Connect Four, casual, 1+0").await;
-    // Declined: ann hears it, bob is back where he was.
-    bob.send(b"n").await;
-    ann.wait_for("bob declined your invitation").await;
-    bob.wait_for("Choose a game").await;
-
-    // Asked again, and accepted: a game on the chosen clock.
-    ann.send(b"\r").await;
-    ann.wait_for("Invite bob to a game").await;
-    ann.send(b"\r").await;
-    bob.wait_for("ann invites you to a game").await;
-    bob.send(b"y").await;
+    // Declined: ann hears it, bob is back where he was; asked again, and
+    // accepted: a game on the chosen clock.
+    declined_then_accepted((&mut ann, "ann"), (&mut bob, "bob")).await;
     for c in [&mut ann, &mut bob] {
         c.wait_for("(you)").await;
         let s = wait_any(c, &[MY_TURN, "Waiting for"]).await;
@@ -657,14 +623,13 @@ async fn a_player_invites_another_from_the_list_of_people_online() {
     }
 
     // Someone who turns invitations off is not invited.
-    let mut cy = Client::connect(t.addr, "cy", Login::Guest).await;
-    cy.wait_for("Choose a game").await;
-    cy.send(b"o").await;
-    cy.wait_for("invitations (now on)").await;
-    cy.send(b"i").await;
-    cy.wait_for("invitations (now off)").await;
-    let mut dee = Client::connect(t.addr, "dee", Login::Guest).await;
-    dee.wait_for("Choose a game").await;
+    let mut cy = Client::in_lobby(t.addr, "cy", Login::Guest).await;
+    cy.walk(&[
+        (b"o", "invitations (now on)"),
+        (b"i", "invitations (now off)"),
+    ])
+    .await;
+    let mut dee = Client::in_lobby(t.addr, "dee", Login::Guest).await;
     dee.send(b"o").await;
     let s = dee.wait_for("no invitations").await;
     assert!(s.contains("ann") && s.contains("playing"), "{s}");
@@ -672,10 +637,11 @@ async fn a_player_invites_another_from_the_list_of_people_online() {
     dee.send(b"\x1b[B\x1b[B\x1b[B\r").await;
     dee.wait_for("cy does not take invitations").await;
     // ann is playing: the lobby says so.
-    dee.send(b"\x1b[A\x1b[A\r").await;
-    dee.wait_for("Invite ann to a game").await;
-    dee.send(b"\r").await;
-    dee.wait_for("ann is playing: try later").await;
+    dee.walk(&[
+        (b"\x1b[A\x1b[A\r", "Invite ann to a game"),
+        (b"\r", "ann is playing: try later"),
+    ])
+    .await;
 }
 
 /// Two players with keys: an invitation marked rated says so, the game it
@@ -684,14 +650,9 @@ async fn a_player_invites_another_from_the_list_of_people_online() {
 async fn a_rated_invitation_between_two_accounts_moves_their_ratings() {
     let t = start_host().await;
     let config = config_file(&t);
-    let mut ann = Client::connect(t.addr, "ann", Login::Key(new_key())).await;
-    ann.wait_for("Choose a game").await;
-    let mut bob = Client::connect(t.addr, "bob", Login::Key(new_key())).await;
-    bob.wait_for("Choose a game").await;
-    ann.send(b"o").await;
-    ann.wait_for("bob").await;
-    ann.send(b"\x1b[B\r").await;
-    ann.wait_for("Invite bob to a game").await;
+    let mut ann = Client::in_lobby(t.addr, "ann", Login::Key(new_key())).await;
+    let mut bob = Client::in_lobby(t.addr, "bob", Login::Key(new_key())).await;
+    ann.invite_form("bob").await;
     ann.wait_for("[r] Rated:  casual").await;
     ann.send(b"r").await;
     ann.wait_for("[r] Rated:  rated").await;
@@ -704,11 +665,7 @@ async fn a_rated_invitation_between_two_accounts_moves_their_ratings() {
     }
     // The one to move resigns at once: before both have moved the game
     // is aborted, recorded unrated, and nobody's rating moves.
-    let (mover, other) = if ann.screen().contains(MY_TURN) {
-        (&mut ann, &mut bob)
-    } else {
-        (&mut bob, &mut ann)
-    };
+    let (mover, other) = mover_first(&mut ann, &mut bob);
     mover.send(b"!").await;
     mover.wait_for("Resign? The game is aborted").await;
     mover.send(b"y").await;
@@ -729,11 +686,7 @@ async fn a_rated_invitation_between_two_accounts_moves_their_ratings() {
     for c in [&mut ann, &mut bob] {
         wait_any(c, &[MY_TURN, "Waiting for"]).await;
     }
-    let (mover, other) = if ann.screen().contains(MY_TURN) {
-        (&mut ann, &mut bob)
-    } else {
-        (&mut bob, &mut ann)
-    };
+    let (mover, other) = mover_first(&mut ann, &mut bob);
     play(mover, "d").await;
     play(other, "d").await;
     mover.send(b"!").await;
@@ -761,9 +714,7 @@ async fn many_people_asking_to_watch_at_once_all_get_in() {
     for i in 0..CROWD {
         let addr = t.addr;
         crowd.push(tokio::spawn(async move {
-            let mut c = Client::connect(addr, &format!("fan{i}"), Login::Guest).await;
-            c.wait_for("Choose a game").await;
-            c
+            Client::in_lobby(addr, &format!("fan{i}"), Login::Guest).await
         }));
     }
     let mut watchers = Vec::new();
@@ -794,12 +745,7 @@ fn stock_openssh_players_and_watchers_play_live() {
     let t = rt.block_on(start_host());
     let dir = tempfile::tempdir().unwrap();
     let key = dir.path().join("id_ed25519");
-    let status = std::process::Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-        .arg(&key)
-        .status()
-        .expect("ssh-keygen runs (scripts/test-deps installs openssh-client)");
-    assert!(status.success());
+    crate::util::ssh::openssh_key(&key, None);
     let common = format!(
         "ssh -tt -p {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR",
         t.addr.port()

@@ -60,27 +60,21 @@ async fn read_until_closed(stream: &mut tokio::net::TcpStream, limit: Duration) 
     }
 }
 
+/// A guest whose connection came through the balancer (`header` sent
+/// first), in the lobby.
+async fn guest_via_balancer(addr: SocketAddr, header: &[u8], name: &str) -> Client {
+    let mut c = Client::connect_after(addr, header, name, Login::Guest).await;
+    c.wait_for("Choose a game").await;
+    c
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn behind_a_balancer_the_proxy_header_names_the_client_for_limits_and_bans() {
     let t = start_host_with("[ssh]\nproxy_protocol = true\n\n[limits]\nmax_per_ip = 1").await;
     // Every connection comes from 127.0.0.1 (the "balancer"), yet with
     // one session per address allowed, two clients get in: v2 and v1.
-    let mut a = Client::connect_after(
-        t.addr,
-        &v2("198.51.100.1:40001", t.addr),
-        "ann",
-        Login::Guest,
-    )
-    .await;
-    a.wait_for("Choose a game").await;
-    let mut b = Client::connect_after(
-        t.addr,
-        &v1("198.51.100.2:40002", t.addr),
-        "bo",
-        Login::Guest,
-    )
-    .await;
-    b.wait_for("Choose a game").await;
+    let mut a = guest_via_balancer(t.addr, &v2("198.51.100.1:40001", t.addr), "ann").await;
+    let _b = guest_via_balancer(t.addr, &v1("198.51.100.2:40002", t.addr), "bo").await;
     // A second session from the first client's address is refused, with
     // the reason in place of the SSH banner.
     let mut again = Client::stream_after(t.addr, &v1("198.51.100.1:50000", t.addr)).await;
@@ -155,8 +149,7 @@ async fn telnet_behind_a_balancer_and_headers_not_taken_when_off() {
         "a header was taken with proxy_protocol off"
     );
     drop(raw);
-    let mut c = Client::connect(t.addr, "pia", Login::Guest).await;
-    c.wait_for("Choose a game").await;
+    let _c = Client::in_lobby(t.addr, "pia", Login::Guest).await;
 
     // Off for telnet: the header is not taken, so both connections come
     // from 127.0.0.1 and the second is refused by the per-address limit.

@@ -5,32 +5,21 @@
 use std::time::Duration;
 
 use crate::util::TestClient;
-use crate::util::ssh::{Client, Login, MY_TURN, new_key, start_host};
+use crate::util::ssh::{Client, Login, new_key, start_host, stones};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_with_a_key_replays_a_game_from_the_profile_and_gets_a_link_code() {
     let t = start_host().await;
     let mut c = Client::connect(t.addr, "Nora", Login::Key(new_key())).await;
     c.wait_for("you are Nora").await;
-    c.walk(&[(b"1", "Play the computer"), (b"2", "how strong")])
-        .await;
     // I move first, one stone; the computer answers; then I leave.
-    c.walk(&[(b"f", "Who moves first  you")]).await;
-    c.send(b"1").await;
-    c.wait_for(MY_TURN).await;
+    c.first_against_the_computer().await;
     c.send(b"d\r").await;
-    for _ in 0..100 {
-        if crate::util::board_stones(&c.screen()) == 2 && c.screen().contains(MY_TURN) {
-            break;
-        }
-        c.pump(Duration::from_millis(50)).await;
-    }
+    stones(&mut c, 2).await;
     assert_eq!(crate::util::board_stones(&c.screen()), 2, "{}", c.screen());
     // Leaving ends the game: a forfeit, recorded.
-    c.send(b"q").await;
-    c.wait_for("Leave the game?").await;
-    c.send(b"y").await;
-    c.wait_for("wins by forfeit").await;
+    c.walk(&[(b"q", "Leave the game?"), (b"y", "wins by forfeit")])
+        .await;
     c.walk(&[(b"l", "Quick match")]).await;
     // The profile lists the game (the recorder may take a moment).
     let mut listed = false;
@@ -56,14 +45,13 @@ async fn a_player_with_a_key_replays_a_game_from_the_profile_and_gets_a_link_cod
         .await;
     c.wait_for(" of ").await;
     c.wait_for("Move 2 of 2").await;
-    c.send(b"\x1b[H").await;
-    c.wait_for("Move 0 of 2").await;
-    c.send(b"\x1b[C").await;
-    c.wait_for("Move 1 of 2   last: D").await;
-    c.send(b"\x1b[F").await;
-    c.wait_for("Move 2 of 2").await;
-    c.send(b"\x1b").await;
-    c.wait_for("Profile of Nora").await;
+    c.walk(&[
+        (b"\x1b[H", "Move 0 of 2"),
+        (b"\x1b[C", "Move 1 of 2   last: D"),
+        (b"\x1b[F", "Move 2 of 2"),
+        (b"\x1b", "Profile of Nora"),
+    ])
+    .await;
     // The keys screen lists this key and gives a link code.
     c.send(b"k").await;
     c.wait_for("Your SSH keys").await;
@@ -102,7 +90,7 @@ async fn a_player_with_a_key_replays_a_game_from_the_profile_and_gets_a_link_cod
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_leaderboard_shows_the_stores_top_20_and_my_standing() {
     use inarow::game::GameKind;
-    use inarow::store::{GameRecord, GameResult, PlayerRecord, Reason, Store};
+    use inarow::store::{GameRecord, PlayerRecord, Store};
     let t = start_host().await;
     let url = format!("sqlite://{}", t.dir.path().join("var/inarow.db").display());
     let store = Store::open(&url).await.unwrap();
@@ -123,26 +111,15 @@ async fn the_leaderboard_shows_the_stores_top_20_and_my_standing() {
             let (a, b) = (i.min(j), i.max(j));
             let winner = if (round + i) % 5 == 0 { 1 } else { 0 };
             let end = now - 100_000 + (round * 25 + i) as i64;
+            let players = [
+                PlayerRecord::person(&format!("Lead{:02}", a + 1), Some(&ids[a]), "red"),
+                PlayerRecord::person(&format!("Lead{:02}", b + 1), Some(&ids[b]), "yellow"),
+            ];
             games.push(GameRecord {
-                id: GameRecord::new_id(),
-                game: GameKind::ConnectFour,
-                width: 7,
-                height: 6,
-                k: 4,
-                rule: "freestyle".into(),
-                rated: true,
                 started_ms: end - 1_000,
-                ended_ms: end,
-                first: 0,
-                players: [
-                    PlayerRecord::person(&format!("Lead{:02}", a + 1), Some(&ids[a]), "red"),
-                    PlayerRecord::person(&format!("Lead{:02}", b + 1), Some(&ids[b]), "yellow"),
-                ],
-                result: GameResult::Win,
-                winner: Some(winner),
-                reason: Reason::Line,
                 line: vec![(0, 0), (1, 0), (2, 0), (3, 0)],
                 moves: Vec::new(),
+                ..crate::store::game(players, Some(winner), true, end)
             });
         }
     }

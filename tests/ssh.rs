@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use crate::util::ssh::{
-    Client, Login, MY_TURN, THEIR_TURN, TestHost, board_point, new_key, play, start_host,
-    start_host_with, wait_any,
+    Client, Login, MY_TURN, THEIR_TURN, TestHost, board_point, mover_first, new_key, play,
+    start_host, start_host_with, wait_any,
 };
 
 use crate::util::{TestClient, board_stones};
@@ -40,19 +40,12 @@ pub(crate) async fn quick_match_pair_at(
     let mut a = Client::connect(addr, names[0], Login::Key(new_key())).await;
     let mut b = Client::connect(addr, names[1], Login::Guest).await;
     for c in [&mut a, &mut b] {
-        c.wait_for("Choose a game").await;
-        c.send(game_key).await;
-        c.wait_for("Quick match").await;
-        c.send(b"1").await;
+        c.seek(game_key).await;
     }
     for c in [&mut a, &mut b] {
         wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
     }
-    if a.screen().contains(MY_TURN) {
-        (a, b)
-    } else {
-        (b, a)
-    }
+    mover_first(a, b)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -121,8 +114,7 @@ async fn out_of_turn_and_bad_moves_are_told_only_to_the_sender() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_plays_gomoku_against_the_computer_to_the_end() {
     let t = start_host().await;
-    let mut c = Client::connect(t.addr, "erin", Login::Guest).await;
-    c.wait_for("Choose a game").await;
+    let mut c = Client::in_lobby(t.addr, "erin", Login::Guest).await;
     c.send(b"2").await; // Gomoku
     c.wait_for("Play the computer").await;
     c.send(b"2").await;
@@ -155,10 +147,9 @@ async fn renju_is_a_game_of_its_own_and_marks_and_refuses_blacks_forbidden_point
     let menu = looker.wait_for("Choose a game").await;
     assert!(menu.contains("Renju"), "{menu}");
     // Its own queue: someone waiting for Gomoku is not paired with Renju.
-    looker.send(b"2").await;
-    looker.wait_for("Quick match").await;
-    looker.send(b"1").await;
-    looker.wait_for("1 waiting for Gomoku").await;
+    looker
+        .walk(&[(b"2", "Quick match"), (b"1", "1 waiting for Gomoku")])
+        .await;
     let (mut black, mut white) = quick_match_pair(&t, ["rae", "sol"], b"3").await;
     for c in [&black, &white] {
         assert!(c.screen().contains("Renju 15x15"), "{}", c.screen());
@@ -226,20 +217,20 @@ pub(crate) fn room_code(screen: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_friend_joins_with_the_room_code_typed_in_the_lobby() {
     let t = start_host().await;
-    let mut host = Client::connect(t.addr, "fay", Login::Key(new_key())).await;
-    host.wait_for("Choose a game").await;
+    let mut host = Client::in_lobby(t.addr, "fay", Login::Key(new_key())).await;
     host.send(b"1").await;
     host.wait_for("Invite a friend").await;
     host.send(b"3").await;
     let code = room_code(&host.wait_for("Room code:").await);
     assert_eq!(code.len(), 4);
-    let mut friend = Client::connect(t.addr, "gus", Login::Guest).await;
-    friend.wait_for("Choose a game").await;
+    let mut friend = Client::in_lobby(t.addr, "gus", Login::Guest).await;
     // A wrong code first: a clear error, then the right one in lower case.
-    friend.send(b"j").await;
-    friend.wait_for("room code:").await;
-    friend.send(b"ZZZZ\r").await;
-    friend.wait_for("no room has the code ZZZZ").await;
+    friend
+        .walk(&[
+            (b"j", "room code:"),
+            (b"ZZZZ\r", "no room has the code ZZZZ"),
+        ])
+        .await;
     // Still at the code field, emptied: type the right code, in lower case.
     friend
         .send(format!("{}\r", code.to_lowercase()).as_bytes())
@@ -254,8 +245,7 @@ async fn a_friend_joins_with_the_room_code_typed_in_the_lobby() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_friend_joins_with_the_code_as_ssh_user_name() {
     let t = start_host().await;
-    let mut host = Client::connect(t.addr, "hal", Login::Guest).await;
-    host.wait_for("Choose a game").await;
+    let mut host = Client::in_lobby(t.addr, "hal", Login::Guest).await;
     host.send(b"2").await;
     host.wait_for("Invite a friend").await;
     host.send(b"3").await;
@@ -310,10 +300,12 @@ async fn quitting_mid_game_ends_it_for_both() {
     let (mut first, mut second) = quick_match_pair(&t, ["kim", "lou"], b"2").await;
     play(&mut first, "h8").await;
     play(&mut second, "h9").await;
-    second.send(b"q").await;
-    second.wait_for("Leave the game? You will lose. y/n").await;
-    second.send(b"y").await;
-    second.wait_for("wins by forfeit").await;
+    second
+        .walk(&[
+            (b"q", "Leave the game? You will lose. y/n"),
+            (b"y", "wins by forfeit"),
+        ])
+        .await;
     first.wait_for("wins by forfeit").await;
     second.send(b"q").await;
     second.wait_closed().await;
@@ -327,10 +319,7 @@ async fn quitting_mid_game_ends_it_for_both() {
 async fn quick_match_alone_offers_the_computer_after_the_wait() {
     let t = start_host().await; // match_wait_secs = 1
     let mut c = Client::connect(t.addr, "max", Login::Guest).await;
-    c.wait_for("Choose a game").await;
-    c.send(b"1").await;
-    c.wait_for("Quick match").await;
-    c.send(b"1").await;
+    c.seek(b"1").await;
     c.wait_for("Looking for another Connect Four player").await;
     c.wait_for("Play the computer meanwhile?").await;
     c.send(b"1").await; // easy
@@ -376,37 +365,23 @@ async fn exec_and_subsystems_are_refused() {
 
 #[test]
 fn the_server_benchmark_runs_and_reports_figures() {
-    let out = crate::util::inarow()
-        .args([
-            "bench",
-            "server",
-            "--sessions",
-            "40",
-            "--games",
-            "5",
-            "--seconds",
-            "2",
-            "--think-ms",
-            "100",
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = crate::util::run_ok(&[
+        "bench",
+        "server",
+        "--sessions",
+        "40",
+        "--games",
+        "5",
+        "--seconds",
+        "2",
+        "--think-ms",
+        "100",
+    ]);
     assert!(text.contains("connect: 40 sessions"), "{text}");
     assert!(text.contains("(failed: 0)"), "{text}");
     assert!(text.contains("KiB per session"), "{text}");
     // Games were played and latencies measured.
-    let moves: u64 = text
-        .split("games in play, ")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
+    let moves = crate::util::number_after(&text, "games in play, ");
     assert!(moves > 10, "{text}");
 }
 
@@ -437,10 +412,7 @@ async fn escape_bytes_in_names_and_input_never_reach_the_other_screen() {
     let mut a = Client::connect(t.addr, evil, Login::Guest).await;
     let mut b = Client::connect(t.addr, "olga", Login::Guest).await;
     for c in [&mut a, &mut b] {
-        c.wait_for("Choose a game").await;
-        c.send(b"1").await;
-        c.wait_for("Quick match").await;
-        c.send(b"1").await;
+        c.seek(b"1").await;
     }
     for c in [&mut a, &mut b] {
         wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
@@ -503,8 +475,7 @@ async fn the_same_key_connecting_again_finds_its_name() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_players_are_disconnected_but_keepalives_do_not_count() {
     let t = start_host_with("[limits]\nidle_timeout_secs = 10\n[ssh]\nkeepalive_secs = 1").await;
-    let mut c = Client::connect(t.addr, "quin", Login::Guest).await;
-    c.wait_for("Choose a game").await;
+    let mut c = Client::in_lobby(t.addr, "quin", Login::Guest).await;
     // Keystrokes keep the session alive past the idle time...
     for _ in 0..7 {
         c.pump(Duration::from_secs(2)).await;
@@ -573,8 +544,7 @@ async fn waiting_for_the_opponent_is_not_idleness() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_idle_warning_shows_in_the_lobby() {
     let t = start_host_with("[limits]\nidle_timeout_secs = 10").await;
-    let mut c = Client::connect(t.addr, "cyd", Login::Guest).await;
-    c.wait_for("Choose a game").await;
+    let mut c = Client::in_lobby(t.addr, "cyd", Login::Guest).await;
     c.wait_for("You will be disconnected in 5 s: press a key.")
         .await;
     c.wait_closed().await;
@@ -653,10 +623,8 @@ fn a_watcher_that_never_reads_is_cut_off_and_the_players_play_on() {
         let relay = stalling_relay(server.addr, std::sync::Arc::clone(&stop)).await;
         let mut wes = Client::connect_sized(relay, "wes", Login::Guest, 200, 60).await;
         wes.wait_for("Choose a game").await;
-        wes.send(b"w").await;
-        wes.wait_for("1 to watch").await;
-        wes.send(b"\r").await;
-        wes.wait_for("Moves (1)").await;
+        wes.walk(&[(b"w", "1 to watch"), (b"\r", "Moves (1)")])
+            .await;
         for c in [&mut first, &mut second] {
             c.wait_for("1 watching").await;
         }
@@ -889,8 +857,7 @@ async fn read_to_close(addr: std::net::SocketAddr) -> String {
 async fn refused_connections_are_told_why() {
     // Per address: OpenSSH prints the host's reason; telnet gets a line.
     let t = start_host_with("[limits]\nmax_per_ip = 1").await;
-    let mut a = Client::connect(t.addr, "ora", Login::Guest).await;
-    a.wait_for("Choose a game").await;
+    let _a = Client::in_lobby(t.addr, "ora", Login::Guest).await;
     let why = "too many sessions from your address (limit 1)";
     let err = openssh_refusal_output(t.addr).await;
     assert!(err.contains(&format!(":12: {why}")), "{err}");
@@ -898,8 +865,7 @@ async fn refused_connections_are_told_why() {
     assert_eq!(read_to_close(telnet).await, format!("{why}\r\n"));
     // The whole host.
     let t = start_host_with("[limits]\nmax_sessions = 1").await;
-    let mut a = Client::connect(t.addr, "pat", Login::Guest).await;
-    a.wait_for("Choose a game").await;
+    let _a = Client::in_lobby(t.addr, "pat", Login::Guest).await;
     let why = "the host is full (limit 1 session)";
     let err = openssh_refusal_output(t.addr).await;
     assert!(err.contains(why), "{err}");
@@ -921,12 +887,7 @@ fn stock_openssh_client_under_tmux() {
     let t = rt.block_on(start_host());
     let dir = tempfile::tempdir().unwrap();
     let key = dir.path().join("id_ed25519");
-    let status = std::process::Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-        .arg(&key)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    crate::util::ssh::openssh_key(&key, None);
     let port = t.addr.port().to_string();
     let common = format!(
         "ssh -tt -p {port} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
@@ -961,8 +922,7 @@ fn a_connection_that_never_logs_in_is_cut_after_the_login_timeout_and_a_player_s
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         // A player who logs in at once.
-        let mut player = Client::connect(server.addr, "pat", Login::Guest).await;
-        player.wait_for("Choose a game").await;
+        let mut player = Client::in_lobby(server.addr, "pat", Login::Guest).await;
         // A connection that says hello and then nothing more.
         let mut idle = tokio::net::TcpStream::connect(server.addr).await.unwrap();
         idle.write_all(b"SSH-2.0-silent\r\n").await.unwrap();
@@ -994,11 +954,7 @@ fn a_connection_that_never_logs_in_is_cut_after_the_login_timeout_and_a_player_s
 fn sigterm_tells_players_and_exits_quickly() {
     let mut server = crate::util::ssh::ServerProcess::start("");
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let mut c = rt.block_on(async {
-        let mut c = Client::connect(server.addr, "wes", Login::Guest).await;
-        c.wait_for("Choose a game").await;
-        c
-    });
+    let mut c = rt.block_on(async { Client::in_lobby(server.addr, "wes", Login::Guest).await });
     let started = std::time::Instant::now();
     server.signal("TERM");
     rt.block_on(async {
@@ -1016,8 +972,7 @@ fn sigterm_tells_players_and_exits_quickly() {
 async fn colour_wishes_are_granted_when_free() {
     let t = start_host().await;
     // Alone against the computer: the wish is granted.
-    let mut c = Client::connect(t.addr, "yan", Login::Guest).await;
-    c.wait_for("Choose a game").await;
+    let mut c = Client::in_lobby(t.addr, "yan", Login::Guest).await;
     c.walk(&[
         (b"c", "Which colour would you like?"),
         (b"4", "you are yan (Blue)"),
@@ -1057,14 +1012,12 @@ async fn a_code_shaped_name_with_no_room_is_a_name_and_a_started_room_says_so() 
     c.wait_for("you are FWDX").await;
     assert!(!c.screen().contains("no room"), "{}", c.screen());
     // A room whose game has started: joining it says so.
-    let mut host = Client::connect(t.addr, "hana", Login::Guest).await;
-    host.wait_for("Choose a game").await;
+    let mut host = Client::in_lobby(t.addr, "hana", Login::Guest).await;
     host.send(b"1").await;
     host.wait_for("Invite a friend").await;
     host.send(b"3").await;
     let code = room_code(&host.wait_for("Room code:").await);
-    let mut friend = Client::connect(t.addr, "ivo", Login::Guest).await;
-    friend.wait_for("Choose a game").await;
+    let mut friend = Client::in_lobby(t.addr, "ivo", Login::Guest).await;
     friend.send(b"j").await;
     friend.wait_for("room code:").await;
     friend.send(format!("{code}\r").as_bytes()).await;
@@ -1093,8 +1046,7 @@ async fn nobody_can_pass_for_the_computer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn undo_against_the_computer_through_the_room() {
     let t = start_host().await;
-    let mut c = Client::connect(t.addr, "uma", Login::Guest).await;
-    c.wait_for("Choose a game").await;
+    let mut c = Client::in_lobby(t.addr, "uma", Login::Guest).await;
     c.walk(&[
         (b"1", "Play the computer"),
         (b"2", "how strong"),
@@ -1142,8 +1094,7 @@ fn a_shutdown_is_logged_as_one_and_stops_games_without_a_winner() {
     let mut server = crate::util::ssh::ServerProcess::start("");
     let rt = tokio::runtime::Runtime::new().unwrap();
     let mut c = rt.block_on(async {
-        let mut c = Client::connect(server.addr, "xia", Login::Guest).await;
-        c.wait_for("Choose a game").await;
+        let mut c = Client::in_lobby(server.addr, "xia", Login::Guest).await;
         c.walk(&[
             (b"1", "Play the computer"),
             (b"2", "how strong"),

@@ -225,7 +225,12 @@ fn alice_wins(a: &str, c: &str, n: i64) -> Vec<GameRecord> {
 }
 
 /// A Connect Four game between two seats, won by `winner` (None: draw).
-fn game(players: [PlayerRecord; 2], winner: Option<u8>, rated: bool, ended_ms: i64) -> GameRecord {
+pub(crate) fn game(
+    players: [PlayerRecord; 2],
+    winner: Option<u8>,
+    rated: bool,
+    ended_ms: i64,
+) -> GameRecord {
     GameRecord {
         id: GameRecord::new_id(),
         game: GameKind::ConnectFour,
@@ -1052,13 +1057,7 @@ async fn store_sqlite_damaged_file_is_refused_at_start_naming_the_file() {
         &format!("[store]\nurl = \"{url}\"\n"),
     );
     std::fs::write(&config, text).unwrap();
-    let out = crate::util::inarow()
-        .args(["serve", "--config"])
-        .arg(&config)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{err}");
+    let err = crate::util::serve_refused(&config);
     assert!(err.contains("damaged"), "{err}");
     assert!(err.contains(&path.display().to_string()), "{err}");
 }
@@ -1259,6 +1258,63 @@ async fn proxy_in_front_of(url: &str) -> Proxy {
     Proxy::start(format!("{}:{}", opts.get_host(), opts.get_port())).await
 }
 
+/// A writer whose store is the PostgreSQL scratch schema of `b` reached
+/// through a cuttable proxy (`acquire_timeout` its pool's wait), its
+/// journal in a scratch folder; Alice's and Carol's accounts made in
+/// `store` directly.
+struct Proxied {
+    proxy: Proxy,
+    via: Store,
+    a: inarow::store::Account,
+    c: inarow::store::Account,
+    _dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+    recorder: Recorder,
+}
+
+async fn writer_behind_proxy(
+    b: &Backend,
+    store: &Store,
+    acquire_timeout: Duration,
+    recorder: RecorderOptions,
+) -> Proxied {
+    let schema = b.schema.clone().unwrap();
+    let proxy = proxy_in_front_of(&b.url).await;
+    let proxied = proxied_url(&proxy, &b.url);
+    let options = StoreOptions {
+        pg_schema: Some(schema),
+        acquire_timeout,
+        ..StoreOptions::default()
+    };
+    let via = Store::open_with(&proxied, &options).await.unwrap();
+    let a = account(store, "SHA256:a", "Alice").await;
+    let c = account(store, "SHA256:c", "Carol").await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.jsonl");
+    let recorder = Recorder::start(via.clone(), Journal::new(&path), recorder);
+    Proxied {
+        proxy,
+        via,
+        a,
+        c,
+        _dir: dir,
+        path,
+        recorder,
+    }
+}
+
+/// Waits (at most 30 s) until the journal at `path` is empty: replayed.
+async fn journal_replayed(path: &std::path::Path) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "journal never replayed"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// `url` (same user, database and parameters) through `proxy`.
 fn proxied_url(proxy: &Proxy, url: &str) -> String {
     let (head, tail) = url.split_once("://").unwrap();
@@ -1275,32 +1331,21 @@ fn proxied_url(proxy: &Proxy, url: &str) -> String {
 #[tokio::test]
 async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
     on_postgres(|b, store| async move {
-        let schema = b.schema.clone().unwrap();
-        let proxy = proxy_in_front_of(&b.url).await;
-        let proxied = proxied_url(&proxy, &b.url);
-        let options = StoreOptions {
-            pg_schema: Some(schema),
-            acquire_timeout: Duration::from_millis(800),
-            ..StoreOptions::default()
-        };
-        let via = Store::open_with(&proxied, &options).await.unwrap();
-        let a = account(&store, "SHA256:a", "Alice").await;
-        let c = account(&store, "SHA256:c", "Carol").await;
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("journal.jsonl");
-        let recorder = Recorder::start(
-            via.clone(),
-            Journal::new(&path),
+        let w = writer_behind_proxy(
+            &b,
+            &store,
+            Duration::from_millis(800),
             RecorderOptions {
                 retry: Duration::from_millis(200),
                 ..RecorderOptions::default()
             },
-        );
+        )
+        .await;
         let mk = |i: i64| {
             game(
                 [
-                    person("Alice", Some(&a.id), "red"),
-                    person("Carol", Some(&c.id), "yellow"),
+                    person("Alice", Some(&w.a.id), "red"),
+                    person("Carol", Some(&w.c.id), "yellow"),
                 ],
                 Some((i % 2) as u8),
                 true,
@@ -1308,29 +1353,29 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
             )
         };
         let games: Vec<GameRecord> = (0..8).map(mk).collect();
-        let first = recorder.submit(games[0].clone()).await.unwrap();
+        let first = w.recorder.submit(games[0].clone()).await.unwrap();
         assert!(
             matches!(first, Recorded::Stored(Stored::New(Some(_)))),
             "{first:?}"
         );
 
-        proxy.cut();
+        w.proxy.cut();
         for g in &games[1..5] {
-            let answer = recorder.submit(g.clone()).await.unwrap();
+            let answer = w.recorder.submit(g.clone()).await.unwrap();
             assert_eq!(answer, Recorded::Journaled);
         }
-        assert!(std::fs::metadata(&path).unwrap().len() > 0);
+        assert!(std::fs::metadata(&w.path).unwrap().len() > 0);
         assert_eq!(
-            store.history(&a.id, 100).await.unwrap().len(),
+            store.history(&w.a.id, 100).await.unwrap().len(),
             1,
             "nothing reached the store"
         );
 
-        proxy.restore();
+        w.proxy.restore();
         // Replayed on the writer's next retry, before the newer games.
         let mut answers = Vec::new();
         for g in &games[5..] {
-            answers.push(recorder.submit(g.clone()));
+            answers.push(w.recorder.submit(g.clone()));
         }
         for answer in answers {
             let answer = tokio::time::timeout(Duration::from_secs(30), answer)
@@ -1345,20 +1390,13 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
                 "{answer:?}"
             );
         }
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        while std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) > 0 {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "journal never replayed"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        recorder.shutdown().await;
-        via.close().await;
+        journal_replayed(&w.path).await;
+        w.recorder.shutdown().await;
+        w.via.close().await;
 
-        let history = store.history(&a.id, 100).await.unwrap();
+        let history = store.history(&w.a.id, 100).await.unwrap();
         assert_eq!(history.len(), 8, "every game once");
-        let r = store.ratings(&a.id, NOW).await.unwrap();
+        let r = store.ratings(&w.a.id, NOW).await.unwrap();
         assert_eq!((r[0].games, r[0].wins, r[0].losses), (8, 4, 4));
         // In order: ratings chain from one game to the next.
         let mut prev = 1500.0;
@@ -1382,66 +1420,49 @@ async fn store_postgres_cut_off_loses_and_duplicates_nothing() {
 #[tokio::test]
 async fn store_postgres_stalled_journals_within_the_deadline() {
     on_postgres(|b, store| async move {
-        let schema = b.schema.clone().unwrap();
-        let proxy = proxy_in_front_of(&b.url).await;
-        let proxied = proxied_url(&proxy, &b.url);
-        let options = StoreOptions {
-            pg_schema: Some(schema),
+        let w = writer_behind_proxy(
+            &b,
+            &store,
             // Longer than the test waits: only the writer's deadline can
             // answer while the store is stalled.
-            acquire_timeout: Duration::from_secs(60),
-            ..StoreOptions::default()
-        };
-        let via = Store::open_with(&proxied, &options).await.unwrap();
-        let a = account(&store, "SHA256:a", "Alice").await;
-        let c = account(&store, "SHA256:c", "Carol").await;
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("journal.jsonl");
-        let recorder = Recorder::start(
-            via.clone(),
-            Journal::new(&path),
+            Duration::from_secs(60),
             RecorderOptions {
                 retry: Duration::from_millis(200),
                 deadline: Duration::from_millis(500),
                 ..RecorderOptions::default()
             },
-        );
-        let games = alice_wins(&a.id, &c.id, 3);
-        let first = recorder.submit(games[0].clone()).await.unwrap();
+        )
+        .await;
+        let games = alice_wins(&w.a.id, &w.c.id, 3);
+        let first = w.recorder.submit(games[0].clone()).await.unwrap();
         assert!(
             matches!(first, Recorded::Stored(Stored::New(Some(_)))),
             "{first:?}"
         );
 
-        proxy.stall();
+        w.proxy.stall();
         // The store never answers while stalled: the answer can only come
         // from the deadline.
         for g in &games[1..] {
-            let answer = tokio::time::timeout(Duration::from_secs(20), recorder.submit(g.clone()))
-                .await
-                .expect("the writer waited for a stalled store")
-                .unwrap();
+            let answer =
+                tokio::time::timeout(Duration::from_secs(20), w.recorder.submit(g.clone()))
+                    .await
+                    .expect("the writer waited for a stalled store")
+                    .unwrap();
             assert_eq!(answer, Recorded::Journaled);
         }
-        assert_eq!(Journal::new(&path).read().unwrap().records.len(), 2);
+        assert_eq!(Journal::new(&w.path).read().unwrap().records.len(), 2);
 
-        proxy.restore();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        while std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) > 0 {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "journal never replayed"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        recorder.shutdown().await;
-        via.close().await;
+        w.proxy.restore();
+        journal_replayed(&w.path).await;
+        w.recorder.shutdown().await;
+        w.via.close().await;
         assert_eq!(
-            store.history(&a.id, 100).await.unwrap().len(),
+            store.history(&w.a.id, 100).await.unwrap().len(),
             3,
             "each once"
         );
-        let r = store.ratings(&a.id, NOW).await.unwrap();
+        let r = store.ratings(&w.a.id, NOW).await.unwrap();
         assert_eq!((r[0].games, r[0].wins), (3, 3));
     })
     .await;
@@ -1511,23 +1532,16 @@ async fn store_full_queue_spills_to_the_journal_and_shutdown_drains() {
 async fn store_cut_off_under_a_running_host_loses_and_duplicates_no_game() {
     use crate::util::TestClient;
     use crate::util::http::{get, parse_metrics};
-    use crate::util::ssh::{
-        Client, Login, MY_TURN, THEIR_TURN, new_key, start_host_with, wait_any,
-    };
+    use crate::util::ssh::{Client, Login, new_key, start_host_with};
 
     async fn start_game(addr: std::net::SocketAddr, name: &str) -> Client {
         let mut c = Client::connect(addr, name, Login::Key(new_key())).await;
-        c.walk(&[(b"1", "Play the computer"), (b"2", "how strong")])
-            .await;
-        c.send(b"1").await;
-        wait_any(&mut c, &[MY_TURN, THEIR_TURN[1]]).await;
+        c.against_the_computer().await;
         c
     }
     async fn leave(c: &mut Client) {
-        c.send(b"q").await;
-        c.wait_for("Leave the game?").await;
-        c.send(b"y").await;
-        c.wait_for("wins by forfeit").await;
+        c.walk(&[(b"q", "Leave the game?"), (b"y", "wins by forfeit")])
+            .await;
     }
 
     on_postgres(|b, store| async move {

@@ -4,6 +4,7 @@
 
 use crate::accounts::{config_file, exported};
 use crate::ssh::room_code;
+use crate::util::TestClient;
 use crate::util::ssh::{Client, Login, MY_TURN, board_point, start_host, wait_any};
 
 /// The names on the players' line, first side first (the line that holds
@@ -57,12 +58,33 @@ pub(crate) async fn placer_first(a: Client, b: Client) -> (Client, Client) {
     if i == 0 { (a, b) } else { (b, a) }
 }
 
+/// The opening's first three stones (h8, i9, j8) placed, until the
+/// chooser is asked to choose; the seats' names as they were (first,
+/// second).
+pub(crate) async fn three_stones_placed(placer: &mut Client, chooser: &mut Client) -> [String; 2] {
+    let names = seat_names(placer);
+    for p in ["h8", "i9", "j8"] {
+        place(placer, p).await;
+    }
+    chooser.wait_for("Press 1, 2 or 3").await;
+    names
+}
+
+/// Both screens say who chose to play which side: the seats, `names` as
+/// they were (first, second), have changed places.
+pub(crate) async fn sides_swapped(placer: &mut Client, chooser: &mut Client, names: &[String; 2]) {
+    let [first, second] = names;
+    for c in [placer, chooser] {
+        c.wait_for("chose to play").await;
+        assert_eq!(seat_names(c), [second.clone(), first.clone()]);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swap2_friend_room_two_more_stones_then_the_first_player_takes_the_second_side() {
     let t = start_host().await;
     let config = config_file(&t);
-    let mut ann = Client::connect(t.addr, "ann", Login::Guest).await;
-    ann.wait_for("Choose a game").await;
+    let mut ann = Client::in_lobby(t.addr, "ann", Login::Guest).await;
     ann.send(b"2").await;
     ann.wait_for("Invite a friend").await;
     ann.send(b"3").await;
@@ -150,39 +172,25 @@ async fn a_swap2_friend_room_two_more_stones_then_the_first_player_takes_the_sec
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invitation_with_swap2_says_so_and_the_chooser_takes_the_first_side() {
     let t = start_host().await;
-    let mut ann = Client::connect(t.addr, "ann", Login::Guest).await;
-    ann.wait_for("Choose a game").await;
-    let mut bob = Client::connect(t.addr, "bob", Login::Guest).await;
-    bob.wait_for("Choose a game").await;
-    ann.send(b"o").await;
-    ann.wait_for("bob").await;
-    ann.send(b"\x1b[B\r").await;
-    ann.wait_for("Invite bob to a game").await;
+    let mut ann = Client::in_lobby(t.addr, "ann", Login::Guest).await;
+    let mut bob = Client::in_lobby(t.addr, "bob", Login::Guest).await;
+    ann.invite_form("bob").await;
     // Connect Four has no swap2.
     ann.send(b"o").await;
     ann.wait_for("swap2 is for Gomoku and Renju").await;
     ann.wait_for("[o] Opening: standard").await;
     // Gomoku: the opening may be swap2.
-    ann.send(b"g").await;
-    ann.wait_for("Gomoku").await;
-    ann.send(b"o").await;
-    ann.wait_for("[o] Opening: swap2").await;
+    ann.walk(&[(b"g", "Gomoku"), (b"o", "[o] Opening: swap2")])
+        .await;
     ann.send(b"\r").await;
     bob.wait_for("ann invites you to a game").await;
     bob.wait_for("Gomoku, casual, no clock, swap2 opening")
         .await;
     bob.send(b"y").await;
     let (mut placer, mut chooser) = placer_first(ann, bob).await;
-    let [first, second] = seat_names(&placer);
-    for p in ["h8", "i9", "j8"] {
-        place(&mut placer, p).await;
-    }
-    chooser.wait_for("Press 1, 2 or 3").await;
+    let names = three_stones_placed(&mut placer, &mut chooser).await;
     chooser.send(b"1").await;
-    for c in [&mut placer, &mut chooser] {
-        c.wait_for("chose to play").await;
-        assert_eq!(seat_names(c), [second.clone(), first.clone()]);
-    }
+    sides_swapped(&mut placer, &mut chooser, &names).await;
     // The placer, now on the second side, places the fourth stone.
     placer.wait_for(MY_TURN).await;
     place(&mut placer, "g7").await;

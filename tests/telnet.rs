@@ -233,16 +233,10 @@ async fn a_telnet_player_is_matched_with_an_ssh_player() {
     let t = start_host().await;
     let mut tel = TelnetClient::connect(telnet_addr(&t), Some("xterm"), 100, 30).await;
     tel.log_in(b"Tom\r\n", "Tom").await;
-    let mut ssh = Client::connect(t.addr, "sue", Login::Guest).await;
-    ssh.wait_for("Choose a game").await;
-    tel.send(b"1").await;
-    tel.wait_for("Quick match").await;
-    tel.send(b"1").await;
-    tel.wait_for("Looking for another").await;
-    ssh.send(b"1").await;
-    ssh.wait_for("Quick match").await;
-    ssh.send(b"1").await;
-    ssh.wait_for("(you)").await;
+    let mut ssh = Client::in_lobby(t.addr, "sue", Login::Guest).await;
+    tel.walk(&[(b"1", "Quick match"), (b"1", "Looking for another")])
+        .await;
+    ssh.walk(&[(b"1", "Quick match"), (b"1", "(you)")]).await;
     tel.wait_for("(you)").await;
     assert!(ssh.screen().contains("Tom") && tel.screen().contains("sue"));
     // Whoever starts plays D, the other E, until the first wins in D.
@@ -305,10 +299,8 @@ async fn a_plain_socket_without_telnet_gets_line_mode() {
                 >= 2,
         "{t2}"
     );
-    c.send(b"q\n").await;
-    c.wait_for("Leave the game?").await;
-    c.send(b"y\n").await;
-    c.wait_for("wins by forfeit").await;
+    c.walk(&[(b"q\n", "Leave the game?"), (b"y\n", "wins by forfeit")])
+        .await;
 }
 
 #[test]

@@ -25,6 +25,49 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
     child.wait_with_output().expect("inarow ran")
 }
 
+/// Runs `inarow ARGS` to its end and checks it succeeded (its output and
+/// errors shown if not); its standard output.
+pub fn run_ok(args: &[&str]) -> String {
+    output_ok(inarow().args(args))
+}
+
+/// Runs `cmd` to its end and checks it succeeded (its output and errors
+/// shown if not); its standard output.
+pub fn output_ok(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// `inarow serve --config FILE` for a config the host must refuse: it
+/// stops at start, failing; its errors.
+pub fn serve_refused(config: &std::path::Path) -> String {
+    let out = inarow()
+        .args(["serve", "--config"])
+        .arg(config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "{err}");
+    err
+}
+
+/// The number that follows the first `marker` in `text` (0 if none).
+pub fn number_after(text: &str, marker: &str) -> u64 {
+    text.split(marker)
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
 pub mod http;
 pub mod proxy;
 pub mod scratch;

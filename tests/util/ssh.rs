@@ -11,6 +11,8 @@ use russh::ChannelMsg;
 use russh::client;
 use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
 
+use super::TestClient;
+
 /// A host for one test, with its own key file.
 pub struct TestHost {
     pub host: Option<Host>,
@@ -90,6 +92,22 @@ pub enum Login {
     Key(Box<PrivateKey>),
     /// Without a key: keyboard-interactive, as a guest.
     Guest,
+}
+
+/// A new ed25519 key pair for the stock OpenSSH client, made by
+/// `ssh-keygen` at `path` (no passphrase; `comment` its comment if given).
+pub fn openssh_key(path: &std::path::Path, comment: Option<&str>) {
+    let mut keygen = std::process::Command::new("ssh-keygen");
+    keygen.args(["-q", "-t", "ed25519", "-N", ""]);
+    if let Some(comment) = comment {
+        keygen.args(["-C", comment]);
+    }
+    let status = keygen
+        .arg("-f")
+        .arg(path)
+        .status()
+        .expect("ssh-keygen runs (scripts/test-deps installs openssh-client)");
+    assert!(status.success());
 }
 
 pub fn new_key() -> Box<PrivateKey> {
@@ -255,35 +273,54 @@ impl Client {
 
     /// [`Client::wait_for`] with its own limit.
     pub async fn wait_for_within(&mut self, needle: &str, wait: Duration) -> String {
-        let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            let s = self.screen();
-            if s.contains(needle) {
-                return s;
-            }
-            if self.closed {
-                panic!("closed before {needle:?} showed; screen:\n{s}");
-            }
-            match tokio::time::timeout_at(deadline, self.ch.wait()).await {
-                Err(_) => panic!("{needle:?} did not show in {wait:?}; screen:\n{s}"),
-                Ok(msg) => self.take(msg),
-            }
-        }
+        self.wait_until(
+            wait,
+            |s| s.contains(needle),
+            || {
+                (
+                    format!("closed before {needle:?} showed"),
+                    format!("{needle:?} did not show in {wait:?}"),
+                )
+            },
+        )
+        .await
     }
 
     /// Reads until the screen no longer shows `needle`; panics after [`WAIT`].
     pub async fn wait_gone(&mut self, needle: &str) -> String {
-        let deadline = tokio::time::Instant::now() + WAIT;
+        self.wait_until(
+            WAIT,
+            |s| !s.contains(needle),
+            || {
+                (
+                    format!("closed while {needle:?} showed"),
+                    format!("{needle:?} still showed after {WAIT:?}"),
+                )
+            },
+        )
+        .await
+    }
+
+    /// Reads until the screen satisfies `done` (the screen); panics after
+    /// `wait` or when the session closes first, saying what `failed`
+    /// names for each (closed, timed out), with the screen.
+    async fn wait_until(
+        &mut self,
+        wait: Duration,
+        done: impl Fn(&str) -> bool,
+        failed: impl Fn() -> (String, String),
+    ) -> String {
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
             let s = self.screen();
-            if !s.contains(needle) {
+            if done(&s) {
                 return s;
             }
             if self.closed {
-                panic!("closed while {needle:?} showed; screen:\n{s}");
+                panic!("{}; screen:\n{s}", failed().0);
             }
             match tokio::time::timeout_at(deadline, self.ch.wait()).await {
-                Err(_) => panic!("{needle:?} still showed after {WAIT:?}; screen:\n{s}"),
+                Err(_) => panic!("{}; screen:\n{s}", failed().1),
                 Ok(msg) => self.take(msg),
             }
         }
@@ -303,6 +340,54 @@ impl Client {
     /// Text received so far, escape sequences included.
     pub fn raw_text(&self) -> String {
         String::from_utf8_lossy(&self.raw).into_owned()
+    }
+
+    /// Connects and waits for the lobby's first menu.
+    pub async fn in_lobby(addr: SocketAddr, user: &str, login: Login) -> Client {
+        let mut c = Client::connect(addr, user, login).await;
+        c.wait_for("Choose a game").await;
+        c
+    }
+
+    /// From the lobby's first menu: a quick match of the game on
+    /// `game_key` (`1` Connect Four, `2` Gomoku, `3` Renju).
+    pub async fn seek(&mut self, game_key: &[u8]) {
+        self.wait_for("Choose a game").await;
+        self.send(game_key).await;
+        self.wait_for("Quick match").await;
+        self.send(b"1").await;
+    }
+
+    /// From the lobby's first menu: Connect Four against the easy
+    /// computer (who moves first as the lobby has it), until the game
+    /// shows a turn.
+    pub async fn against_the_computer(&mut self) {
+        self.walk_to_the_computer().await;
+        self.send(b"1").await;
+        wait_any(self, &[MY_TURN, THEIR_TURN[1]]).await;
+    }
+
+    /// [`Client::against_the_computer`], this player moving first: until
+    /// their first move.
+    pub async fn first_against_the_computer(&mut self) {
+        self.walk_to_the_computer().await;
+        self.walk(&[(b"f", "Who moves first  you")]).await;
+        self.send(b"1").await;
+        self.wait_for(MY_TURN).await;
+    }
+
+    async fn walk_to_the_computer(&mut self) {
+        self.walk(&[(b"1", "Play the computer"), (b"2", "how strong")])
+            .await;
+    }
+
+    /// From the lobby: who is online, the entry under this player's own
+    /// (`name`'s), and the form to invite them.
+    pub async fn invite_form(&mut self, name: &str) {
+        self.send(b"o").await;
+        self.wait_for(name).await;
+        self.send(b"\x1b[B\r").await;
+        self.wait_for(&format!("Invite {name} to a game")).await;
     }
 }
 
@@ -494,6 +579,57 @@ pub async fn wait_any_within(c: &mut Client, needles: &[&str], wait: Duration) -
 }
 
 pub const THEIR_TURN: [&str; 2] = ["Waiting for", "is thinking"];
+
+/// Waits until a player's seat shows a game (a turn), and says whether
+/// it is theirs to move.
+pub async fn at_table(c: &mut Client) -> bool {
+    wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await == 0
+}
+
+/// The invitation `inviter` (named `inviter_name`) sent and `invited`
+/// (named `invited_name`) is shown: declined (the inviter hears it, the
+/// invited is back in the lobby), then sent again from the same form and
+/// accepted.
+pub async fn declined_then_accepted(
+    (inviter, inviter_name): (&mut Client, &str),
+    (invited, invited_name): (&mut Client, &str),
+) {
+    invited.send(b"n").await;
+    inviter
+        .wait_for(&format!("{invited_name} declined your invitation"))
+        .await;
+    invited.wait_for("Choose a game").await;
+    inviter.send(b"\r").await;
+    inviter
+        .wait_for(&format!("Invite {invited_name} to a game"))
+        .await;
+    inviter.send(b"\r").await;
+    invited
+        .wait_for(&format!("{inviter_name} invites you to a game"))
+        .await;
+    invited.send(b"y").await;
+}
+
+/// Waits until the board holds `n` stones and it is this player's turn.
+pub async fn stones(c: &mut Client, n: usize) {
+    for _ in 0..200 {
+        if super::board_stones(&c.screen()) == n && c.screen().contains(MY_TURN) {
+            return;
+        }
+        c.pump(Duration::from_millis(50)).await;
+    }
+    panic!("not {n} stones on my turn:\n{}", c.screen());
+}
+
+/// The two players of a game in the order of play: the one whose screen
+/// shows their move first.
+pub fn mover_first<T: std::borrow::Borrow<Client>>(a: T, b: T) -> (T, T) {
+    if a.borrow().screen().contains(MY_TURN) {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
 
 /// Plays one move when it is this client's turn; returns once the move is
 /// on its way and the turn has passed (or the game ended).

@@ -21,17 +21,18 @@
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use russh::ChannelMsg;
 use tokio::sync::Semaphore;
 
-use super::server::{
-    Conn, connect_one, last_marker, ms, percentile, read_until, report_fd_limit, tempfile_dir,
+use super::PaceArgs;
+use super::players::{
+    Conn, Counts, Pace, Timing, connect_one, lock, play, read_until, seek, until_at_table,
 };
+use super::server::{p50_p99, report_fd_limit, spread, tempfile_dir};
 
 #[derive(Debug, clap::Args)]
 pub struct BenchClusterArgs {
@@ -41,12 +42,8 @@ pub struct BenchClusterArgs {
     /// Games, each between players on two different hosts.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
-    /// How long the games run.
-    #[arg(long, default_value_t = 20)]
-    pub seconds: u64,
-    /// Mean time between a player's turn and its move, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    pub think_ms: u64,
+    #[command(flatten)]
+    pub pace: PaceArgs,
     /// Handshakes in flight at once.
     #[arg(long, default_value_t = 64)]
     pub concurrency: usize,
@@ -240,150 +237,72 @@ pub fn run(args: BenchClusterArgs) -> anyhow::Result<ExitCode> {
     result
 }
 
-/// Sends the keys of a quick match of Connect Four from the lobby.
-async fn seek(conn: &mut Conn) -> anyhow::Result<()> {
-    conn.ch.data(&b"1"[..]).await?;
-    conn.ch.data(&b"1"[..]).await?;
-    Ok(())
-}
-
-const AT_TABLE: [&[u8]; 2] = [b") to move", b"Waiting for"];
-
-/// Reads until one of the table's status lines shows; whether it is this
-/// player's move.
-async fn until_at_table(conn: &mut Conn, timeout: Duration) -> anyhow::Result<bool> {
-    let deadline = tokio::time::Instant::now() + timeout;
-    let mut tail: Vec<u8> = Vec::new();
-    loop {
-        match tokio::time::timeout_at(deadline, conn.ch.wait()).await {
-            Err(_) => bail!("no table within {timeout:?}"),
-            Ok(None) => bail!("the session closed"),
-            Ok(Some(ChannelMsg::Data { data })) => {
-                tail.extend_from_slice(&data);
-                if let Some(i) = last_marker(&tail, &AT_TABLE) {
-                    return Ok(i == 0);
-                }
-                let keep = tail.len().saturating_sub(32);
-                tail.drain(..keep);
-            }
-            Ok(Some(_)) => {}
-        }
-    }
-}
-
 #[derive(Default)]
 struct Stats {
     /// Key press to the opponent's screen showing their turn.
     seen: Mutex<Vec<Duration>>,
-    moves: AtomicU64,
-    games_over: AtomicU64,
-    errors: AtomicUsize,
+    counts: Counts,
 }
 
-/// One player: moves when its screen says so, rematches at the end, and
-/// times how long its opponent's moves took to reach its screen.
-async fn player(
-    mut conn: Conn,
+/// When each side of a game last pressed a move key.
+type Sent = Arc<Mutex<Option<Instant>>>;
+
+fn take(slot: &Sent) -> Option<Instant> {
+    lock(slot).take()
+}
+
+/// What a player of `bench cluster` times: how long its opponent's moves
+/// took to reach its screen.
+struct ClusterTiming {
     stats: Arc<Stats>,
-    // When each side of this game last pressed a move key ([mine, theirs]).
-    sent: [Arc<Mutex<Option<Instant>>>; 2],
+    /// When this player and its opponent pressed a move key ([mine, theirs]).
+    sent: [Sent; 2],
+}
+
+impl Timing for ClusterTiming {
+    fn sent(&mut self, at: Instant) {
+        *lock(&self.sent[0]) = Some(at);
+    }
+
+    fn my_turn(&mut self) {
+        // The opponent's move has reached this screen.
+        if let Some(t) = take(&self.sent[1]) {
+            lock(&self.stats.seen).push(t.elapsed());
+        }
+    }
+
+    fn refused(&mut self) {
+        take(&self.sent[0]);
+    }
+
+    fn game_over(&mut self) {
+        take(&self.sent[0]);
+        take(&self.sent[1]);
+    }
+}
+
+/// One player: plays (see [`play`]) and times how long its opponent's
+/// moves took to reach its screen.
+async fn player(
+    conn: Conn,
+    stats: Arc<Stats>,
+    sent: [Sent; 2],
     think: Duration,
     until: Instant,
     seed: u64,
     my_move: bool,
 ) {
-    const MY_TURN: usize = 0;
-    const THEIR_TURN: usize = 1;
-    const OVER: usize = 2;
-    const FULL: usize = 3;
-    let markers: [&[u8]; 6] = [
-        b") to move",
-        b"Waiting for",
-        b"wins with",
-        b"is full",
-        b"Draw:",
-        b"by forfeit",
-    ];
-    let mut tail: Vec<u8> = Vec::new();
-    let mut rng = seed | 1;
-    let mut next_rand = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
+    let pace = Pace {
+        think,
+        until,
+        seed,
+        first_move: my_move.then(|| tokio::time::Instant::now() + think / 2),
     };
-    let mut move_at: Option<tokio::time::Instant> =
-        my_move.then(|| tokio::time::Instant::now() + think / 2);
-    let mut waiting_for_mine = false;
-    let mut column = (next_rand() % 7) as u8;
-    let mut asked_rematch = false;
-    let take =
-        |slot: &Arc<Mutex<Option<Instant>>>| slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-    loop {
-        let wake =
-            move_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
-        tokio::select! {
-            msg = conn.ch.wait() => {
-                let Some(msg) = msg else { return };
-                let ChannelMsg::Data { data } = msg else { continue };
-                tail.extend_from_slice(&data);
-                let found = last_marker(&tail, &markers).map(|i| if i >= 4 { OVER } else { i });
-                let keep = tail.len().saturating_sub(32);
-                tail.drain(..keep);
-                match found {
-                    Some(THEIR_TURN) => {
-                        if waiting_for_mine {
-                            waiting_for_mine = false;
-                            stats.moves.fetch_add(1, Ordering::Relaxed);
-                        }
-                        asked_rematch = false;
-                    }
-                    Some(MY_TURN) if move_at.is_none() && !waiting_for_mine => {
-                        asked_rematch = false;
-                        // The opponent's move has reached this screen.
-                        if let Some(t) = take(&sent[1]) {
-                            stats.seen.lock().unwrap_or_else(|e| e.into_inner()).push(t.elapsed());
-                        }
-                        let jitter = think.as_millis() as u64 / 2 + next_rand() % (think.as_millis() as u64 + 1);
-                        move_at = Some(tokio::time::Instant::now() + Duration::from_millis(jitter));
-                    }
-                    Some(FULL) => {
-                        waiting_for_mine = false;
-                        take(&sent[0]);
-                        column = (column + 1) % 7;
-                        move_at = Some(tokio::time::Instant::now());
-                    }
-                    Some(OVER) if !asked_rematch => {
-                        asked_rematch = true;
-                        waiting_for_mine = false;
-                        move_at = None;
-                        take(&sent[0]);
-                        take(&sent[1]);
-                        stats.games_over.fetch_add(1, Ordering::Relaxed);
-                        if conn.ch.data(&b"r"[..]).await.is_err() {
-                            stats.errors.fetch_add(1, Ordering::Relaxed);
-                            return;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            _ = tokio::time::sleep_until(wake), if move_at.is_some() => {
-                move_at = None;
-                if Instant::now() >= until {
-                    return;
-                }
-                column = (column + 1 + (next_rand() % 3) as u8) % 7;
-                let key = [b'1' + column, b'\r'];
-                *sent[0].lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-                waiting_for_mine = true;
-                if conn.ch.data(&key[..]).await.is_err() {
-                    stats.errors.fetch_add(1, Ordering::Relaxed);
-                    return;
-                }
-            }
-        }
-    }
+    let mut timing = ClusterTiming {
+        stats: Arc::clone(&stats),
+        sent,
+    };
+    play(conn, &stats.counts, pace, &mut timing).await;
 }
 
 async fn bench(args: &BenchClusterArgs, addrs: &[SocketAddr]) -> anyhow::Result<ExitCode> {
@@ -454,18 +373,17 @@ async fn bench(args: &BenchClusterArgs, addrs: &[SocketAddr]) -> anyhow::Result<
     let elapsed = started.elapsed();
     match_times.sort();
     outln!(
-        "matches: {} cross-host matches in {:.2} s = {:.1} matches/s, one pair at a time; second seeker's key to both at the table p50 {} p99 {}",
+        "matches: {} cross-host matches in {:.2} s = {:.1} matches/s, one pair at a time; second seeker's key to both at the table {}",
         pairs.len(),
         elapsed.as_secs_f64(),
         pairs.len() as f64 / elapsed.as_secs_f64(),
-        ms(percentile(&match_times, 0.5)),
-        ms(percentile(&match_times, 0.99)),
+        p50_p99(&match_times),
     );
 
     // 3. Play.
     let stats = Arc::new(Stats::default());
-    let think = Duration::from_millis(args.think_ms.max(1));
-    let until = Instant::now() + Duration::from_secs(args.seconds + 2);
+    let think = Duration::from_millis(args.pace.think_ms.max(1));
+    let until = Instant::now() + Duration::from_secs(args.pace.seconds + 2);
     let mut handles = Vec::new();
     for (g, (a, b, a_first)) in pairs.into_iter().enumerate() {
         let slots = [
@@ -494,13 +412,13 @@ async fn bench(args: &BenchClusterArgs, addrs: &[SocketAddr]) -> anyhow::Result<
     }
     // The first two seconds warm up; then measure for --seconds.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    stats.seen.lock().unwrap_or_else(|e| e.into_inner()).clear();
-    let moves_before = stats.moves.load(Ordering::Relaxed);
+    lock(&stats.seen).clear();
+    let moves_before = stats.counts.moves.load(Ordering::Relaxed);
     let window = Instant::now();
-    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    tokio::time::sleep(Duration::from_secs(args.pace.seconds)).await;
     let window = window.elapsed();
-    let moves = stats.moves.load(Ordering::Relaxed) - moves_before;
-    let mut seen = stats.seen.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let moves = stats.counts.moves.load(Ordering::Relaxed) - moves_before;
+    let mut seen = lock(&stats.seen).clone();
     for handle in handles {
         handle.abort();
     }
@@ -509,14 +427,12 @@ async fn bench(args: &BenchClusterArgs, addrs: &[SocketAddr]) -> anyhow::Result<
         "games: {moves} moves in {:.1} s = {:.0} moves/s, {} games finished, {} errors",
         window.as_secs_f64(),
         moves as f64 / window.as_secs_f64(),
-        stats.games_over.load(Ordering::Relaxed) / 2,
-        stats.errors.load(Ordering::Relaxed)
+        stats.counts.games_over.load(Ordering::Relaxed) / 2,
+        stats.counts.errors.load(Ordering::Relaxed)
     );
     outln!(
-        "keypress to the opponent's redraw (other host): p50 {} p99 {} max {} over {} moves",
-        ms(percentile(&seen, 0.5)),
-        ms(percentile(&seen, 0.99)),
-        ms(seen.last().copied().unwrap_or_default()),
+        "keypress to the opponent's redraw (other host): {} over {} moves",
+        spread(&seen),
         seen.len()
     );
     Ok(ExitCode::SUCCESS)

@@ -8,6 +8,7 @@ pub mod cluster;
 pub mod connect4;
 pub mod failover;
 pub mod gomoku;
+mod players;
 pub mod server;
 pub mod store;
 
@@ -25,6 +26,18 @@ pub enum BenchCommand {
     Failover(failover::BenchFailoverArgs),
     /// Write game records and time leaderboard and profile queries on a store.
     Store(store::BenchStoreArgs),
+}
+
+/// How long the players of `bench server` and `bench cluster` play, and
+/// how fast.
+#[derive(Debug, clap::Args)]
+pub struct PaceArgs {
+    /// How long the games run.
+    #[arg(long, default_value_t = 20)]
+    pub seconds: u64,
+    /// Mean time between a player's turn and its move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub think_ms: u64,
 }
 
 pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {

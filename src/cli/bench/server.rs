@@ -25,15 +25,18 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use russh::ChannelMsg;
-use russh::client;
-use russh::keys::PublicKeyOrCertificate;
 use tokio::sync::Semaphore;
+
+use super::PaceArgs;
+use super::players::{
+    Conn, Counts, Pace, Timing, connect_one, lock, play, read_chunk_with, read_until, seek,
+};
 
 #[derive(Debug, clap::Args)]
 pub struct BenchServerArgs {
@@ -43,12 +46,8 @@ pub struct BenchServerArgs {
     /// Games to play among them (two sessions each).
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
-    /// How long the games run.
-    #[arg(long, default_value_t = 20)]
-    pub seconds: u64,
-    /// Mean time between a player's turn and its move, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    pub think_ms: u64,
+    #[command(flatten)]
+    pub pace: PaceArgs,
     /// Handshakes in flight at once.
     #[arg(long, default_value_t = 128)]
     pub concurrency: usize,
@@ -86,26 +85,6 @@ struct HotGame {
     counting: std::sync::atomic::AtomicBool,
 }
 
-pub(super) struct Trusting;
-
-impl client::Handler for Trusting {
-    type Error = anyhow::Error;
-    async fn check_server_key(
-        &mut self,
-        _key: &PublicKeyOrCertificate,
-    ) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-}
-
-pub(super) type Channel = russh::Channel<client::Msg>;
-
-/// A logged-in session with its channel.
-pub(super) struct Conn {
-    pub(super) _handle: client::Handle<Trusting>,
-    pub(super) ch: Channel,
-}
-
 /// Resident memory of a process, in KiB.
 fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -141,6 +120,24 @@ pub(super) fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 pub(super) fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// `p50 … p99 …` of sorted times, in milliseconds.
+pub(super) fn p50_p99(sorted: &[Duration]) -> String {
+    format!(
+        "p50 {} p99 {}",
+        ms(percentile(sorted, 0.5)),
+        ms(percentile(sorted, 0.99))
+    )
+}
+
+/// `p50 … p99 … max …` of sorted times, in milliseconds.
+pub(super) fn spread(sorted: &[Duration]) -> String {
+    format!(
+        "{} max {}",
+        p50_p99(sorted),
+        ms(sorted.last().copied().unwrap_or_default())
+    )
 }
 
 /// The host under test, as a child process.
@@ -206,57 +203,6 @@ impl Drop for Child {
     }
 }
 
-/// Reads until `needle` has been seen in the output.
-pub(super) async fn read_until(
-    ch: &mut Channel,
-    needle: &[u8],
-    timeout: Duration,
-) -> anyhow::Result<()> {
-    let deadline = tokio::time::Instant::now() + timeout;
-    let mut tail: Vec<u8> = Vec::new();
-    loop {
-        match tokio::time::timeout_at(deadline, ch.wait()).await {
-            Err(_) => bail!(
-                "timed out waiting for {:?}",
-                String::from_utf8_lossy(needle)
-            ),
-            Ok(None) => bail!("the session closed"),
-            Ok(Some(ChannelMsg::Data { data })) => {
-                tail.extend_from_slice(&data);
-                if tail.windows(needle.len()).any(|w| w == needle) {
-                    return Ok(());
-                }
-                let keep = tail.len().saturating_sub(needle.len());
-                tail.drain(..keep);
-            }
-            Ok(Some(_)) => {}
-        }
-    }
-}
-
-pub(super) async fn connect_one(addr: SocketAddr, n: usize) -> anyhow::Result<Conn> {
-    let config = Arc::new(client::Config {
-        inactivity_timeout: None,
-        ..Default::default()
-    });
-    let mut handle = client::connect(config, addr, Trusting).await?;
-    let r = handle
-        .authenticate_keyboard_interactive_start(format!("bench{n}"), None)
-        .await?;
-    if !matches!(r, client::KeyboardInteractiveAuthResponse::Success) {
-        bail!("login refused");
-    }
-    let mut ch = handle.channel_open_session().await?;
-    ch.request_pty(false, "xterm-256color", 100, 30, 0, 0, &[])
-        .await?;
-    ch.request_shell(false).await?;
-    read_until(&mut ch, b"Choose a game", Duration::from_secs(60)).await?;
-    Ok(Conn {
-        _handle: handle,
-        ch,
-    })
-}
-
 /// Drains an idle session's output so its queue never fills, until `stop`;
 /// then hands the session back.
 fn idle(
@@ -275,30 +221,66 @@ fn idle(
     })
 }
 
+/// [`idle`] for each of `conns`, until `stop`.
+fn idle_all(
+    conns: Vec<Conn>,
+    stop: &tokio_util::sync::CancellationToken,
+) -> Vec<tokio::task::JoinHandle<Option<Conn>>> {
+    conns.into_iter().map(|c| idle(c, stop.clone())).collect()
+}
+
+/// The sessions [`idle_all`] handed back once stopped.
+async fn taken_back(idlers: Vec<tokio::task::JoinHandle<Option<Conn>>>) -> Vec<Conn> {
+    let mut conns = Vec::with_capacity(idlers.len());
+    for d in idlers {
+        if let Ok(Some(c)) = d.await {
+            conns.push(c);
+        }
+    }
+    conns
+}
+
 /// Shared results of the game phase.
 #[derive(Default)]
 struct GameStats {
     first_byte: Mutex<Vec<Duration>>,
     applied: Mutex<Vec<Duration>>,
-    moves: AtomicU64,
-    games_over: AtomicU64,
-    errors: AtomicUsize,
+    counts: Counts,
 }
 
-/// Finds the last of several markers in `text`: its index in `markers`.
-pub(super) fn last_marker(text: &[u8], markers: &[&[u8]]) -> Option<usize> {
-    let mut best: Option<(usize, usize)> = None;
-    for (i, m) in markers.iter().enumerate() {
-        if let Some(pos) = text.windows(m.len()).rposition(|w| w == *m)
-            && best.is_none_or(|(p, _)| pos > p)
+/// What a player of `bench server` times: from its key press to the first
+/// byte of the redraw and to the move shown applied; and for the crowded
+/// game, when the key of the move its watchers wait for was pressed.
+struct ServerTiming {
+    stats: Arc<GameStats>,
+    hot: Option<Arc<HotGame>>,
+    /// Whether the first byte after the pending key press has come.
+    first_seen: bool,
+}
+
+impl Timing for ServerTiming {
+    fn output(&mut self, pending: Option<Instant>) {
+        if let Some(t) = pending
+            && !self.first_seen
         {
-            best = Some((pos, i));
+            lock(&self.stats.first_byte).push(t.elapsed());
+            self.first_seen = true;
         }
     }
-    best.map(|(_, i)| i)
+
+    fn sent(&mut self, at: Instant) {
+        if let Some(hot) = &self.hot {
+            *lock(&hot.last_send) = Some(at);
+        }
+        self.first_seen = false;
+    }
+
+    fn applied(&mut self, sent: Instant) {
+        lock(&self.stats.applied).push(sent.elapsed());
+    }
 }
 
-/// One player: moves when its status line says so, rematches at the end.
+/// One player: seeks a quick match, then plays (see [`play`]).
 async fn player(
     mut conn: Conn,
     stats: Arc<GameStats>,
@@ -307,102 +289,19 @@ async fn player(
     seed: u64,
     hot: Option<Arc<HotGame>>,
 ) {
-    const MY_TURN: usize = 0;
-    const THEIR_TURN: usize = 1;
-    const OVER: usize = 2;
-    const FULL: usize = 3;
-    let markers: [&[u8]; 6] = [
-        b") to move",
-        b"Waiting for",
-        b"wins with",
-        b"is full",
-        b"Draw:",
-        b"by forfeit",
-    ];
-    let _ = conn.ch.data(&b"1"[..]).await; // Connect Four
-    let _ = conn.ch.data(&b"1"[..]).await; // quick match
-    let mut tail: Vec<u8> = Vec::new();
-    let mut rng_state = seed | 1;
-    let mut next_rand = move || {
-        // xorshift: enough to spread think times and columns.
-        rng_state ^= rng_state << 13;
-        rng_state ^= rng_state >> 7;
-        rng_state ^= rng_state << 17;
-        rng_state
+    let _ = seek(&mut conn).await;
+    let pace = Pace {
+        think,
+        until,
+        seed,
+        first_move: None,
     };
-    let mut sent_at: Option<Instant> = None;
-    let mut first_seen = false;
-    let mut move_at: Option<tokio::time::Instant> = None;
-    let mut column = (next_rand() % 7) as u8;
-    let mut asked_rematch = false;
-    loop {
-        let wake =
-            move_at.unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
-        tokio::select! {
-            msg = conn.ch.wait() => {
-                let Some(msg) = msg else { return };
-                let ChannelMsg::Data { data } = msg else { continue };
-                if let Some(t) = sent_at
-                    && !first_seen
-                {
-                    stats.first_byte.lock().unwrap_or_else(|e| e.into_inner()).push(t.elapsed());
-                    first_seen = true;
-                }
-                tail.extend_from_slice(&data);
-                let found = last_marker(&tail, &markers).map(|i| if i >= 4 { OVER } else { i });
-                let keep = tail.len().saturating_sub(32);
-                tail.drain(..keep);
-                match found {
-                    Some(THEIR_TURN) => {
-                        if let Some(t) = sent_at.take() {
-                            stats.applied.lock().unwrap_or_else(|e| e.into_inner()).push(t.elapsed());
-                            stats.moves.fetch_add(1, Ordering::Relaxed);
-                        }
-                        asked_rematch = false;
-                    }
-                    Some(MY_TURN) if move_at.is_none() && sent_at.is_none() => {
-                        asked_rematch = false;
-                        let jitter = think.as_millis() as u64 / 2 + next_rand() % (think.as_millis() as u64 + 1);
-                        move_at = Some(tokio::time::Instant::now() + Duration::from_millis(jitter));
-                    }
-                    Some(FULL) => {
-                        // That column is full: try the next one at once.
-                        sent_at = None;
-                        column = (column + 1) % 7;
-                        move_at = Some(tokio::time::Instant::now());
-                    }
-                    Some(OVER) if !asked_rematch => {
-                        asked_rematch = true;
-                        sent_at = None;
-                        move_at = None;
-                        stats.games_over.fetch_add(1, Ordering::Relaxed);
-                        if conn.ch.data(&b"r"[..]).await.is_err() {
-                            stats.errors.fetch_add(1, Ordering::Relaxed);
-                            return;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            _ = tokio::time::sleep_until(wake), if move_at.is_some() => {
-                move_at = None;
-                if Instant::now() >= until {
-                    return;
-                }
-                column = (column + 1 + (next_rand() % 3) as u8) % 7;
-                let key = [b'1' + column, b'\r'];
-                sent_at = Some(Instant::now());
-                if let Some(hot) = &hot {
-                    *hot.last_send.lock().unwrap_or_else(|e| e.into_inner()) = sent_at;
-                }
-                first_seen = false;
-                if conn.ch.data(&key[..]).await.is_err() {
-                    stats.errors.fetch_add(1, Ordering::Relaxed);
-                    return;
-                }
-            }
-        }
-    }
+    let mut timing = ServerTiming {
+        stats: Arc::clone(&stats),
+        hot,
+        first_seen: false,
+    };
+    play(conn, &stats.counts, pace, &mut timing).await;
 }
 
 /// The number in the last "Moves (N)" of `text`, if any.
@@ -418,41 +317,6 @@ fn last_moves_count(text: &[u8]) -> Option<usize> {
         return None;
     }
     std::str::from_utf8(&digits).ok()?.parse().ok()
-}
-
-/// Reads output until `needle` shows; returns what came after its last
-/// occurrence in the chunk where it was found (and a little before).
-async fn read_chunk_with(
-    ch: &mut Channel,
-    needle: &[u8],
-    timeout: Duration,
-) -> anyhow::Result<Vec<u8>> {
-    let deadline = tokio::time::Instant::now() + timeout;
-    let mut buf: Vec<u8> = Vec::new();
-    loop {
-        match tokio::time::timeout_at(deadline, ch.wait()).await {
-            Err(_) => bail!(
-                "timed out waiting for {:?}",
-                String::from_utf8_lossy(needle)
-            ),
-            Ok(None) => bail!("the session closed"),
-            Ok(Some(ChannelMsg::Data { data })) => {
-                buf.extend_from_slice(&data);
-                if let Some(at) = buf.windows(needle.len()).rposition(|w| w == needle) {
-                    // Let the rest of this redraw arrive.
-                    while let Ok(Some(msg)) =
-                        tokio::time::timeout(Duration::from_millis(30), ch.wait()).await
-                    {
-                        if let ChannelMsg::Data { data } = msg {
-                            buf.extend_from_slice(&data);
-                        }
-                    }
-                    return Ok(buf[at..].to_vec());
-                }
-            }
-            Ok(Some(_)) => {}
-        }
-    }
 }
 
 /// Whether the chosen row of a games list (the text after its " > ")
@@ -512,11 +376,7 @@ async fn watcher(
             Err(e) => e.to_string(),
             _ => "the game was not listed".to_string(),
         };
-        tally
-            .first_failure
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get_or_insert(why);
+        lock(&tally.first_failure).get_or_insert(why);
         return;
     }
     match &hot {
@@ -548,10 +408,10 @@ async fn watcher(
         if !hot.counting.load(Ordering::Relaxed) {
             continue;
         }
-        let sent = *hot.last_send.lock().unwrap_or_else(|e| e.into_inner());
+        let sent = *lock(&hot.last_send);
         if let Some(sent) = sent {
             let took = sent.elapsed();
-            let mut reached = hot.reached.lock().unwrap_or_else(|e| e.into_inner());
+            let mut reached = lock(&hot.reached);
             let e = reached.entry(sent).or_insert((Duration::ZERO, 0));
             e.0 = e.0.max(took);
             e.1 += 1;
@@ -635,12 +495,11 @@ async fn bench(
     let elapsed = started.elapsed();
     connect_times.sort();
     outln!(
-        "connect: {} sessions in {:.2} s = {:.0} new sessions/s (failed: {failures}); connect latency p50 {} p99 {}",
+        "connect: {} sessions in {:.2} s = {:.0} new sessions/s (failed: {failures}); connect latency {}",
         conns.len(),
         elapsed.as_secs_f64(),
         conns.len() as f64 / elapsed.as_secs_f64(),
-        ms(percentile(&connect_times, 0.5)),
-        ms(percentile(&connect_times, 0.99)),
+        p50_p99(&connect_times),
     );
     if let Some(e) = first_error {
         outln!("  first failure: {e}");
@@ -648,24 +507,15 @@ async fn bench(
 
     // 2. Memory with everyone idle in the lobby.
     let games = args.games.min(conns.len() / 2);
-    let mut players: Vec<Conn> = conns.drain(..games * 2).collect();
+    let players: Vec<Conn> = conns.drain(..games * 2).collect();
     let watchers = args.watchers.min(conns.len());
-    let mut watcher_conns: Vec<Conn> = conns.drain(..watchers).collect();
+    let watcher_conns: Vec<Conn> = conns.drain(..watchers).collect();
     let stop_idlers = tokio_util::sync::CancellationToken::new();
-    let idlers: Vec<_> = conns
-        .into_iter()
-        .map(|c| idle(c, stop_idlers.clone()))
-        .collect();
+    let idlers = idle_all(conns, &stop_idlers);
     // Hold the players' queues empty too while memory settles.
     let stop_players = tokio_util::sync::CancellationToken::new();
-    let mut drained = Vec::new();
-    for c in players.drain(..) {
-        drained.push(idle(c, stop_players.clone()));
-    }
-    let mut drained_watchers = Vec::new();
-    for c in watcher_conns.drain(..) {
-        drained_watchers.push(idle(c, stop_players.clone()));
-    }
+    let drained = idle_all(players, &stop_players);
+    let drained_watchers = idle_all(watcher_conns, &stop_players);
     tokio::time::sleep(Duration::from_secs(3)).await;
     let sessions_open = idlers.len() + drained.len() + drained_watchers.len();
     if let (Some(pid), Some(start)) = (pid, rss_start) {
@@ -681,25 +531,16 @@ async fn bench(
     }
     // Take the players back.
     stop_players.cancel();
-    for d in drained {
-        if let Ok(Some(c)) = d.await {
-            players.push(c);
-        }
-    }
-    for d in drained_watchers {
-        if let Ok(Some(c)) = d.await {
-            watcher_conns.push(c);
-        }
-    }
-    let players: Vec<Conn> = players;
+    let players = taken_back(drained).await;
+    let watcher_conns = taken_back(drained_watchers).await;
 
     // 3. Games.
     let stats = Arc::new(GameStats::default());
-    let think = Duration::from_millis(args.think_ms.max(1));
+    let think = Duration::from_millis(args.pace.think_ms.max(1));
     // Past the window (the watchers take a while to come); the tasks are
     // stopped after it anyway.
     let joining = if args.watchers > 0 { 120 } else { 0 };
-    let until = Instant::now() + Duration::from_secs(args.seconds + 2 + joining);
+    let until = Instant::now() + Duration::from_secs(args.pace.seconds + 2 + joining);
     let mut handles = Vec::new();
     let hot = Arc::new(HotGame::default());
     let hot_watchers = args.hot_watchers.min(watchers);
@@ -768,68 +609,43 @@ async fn bench(
             hot.failed.load(Ordering::Relaxed),
             joined.elapsed().as_secs_f64()
         );
-        if let Some(why) = hot
-            .first_failure
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-        {
+        if let Some(why) = lock(&hot.first_failure).as_ref() {
             outln!("  first watcher that could not watch: {why}");
         }
         handles.extend(watcher_handles);
         hot.counting.store(true, Ordering::Relaxed);
     }
-    stats
-        .first_byte
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clear();
-    stats
-        .applied
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clear();
-    stats.moves.store(0, Ordering::Relaxed);
+    lock(&stats.first_byte).clear();
+    lock(&stats.applied).clear();
+    stats.counts.moves.store(0, Ordering::Relaxed);
     let measuring = Instant::now();
-    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    tokio::time::sleep(Duration::from_secs(args.pace.seconds)).await;
     let span = measuring.elapsed();
-    let mut first = stats
-        .first_byte
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
-    let mut applied = stats
-        .applied
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
+    let mut first = lock(&stats.first_byte).clone();
+    let mut applied = lock(&stats.applied).clone();
     first.sort();
     applied.sort();
-    let moves = stats.moves.load(Ordering::Relaxed);
+    let moves = stats.counts.moves.load(Ordering::Relaxed);
     outln!(
         "games: {games} games in play, {moves} moves in {:.1} s = {:.0} moves/s; {} games finished and rematched",
         span.as_secs_f64(),
         moves as f64 / span.as_secs_f64(),
-        stats.games_over.load(Ordering::Relaxed) / 2,
+        stats.counts.games_over.load(Ordering::Relaxed) / 2,
     );
     outln!(
-        "keypress to first redraw byte: p50 {} p99 {} max {} ({} samples)",
-        ms(percentile(&first, 0.5)),
-        ms(percentile(&first, 0.99)),
-        ms(first.last().copied().unwrap_or_default()),
+        "keypress to first redraw byte: {} ({} samples)",
+        spread(&first),
         first.len()
     );
     outln!(
-        "keypress to move shown (through the room): p50 {} p99 {} max {} ({} samples)",
-        ms(percentile(&applied, 0.5)),
-        ms(percentile(&applied, 0.99)),
-        ms(applied.last().copied().unwrap_or_default()),
+        "keypress to move shown (through the room): {} ({} samples)",
+        spread(&applied),
         applied.len()
     );
     if watchers > 0 {
         hot.counting.store(false, Ordering::Relaxed);
         let crowd = hot.watching.load(Ordering::Relaxed);
-        let reached = hot.reached.lock().unwrap_or_else(|e| e.into_inner());
+        let reached = lock(&hot.reached);
         // Moves every watcher of the crowd showed: the slowest one's time.
         let mut last: Vec<Duration> = reached
             .values()
@@ -838,10 +654,8 @@ async fn bench(
             .collect();
         last.sort();
         outln!(
-            "one game with {crowd} watchers: key press to the move on its last watcher's screen p50 {} p99 {} max {} ({} moves; {} seen by fewer)",
-            ms(percentile(&last, 0.5)),
-            ms(percentile(&last, 0.99)),
-            ms(last.last().copied().unwrap_or_default()),
+            "one game with {crowd} watchers: key press to the move on its last watcher's screen {} ({} moves; {} seen by fewer)",
+            spread(&last),
             last.len(),
             reached.len() - last.len()
         );
@@ -854,7 +668,7 @@ async fn bench(
             now as f64 / 1024.0
         );
     }
-    let errors = stats.errors.load(Ordering::Relaxed);
+    let errors = stats.counts.errors.load(Ordering::Relaxed);
     if errors > 0 {
         outln!("errors: {errors} sessions failed during the games");
     }
