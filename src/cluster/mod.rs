@@ -79,6 +79,10 @@ pub struct Presence {
     /// Quick-match seekers per game (`connect4`, `gomoku`).
     #[serde(default)]
     pub waiting: Vec<(String, u32)>,
+    /// The version of what this host says to the others
+    /// ([`crate::protocol::WIRE_VERSION`]; 0 from hosts that predate it).
+    #[serde(default)]
+    pub wire: u32,
 }
 
 impl Presence {
@@ -94,6 +98,31 @@ impl Presence {
     fn alive(&self, now_ms: i64) -> bool {
         now_ms.saturating_sub(self.heartbeat_ms) < HOST_ALIVE.as_millis() as i64
     }
+}
+
+/// The live hosts this host plays with (name -> instance): those that
+/// speak its wire version. A host of another version (a rolling upgrade
+/// half done) would disagree on move acks and resume codes: its people
+/// are not paired, invited or watched from here, and it is said once per
+/// run of it (`warned`).
+fn playable<'a>(
+    alive: impl IntoIterator<Item = &'a Presence>,
+    warned: &mut std::collections::HashSet<(String, String)>,
+) -> HashMap<String, String> {
+    let mut live = HashMap::new();
+    for p in alive {
+        if p.wire == crate::protocol::WIRE_VERSION {
+            live.insert(p.host.clone(), p.instance.clone());
+        } else if warned.insert((p.host.clone(), p.instance.clone())) {
+            tracing::warn!(
+                host = %p.host,
+                theirs = p.wire,
+                ours = crate::protocol::WIRE_VERSION,
+                "a host of another wire version: not available for cross-host play"
+            );
+        }
+    }
+    live
 }
 
 /// Host names: what a NATS key token and a log line can hold.
@@ -274,6 +303,7 @@ impl Cluster {
             online: 0,
             playing: 0,
             waiting: Vec::new(),
+            wire: crate::protocol::WIRE_VERSION,
         };
         let rev = claim_name(&hosts, &key, &me).await?;
         let people_bucket = format!("{}_people", config.prefix);
@@ -353,7 +383,7 @@ impl Cluster {
     /// Whether NATS is connected now.
     /// The games in play on the other live hosts that may be watched:
     /// each with its host (a host that does not answer in time is left out).
-    pub async fn games(&self) -> Vec<(String, wire::WireGame)> {
+    pub async fn games(&self) -> Vec<crate::protocol::GameSummary> {
         self.across.games().await
     }
 
@@ -585,6 +615,8 @@ async fn heartbeat(
     let _people_follower = AbortOnDrop(people_follower);
     // What we announced: session -> value.
     let mut announced: HashMap<u64, PersonValue> = HashMap::new();
+    // The runs of other hosts of another wire version, said once each.
+    let mut warned = std::collections::HashSet::new();
     loop {
         tokio::select! {
             _ = stop.cancelled() => return,
@@ -606,10 +638,7 @@ async fn heartbeat(
         let (remote, live, instances) = {
             let map = others.lock().unwrap_or_else(|e| e.into_inner());
             let alive: Vec<&Presence> = map.values().filter(|p| p.alive(now)).collect();
-            let instances: HashMap<String, String> = alive
-                .iter()
-                .map(|p| (p.host.clone(), p.instance.clone()))
-                .collect();
+            let instances = playable(alive.iter().copied(), &mut warned);
             (sum(alive.iter().copied()), alive.len() + 1, instances)
         };
         // The people of live hosts only (a vanished host's are ignored).
@@ -854,6 +883,7 @@ mod tests {
             online: 3,
             playing: 2,
             waiting: vec![("gomoku".into(), 1), ("chess".into(), 9)],
+            wire: crate::protocol::WIRE_VERSION,
         };
         let bytes = serde_json::to_vec(&p).unwrap();
         assert_eq!(Presence::parse(&bytes), Some(p.clone()));
@@ -872,6 +902,41 @@ mod tests {
         assert_eq!((s.online, s.playing), (6, 4));
         assert_eq!(s.waiting_for(crate::game::GameKind::Gomoku), 2);
         assert_eq!(s.waiting.len(), 1);
+    }
+
+    #[test]
+    fn a_host_of_another_wire_version_is_not_played_with() {
+        let host = |name: &str, wire: u32| Presence {
+            host: name.into(),
+            instance: format!("{name}-1"),
+            heartbeat_ms: 1000,
+            online: 1,
+            playing: 0,
+            waiting: Vec::new(),
+            wire,
+        };
+        // A host from before the version was announced reads as 0.
+        let old: Presence = serde_json::from_str(
+            r#"{"host":"old","instance":"old-1","heartbeat_ms":1000,"online":1,"playing":0}"#,
+        )
+        .unwrap();
+        assert_eq!(old.wire, 0);
+        let now = crate::protocol::WIRE_VERSION;
+        let hosts = [host("b", now), host("c", now + 1), old];
+        let mut warned = std::collections::HashSet::new();
+        let live = playable(&hosts, &mut warned);
+        assert_eq!(live, HashMap::from([("b".to_string(), "b-1".to_string())]));
+        assert_eq!(warned.len(), 2, "each said once: {warned:?}");
+        // The next heartbeat says nothing new, and the same hosts stay out.
+        assert_eq!(playable(&hosts, &mut warned), live);
+        assert_eq!(warned.len(), 2);
+        // A host that comes back upgraded (a new run) is played with.
+        let upgraded = Presence {
+            instance: "c-2".into(),
+            ..host("c", now)
+        };
+        let live = playable([&hosts[0], &upgraded], &mut warned);
+        assert_eq!(live.get("c").map(String::as_str), Some("c-2"));
     }
 
     #[test]
