@@ -31,7 +31,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::ClusterConfig;
-use crate::lobby::state::{Doing, Person, RemotePerson};
+use crate::lobby::state::Person;
 use crate::metrics::Metrics;
 use crate::presence::Stats;
 
@@ -196,63 +196,29 @@ pub struct LobbyLink {
 }
 
 pub type Exchange = Arc<
-    dyn Fn(Stats, Vec<RemotePerson>) -> tokio::sync::oneshot::Receiver<(Stats, Vec<Person>)>
+    dyn Fn(Stats, Vec<Person>) -> tokio::sync::oneshot::Receiver<(Stats, Vec<Person>)>
         + Send
         + Sync,
 >;
 
-/// One person as announced under `p.<host>.<instance>.<session>`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-struct PersonValue {
-    name: String,
-    account: bool,
-    /// The account's id: the same account on two hosts is one person.
-    #[serde(default)]
-    account_id: Option<String>,
-    ratings: [Option<u32>; 2],
-    doing: String,
-    /// Takes invitations.
-    #[serde(default = "yes")]
-    invitable: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl PersonValue {
-    fn of(p: &Person) -> PersonValue {
-        PersonValue {
-            name: p.name.clone(),
-            account: p.account,
-            account_id: p.account_id.clone(),
-            ratings: p.ratings,
-            doing: p.doing.word().to_string(),
-            invitable: p.invitable,
-        }
+/// Someone on `host` as announced under `p.<host>.<instance>.<session>`,
+/// if it is one (bounded, sanitised).
+fn remote_person(bytes: &[u8], host: &str, session: u64) -> Option<Person> {
+    if bytes.len() > 512 {
+        return None;
     }
-
-    /// A value from the bucket as someone on `host`, if it is one.
-    fn parse(bytes: &[u8], host: &str, session: u64) -> Option<RemotePerson> {
-        if bytes.len() > 512 {
-            return None;
-        }
-        let v: PersonValue = serde_json::from_slice(bytes).ok()?;
-        let name = crate::text::sanitize(&v.name, crate::text::MAX_NAME_WIDTH);
-        if name.is_empty() || v.ratings.iter().flatten().any(|&r| r > 10_000) {
-            return None;
-        }
-        Some(RemotePerson {
-            host: host.to_string(),
-            session,
-            invitable: v.invitable,
-            name,
-            account: v.account,
-            account_id: v.account_id.filter(|a| a.len() <= 128),
-            ratings: v.ratings,
-            doing: Doing::from_word(&v.doing)?,
-        })
+    let v: Person = serde_json::from_slice(bytes).ok()?;
+    let name = crate::text::sanitize(&v.name, crate::text::MAX_NAME_WIDTH);
+    if name.is_empty() || v.ratings.iter().flatten().any(|&r| r > 10_000) {
+        return None;
     }
+    Some(Person {
+        id: session,
+        host: Some(host.to_string()),
+        name,
+        account_id: v.account_id.filter(|a| a.len() <= 128),
+        ..v
+    })
 }
 
 /// `p.<host>.<instance>.<session>` split, if it is one.
@@ -614,7 +580,7 @@ async fn heartbeat(
     ));
     let _people_follower = AbortOnDrop(people_follower);
     // What we announced: session -> value.
-    let mut announced: HashMap<u64, PersonValue> = HashMap::new();
+    let mut announced: HashMap<u64, Person> = HashMap::new();
     // The runs of other hosts of another wire version, said once each.
     let mut warned = std::collections::HashSet::new();
     loop {
@@ -642,11 +608,11 @@ async fn heartbeat(
             (sum(alive.iter().copied()), alive.len() + 1, instances)
         };
         // The people of live hosts only (a vanished host's are ignored).
-        let remote_people: Vec<RemotePerson> = {
+        let remote_people: Vec<Person> = {
             let map = everyone.lock().unwrap_or_else(|e| e.into_inner());
             map.iter()
                 .filter(|((host, instance, _), _)| instances.get(host) == Some(instance))
-                .map(|(_, p): (_, &RemotePerson)| p.clone())
+                .map(|(_, p): (_, &Person)| p.clone())
                 .collect()
         };
         let mut remote = remote;
@@ -709,11 +675,10 @@ async fn announce_people(
     people: &kv::Store,
     me: &Presence,
     now: &[Person],
-    announced: &mut HashMap<u64, PersonValue>,
+    announced: &mut HashMap<u64, Person>,
 ) {
     let key = |id: u64| format!("p.{}.{}.{id}", me.host, me.instance);
-    let current: HashMap<u64, PersonValue> =
-        now.iter().map(|p| (p.id, PersonValue::of(p))).collect();
+    let current: HashMap<u64, Person> = now.iter().map(|p| (p.id, p.clone())).collect();
     let gone: Vec<u64> = announced
         .keys()
         .filter(|id| !current.contains_key(id))
@@ -745,7 +710,7 @@ async fn announce_people(
 }
 
 /// The other hosts' people by (host, instance, session).
-type Everyone = HashMap<(String, String, u64), RemotePerson>;
+type Everyone = HashMap<(String, String, u64), Person>;
 
 /// Follows the keys matching `pattern` in `bucket`, from their history
 /// on, handing each change to `take`, until stopped; a watcher that ends
@@ -798,7 +763,7 @@ async fn follow_people(
         let k = (host.to_string(), instance.to_string(), id);
         let mut map = everyone.lock().unwrap_or_else(|e| e.into_inner());
         match entry.operation {
-            kv::Operation::Put => match PersonValue::parse(&entry.value, host, id) {
+            kv::Operation::Put => match remote_person(&entry.value, host, id) {
                 Some(p) if map.len() < MAX_REMOTE_PEOPLE || map.contains_key(&k) => {
                     map.insert(k, p);
                 }

@@ -82,7 +82,7 @@ pub enum Cmd {
     /// Cluster mode: the other hosts' counts in, this host's own back.
     Cluster {
         remote: crate::presence::Stats,
-        people: Vec<super::state::RemotePerson>,
+        people: Vec<super::state::Person>,
         reply: oneshot::Sender<(crate::presence::Stats, Vec<super::state::Person>)>,
     },
     /// Cluster mode: another host matched this seeker; take it out of the

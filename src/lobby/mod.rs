@@ -62,7 +62,7 @@ impl LobbyHandle {
     pub fn exchange(
         &self,
         remote: Stats,
-        people: Vec<state::RemotePerson>,
+        people: Vec<state::Person>,
     ) -> oneshot::Receiver<(Stats, Vec<state::Person>)> {
         let (reply, rx) = oneshot::channel();
         let _ = self.tx.try_send(Cmd::Cluster {

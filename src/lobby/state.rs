@@ -367,22 +367,6 @@ pub enum Notice {
 
 pub use crate::protocol::{Doing, Invitation, Person, Refusal};
 
-/// Cluster mode: someone on another host, as that host announced them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RemotePerson {
-    pub host: String,
-    /// Their session on that host.
-    pub session: SessionId,
-    /// They take invitations.
-    pub invitable: bool,
-    pub name: String,
-    pub account: bool,
-    /// Their account's id, where their host said it.
-    pub account_id: Option<String>,
-    pub ratings: [Option<u32>; 2],
-    pub doing: Doing,
-}
-
 /// How long an invitation waits for its answer.
 pub const INVITATION_LAPSE: Duration = Duration::from_secs(60);
 /// Invitations one person may send a minute.
@@ -394,7 +378,9 @@ pub const OPEN_PER_RECIPIENT: usize = 10;
 /// Most people the who-is-online list holds.
 pub const PEOPLE_LISTED: usize = 500;
 
-/// An invitation waiting for its answer.
+/// An invitation waiting for its answer: the lobby's own note of it
+/// (who invited whom to what, and since when). It never leaves the lobby;
+/// what the recipient is sent is an [`Invitation`].
 #[derive(Debug, Clone)]
 struct Invite {
     from: SessionId,
@@ -629,7 +615,9 @@ pub struct LobbyState {
     /// Cluster mode: the other hosts' counts.
     remote: Stats,
     /// Cluster mode: the people on the other hosts.
-    remote_people: Vec<RemotePerson>,
+    /// Cluster mode: the people on the other hosts, as their hosts
+    /// announced them (`host` theirs, `id` their session there).
+    remote_people: Vec<Person>,
     /// Cluster mode: the ids given to people on other hosts (see
     /// [`AFAR_IDS`]), kept while listed or in an invitation.
     afar: HashMap<SessionId, Afar>,
@@ -1230,17 +1218,11 @@ impl LobbyState {
             Person {
                 id: self
                     .afar_ids
-                    .get(&(r.host.clone(), r.session))
+                    .get(&(r.host.clone().unwrap_or_default(), r.id))
                     .copied()
                     .unwrap_or(0),
-                name: r.name.clone(),
-                ratings: r.ratings,
-                account: r.account,
-                account_id: r.account_id.clone(),
-                doing: r.doing,
-                invitable: r.invitable,
                 me: false,
-                host: Some(r.host.clone()),
+                ..r.clone()
             }
         }));
         // The asker first, then by name.
@@ -1269,7 +1251,7 @@ impl LobbyState {
 
     /// Cluster mode: the people on the other hosts (at most
     /// [`PEOPLE_LISTED`] are kept).
-    pub fn set_remote_people(&mut self, mut people: Vec<RemotePerson>) {
+    pub fn set_remote_people(&mut self, mut people: Vec<Person>) {
         people.truncate(PEOPLE_LISTED);
         self.remote_people = people;
         // Ids for the people listed; those of people gone are kept while
@@ -1277,7 +1259,7 @@ impl LobbyState {
         let listed: Vec<(String, SessionId, String)> = self
             .remote_people
             .iter()
-            .map(|p| (p.host.clone(), p.session, p.name.clone()))
+            .map(|p| (p.host.clone().unwrap_or_default(), p.id, p.name.clone()))
             .collect();
         let mut keep: std::collections::HashSet<SessionId> = self
             .invites
@@ -1366,7 +1348,7 @@ impl LobbyState {
                 let listed = self.afar.get(&to).and_then(|a| {
                     self.remote_people
                         .iter()
-                        .find(|p| p.host == a.host && p.session == a.session)
+                        .find(|p| p.host.as_ref() == Some(&a.host) && p.id == a.session)
                 });
                 match listed {
                     Some(p) => (
@@ -3980,9 +3962,10 @@ mod tests {
         // Host A: ann invites bo, who is on host-b.
         let mut a = lobby(44).with_cluster(true);
         named(&mut a, 1, "ann");
-        a.set_remote_people(vec![RemotePerson {
-            host: "host-b".into(),
-            session: 7,
+        a.set_remote_people(vec![Person {
+            host: Some("host-b".into()),
+            id: 7,
+            me: false,
             invitable: true,
             name: "bo".into(),
             account: false,
@@ -4157,9 +4140,10 @@ mod tests {
     #[test]
     fn names_on_other_hosts_are_taken_for_guests_and_accounts_names_for_accounts() {
         let mut s = lobby(43).with_cluster(true);
-        let remote = |name: &str, account: bool| RemotePerson {
-            host: "host-b".into(),
-            session: name.len() as u64,
+        let remote = |name: &str, account: bool| Person {
+            host: Some("host-b".into()),
+            id: name.len() as u64,
+            me: false,
             invitable: true,
             name: name.into(),
             account,
@@ -4218,9 +4202,10 @@ mod tests {
             waiting: vec![(GameKind::ConnectFour, 1)],
             degraded: false,
         });
-        s.set_remote_people(vec![RemotePerson {
-            host: "host-b".into(),
-            session: 3,
+        s.set_remote_people(vec![Person {
+            host: Some("host-b".into()),
+            id: 3,
+            me: false,
             invitable: false,
             name: "bea".into(),
             account: true,

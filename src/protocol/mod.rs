@@ -1,18 +1,25 @@
 //! The messages that cross a boundary, in one place: what a person asks of
-//! their table, and the shapes the lobby, the sessions and the other hosts
-//! of a cluster share.
+//! their table, and the shapes the lobby, the screens and the other hosts
+//! of a cluster share. Each type's encoding is beside it (serde, JSON on
+//! NATS).
 //!
-//! * Session -> connection -> room -> (NATS) -> the table's host:
-//!   [`SeatCmd`], one type all the way (the session's
-//!   [`crate::session::Request::Seat`], the room's
-//!   [`crate::lobby::room::RoomCmd::Seat`], the wire's
-//!   [`crate::cluster::wire::WireCmd::Seat`]), JSON on the wire.
-//! * Room -> session: [`crate::lobby::ToSession`]; across hosts the table's
-//!   state as [`crate::cluster::wire::WireState`] and the seat's notices
-//!   as [`crate::cluster::wire::ToVisitor`].
-//! * Host <-> host (NATS): the asks and answers of `cluster/wire.rs`, under
+//! * Key press -> session -> connection -> room -> (NATS) -> the table's
+//!   host: [`SeatCmd`], one type all the way (the session's
+//!   [`crate::session::Request::Seat`], the room's `RoomCmd::Seat`, the
+//!   wire's [`crate::cluster::wire::WireCmd::Seat`]).
+//! * Lobby -> session, lobby <-> lobby on another host: [`Invitation`],
+//!   [`GameSummary`] (the games to watch), [`Person`] (who is online;
+//!   also what a host announces of its people in NATS).
+//! * A host's answer to another host's request (join a room, an
+//!   invitation, watch, a seat taken back): yes, or a [`Refusal`], whose
+//!   words are made where it is shown.
+//! * Room -> session: `lobby::ToSession` (it carries channels, so it
+//!   stays with the lobby); across hosts the table's state as
+//!   [`crate::cluster::wire::WireState`] and the seat's notices as
+//!   [`crate::cluster::wire::ToVisitor`].
+//! * Host <-> host: everything in `cluster/wire.rs` and here, under
 //!   [`WIRE_VERSION`], which every host announces: hosts of another
-//!   version are not paired with for cross-host play.
+//!   version are not played with.
 
 pub mod invite;
 pub mod refusal;

@@ -36,12 +36,15 @@ impl GameSummary {
     }
 }
 
-/// Someone online: as the lobby lists them and the who-is-online screen
-/// shows them. (Another host announces its people in NATS without the
-/// fields that only mean something here: see `PersonValue` in
-/// `cluster/mod.rs`.)
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Someone online: as the lobby lists them, as the who-is-online screen
+/// shows them, and as a host of a cluster announces its people in NATS
+/// (without `id`, `me` and `host`, which mean something only to the host
+/// that reads them: it fills them in).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Person {
+    /// The session, to invite it (for someone on another host: their
+    /// session there, or in a lobby's list the id that stands for them).
+    #[serde(skip)]
     pub id: SessionId,
     pub name: String,
     /// Ratings by game ([`GameKind::rating_index`]), for a player with an
@@ -50,14 +53,38 @@ pub struct Person {
     pub account: bool,
     /// Their account's id (cluster mode: the same account on two hosts is
     /// one person).
+    #[serde(default)]
     pub account_id: Option<String>,
+    #[serde(with = "doing_word")]
     pub doing: Doing,
     /// Takes invitations.
+    #[serde(default = "yes")]
     pub invitable: bool,
     /// This is the one asking.
+    #[serde(skip)]
     pub me: bool,
     /// Cluster mode: the host they are on, when it is another one.
+    #[serde(skip)]
     pub host: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// [`Doing`] as its word.
+mod doing_word {
+    use super::Doing;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(doing: &Doing, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(doing.word())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Doing, D::Error> {
+        let word = String::deserialize(d)?;
+        Doing::from_word(&word).ok_or_else(|| serde::de::Error::custom("no such doing"))
+    }
 }
 
 /// What someone online is doing.
