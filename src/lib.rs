@@ -11,6 +11,8 @@
 //! * [`term`]: bytes -> keys (our own decoder, usable on socket bytes) and
 //!   screens -> ANSI bytes (themes, line-diffed redraw).
 //! * [`table`]: the authoritative board of one game and its seats (pure).
+//! * [`protocol`]: the messages that cross a boundary (a seat's commands,
+//!   from the key press to the table on any host), and the wire version.
 //! * [`local`]: the local game driver (session requests -> table moves and
 //!   the computer's answers), for `inarow play` and the tests.
 //! * [`session`]: one person's screens as a state machine (bytes and events
@@ -43,6 +45,7 @@ pub mod local;
 pub mod mailbox;
 pub mod metrics;
 pub(crate) mod presence;
+pub mod protocol;
 pub(crate) mod rng;
 pub(crate) mod room_code;
 pub mod server;

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::engine::{self, Engine, EngineOptions, Limits};
 use crate::game::{Move, Point, Position, Side};
+use crate::protocol::SeatCmd;
 use crate::session::setup::LocalGame;
 use crate::session::{Output, Request, Seating, Session};
 use crate::table::{Table, TableError};
@@ -209,25 +210,19 @@ impl LocalDriver {
         (bytes, Flow::Go)
     }
 
-    /// One request; `None` when the session is to end.
-    fn request(&mut self, session: &mut Session, req: Request) -> Option<Output> {
-        let out = match req {
-            Request::Quit | Request::Leave => return None,
-            Request::StartLocal(game) => {
-                self.move_on();
-                let t = LocalTable::new(&game, self.seed);
-                let o = session.game_started(t.table.view().clone(), t.seating());
-                self.game = Some(t);
-                o
-            }
-            Request::Move(m) => match self.game.as_mut() {
+    /// A seat's command, on the table at this keyboard; `None` when the
+    /// session is to end.
+    fn seat(&mut self, session: &mut Session, cmd: SeatCmd) -> Option<Output> {
+        let out = match cmd {
+            SeatCmd::Leave { .. } => return None,
+            SeatCmd::Move(m) => match self.game.as_mut() {
                 Some(t) if t.human_to_move().is_some() => match t.play_human(m) {
                     Ok(_) => session.game_update(t.table.view().clone(), t.seating()),
                     Err(e) => session.move_rejected(&e.to_string()),
                 },
                 _ => Output::default(),
             },
-            Request::Undo => {
+            SeatCmd::Undo => {
                 let Some(t) = self.game.as_mut() else {
                     return Some(Output::default());
                 };
@@ -243,9 +238,10 @@ impl LocalDriver {
                     Err(e) => session.move_rejected(&e.to_string()),
                 }
             }
-            // Nobody waits at one keyboard: there is nothing to claim.
-            Request::Claim => Output::default(),
-            Request::Resign | Request::Offer(_) | Request::Answer(_) | Request::Swap2(_) => {
+            // Nobody waits at one keyboard: there is nothing to claim, and
+            // nobody to chat with.
+            SeatCmd::Claim | SeatCmd::Chat(_) => Output::default(),
+            SeatCmd::Resign | SeatCmd::Offer(_) | SeatCmd::Answer(_) | SeatCmd::Swap2(_) => {
                 let Some(t) = self.game.as_mut() else {
                     return Some(Output::default());
                 };
@@ -253,19 +249,19 @@ impl LocalDriver {
                 // the side an offer was made to.
                 let humans = t.humans();
                 let to_move = t.table.to_move();
-                let side = match (&req, t.table.view().offer) {
-                    (Request::Answer(_), Some(o)) => Some(o.from.other()),
+                let side = match (&cmd, t.table.view().offer) {
+                    (SeatCmd::Answer(_), Some(o)) => Some(o.from.other()),
                     _ if humans == [true, true] => to_move,
                     _ => Side::BOTH.into_iter().find(|s| humans[s.index()]),
                 };
                 let Some(side) = side else {
                     return Some(Output::default());
                 };
-                let result = match req {
-                    Request::Resign => t.table.resign(side),
-                    Request::Offer(kind) => t.table.offer(side, kind),
-                    Request::Answer(accept) => t.table.answer(side, accept).map(|_| ()),
-                    Request::Swap2(choice) => t.table.choose_swap2(side, choice).map(|_| ()),
+                let result = match cmd {
+                    SeatCmd::Resign => t.table.resign(side),
+                    SeatCmd::Offer(kind) => t.table.offer(side, kind),
+                    SeatCmd::Answer(accept) => t.table.answer(side, accept).map(|_| ()),
+                    SeatCmd::Swap2(choice) => t.table.choose_swap2(side, choice).map(|_| ()),
                     _ => Ok(()),
                 };
                 match result {
@@ -277,13 +273,29 @@ impl LocalDriver {
                     Err(e) => session.move_rejected(&e.to_string()),
                 }
             }
-            Request::Rematch => {
+            SeatCmd::Rematch => {
                 let Some(t) = self.game.as_mut() else {
                     return Some(Output::default());
                 };
                 t.restart_swapped();
                 let o = session.game_started(t.table.view().clone(), t.seating());
                 self.move_on();
+                o
+            }
+        };
+        Some(out)
+    }
+
+    /// One request; `None` when the session is to end.
+    fn request(&mut self, session: &mut Session, req: Request) -> Option<Output> {
+        let out = match req {
+            Request::Quit => return None,
+            Request::Seat(cmd) => return self.seat(session, cmd),
+            Request::StartLocal(game) => {
+                self.move_on();
+                let t = LocalTable::new(&game, self.seed);
+                let o = session.game_started(t.table.view().clone(), t.seating());
+                self.game = Some(t);
                 o
             }
             Request::ToMenu => {
@@ -308,7 +320,6 @@ impl LocalDriver {
             | Request::Games
             | Request::Watch(_)
             | Request::AllowWatchers(_)
-            | Request::Chat(_)
             | Request::People
             | Request::Challenge { .. }
             | Request::AnswerChallenge { .. }

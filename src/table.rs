@@ -69,7 +69,7 @@ pub enum Ending {
 }
 
 /// What one player may ask of the other during a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum OfferKind {
     /// End the game as a draw.
     Draw,

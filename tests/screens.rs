@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use inarow::engine::Level;
 use inarow::game::{Colour, GameKind, Move, Rules, Side};
+use inarow::protocol::SeatCmd;
 use inarow::session::remote::{Nearest, RemoteOptions, Stats};
 use inarow::session::{Output, Request, Seating, Session};
 use inarow::table::{Seat, Table};
@@ -139,8 +140,8 @@ impl Remote {
                 continue;
             };
             let out = match req {
-                Request::Move(m) => t.play(self.me, m).map(|_| ()),
-                Request::Undo => t.undo(self.me),
+                Request::Seat(SeatCmd::Move(m)) => t.play(self.me, m).map(|_| ()),
+                Request::Seat(SeatCmd::Undo) => t.undo(self.me),
                 _ => continue,
             };
             let mut mine = [false; 2];
@@ -210,7 +211,10 @@ fn a_too_small_terminal_asks_for_what_this_screen_needs_and_keys_wait() {
     r.send(b"\r");
     assert!(r.take_requests().is_empty());
     r.resize(80, 24);
-    assert_eq!(r.take_requests(), vec![Request::Move(Move::Column(3))]);
+    assert_eq!(
+        r.take_requests(),
+        vec![Request::Seat(SeatCmd::Move(Move::Column(3)))]
+    );
 }
 
 #[test]
@@ -264,7 +268,7 @@ fn q_in_a_game_asks_first_and_alt_q_does_nothing() {
     assert!(!r.screen().contains("Leave the game?"));
     r.send(b"q");
     r.send(b"y");
-    assert_eq!(r.take_requests(), vec![Request::Leave]);
+    assert_eq!(r.take_requests(), vec![Request::Seat(SeatCmd::LEAVE)]);
 }
 
 #[test]
@@ -315,7 +319,7 @@ fn a_short_paste_without_markers_never_leaves_a_game() {
         r.send(paste);
         let requests = r.take_requests();
         assert!(
-            !requests.contains(&Request::Leave),
+            !requests.contains(&Request::Seat(SeatCmd::LEAVE)),
             "{paste:?}: {requests:?}"
         );
         assert!(
@@ -326,7 +330,10 @@ fn a_short_paste_without_markers_never_leaves_a_game() {
         // Typing goes on as before: a move and its Enter in one read plays.
         r.esc();
         r.send(b"d\r");
-        assert_eq!(r.take_requests(), vec![Request::Move(Move::Column(3))]);
+        assert_eq!(
+            r.take_requests(),
+            vec![Request::Seat(SeatCmd::Move(Move::Column(3)))]
+        );
     }
 }
 
@@ -528,7 +535,7 @@ fn undo_against_the_computer_takes_back_to_my_turn() {
     p.sit_against_person(Rules::connect_four());
     assert!(!p.screen().contains("u undo"));
     p.send(b"u");
-    assert!(!p.take_requests().contains(&Request::Undo));
+    assert!(!p.take_requests().contains(&Request::Seat(SeatCmd::Undo)));
 }
 
 #[test]
@@ -538,7 +545,7 @@ fn the_end_screen_says_you_win_or_you_lost_and_offers_only_what_can_happen() {
     // We leave: we lost, and no rematch is offered to us.
     r.send(b"q");
     r.send(b"y");
-    assert_eq!(r.take_requests(), vec![Request::Leave]);
+    assert_eq!(r.take_requests(), vec![Request::Seat(SeatCmd::LEAVE)]);
     let t = r.table.as_mut().unwrap();
     t.forfeit(Side::First, "left");
     let out = r.session.game_update(

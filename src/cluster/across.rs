@@ -35,14 +35,15 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::wire::{
-    AcceptAsk, CodeValue, DeclineNote, FromVisitor, InviteAsk, JoinAnswer, JoinAsk, MatchAnswer,
-    MatchAsk, RejoinAsk, SignedInNote, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireGame,
-    WireState, parse_tickets,
+    CodeValue, DeclineNote, FromVisitor, InviteAsk, JoinAnswer, JoinAsk, JoinTo, MatchAnswer,
+    MatchAsk, RejoinAsk, SignedInNote, Ticket, ToVisitor, WatchAnswer, WatchAsk, WireCmd,
+    WireState, parse_games, parse_tickets,
 };
 use crate::game::{GameKind, Rules};
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
 use crate::lobby::state::{rated_rules, rating_window};
 use crate::lobby::{Across, Command, LobbyHandle, RoomLink, SessionId, ToSession, Visitor};
+use crate::protocol::{GameSummary, LeaveReason, Refusal, SeatCmd};
 
 /// How long the host that took a ticket waits for the ticket's host.
 const ASK_TIMEOUT: Duration = Duration::from_secs(3);
@@ -60,15 +61,10 @@ const PRUNE_READS: usize = 8;
 /// Longest those reads may take together (the queue's loop waits on them).
 const PRUNE_TIME: Duration = Duration::from_secs(1);
 /// The subjects under `<prefix>.h.<host>.` that are requests answered here.
-const REQUESTS: [&str; 7] = [
-    "match", "join", "invite", "accept", "games", "watch", "rejoin",
-];
+const REQUESTS: [&str; 6] = ["match", "join", "invite", "games", "watch", "rejoin"];
 /// How long a player coming back looks for their game while its host is
 /// not yet seen gone (its heartbeat and the room's lease run out).
 const SEAT_WAIT: Duration = Duration::from_secs(15);
-/// What a host says of a request it cannot take.
-const NOT_UNDERSTOOD: &str = "a request this host does not understand";
-
 /// Why a seat is looked for in NATS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Seeking {
@@ -118,7 +114,7 @@ const CAS_TRIES: usize = 50;
 
 /// A seat here for a visitor (a player or a watcher on another host):
 /// where its commands go.
-struct Seat {
+struct VisitorSeat {
     handle: RoomHandle,
     ghost: SessionId,
     name: String,
@@ -204,7 +200,7 @@ pub struct Crossing {
     /// The hosts' presences, read when a ticket's host is not in `live`
     /// (which may lag, e.g. just after NATS came back to this host).
     hosts: kv::Store,
-    seats: Arc<Mutex<HashMap<String, Seat>>>,
+    seats: Arc<Mutex<HashMap<String, VisitorSeat>>>,
     visits: Mutex<HashMap<SessionId, Visit>>,
     settling: Arc<tokio::sync::Semaphore>,
     /// The tasks keeping this host's rooms in NATS (a restart waits for
@@ -438,9 +434,9 @@ impl Crossing {
                         let owner = (self.host.clone(), self.instance.clone());
                         self.keeping.spawn(keep_room(self.rooms.clone(), owner, (room, handle), name, state, (rev > 0).then_some(rev)));
                     }
-                    Some(Across::Invite { host, session, invitation, account }) => {
+                    Some(Across::Invite { host, session, invitation }) => {
                         let this = Arc::clone(&self);
-                        tokio::spawn(async move { this.invite(host, session, invitation, account).await });
+                        tokio::spawn(async move { this.invite(host, session, invitation).await });
                     }
                     Some(Across::Decline { host, inviter, id }) => {
                         let this = Arc::clone(&self);
@@ -849,7 +845,7 @@ impl Crossing {
             ),
         );
         let ask = JoinAsk {
-            code: code.clone(),
+            to: JoinTo::Room(code.clone()),
             token,
             host: self.host.clone(),
             session: id,
@@ -880,7 +876,7 @@ impl Crossing {
         };
         let why = match answer {
             Some(JoinAnswer::Yes) => return,
-            Some(JoinAnswer::No(why)) => Some(crate::text::sanitize(&why, 200)),
+            Some(JoinAnswer::No(why)) => Some(why.shown()),
             None if nobody => None,
             None => Some(format!(
                 "the host of the room {code} did not answer: try again"
@@ -1092,7 +1088,7 @@ impl Crossing {
         }
         match answer {
             Some(JoinAnswer::No(why)) => {
-                tracing::info!(host = %stored.owner, why = %crate::text::sanitize(&why, 200), "a seat was not given back");
+                tracing::info!(host = %stored.owner, why = %why.shown(), "a seat was not given back");
                 Some(false)
             }
             _ => None,
@@ -1114,7 +1110,7 @@ impl Crossing {
         let game = carried(&stored, &position, name, rev);
         let outcome = match game {
             Some(game) => self.lobby.carry_on(id, key.to_string(), game).await,
-            None => Err("the game kept in NATS is not one this host can run".into()),
+            None => Err(Refusal::CannotRun),
         };
         match outcome {
             Ok(room) => {
@@ -1161,10 +1157,10 @@ impl Crossing {
     /// Someone on another host takes their seat back at a table here.
     async fn answer_rejoin(&self, body: &[u8]) -> JoinAnswer {
         let Ok(ask) = serde_json::from_slice::<RejoinAsk>(body) else {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+            return JoinAnswer::No(Refusal::NotUnderstood);
         };
         if ask.key.is_empty() || ask.key.len() > 128 {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+            return JoinAnswer::No(Refusal::NotUnderstood);
         }
         let Some(visitor) = visitor_from(
             ask.host,
@@ -1174,7 +1170,7 @@ impl Crossing {
             None,
             ask.token,
         ) else {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+            return JoinAnswer::No(Refusal::NotUnderstood);
         };
         self.lobby
             .rejoin_for_visitor(ask.room, ask.key, visitor)
@@ -1182,13 +1178,15 @@ impl Crossing {
             .into()
     }
 
-    /// Someone on another host joins a room for a friend here.
+    /// Someone on another host takes a seat here: in a room for a friend,
+    /// or with the person whose invitation they accepted.
     async fn answer_join(&self, body: &[u8]) -> JoinAnswer {
         let Ok(ask) = serde_json::from_slice::<JoinAsk>(body) else {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+            return JoinAnswer::No(Refusal::NotUnderstood);
         };
-        if ask.code.len() > 16 || ask.ratings.iter().flatten().any(|&r| r > 10_000) {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+        let bad_code = matches!(&ask.to, JoinTo::Room(code) if code.len() > 16);
+        if bad_code || ask.ratings.iter().flatten().any(|&r| r > 10_000) {
+            return JoinAnswer::No(Refusal::NotUnderstood);
         }
         let Some(visitor) = visitor_from(
             ask.host,
@@ -1198,12 +1196,21 @@ impl Crossing {
             ask.colour,
             ask.token,
         ) else {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+            return JoinAnswer::No(Refusal::NotUnderstood);
         };
-        self.lobby
-            .open_for_visitor(ask.code, visitor, ask.ratings)
-            .await
-            .into()
+        match ask.to {
+            JoinTo::Room(code) => {
+                self.lobby
+                    .open_for_visitor(code, visitor, ask.ratings)
+                    .await
+            }
+            JoinTo::Inviter(inviter) => {
+                self.lobby
+                    .open_for_invitee(inviter, visitor, ask.ratings)
+                    .await
+            }
+        }
+        .into()
     }
 
     /// A request to `host` on `rest`, answered yes or no (`None`: no
@@ -1224,30 +1231,17 @@ impl Crossing {
 
     /// Our `invitation` for `session` on `host`: delivered, or the
     /// inviter hears why not.
-    async fn invite(
-        &self,
-        host: String,
-        session: SessionId,
-        invitation: crate::lobby::Invitation,
-        account: bool,
-    ) {
+    async fn invite(&self, host: String, session: SessionId, invitation: crate::lobby::Invitation) {
         let inviter = invitation.from;
         let ask = InviteAsk {
             host: self.host.clone(),
-            session: inviter,
             to: session,
-            name: invitation.name,
-            account,
-            rating: invitation.rating,
-            game: invitation.kind.id().to_string(),
-            rated: invitation.rated,
-            clock: invitation.clock.map(|c| c.to_string()),
-            opening: invitation.opening,
+            invitation,
         };
         let why = match serde_json::to_vec(&ask) {
             Ok(body) => match self.ask(&host, "invite", body).await {
                 Some(JoinAnswer::Yes) => return,
-                Some(JoinAnswer::No(why)) => crate::text::sanitize(&why, 200),
+                Some(JoinAnswer::No(why)) => why.shown(),
                 None => format!("{host} did not answer: the invitation did not reach them"),
             },
             Err(_) => return,
@@ -1264,35 +1258,17 @@ impl Crossing {
 
     /// An invitation from another host for someone here.
     async fn answer_invite(&self, body: &[u8]) -> JoinAnswer {
-        let not_understood = || JoinAnswer::No(NOT_UNDERSTOOD.into());
+        let not_understood = || JoinAnswer::No(Refusal::NotUnderstood);
         let Ok(ask) = serde_json::from_slice::<InviteAsk>(body) else {
             return not_understood();
         };
-        let (Ok(kind), Ok(clock)) = (
-            ask.game.parse::<GameKind>(),
-            ask.clock
-                .as_deref()
-                .map(str::parse::<crate::clock::TimeControl>)
-                .transpose(),
-        ) else {
-            return not_understood();
-        };
-        if !super::valid_host_name(&ask.host) || ask.rating.is_some_and(|r| r > 10_000) {
+        if !super::valid_host_name(&ask.host) || ask.invitation.rating.is_some_and(|r| r > 10_000) {
             return not_understood();
         }
-        let ask = crate::lobby::InvitationFromAfar {
-            host: ask.host,
-            session: ask.session,
-            to: ask.to,
-            name: ask.name,
-            account: ask.account,
-            rating: ask.rating,
-            kind,
-            rated: ask.rated,
-            clock,
-            opening: ask.opening,
-        };
-        self.lobby.invited_from_afar(ask).await.into()
+        self.lobby
+            .invited_from_afar(ask.host, ask.to, ask.invitation)
+            .await
+            .into()
     }
 
     /// Our session `id` declined the invitation of `inviter` on `host`.
@@ -1359,8 +1335,8 @@ impl Crossing {
             id,
             Visit::player(host.clone(), &token, inbox.clone(), seeker.account.clone()),
         );
-        let ask = AcceptAsk {
-            inviter,
+        let ask = JoinAsk {
+            to: JoinTo::Inviter(inviter),
             token,
             host: self.host.clone(),
             session: id,
@@ -1370,9 +1346,9 @@ impl Crossing {
             colour: seeker.colour.map(|c| c.name().to_string()),
         };
         let why = match serde_json::to_vec(&ask) {
-            Ok(body) => match self.ask(&host, "accept", body).await {
+            Ok(body) => match self.ask(&host, "join", body).await {
                 Some(JoinAnswer::Yes) => return,
-                Some(JoinAnswer::No(why)) => crate::text::sanitize(&why, 200),
+                Some(JoinAnswer::No(why)) => why.shown(),
                 None => format!("{host} did not answer: the game did not start"),
             },
             Err(_) => "the game did not start".into(),
@@ -1380,50 +1356,14 @@ impl Crossing {
         self.visit_failed(id, &inbox, why).await;
     }
 
-    /// Someone on another host accepted our session's invitation.
-    async fn answer_accept(&self, body: &[u8]) -> JoinAnswer {
-        let Ok(ask) = serde_json::from_slice::<AcceptAsk>(body) else {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
-        };
-        if ask.ratings.iter().flatten().any(|&r| r > 10_000) {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
-        }
-        let Some(visitor) = visitor_from(
-            ask.host,
-            ask.session,
-            &ask.name,
-            ask.account,
-            ask.colour,
-            ask.token,
-        ) else {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
-        };
-        self.lobby
-            .open_for_invitee(ask.inviter, visitor, ask.ratings)
-            .await
-            .into()
-    }
-
     /// The games in play here that may be watched, for another host.
-    async fn our_games(&self) -> Vec<WireGame> {
-        self.lobby
-            .games()
-            .await
-            .into_iter()
-            .map(|g| WireGame {
-                room: g.room,
-                game: g.game,
-                players: g.players,
-                rated: g.rated,
-                moves: g.moves,
-                watchers: g.watchers,
-            })
-            .collect()
+    async fn our_games(&self) -> Vec<GameSummary> {
+        self.lobby.games().await
     }
 
     /// The games in play on the other live hosts, each with its host:
     /// asked of all at once, a host that does not answer in time left out.
-    pub async fn games(&self) -> Vec<(String, WireGame)> {
+    pub async fn games(&self) -> Vec<GameSummary> {
         let hosts: Vec<String> = self.live.borrow().keys().cloned().collect();
         let asks = hosts.into_iter().map(|host| async move {
             let reply = tokio::time::timeout(
@@ -1433,13 +1373,16 @@ impl Crossing {
             )
             .await;
             let games = match reply {
-                Ok(Ok(m)) => WireGame::parse_list(&m.payload, crate::lobby::GAMES_LISTED),
+                Ok(Ok(m)) => parse_games(&m.payload, crate::lobby::GAMES_LISTED),
                 _ => None,
             };
             games
                 .unwrap_or_default()
                 .into_iter()
-                .map(move |g| (host.clone(), g))
+                .map(move |g| GameSummary {
+                    host: Some(host.clone()),
+                    ..g
+                })
                 .collect::<Vec<_>>()
         });
         futures_util::future::join_all(asks)
@@ -1477,7 +1420,7 @@ impl Crossing {
         };
         let why = match answer {
             Some(JoinAnswer::Yes) => return,
-            Some(JoinAnswer::No(why)) => crate::text::sanitize(&why, 200),
+            Some(JoinAnswer::No(why)) => why.shown(),
             None => format!("{host} did not answer: try again"),
         };
         self.visit_failed(id, &inbox, why).await;
@@ -1502,10 +1445,10 @@ impl Crossing {
     /// host, and their chat lines and leaving come back on their token.
     async fn answer_watch(&self, body: &[u8]) -> WatchAnswer {
         let Ok(ask) = serde_json::from_slice::<WatchAsk>(body) else {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+            return JoinAnswer::No(Refusal::NotUnderstood);
         };
         if !super::valid_host_name(&ask.host) || !valid_token(&ask.token) {
-            return JoinAnswer::No(NOT_UNDERSTOOD.into());
+            return JoinAnswer::No(Refusal::NotUnderstood);
         }
         let (handle, ghost, mut inbox) = match self.lobby.watch_for_visitor(ask.room).await {
             Ok(x) => x,
@@ -1514,14 +1457,14 @@ impl Crossing {
         let link = match tokio::time::timeout(ASK_TIMEOUT, inbox.recv()).await {
             Ok(Some(ToSession::Watching(link))) => link,
             Ok(Some(ToSession::LobbyError(why) | ToSession::Said(why))) => {
-                return JoinAnswer::No(why);
+                return JoinAnswer::No(Refusal::Said(why));
             }
-            _ => return JoinAnswer::No("that game has ended: choose another".into()),
+            _ => return JoinAnswer::No(Refusal::GameEnded),
         };
         let stop = CancellationToken::new();
         lock(&self.seats).insert(
             ask.token.clone(),
-            Seat {
+            VisitorSeat {
                 handle: handle.clone(),
                 ghost,
                 name: crate::text::sanitize_name(&ask.name, "Watcher"),
@@ -1601,7 +1544,7 @@ impl Crossing {
         let token = visitor.token.clone();
         lock(&self.seats).insert(
             token.clone(),
-            Seat {
+            VisitorSeat {
                 handle: handle.clone(),
                 ghost,
                 name: visitor.name.clone(),
@@ -1671,11 +1614,13 @@ impl Crossing {
                         if seen.as_deref().is_some_and(|i| liveness.gone(&host, i)) {
                             tracing::info!(host = %host, "a visitor's host is gone: the seat is held");
                             let _ = handle
-                                .send(RoomCmd::Leave {
-                                    who: ghost,
-                                    reason: "lost the connection".into(),
-                                    dropped: true,
-                                })
+                                .send(RoomCmd::seat(
+                                    ghost,
+                                    SeatCmd::Leave {
+                                        reason: LeaveReason::LostConnection,
+                                        dropped: true,
+                                    },
+                                ))
                                 .await;
                             break;
                         }
@@ -1793,7 +1738,6 @@ impl Crossing {
             "match" => serde_json::to_vec(&self.answer_match(body).await),
             "join" => serde_json::to_vec(&self.answer_join(body).await),
             "invite" => serde_json::to_vec(&self.answer_invite(body).await),
-            "accept" => serde_json::to_vec(&self.answer_accept(body).await),
             "games" => serde_json::to_vec(&self.our_games().await),
             "watch" => serde_json::to_vec(&self.answer_watch(body).await),
             "rejoin" => serde_json::to_vec(&self.answer_rejoin(body).await),
@@ -1858,7 +1802,7 @@ impl Crossing {
         }
         if seat.watcher.is_some() {
             match from.cmd {
-                WireCmd::Chat(_) => {}
+                WireCmd::Seat(SeatCmd::Chat(_)) => {}
                 WireCmd::Unwatch => {
                     let seat = seats.remove(token);
                     drop(seats);
@@ -1977,7 +1921,13 @@ impl Crossing {
         inbox: crate::mailbox::Sender<ToSession>,
     ) {
         while let Some(cmd) = commands.recv().await {
-            let leaving = matches!(cmd, RoomCmd::Leave { .. } | RoomCmd::Unwatch { .. });
+            let leaving = matches!(
+                cmd,
+                RoomCmd::Seat {
+                    cmd: SeatCmd::Leave { .. },
+                    ..
+                } | RoomCmd::Unwatch { .. }
+            );
             let (to, linked) = {
                 let visits = lock(&self.visits);
                 let visit = visits.get(&session);
@@ -1988,7 +1938,14 @@ impl Crossing {
                     visit.is_some(),
                 )
             };
-            if to.is_none() && matches!(cmd, RoomCmd::Move { .. }) {
+            let is_move = matches!(
+                cmd,
+                RoomCmd::Seat {
+                    cmd: SeatCmd::Move(_),
+                    ..
+                }
+            );
+            if to.is_none() && is_move {
                 // The table's host went: the move would be lost. The
                 // player is told, and plays it again at the table found.
                 let why = if linked {
@@ -1999,9 +1956,8 @@ impl Crossing {
                 let _ = inbox.try_send(ToSession::Rejected(why.into()));
                 continue;
             }
-            if let (Some(cmd), Some((host, token))) = (WireCmd::of(&cmd), to) {
+            if let (Some(cmd), Some((host, token))) = (WireCmd::crossing(cmd), to) {
                 let subject = self.subject(&host, &format!("t.{token}"));
-                let is_move = matches!(cmd, WireCmd::Move(_));
                 let from = FromVisitor { token, cmd };
                 if let Ok(body) = serde_json::to_vec(&from) {
                     if is_move {
@@ -2126,14 +2082,14 @@ fn carried(
     name: &str,
     rev: u64,
 ) -> Option<crate::lobby::Carried> {
-    use crate::lobby::state::Seat as LobbySeat;
+    use crate::lobby::state::Occupant;
     let rules = stored.rules().ok()?;
     let seats = [0, 1].map(|i| {
         let s = &stored.seats[i];
         let colour = s.colour.parse().unwrap_or(crate::game::Colour::ALL[i]);
         match s.level.as_deref().and_then(|l| l.parse().ok()) {
-            Some(level) => LobbySeat::Computer { level, colour },
-            None => LobbySeat::Human {
+            Some(level) => Occupant::Computer { level, colour },
+            None => Occupant::Human {
                 id: 0,
                 name: crate::text::sanitize_name(&stored.players[i], "Player"),
                 colour,

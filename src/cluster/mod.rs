@@ -31,7 +31,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::ClusterConfig;
-use crate::lobby::state::{Doing, Person, RemotePerson};
+use crate::lobby::state::Person;
 use crate::metrics::Metrics;
 use crate::presence::Stats;
 
@@ -79,6 +79,10 @@ pub struct Presence {
     /// Quick-match seekers per game (`connect4`, `gomoku`).
     #[serde(default)]
     pub waiting: Vec<(String, u32)>,
+    /// The version of what this host says to the others
+    /// ([`crate::protocol::WIRE_VERSION`]; 0 from hosts that predate it).
+    #[serde(default)]
+    pub wire: u32,
 }
 
 impl Presence {
@@ -94,6 +98,31 @@ impl Presence {
     fn alive(&self, now_ms: i64) -> bool {
         now_ms.saturating_sub(self.heartbeat_ms) < HOST_ALIVE.as_millis() as i64
     }
+}
+
+/// The live hosts this host plays with (name -> instance): those that
+/// speak its wire version. A host of another version (a rolling upgrade
+/// half done) would disagree on move acks and resume codes: its people
+/// are not paired, invited or watched from here, and it is said once per
+/// run of it (`warned`).
+fn playable<'a>(
+    alive: impl IntoIterator<Item = &'a Presence>,
+    warned: &mut std::collections::HashSet<(String, String)>,
+) -> HashMap<String, String> {
+    let mut live = HashMap::new();
+    for p in alive {
+        if p.wire == crate::protocol::WIRE_VERSION {
+            live.insert(p.host.clone(), p.instance.clone());
+        } else if warned.insert((p.host.clone(), p.instance.clone())) {
+            tracing::warn!(
+                host = %p.host,
+                theirs = p.wire,
+                ours = crate::protocol::WIRE_VERSION,
+                "a host of another wire version: not available for cross-host play"
+            );
+        }
+    }
+    live
 }
 
 /// Host names: what a NATS key token and a log line can hold.
@@ -167,63 +196,29 @@ pub struct LobbyLink {
 }
 
 pub type Exchange = Arc<
-    dyn Fn(Stats, Vec<RemotePerson>) -> tokio::sync::oneshot::Receiver<(Stats, Vec<Person>)>
+    dyn Fn(Stats, Vec<Person>) -> tokio::sync::oneshot::Receiver<(Stats, Vec<Person>)>
         + Send
         + Sync,
 >;
 
-/// One person as announced under `p.<host>.<instance>.<session>`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-struct PersonValue {
-    name: String,
-    account: bool,
-    /// The account's id: the same account on two hosts is one person.
-    #[serde(default)]
-    account_id: Option<String>,
-    ratings: [Option<u32>; 2],
-    doing: String,
-    /// Takes invitations.
-    #[serde(default = "yes")]
-    invitable: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl PersonValue {
-    fn of(p: &Person) -> PersonValue {
-        PersonValue {
-            name: p.name.clone(),
-            account: p.account,
-            account_id: p.account_id.clone(),
-            ratings: p.ratings,
-            doing: p.doing.word().to_string(),
-            invitable: p.invitable,
-        }
+/// Someone on `host` as announced under `p.<host>.<instance>.<session>`,
+/// if it is one (bounded, sanitised).
+fn remote_person(bytes: &[u8], host: &str, session: u64) -> Option<Person> {
+    if bytes.len() > 512 {
+        return None;
     }
-
-    /// A value from the bucket as someone on `host`, if it is one.
-    fn parse(bytes: &[u8], host: &str, session: u64) -> Option<RemotePerson> {
-        if bytes.len() > 512 {
-            return None;
-        }
-        let v: PersonValue = serde_json::from_slice(bytes).ok()?;
-        let name = crate::text::sanitize(&v.name, crate::text::MAX_NAME_WIDTH);
-        if name.is_empty() || v.ratings.iter().flatten().any(|&r| r > 10_000) {
-            return None;
-        }
-        Some(RemotePerson {
-            host: host.to_string(),
-            session,
-            invitable: v.invitable,
-            name,
-            account: v.account,
-            account_id: v.account_id.filter(|a| a.len() <= 128),
-            ratings: v.ratings,
-            doing: Doing::from_word(&v.doing)?,
-        })
+    let v: Person = serde_json::from_slice(bytes).ok()?;
+    let name = crate::text::sanitize(&v.name, crate::text::MAX_NAME_WIDTH);
+    if name.is_empty() || v.ratings.iter().flatten().any(|&r| r > 10_000) {
+        return None;
     }
+    Some(Person {
+        id: session,
+        host: Some(host.to_string()),
+        name,
+        account_id: v.account_id.filter(|a| a.len() <= 128),
+        ..v
+    })
 }
 
 /// `p.<host>.<instance>.<session>` split, if it is one.
@@ -274,6 +269,7 @@ impl Cluster {
             online: 0,
             playing: 0,
             waiting: Vec::new(),
+            wire: crate::protocol::WIRE_VERSION,
         };
         let rev = claim_name(&hosts, &key, &me).await?;
         let people_bucket = format!("{}_people", config.prefix);
@@ -353,7 +349,7 @@ impl Cluster {
     /// Whether NATS is connected now.
     /// The games in play on the other live hosts that may be watched:
     /// each with its host (a host that does not answer in time is left out).
-    pub async fn games(&self) -> Vec<(String, wire::WireGame)> {
+    pub async fn games(&self) -> Vec<crate::protocol::GameSummary> {
         self.across.games().await
     }
 
@@ -584,7 +580,9 @@ async fn heartbeat(
     ));
     let _people_follower = AbortOnDrop(people_follower);
     // What we announced: session -> value.
-    let mut announced: HashMap<u64, PersonValue> = HashMap::new();
+    let mut announced: HashMap<u64, Person> = HashMap::new();
+    // The runs of other hosts of another wire version, said once each.
+    let mut warned = std::collections::HashSet::new();
     loop {
         tokio::select! {
             _ = stop.cancelled() => return,
@@ -606,18 +604,15 @@ async fn heartbeat(
         let (remote, live, instances) = {
             let map = others.lock().unwrap_or_else(|e| e.into_inner());
             let alive: Vec<&Presence> = map.values().filter(|p| p.alive(now)).collect();
-            let instances: HashMap<String, String> = alive
-                .iter()
-                .map(|p| (p.host.clone(), p.instance.clone()))
-                .collect();
+            let instances = playable(alive.iter().copied(), &mut warned);
             (sum(alive.iter().copied()), alive.len() + 1, instances)
         };
         // The people of live hosts only (a vanished host's are ignored).
-        let remote_people: Vec<RemotePerson> = {
+        let remote_people: Vec<Person> = {
             let map = everyone.lock().unwrap_or_else(|e| e.into_inner());
             map.iter()
                 .filter(|((host, instance, _), _)| instances.get(host) == Some(instance))
-                .map(|(_, p): (_, &RemotePerson)| p.clone())
+                .map(|(_, p): (_, &Person)| p.clone())
                 .collect()
         };
         let mut remote = remote;
@@ -680,11 +675,10 @@ async fn announce_people(
     people: &kv::Store,
     me: &Presence,
     now: &[Person],
-    announced: &mut HashMap<u64, PersonValue>,
+    announced: &mut HashMap<u64, Person>,
 ) {
     let key = |id: u64| format!("p.{}.{}.{id}", me.host, me.instance);
-    let current: HashMap<u64, PersonValue> =
-        now.iter().map(|p| (p.id, PersonValue::of(p))).collect();
+    let current: HashMap<u64, Person> = now.iter().map(|p| (p.id, p.clone())).collect();
     let gone: Vec<u64> = announced
         .keys()
         .filter(|id| !current.contains_key(id))
@@ -716,7 +710,7 @@ async fn announce_people(
 }
 
 /// The other hosts' people by (host, instance, session).
-type Everyone = HashMap<(String, String, u64), RemotePerson>;
+type Everyone = HashMap<(String, String, u64), Person>;
 
 /// Follows the keys matching `pattern` in `bucket`, from their history
 /// on, handing each change to `take`, until stopped; a watcher that ends
@@ -769,7 +763,7 @@ async fn follow_people(
         let k = (host.to_string(), instance.to_string(), id);
         let mut map = everyone.lock().unwrap_or_else(|e| e.into_inner());
         match entry.operation {
-            kv::Operation::Put => match PersonValue::parse(&entry.value, host, id) {
+            kv::Operation::Put => match remote_person(&entry.value, host, id) {
                 Some(p) if map.len() < MAX_REMOTE_PEOPLE || map.contains_key(&k) => {
                     map.insert(k, p);
                 }
@@ -854,6 +848,7 @@ mod tests {
             online: 3,
             playing: 2,
             waiting: vec![("gomoku".into(), 1), ("chess".into(), 9)],
+            wire: crate::protocol::WIRE_VERSION,
         };
         let bytes = serde_json::to_vec(&p).unwrap();
         assert_eq!(Presence::parse(&bytes), Some(p.clone()));
@@ -872,6 +867,41 @@ mod tests {
         assert_eq!((s.online, s.playing), (6, 4));
         assert_eq!(s.waiting_for(crate::game::GameKind::Gomoku), 2);
         assert_eq!(s.waiting.len(), 1);
+    }
+
+    #[test]
+    fn a_host_of_another_wire_version_is_not_played_with() {
+        let host = |name: &str, wire: u32| Presence {
+            host: name.into(),
+            instance: format!("{name}-1"),
+            heartbeat_ms: 1000,
+            online: 1,
+            playing: 0,
+            waiting: Vec::new(),
+            wire,
+        };
+        // A host from before the version was announced reads as 0.
+        let old: Presence = serde_json::from_str(
+            r#"{"host":"old","instance":"old-1","heartbeat_ms":1000,"online":1,"playing":0}"#,
+        )
+        .unwrap();
+        assert_eq!(old.wire, 0);
+        let now = crate::protocol::WIRE_VERSION;
+        let hosts = [host("b", now), host("c", now + 1), old];
+        let mut warned = std::collections::HashSet::new();
+        let live = playable(&hosts, &mut warned);
+        assert_eq!(live, HashMap::from([("b".to_string(), "b-1".to_string())]));
+        assert_eq!(warned.len(), 2, "each said once: {warned:?}");
+        // The next heartbeat says nothing new, and the same hosts stay out.
+        assert_eq!(playable(&hosts, &mut warned), live);
+        assert_eq!(warned.len(), 2);
+        // A host that comes back upgraded (a new run) is played with.
+        let upgraded = Presence {
+            instance: "c-2".into(),
+            ..host("c", now)
+        };
+        let live = playable([&hosts[0], &upgraded], &mut warned);
+        assert_eq!(live.get("c").map(String::as_str), Some("c-2"));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::engine::Level;
 use crate::game::{Colour, GameKind, Move, Point, Position, Rules, Side};
 use crate::lobby::room::{CHAT_TAIL, RoomState};
 use crate::lobby::{SessionId, ToSession};
+use crate::protocol::{GameSummary, Refusal, SeatCmd};
 use crate::table::{
     ChatLine, Ending, GameView, Offer, OfferKind, RatingChange, Seat, Swap2Choice, Swap2Stage,
 };
@@ -410,75 +411,30 @@ impl WireState {
     }
 }
 
-/// A visitor's move.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
-pub enum WireMove {
-    Column(u8),
-    Point(u8, u8),
-}
-
 /// A visitor's command to the table.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub enum WireCmd {
-    Move(WireMove),
-    Leave {
-        reason: String,
-        dropped: bool,
-    },
-    Rematch,
-    Undo,
-    Resign,
-    Claim,
-    Offer {
-        draw: bool,
-    },
-    Answer {
-        accept: bool,
-    },
-    /// A choice in a swap2 opening.
-    Swap2(Swap2Choice),
-    Chat(String),
+    /// The seat's command, as the visitor's session gave it.
+    Seat(SeatCmd),
     /// A watcher on another host stops watching.
     Unwatch,
     /// The visitor's host shuts down: the game stops without a result,
     /// as every game on a host that shuts down does.
-    Abort {
-        reason: String,
-    },
+    Abort { reason: String },
 }
 
 impl WireCmd {
-    /// The command a visitor's session gave its (proxy) room, if it is
-    /// one that crosses to the other host.
-    pub fn of(cmd: &crate::lobby::room::RoomCmd) -> Option<WireCmd> {
+    /// What of a command to a visitor's proxy room crosses to the table's
+    /// host: a seat's command as it is, a watcher going, the visitor's
+    /// host shutting down (`None`: nothing that crosses).
+    pub fn crossing(cmd: crate::lobby::room::RoomCmd) -> Option<WireCmd> {
         use crate::lobby::room::RoomCmd as R;
-        Some(match cmd {
-            R::Move { m, .. } => WireCmd::Move(match *m {
-                Move::Column(c) => WireMove::Column(c),
-                Move::Point(p) => WireMove::Point(p.x, p.y),
-            }),
-            R::Leave {
-                reason, dropped, ..
-            } => WireCmd::Leave {
-                reason: reason.clone(),
-                dropped: *dropped,
-            },
-            R::Rematch { .. } => WireCmd::Rematch,
-            R::Undo { .. } => WireCmd::Undo,
-            R::Resign { .. } => WireCmd::Resign,
-            R::Claim { .. } => WireCmd::Claim,
-            R::Offer { kind, .. } => WireCmd::Offer {
-                draw: *kind == OfferKind::Draw,
-            },
-            R::Answer { accept, .. } => WireCmd::Answer { accept: *accept },
-            R::Swap2 { choice, .. } => WireCmd::Swap2(*choice),
-            R::Chat { text, .. } => WireCmd::Chat(text.clone()),
-            R::Unwatch { .. } => WireCmd::Unwatch,
-            R::Abort { reason } => WireCmd::Abort {
-                reason: reason.clone(),
-            },
-            _ => return None,
-        })
+        match cmd {
+            R::Seat { cmd, .. } => Some(WireCmd::Seat(cmd)),
+            R::Unwatch { .. } => Some(WireCmd::Unwatch),
+            R::Abort { reason } => Some(WireCmd::Abort { reason }),
+            _ => None,
+        }
     }
 
     /// The room command for the visitor seated as `ghost` (named `name`).
@@ -490,40 +446,14 @@ impl WireCmd {
     ) -> crate::lobby::room::RoomCmd {
         use crate::lobby::room::RoomCmd as R;
         match self {
-            WireCmd::Move(m) => R::Move {
+            WireCmd::Seat(cmd) => R::Seat {
                 who: ghost,
-                m: match m {
-                    WireMove::Column(c) => Move::Column(c),
-                    WireMove::Point(x, y) => Move::Point(Point::new(x, y)),
-                },
+                name: name.to_string(),
+                cmd: cmd.bounded(chat_max),
                 at: Instant::now(),
             },
-            WireCmd::Leave { reason, dropped } => R::Leave {
-                who: ghost,
-                reason: text(&reason, MAX_REASON),
-                dropped,
-            },
-            WireCmd::Rematch => R::Rematch { who: ghost },
-            WireCmd::Undo => R::Undo { who: ghost },
-            WireCmd::Resign => R::Resign { who: ghost },
-            WireCmd::Claim => R::Claim { who: ghost },
-            WireCmd::Offer { draw } => R::Offer {
-                who: ghost,
-                kind: if draw {
-                    OfferKind::Draw
-                } else {
-                    OfferKind::Takeback
-                },
-            },
-            WireCmd::Answer { accept } => R::Answer { who: ghost, accept },
-            WireCmd::Swap2(choice) => R::Swap2 { who: ghost, choice },
             WireCmd::Abort { reason } => R::Abort {
                 reason: text(&reason, MAX_REASON),
-            },
-            WireCmd::Chat(t) => R::Chat {
-                who: ghost,
-                from: name.to_string(),
-                text: t.chars().take(chat_max).collect(),
             },
             WireCmd::Unwatch => R::Unwatch { id: ghost },
         }
@@ -636,10 +566,11 @@ impl CodeValue {
     }
 }
 
-/// Someone on another host joins a room for a friend under `code`.
+/// Someone on another host takes a seat at a new table here: in a room
+/// for a friend, or with the person whose invitation they accepted.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct JoinAsk {
-    pub code: String,
+    pub to: JoinTo,
     /// The seat's secret.
     pub token: String,
     pub host: String,
@@ -648,6 +579,17 @@ pub struct JoinAsk {
     pub account: Option<String>,
     pub ratings: [Option<u32>; 2],
     pub colour: Option<String>,
+}
+
+/// Where a [`JoinAsk`] seats its visitor.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum JoinTo {
+    /// The room for a friend under this code.
+    Room(String),
+    /// The table of this person here, whose invitation the visitor
+    /// accepted.
+    Inviter(SessionId),
 }
 
 /// Someone on another host takes back their seat (by `key`: an account
@@ -668,11 +610,11 @@ pub struct RejoinAsk {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub enum JoinAnswer {
     Yes,
-    No(String),
+    No(Refusal),
 }
 
-impl From<Result<(), String>> for JoinAnswer {
-    fn from(r: Result<(), String>) -> JoinAnswer {
+impl From<Result<(), Refusal>> for JoinAnswer {
+    fn from(r: Result<(), Refusal>) -> JoinAnswer {
         match r {
             Ok(()) => JoinAnswer::Yes,
             Err(why) => JoinAnswer::No(why),
@@ -680,23 +622,13 @@ impl From<Result<(), String>> for JoinAnswer {
     }
 }
 
-/// An invitation from someone on another host (`host`, `session`) for
-/// the person `to` here.
+/// An invitation from someone on another host (`host`; its `from` is
+/// their session there) for the person `to` here.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct InviteAsk {
     pub host: String,
-    pub session: SessionId,
     pub to: SessionId,
-    pub name: String,
-    pub account: bool,
-    pub rating: Option<u32>,
-    pub game: String,
-    pub rated: bool,
-    /// `"3+2"` and the like; `None`: no clock.
-    pub clock: Option<String>,
-    /// How the game opens (standard from hosts that predate swap2).
-    #[serde(default)]
-    pub opening: crate::table::Opening,
+    pub invitation: crate::protocol::Invitation,
 }
 
 /// Someone signed in on `host` with this account or key at `at_ms` (Unix
@@ -730,21 +662,6 @@ pub struct DeclineNote {
     pub name: String,
 }
 
-/// The person `session` on `host` accepted the invitation of `inviter`
-/// and plays at a table on the inviter's host, as a visitor.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct AcceptAsk {
-    pub inviter: SessionId,
-    /// The seat's secret.
-    pub token: String,
-    pub host: String,
-    pub session: SessionId,
-    pub name: String,
-    pub account: Option<String>,
-    pub ratings: [Option<u32>; 2],
-    pub colour: Option<String>,
-}
-
 /// Someone on another host would watch the game at `room` here.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct WatchAsk {
@@ -759,40 +676,27 @@ pub struct WatchAsk {
 /// The game's host's answer: watching, or why not.
 pub type WatchAnswer = JoinAnswer;
 
-/// A game in play that may be watched, as its host lists it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct WireGame {
-    pub room: u64,
-    pub game: String,
-    pub players: [String; 2],
-    pub rated: bool,
-    pub moves: usize,
-    pub watchers: usize,
-}
-
-impl WireGame {
-    /// A host's list from NATS: bounded, each text sanitised; `None` if
-    /// it is not one.
-    pub fn parse_list(bytes: &[u8], max: usize) -> Option<Vec<WireGame>> {
-        if bytes.len() > MAX_MESSAGE {
-            return None;
-        }
-        let games: Vec<WireGame> = serde_json::from_slice(bytes).ok()?;
-        if games.len() > max {
-            return None;
-        }
-        Some(
-            games
-                .into_iter()
-                .filter(|g| g.moves <= 100_000 && g.watchers <= 1_000_000)
-                .map(|g| WireGame {
-                    game: text(&g.game, 40),
-                    players: g.players.map(|p| text(&p, 40)),
-                    ..g
-                })
-                .collect(),
-        )
+/// A host's list from NATS: bounded, each text sanitised; `None` if
+/// it is not one.
+pub fn parse_games(bytes: &[u8], max: usize) -> Option<Vec<GameSummary>> {
+    if bytes.len() > MAX_MESSAGE {
+        return None;
     }
+    let games: Vec<GameSummary> = serde_json::from_slice(bytes).ok()?;
+    if games.len() > max {
+        return None;
+    }
+    Some(
+        games
+            .into_iter()
+            .filter(|g| g.moves <= 100_000 && g.watchers <= 1_000_000)
+            .map(|g| GameSummary {
+                game: text(&g.game, 40),
+                players: g.players.map(|p| text(&p, 40)),
+                ..g
+            })
+            .collect(),
+    )
 }
 
 /// The ticket's host's answer: the seeker, or gone.
@@ -918,26 +822,26 @@ mod tests {
     #[test]
     fn commands_cross_and_come_back_for_the_visitors_seat() {
         use crate::lobby::room::RoomCmd;
-        let cmd = RoomCmd::Move {
-            who: 5,
-            m: Move::Column(4),
-            at: Instant::now(),
-        };
-        let wire = WireCmd::of(&cmd).expect("a move crosses");
+        let cmd = RoomCmd::seat(5, SeatCmd::Move(Move::Column(4)));
+        let wire = WireCmd::crossing(cmd).expect("a move crosses");
         let back = wire.into_room_cmd(VISITOR, "bo", 200);
         assert!(matches!(
             back,
-            RoomCmd::Move {
+            RoomCmd::Seat {
                 who: VISITOR,
-                m: Move::Column(4),
+                cmd: SeatCmd::Move(Move::Column(4)),
                 ..
             }
         ));
-        let long = WireCmd::Chat("y".repeat(1000)).into_room_cmd(VISITOR, "bo", 200);
+        let long = WireCmd::Seat(SeatCmd::Chat("y".repeat(1000))).into_room_cmd(VISITOR, "bo", 200);
         match long {
-            RoomCmd::Chat { text, from, .. } => {
+            RoomCmd::Seat {
+                cmd: SeatCmd::Chat(text),
+                name,
+                ..
+            } => {
                 assert_eq!(text.chars().count(), 200);
-                assert_eq!(from, "bo", "the name is the seat's, not the sender's");
+                assert_eq!(name, "bo", "the name is the seat's, not the sender's");
             }
             other => panic!("{other:?}"),
         }
@@ -977,35 +881,38 @@ mod tests {
         bad.swap2 = Some("nonsense".into());
         assert!(bad.into_state(42, now).is_err());
         // The visitor's choice crosses back for its seat.
-        let cmd = RoomCmd::Swap2 {
-            who: 42,
-            choice: Swap2Choice::TwoMore,
-        };
-        let bytes = serde_json::to_vec(&WireCmd::of(&cmd).expect("crosses")).unwrap();
+        let cmd = RoomCmd::seat(42, SeatCmd::Swap2(Swap2Choice::TwoMore));
+        let bytes = serde_json::to_vec(&WireCmd::crossing(cmd).expect("crosses")).unwrap();
         let back: WireCmd = serde_json::from_slice(&bytes).unwrap();
         assert!(matches!(
             back.into_room_cmd(VISITOR, "bo", 200),
-            RoomCmd::Swap2 {
+            RoomCmd::Seat {
                 who: VISITOR,
-                choice: Swap2Choice::TwoMore
+                cmd: SeatCmd::Swap2(Swap2Choice::TwoMore),
+                ..
             }
         ));
-        assert!(serde_json::from_slice::<WireCmd>(br#"{"Swap2":"three-more"}"#).is_err());
+        assert!(serde_json::from_slice::<WireCmd>(br#"{"Seat":{"swap2":"three-more"}}"#).is_err());
+        assert!(
+            serde_json::from_slice::<WireCmd>(br#"{"Seat":{"swap2":"two-more"}}"#).is_ok(),
+            "the encoding the test above changes one word of"
+        );
     }
 
     #[test]
     fn a_hosts_list_of_games_is_bounded_and_cleaned() {
-        let game = |room: u64| WireGame {
+        let game = |room: u64| GameSummary {
             room,
             game: "Connect Four 7x6".into(),
             players: ["ann\u{1b}[2J".into(), "bo\u{202e}".into()],
             rated: false,
             moves: 3,
             watchers: 1,
+            host: None,
         };
-        let list: Vec<WireGame> = (0..3).map(game).collect();
+        let list: Vec<GameSummary> = (0..3).map(game).collect();
         let bytes = serde_json::to_vec(&list).unwrap();
-        let got = WireGame::parse_list(&bytes, 3).expect("a list");
+        let got = parse_games(&bytes, 3).expect("a list");
         assert_eq!(got.len(), 3);
         assert!(
             got.iter().all(|g| g
@@ -1016,16 +923,16 @@ mod tests {
         );
         assert_eq!(got[0].players[0], "ann[2J");
         // More games than a host lists, or not a list: refused whole.
-        assert_eq!(WireGame::parse_list(&bytes, 2), None);
-        assert_eq!(WireGame::parse_list(b"{\"room\": 1}", 3), None);
+        assert_eq!(parse_games(&bytes, 2), None);
+        assert_eq!(parse_games(b"{\"room\": 1}", 3), None);
         let huge = vec![b' '; MAX_MESSAGE + 1];
-        assert_eq!(WireGame::parse_list(&huge, 3), None);
+        assert_eq!(parse_games(&huge, 3), None);
     }
 
     #[test]
     fn a_watcher_leaving_crosses_as_unwatch_for_its_ghost() {
         let cmd = crate::lobby::room::RoomCmd::Unwatch { id: 7 };
-        let wire = WireCmd::of(&cmd).expect("crosses");
+        let wire = WireCmd::crossing(cmd).expect("crosses");
         assert_eq!(wire, WireCmd::Unwatch);
         let ghost = (1 << 48) + 5;
         assert!(matches!(

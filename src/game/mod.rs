@@ -134,7 +134,9 @@ impl fmt::Display for Colour {
 
 /// A cell (Connect Four) or intersection (Gomoku): `x` is the column from
 /// the left, `y` the row from the bottom, both from 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Point {
     pub x: u8,
     pub y: u8,

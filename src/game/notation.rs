@@ -18,7 +18,7 @@ use super::{GameKind, Point, Rules};
 use crate::text;
 
 /// A move as typed: a column (Connect Four) or a point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Move {
     /// Drop into this column (Connect Four).
     Column(u8),

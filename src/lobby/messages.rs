@@ -7,7 +7,8 @@ use std::sync::Arc;
 use tokio::sync::{oneshot, watch};
 
 use super::room::{RoomHandle, RoomState};
-use super::state::{Command, Player, SessionId};
+use super::state::{Command, SessionId};
+pub use crate::protocol::{GameSummary, Refusal};
 
 /// What the lobby and rooms tell a session. Large payloads are boxed:
 /// every session's inbox sets aside room for a block of these when it is
@@ -57,19 +58,6 @@ pub struct RoomLink {
     pub resume: Option<String>,
 }
 
-/// Someone arriving in the lobby.
-pub struct NewMember {
-    pub id: SessionId,
-    /// Wanted display name, already sanitised; `None` for a guest name
-    /// (the one this key had last time, if any).
-    pub name: Option<String>,
-    /// SSH key fingerprint, for identified users.
-    pub identity: Option<String>,
-    /// The player's account and ratings, for a player with one.
-    pub account: Option<Player>,
-    pub inbox: crate::mailbox::Sender<ToSession>,
-}
-
 /// A watcher from another host: the room, the id they watch as, and the
 /// inbox on which the room lets them in (or says why not).
 pub type GhostWatcher = (RoomHandle, SessionId, crate::mailbox::Receiver<ToSession>);
@@ -78,7 +66,8 @@ pub type GhostWatcher = (RoomHandle, SessionId, crate::mailbox::Receiver<ToSessi
 pub enum Cmd {
     /// Arrive; the display name given comes back on `reply`.
     Join {
-        member: NewMember,
+        arrival: super::state::Arrival,
+        inbox: crate::mailbox::Sender<ToSession>,
         reply: oneshot::Sender<String>,
     },
     /// The games in play that may be watched, most watched first.
@@ -93,7 +82,7 @@ pub enum Cmd {
     /// Cluster mode: the other hosts' counts in, this host's own back.
     Cluster {
         remote: crate::presence::Stats,
-        people: Vec<super::state::RemotePerson>,
+        people: Vec<super::state::Person>,
         reply: oneshot::Sender<(crate::presence::Stats, Vec<super::state::Person>)>,
     },
     /// Cluster mode: another host matched this seeker; take it out of the
@@ -140,13 +129,15 @@ pub enum Cmd {
     /// inbox the room answers on (with [`ToSession::Watching`] or why not).
     WatchForVisitor {
         room: super::RoomId,
-        reply: oneshot::Sender<Result<GhostWatcher, String>>,
+        reply: oneshot::Sender<Result<GhostWatcher, Refusal>>,
     },
     /// Cluster mode: someone on another host invites a person here; why
     /// not, for them.
     InvitedFromAfar {
-        ask: super::state::InvitationFromAfar,
-        reply: oneshot::Sender<Result<(), String>>,
+        host: String,
+        to: SessionId,
+        invitation: super::state::Invitation,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Cluster mode: the invitation `inviter` sent to `session` on `host`
     /// is off (`why`, for the inviter).
@@ -162,7 +153,7 @@ pub enum Cmd {
         inviter: SessionId,
         visitor: super::state::Visitor,
         ratings: [Option<u32>; 2],
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Cluster mode: `id` goes to a room for a friend on another host;
     /// its description and inbox, if it is free.
@@ -176,7 +167,7 @@ pub enum Cmd {
         code: String,
         visitor: super::state::Visitor,
         ratings: [Option<u32>; 2],
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Cluster mode: carry on here a game whose host went away, with `id`
     /// back in the seat `key` takes; why not, if not.
@@ -184,7 +175,7 @@ pub enum Cmd {
         id: SessionId,
         key: String,
         game: Box<Carried>,
-        reply: oneshot::Sender<Result<super::RoomId, String>>,
+        reply: oneshot::Sender<Result<super::RoomId, Refusal>>,
     },
     /// Cluster mode: a player on another host takes back their seat
     /// (by `key`) at the table `room` here, as a visitor.
@@ -192,7 +183,7 @@ pub enum Cmd {
         room: super::RoomId,
         key: String,
         visitor: super::state::Visitor,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Something for session `id` to read, wherever it is.
     Tell { id: SessionId, text: String },
@@ -205,7 +196,7 @@ pub enum Cmd {
 pub struct Carried {
     pub rules: crate::game::Rules,
     /// The seats, first player first (their session ids are set here).
-    pub seats: [super::state::Seat; 2],
+    pub seats: [super::state::Occupant; 2],
     pub rated: bool,
     pub clock: Option<crate::clock::TimeControl>,
     pub resumed: super::room::Resumed,
@@ -262,7 +253,6 @@ pub enum Across {
         host: String,
         session: SessionId,
         invitation: super::state::Invitation,
-        account: bool,
     },
     /// `id` declined the invitation of `inviter` on `host`.
     Decline {
@@ -288,21 +278,6 @@ pub enum Across {
         visitor: super::state::Visitor,
         inbox: crate::mailbox::Receiver<ToSession>,
     },
-}
-
-/// A game in play, as the list of games to watch shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameSummary {
-    pub room: super::RoomId,
-    /// "Connect Four 7x6" and the like.
-    pub game: String,
-    /// Both players as shown at the table (name, with the rating in a
-    /// rated game), first player first.
-    pub players: [String; 2],
-    pub rated: bool,
-    /// Stones on the board.
-    pub moves: usize,
-    pub watchers: usize,
 }
 
 impl From<Command> for Cmd {

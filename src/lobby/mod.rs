@@ -28,10 +28,10 @@ use compute::Computer;
 use room::{RoomCmd, RoomHandle, RoomServices, RoomState};
 
 pub(crate) use codes::{looks_like_code, normalise_code};
-pub use messages::{Across, Carried, Cmd, GameSummary, NewMember, RoomLink, ToSession};
+pub use messages::{Across, Carried, Cmd, GameSummary, Refusal, RoomLink, ToSession};
 pub use state::{
-    Arrival, Command, Effect, Invitation, InvitationFromAfar, LobbyState, Notice, Person, RoomId,
-    Seat, Seeker, SessionId, Visitor,
+    Arrival, Command, Effect, Invitation, LobbyState, Notice, Occupant, Person, RoomId, Seeker,
+    SessionId, Visitor,
 };
 
 /// The time now, for the lobby task, the rooms and the sessions' screens:
@@ -62,7 +62,7 @@ impl LobbyHandle {
     pub fn exchange(
         &self,
         remote: Stats,
-        people: Vec<state::RemotePerson>,
+        people: Vec<state::Person>,
     ) -> oneshot::Receiver<(Stats, Vec<state::Person>)> {
         let (reply, rx) = oneshot::channel();
         let _ = self.tx.try_send(Cmd::Cluster {
@@ -74,9 +74,20 @@ impl LobbyHandle {
     }
 
     /// Joins; returns the display name given (unique), or `None` if the lobby is gone.
-    pub async fn join(&self, member: NewMember) -> Option<String> {
+    pub async fn join(
+        &self,
+        arrival: Arrival,
+        inbox: crate::mailbox::Sender<ToSession>,
+    ) -> Option<String> {
         let (reply, rx) = oneshot::channel();
-        self.tx.send(Cmd::Join { member, reply }).await.ok()?;
+        self.tx
+            .send(Cmd::Join {
+                arrival,
+                inbox,
+                reply,
+            })
+            .await
+            .ok()?;
         rx.await.ok()
     }
 
@@ -163,7 +174,7 @@ impl LobbyHandle {
     /// Cluster mode: someone on another host would watch the game at
     /// `room` here: the room, the id they watch as, and the inbox on which
     /// the room lets them in (or says why not).
-    pub async fn watch_for_visitor(&self, room: RoomId) -> Result<messages::GhostWatcher, String> {
+    pub async fn watch_for_visitor(&self, room: RoomId) -> Result<messages::GhostWatcher, Refusal> {
         self.ask(|reply| Cmd::WatchForVisitor { room, reply }).await
     }
 
@@ -171,14 +182,13 @@ impl LobbyHandle {
     /// for the answer; the error says why not (for someone on another host).
     async fn ask<T>(
         &self,
-        make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Cmd,
-    ) -> Result<T, String> {
+        make: impl FnOnce(oneshot::Sender<Result<T, Refusal>>) -> Cmd,
+    ) -> Result<T, Refusal> {
         let (reply, rx) = oneshot::channel();
         if self.tx.send(make(reply)).await.is_err() {
-            return Err("the host is shutting down".into());
+            return Err(Refusal::ShuttingDown);
         }
-        rx.await
-            .unwrap_or_else(|_| Err("the host is shutting down".into()))
+        rx.await.unwrap_or(Err(Refusal::ShuttingDown))
     }
 
     /// Cluster mode: carry on here a game whose host went away, with `id`
@@ -189,7 +199,7 @@ impl LobbyHandle {
         id: SessionId,
         key: String,
         game: Carried,
-    ) -> Result<RoomId, String> {
+    ) -> Result<RoomId, Refusal> {
         self.ask(|reply| Cmd::CarryOn {
             id,
             key,
@@ -206,7 +216,7 @@ impl LobbyHandle {
         room: RoomId,
         key: String,
         visitor: Visitor,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refusal> {
         self.ask(|reply| Cmd::RejoinForVisitor {
             room,
             key,
@@ -217,8 +227,19 @@ impl LobbyHandle {
     }
 
     /// Cluster mode: someone on another host invites a person here.
-    pub async fn invited_from_afar(&self, ask: state::InvitationFromAfar) -> Result<(), String> {
-        self.ask(|reply| Cmd::InvitedFromAfar { ask, reply }).await
+    pub async fn invited_from_afar(
+        &self,
+        host: String,
+        to: SessionId,
+        invitation: Invitation,
+    ) -> Result<(), Refusal> {
+        self.ask(|reply| Cmd::InvitedFromAfar {
+            host,
+            to,
+            invitation,
+            reply,
+        })
+        .await
     }
 
     /// Cluster mode: the person `inviter` invited on another host accepted.
@@ -227,7 +248,7 @@ impl LobbyHandle {
         inviter: SessionId,
         visitor: Visitor,
         ratings: [Option<u32>; 2],
-    ) -> Result<(), String> {
+    ) -> Result<(), Refusal> {
         self.ask(|reply| Cmd::OpenForInvitee {
             inviter,
             visitor,
@@ -243,7 +264,7 @@ impl LobbyHandle {
         code: String,
         visitor: Visitor,
         ratings: [Option<u32>; 2],
-    ) -> Result<(), String> {
+    ) -> Result<(), Refusal> {
         self.ask(|reply| Cmd::OpenForVisitor {
             code,
             visitor,
@@ -432,14 +453,13 @@ impl Lobby {
 
     fn command(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Join { member, reply } => {
-                self.inboxes.insert(member.id, member.inbox);
-                let (name, effects) = self.state.join(Arrival {
-                    id: member.id,
-                    name: member.name,
-                    identity: member.identity,
-                    account: member.account,
-                });
+            Cmd::Join {
+                arrival,
+                inbox,
+                reply,
+            } => {
+                self.inboxes.insert(arrival.id, inbox);
+                let (name, effects) = self.state.join(arrival);
                 self.carry_out(effects);
                 let _ = reply.send(name);
             }
@@ -522,7 +542,7 @@ impl Lobby {
                         );
                         Ok((handle.clone(), ghost, rx))
                     }
-                    (None, _) => Err("that game has ended: choose another".into()),
+                    (None, _) => Err(Refusal::GameEnded),
                     (_, Err(why)) => Err(why),
                 };
                 let _ = reply.send(answer);
@@ -547,11 +567,11 @@ impl Lobby {
                         // The other player's seat waits for them.
                         resumed.away = seats
                             .each_ref()
-                            .map(|s| matches!(s, Seat::Human { id: sid, .. } if *sid != id));
+                            .map(|s| matches!(s, Occupant::Human { id: sid, .. } if *sid != id));
                         let seats = seats.map(|seat| {
                             let inbox = match &seat {
-                                Seat::Human { id, .. } => self.inboxes.get(id).cloned(),
-                                Seat::Computer { .. } => None,
+                                Occupant::Human { id, .. } => self.inboxes.get(id).cloned(),
+                                Occupant::Computer { .. } => None,
                             };
                             (seat, inbox)
                         });
@@ -611,13 +631,18 @@ impl Lobby {
                         });
                         Ok(())
                     }
-                    None => Err("that game has ended".into()),
+                    None => Err(Refusal::GameEnded),
                 };
                 let _ = reply.send(answer);
             }
-            Cmd::InvitedFromAfar { ask, reply } => {
+            Cmd::InvitedFromAfar {
+                host,
+                to,
+                invitation,
+                reply,
+            } => {
                 self.state.set_now(now());
-                let done = self.state.invited_from_afar(ask);
+                let done = self.state.invited_from_afar(&host, to, invitation);
                 self.answer(done, reply);
             }
             Cmd::InviteRefused {
@@ -676,8 +701,8 @@ impl Lobby {
     /// tells them it is done, or why not.
     fn answer(
         &mut self,
-        done: Result<Vec<Effect>, String>,
-        reply: oneshot::Sender<Result<(), String>>,
+        done: Result<Vec<Effect>, Refusal>,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     ) {
         let _ = reply.send(done.map(|effects| self.carry_out(effects)));
     }
@@ -718,10 +743,11 @@ impl Lobby {
                     rated: v.rated,
                     moves: v.position.stones(),
                     watchers: v.watchers,
+                    host: None,
                 })
             })
             .collect();
-        games.sort_by(|a, b| (b.watchers, b.moves, a.room).cmp(&(a.watchers, a.moves, b.room)));
+        games.sort_by(GameSummary::order);
         games.truncate(GAMES_LISTED);
         games
     }
@@ -750,19 +776,21 @@ impl Lobby {
                 } => {
                     let seats = seats.map(|seat| {
                         let inbox = match &seat {
-                            Seat::Human { id, .. } => self
+                            Occupant::Human { id, .. } => self
                                 .inboxes
                                 .get(id)
                                 .or_else(|| self.visiting.get(id).map(|v| &v.1))
                                 .cloned(),
-                            Seat::Computer { .. } => None,
+                            Occupant::Computer { .. } => None,
                         };
                         (seat, inbox)
                     });
                     let visitors: Vec<SessionId> = seats
                         .iter()
                         .filter_map(|(seat, _)| match seat {
-                            Seat::Human { id, .. } if self.visiting.contains_key(id) => Some(*id),
+                            Occupant::Human { id, .. } if self.visiting.contains_key(id) => {
+                                Some(*id)
+                            }
                             _ => None,
                         })
                         .collect();
@@ -823,12 +851,10 @@ impl Lobby {
                     host,
                     session,
                     invitation,
-                    account,
                 } => self.across(Across::Invite {
                     host,
                     session,
                     invitation,
-                    account,
                 }),
                 Effect::DeclineAcross { host, inviter, id } => {
                     self.across(Across::Decline { host, inviter, id });
@@ -984,13 +1010,14 @@ mod tests {
     async fn member(lobby: &LobbyHandle, id: SessionId) -> crate::mailbox::Receiver<ToSession> {
         let (inbox, rx) = crate::mailbox::channel(32);
         lobby
-            .join(NewMember {
-                id,
-                name: Some(format!("p{id}")),
-                identity: None,
-                account: None,
+            .join(
+                Arrival {
+                    id,
+                    name: Some(format!("p{id}")),
+                    ..Arrival::default()
+                },
                 inbox,
-            })
+            )
             .await
             .expect("the lobby is up");
         rx

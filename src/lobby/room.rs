@@ -17,12 +17,13 @@ use super::{Cmd, Command, SessionId, ToSession};
 use crate::clock::{Clock, TimeControl};
 use crate::engine::Level;
 use crate::game::{Move, Rules, Side};
+use crate::protocol::SeatCmd;
 use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
 };
 use crate::table::{
-    ChatLine, Ending, OfferKind, Opening, PLAYERS_CHAT, RatingChange, Seat, Swap2Choice,
-    Swap2Stage, Table, TableError, WATCHERS_CHAT,
+    ChatLine, Ending, Opening, PLAYERS_CHAT, RatingChange, Seat, Swap2Stage, Table, TableError,
+    WATCHERS_CHAT,
 };
 
 pub use super::state::RoomId;
@@ -103,19 +104,14 @@ impl RoomState {
 /// Commands from sessions (and the lobby) to a room.
 #[derive(Debug)]
 pub enum RoomCmd {
-    Move {
+    /// A seated person's command (or a watcher's chat line).
+    Seat {
         who: SessionId,
-        m: Move,
+        /// The name chat lines go under.
+        name: String,
+        cmd: SeatCmd,
         /// When the key press reached the host (for the move latency).
         at: Instant,
-    },
-    /// The session leaves the table (a forfeit if the game is on).
-    Leave {
-        who: SessionId,
-        reason: String,
-        /// The connection was lost (not a deliberate quit): a player with
-        /// an account keeps the seat for the grace time.
-        dropped: bool,
     },
     /// A session of this account takes its seat back (after a dropped
     /// connection, or from another terminal while the old one lingers).
@@ -125,57 +121,15 @@ pub enum RoomCmd {
         id: SessionId,
         inbox: crate::mailbox::Sender<ToSession>,
     },
-    Rematch {
-        who: SessionId,
-    },
-    /// Take back the session's last move (against the computer only).
-    Undo {
-        who: SessionId,
-    },
-    /// The session resigns the game in play.
-    Resign {
-        who: SessionId,
-    },
-    /// The session claims the win: its opponent has not moved for too long.
-    Claim {
-        who: SessionId,
-    },
-    /// The session offers a draw or asks to take back its last move.
-    Offer {
-        who: SessionId,
-        kind: OfferKind,
-    },
-    /// The session answers the offer made to it.
-    Answer {
-        who: SessionId,
-        accept: bool,
-    },
-    /// The session makes its choice in a swap2 opening.
-    Swap2 {
-        who: SessionId,
-        choice: Swap2Choice,
-    },
     /// Someone wants to watch the game (the lobby checked it is public).
     Watch {
         id: SessionId,
         inbox: crate::mailbox::Sender<ToSession>,
     },
     /// A watcher goes.
-    Unwatch {
-        id: SessionId,
-    },
-    /// A line for the chat: the players' if `who` plays here, the
-    /// watchers' if `who` watches. Already within the length and rate
-    /// limits; sanitised again here.
-    Chat {
-        who: SessionId,
-        from: String,
-        text: String,
-    },
+    Unwatch { id: SessionId },
     /// Stop the game without a result (the host shuts down).
-    Abort {
-        reason: String,
-    },
+    Abort { reason: String },
     /// The host restarts in a cluster: the room stops without a result,
     /// leaving its game in NATS for another host to carry on.
     HandOver,
@@ -189,6 +143,19 @@ pub enum RoomCmd {
         game: String,
         change: Option<store::RatingChange>,
     },
+}
+
+impl RoomCmd {
+    /// A seat's command that is no key press of a named person (a leave
+    /// at the end of a session, a visitor's host gone; tests).
+    pub fn seat(who: SessionId, cmd: SeatCmd) -> RoomCmd {
+        RoomCmd::Seat {
+            who,
+            name: String::new(),
+            cmd,
+            at: Instant::now(),
+        }
+    }
 }
 
 /// A cheap handle to a room.
@@ -230,7 +197,7 @@ impl RoomHandle {
 /// Who takes a seat, as the lobby decided, with the person's inbox
 /// (where refused moves are told; `None` for the computer or nowhere).
 pub type SeatSpec = (
-    super::state::Seat,
+    super::state::Occupant,
     Option<crate::mailbox::Sender<ToSession>>,
 );
 
@@ -284,7 +251,7 @@ pub fn spawn(
     let computer = services.computer.clone();
     let recorder = services.recorder.clone();
     let [a, b] = seats.map(|(seat, inbox)| match seat {
-        super::state::Seat::Human {
+        super::state::Occupant::Human {
             id,
             name,
             colour,
@@ -306,7 +273,7 @@ pub fn spawn(
                 away_until: None,
             },
         ),
-        super::state::Seat::Computer { level, colour } => (
+        super::state::Occupant::Computer { level, colour } => (
             Seat::computer(level, colour),
             Sitter {
                 id: None,
@@ -1110,104 +1077,7 @@ impl Room {
 
     fn command(&mut self, cmd: RoomCmd) {
         match cmd {
-            RoomCmd::Move { who, m, at } => {
-                let Some(side) = self.side_of(who) else {
-                    return;
-                };
-                if self.check_flag() {
-                    return; // too late: the time ran out first
-                }
-                match self.table.play(side, m) {
-                    Ok(_) => {
-                        self.after_move(side);
-                        self.metrics
-                            .observe_move(self.table.position().rules().kind(), Some(at.elapsed()));
-                    }
-                    Err(e) => {
-                        if let Some(inbox) = &self.sitters[side.index()].inbox {
-                            let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
-                        }
-                    }
-                }
-            }
-            RoomCmd::Leave {
-                who,
-                reason,
-                dropped,
-            } => {
-                let Some(side) = self.side_of(who) else {
-                    return;
-                };
-                if !self.sitters[side.index()].present {
-                    return;
-                }
-                if dropped && self.hold_seat(side) {
-                    self.publish();
-                    return;
-                }
-                let sitter = &mut self.sitters[side.index()];
-                sitter.present = false;
-                sitter.inbox = None;
-                if !self.table.is_over() {
-                    self.stop_thinking();
-                    self.leave_or_abort(side, &reason);
-                    self.sync_clock(None);
-                    if let Some(text) = self.table.view().ending_text() {
-                        tracing::info!(room = self.id, result = %text, "game over");
-                    }
-                    self.record_if_over();
-                }
-                let _ = self.lobby.try_send(Command::LeftRoom { id: who }.into());
-                self.publish();
-            }
-            RoomCmd::Rematch { who } => {
-                let Some(side) = self.side_of(who) else {
-                    return;
-                };
-                if self.sitters.iter().all(|s| s.present) && self.table.ask_rematch(side) {
-                    self.stop_thinking();
-                    // Seats swap sides: the one who moved second moves first.
-                    self.sitters.swap(0, 1);
-                    self.record = Round::new();
-                    self.held = None;
-                    self.in_play = Some(
-                        self.metrics
-                            .game_in_play(self.table.position().rules().kind()),
-                    );
-                    if let Some(clock) = &mut self.clock {
-                        clock.reset();
-                        clock.start(Side::First, super::now());
-                    }
-                    tracing::info!(room = self.id, round = self.table.view().round, "rematch");
-                }
-                self.publish();
-            }
-            RoomCmd::Undo { who } => {
-                let Some(side) = self.side_of(who) else {
-                    return;
-                };
-                self.stop_thinking();
-                match self.table.undo(side) {
-                    Ok(()) => {
-                        self.sync_clock(None);
-                        let stones = self.table.position().stones();
-                        self.record.move_ms.truncate(stones);
-                        if self.record.recorded {
-                            // A finished game taken back goes on: what
-                            // follows is recorded as a game of its own.
-                            self.record.id = GameRecord::new_id();
-                            self.record.recorded = false;
-                            self.held = None;
-                        }
-                        self.publish();
-                    }
-                    Err(e) => {
-                        if let Some(inbox) = &self.sitters[side.index()].inbox {
-                            let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
-                        }
-                    }
-                }
-            }
+            RoomCmd::Seat { who, name, cmd, at } => self.seat(who, &name, cmd, at),
             RoomCmd::Abort { reason } => {
                 if !self.table.is_over() {
                     tracing::info!(room = self.id, reason = %reason, "game stopped");
@@ -1257,10 +1127,110 @@ impl Room {
                 self.publish();
             }
             RoomCmd::Rejoin { key, id, inbox } => self.rejoin(&key, id, inbox),
-            RoomCmd::Claim { who } => {
-                let Some(side) = self.side_of(who) else {
+            RoomCmd::Recorded { game, change } => self.recorded(&game, change),
+            RoomCmd::Watch { id, inbox } => self.watch(id, inbox),
+            RoomCmd::Unwatch { id } => {
+                if self.watchers.remove(&id) {
+                    self.publish();
+                }
+            }
+        }
+    }
+
+    /// A seat's command: the table's one place for what a person asks of
+    /// it (a watcher may only chat).
+    fn seat(&mut self, who: SessionId, name: &str, cmd: SeatCmd, at: Instant) {
+        if let SeatCmd::Chat(text) = &cmd {
+            return self.chat(who, name, text);
+        }
+        let Some(side) = self.side_of(who) else {
+            return; // not seated here
+        };
+        match cmd {
+            SeatCmd::Chat(_) => {}
+            SeatCmd::Move(m) => {
+                if self.check_flag() {
+                    return; // too late: the time ran out first
+                }
+                match self.table.play(side, m) {
+                    Ok(_) => {
+                        self.after_move(side);
+                        self.metrics
+                            .observe_move(self.table.position().rules().kind(), Some(at.elapsed()));
+                    }
+                    Err(e) => {
+                        if let Some(inbox) = &self.sitters[side.index()].inbox {
+                            let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
+                        }
+                    }
+                }
+            }
+            SeatCmd::Leave { reason, dropped } => {
+                if !self.sitters[side.index()].present {
                     return;
-                };
+                }
+                if dropped && self.hold_seat(side) {
+                    self.publish();
+                    return;
+                }
+                let sitter = &mut self.sitters[side.index()];
+                sitter.present = false;
+                sitter.inbox = None;
+                if !self.table.is_over() {
+                    self.stop_thinking();
+                    self.leave_or_abort(side, reason.text());
+                    self.sync_clock(None);
+                    if let Some(text) = self.table.view().ending_text() {
+                        tracing::info!(room = self.id, result = %text, "game over");
+                    }
+                    self.record_if_over();
+                }
+                let _ = self.lobby.try_send(Command::LeftRoom { id: who }.into());
+                self.publish();
+            }
+            SeatCmd::Rematch => {
+                if self.sitters.iter().all(|s| s.present) && self.table.ask_rematch(side) {
+                    self.stop_thinking();
+                    // Seats swap sides: the one who moved second moves first.
+                    self.sitters.swap(0, 1);
+                    self.record = Round::new();
+                    self.held = None;
+                    self.in_play = Some(
+                        self.metrics
+                            .game_in_play(self.table.position().rules().kind()),
+                    );
+                    if let Some(clock) = &mut self.clock {
+                        clock.reset();
+                        clock.start(Side::First, super::now());
+                    }
+                    tracing::info!(room = self.id, round = self.table.view().round, "rematch");
+                }
+                self.publish();
+            }
+            SeatCmd::Undo => {
+                self.stop_thinking();
+                match self.table.undo(side) {
+                    Ok(()) => {
+                        self.sync_clock(None);
+                        let stones = self.table.position().stones();
+                        self.record.move_ms.truncate(stones);
+                        if self.record.recorded {
+                            // A finished game taken back goes on: what
+                            // follows is recorded as a game of its own.
+                            self.record.id = GameRecord::new_id();
+                            self.record.recorded = false;
+                            self.held = None;
+                        }
+                        self.publish();
+                    }
+                    Err(e) => {
+                        if let Some(inbox) = &self.sitters[side.index()].inbox {
+                            let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
+                        }
+                    }
+                }
+            }
+            SeatCmd::Claim => {
                 let due = self.claim_from().is_some_and(|t| super::now() >= t);
                 if !due || self.table.to_move() != Some(side.other()) {
                     if let Some(inbox) = &self.sitters[side.index()].inbox {
@@ -1276,10 +1246,7 @@ impl Room {
                 tracing::info!(room = self.id, "win claimed: the opponent was idle");
                 self.after_answer(side, Ok(()));
             }
-            RoomCmd::Resign { who } => {
-                let Some(side) = self.side_of(who) else {
-                    return;
-                };
+            SeatCmd::Resign => {
                 let result = if self.table.is_over() || !self.aborts_early() {
                     self.table.resign(side)
                 } else {
@@ -1288,17 +1255,11 @@ impl Room {
                 };
                 self.after_answer(side, result);
             }
-            RoomCmd::Offer { who, kind } => {
-                let Some(side) = self.side_of(who) else {
-                    return;
-                };
+            SeatCmd::Offer(kind) => {
                 let result = self.table.offer(side, kind);
                 self.after_answer(side, result);
             }
-            RoomCmd::Answer { who, accept } => {
-                let Some(side) = self.side_of(who) else {
-                    return;
-                };
+            SeatCmd::Answer(accept) => {
                 let stones = self.table.position().stones();
                 let result = self.table.answer(side, accept).map(|_| ());
                 // A takeback: the moves' times go with the moves.
@@ -1309,10 +1270,7 @@ impl Room {
                 }
                 self.after_answer(side, result);
             }
-            RoomCmd::Swap2 { who, choice } => {
-                let Some(side) = self.side_of(who) else {
-                    return;
-                };
+            SeatCmd::Swap2(choice) => {
                 if self.check_flag() {
                     return;
                 }
@@ -1335,14 +1293,6 @@ impl Room {
                     Err(e) => self.after_answer(side, Err(e)),
                 }
             }
-            RoomCmd::Recorded { game, change } => self.recorded(&game, change),
-            RoomCmd::Watch { id, inbox } => self.watch(id, inbox),
-            RoomCmd::Unwatch { id } => {
-                if self.watchers.remove(&id) {
-                    self.publish();
-                }
-            }
-            RoomCmd::Chat { who, from, text } => self.chat(who, &from, &text),
         }
     }
 

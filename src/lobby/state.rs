@@ -99,35 +99,18 @@ pub struct Afar {
     pub name: String,
 }
 
-/// Cluster mode: an invitation from someone on another host.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvitationFromAfar {
-    pub host: String,
-    pub session: SessionId,
-    /// Whom here they invite.
-    pub to: SessionId,
-    pub name: String,
-    pub account: bool,
-    /// The inviter's rating in the game, for a rated game.
-    pub rating: Option<u32>,
-    pub kind: GameKind,
-    pub rated: bool,
-    pub clock: Option<TimeControl>,
-    /// How the game opens (swap2 or not).
-    pub opening: Opening,
-}
-
 /// Why `name` cannot be invited now (taking invitations or not, doing
 /// `doing`), if they cannot.
-fn not_free(name: &str, invitable: bool, doing: Doing) -> Option<String> {
+fn not_free(name: &str, invitable: bool, doing: Doing) -> Option<Refusal> {
+    let name = name.to_string();
     if !invitable {
-        return Some(format!("{name} does not take invitations"));
+        return Some(Refusal::NoInvitations(name));
     }
     match doing {
         Doing::Lobby | Doing::Seeking(_) => None,
-        Doing::Playing => Some(format!("{name} is playing: try later")),
-        Doing::Watching => Some(format!("{name} is watching a game: try later")),
-        Doing::Hosting => Some(format!("{name} is waiting for a friend: try later")),
+        Doing::Playing => Some(Refusal::Playing(name)),
+        Doing::Watching => Some(Refusal::Watching(name)),
+        Doing::Hosting => Some(Refusal::Hosting(name)),
     }
 }
 
@@ -342,7 +325,10 @@ impl Command {
     }
 }
 
-/// What the lobby tells one session.
+/// What the lobby tells one session, as the pure core says it. The lobby
+/// task hands it on as a [`super::ToSession`], which is not used here
+/// because it carries channels (a seat is [`Notice::Joined`] by room id
+/// here, a link to the room's state there) and this core has none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
     /// Your display name (unique among those online).
@@ -379,105 +365,7 @@ pub enum Notice {
     },
 }
 
-/// An invitation to a game, as its recipient sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Invitation {
-    pub from: SessionId,
-    pub name: String,
-    /// The inviter's rating in this game, for a rated game.
-    pub rating: Option<u32>,
-    pub kind: GameKind,
-    pub rated: bool,
-    pub clock: Option<TimeControl>,
-    /// How the game opens (swap2 or not).
-    pub opening: Opening,
-}
-
-/// Someone online, as the who-is-online list shows them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Person {
-    pub id: SessionId,
-    pub name: String,
-    /// Ratings by game ([`rating_index`]), for a player with an account.
-    pub ratings: [Option<u32>; 2],
-    pub account: bool,
-    /// Their account's id (cluster mode: the same account on two hosts is
-    /// one person).
-    pub account_id: Option<String>,
-    pub doing: Doing,
-    /// Takes invitations.
-    pub invitable: bool,
-    /// This is the one asking.
-    pub me: bool,
-    /// Cluster mode: the host they are on, when it is another one.
-    pub host: Option<String>,
-}
-
-/// Cluster mode: someone on another host, as that host announced them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RemotePerson {
-    pub host: String,
-    /// Their session on that host.
-    pub session: SessionId,
-    /// They take invitations.
-    pub invitable: bool,
-    pub name: String,
-    pub account: bool,
-    /// Their account's id, where their host said it.
-    pub account_id: Option<String>,
-    pub ratings: [Option<u32>; 2],
-    pub doing: Doing,
-}
-
-/// What someone online is doing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Doing {
-    Lobby,
-    Seeking(GameKind),
-    /// Waiting for a friend in a room of their own.
-    Hosting,
-    Playing,
-    Watching,
-}
-
-impl Doing {
-    /// One word for the wire (cluster mode).
-    pub fn word(self) -> &'static str {
-        match self {
-            Doing::Lobby => "lobby",
-            Doing::Seeking(GameKind::ConnectFour) => "seeking_connect4",
-            Doing::Seeking(GameKind::Gomoku) => "seeking_gomoku",
-            Doing::Seeking(GameKind::Renju) => "seeking_renju",
-            Doing::Hosting => "hosting",
-            Doing::Playing => "playing",
-            Doing::Watching => "watching",
-        }
-    }
-
-    /// The word back; `None` for anything else.
-    pub fn from_word(word: &str) -> Option<Doing> {
-        Some(match word {
-            "lobby" => Doing::Lobby,
-            "seeking_connect4" => Doing::Seeking(GameKind::ConnectFour),
-            "seeking_gomoku" => Doing::Seeking(GameKind::Gomoku),
-            "seeking_renju" => Doing::Seeking(GameKind::Renju),
-            "hosting" => Doing::Hosting,
-            "playing" => Doing::Playing,
-            "watching" => Doing::Watching,
-            _ => return None,
-        })
-    }
-
-    pub fn describe(self) -> String {
-        match self {
-            Doing::Lobby => "in the lobby".into(),
-            Doing::Seeking(kind) => format!("seeking {}", kind.name()),
-            Doing::Hosting => "waiting for a friend".into(),
-            Doing::Playing => "playing".into(),
-            Doing::Watching => "watching".into(),
-        }
-    }
-}
+pub use crate::protocol::{Doing, Invitation, Person, Refusal};
 
 /// How long an invitation waits for its answer.
 pub const INVITATION_LAPSE: Duration = Duration::from_secs(60);
@@ -490,7 +378,9 @@ pub const OPEN_PER_RECIPIENT: usize = 10;
 /// Most people the who-is-online list holds.
 pub const PEOPLE_LISTED: usize = 500;
 
-/// An invitation waiting for its answer.
+/// An invitation waiting for its answer: the lobby's own note of it
+/// (who invited whom to what, and since when). It never leaves the lobby;
+/// what the recipient is sent is an [`Invitation`].
 #[derive(Debug, Clone)]
 struct Invite {
     from: SessionId,
@@ -504,7 +394,7 @@ struct Invite {
 
 /// Who takes a seat at a new table.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Seat {
+pub enum Occupant {
     Human {
         id: SessionId,
         name: String,
@@ -523,11 +413,11 @@ pub enum Seat {
     },
 }
 
-impl Seat {
+impl Occupant {
     #[cfg(test)]
     pub fn colour(&self) -> Colour {
         match self {
-            Seat::Human { colour, .. } | Seat::Computer { colour, .. } => *colour,
+            Occupant::Human { colour, .. } | Occupant::Computer { colour, .. } => *colour,
         }
     }
 
@@ -535,8 +425,8 @@ impl Seat {
     #[cfg(test)]
     pub fn id(&self) -> Option<SessionId> {
         match self {
-            Seat::Human { id, .. } => Some(*id),
-            Seat::Computer { .. } => None,
+            Occupant::Human { id, .. } => Some(*id),
+            Occupant::Computer { .. } => None,
         }
     }
 }
@@ -551,7 +441,7 @@ pub enum Effect {
     OpenRoom {
         room: RoomId,
         rules: Rules,
-        seats: [Seat; 2],
+        seats: [Occupant; 2],
         /// Whether the game moves the players' ratings.
         rated: bool,
         /// The game's time control (`None`: no clock).
@@ -614,8 +504,6 @@ pub enum Effect {
         host: String,
         session: SessionId,
         invitation: Invitation,
-        /// The inviter has an account.
-        account: bool,
     },
     /// Cluster mode: `id` declined the invitation of `inviter` on `host`.
     DeclineAcross {
@@ -727,7 +615,9 @@ pub struct LobbyState {
     /// Cluster mode: the other hosts' counts.
     remote: Stats,
     /// Cluster mode: the people on the other hosts.
-    remote_people: Vec<RemotePerson>,
+    /// Cluster mode: the people on the other hosts, as their hosts
+    /// announced them (`host` theirs, `id` their session there).
+    remote_people: Vec<Person>,
     /// Cluster mode: the ids given to people on other hosts (see
     /// [`AFAR_IDS`]), kept while listed or in an invitation.
     afar: HashMap<SessionId, Afar>,
@@ -1328,17 +1218,11 @@ impl LobbyState {
             Person {
                 id: self
                     .afar_ids
-                    .get(&(r.host.clone(), r.session))
+                    .get(&(r.host.clone().unwrap_or_default(), r.id))
                     .copied()
                     .unwrap_or(0),
-                name: r.name.clone(),
-                ratings: r.ratings,
-                account: r.account,
-                account_id: r.account_id.clone(),
-                doing: r.doing,
-                invitable: r.invitable,
                 me: false,
-                host: Some(r.host.clone()),
+                ..r.clone()
             }
         }));
         // The asker first, then by name.
@@ -1367,7 +1251,7 @@ impl LobbyState {
 
     /// Cluster mode: the people on the other hosts (at most
     /// [`PEOPLE_LISTED`] are kept).
-    pub fn set_remote_people(&mut self, mut people: Vec<RemotePerson>) {
+    pub fn set_remote_people(&mut self, mut people: Vec<Person>) {
         people.truncate(PEOPLE_LISTED);
         self.remote_people = people;
         // Ids for the people listed; those of people gone are kept while
@@ -1375,7 +1259,7 @@ impl LobbyState {
         let listed: Vec<(String, SessionId, String)> = self
             .remote_people
             .iter()
-            .map(|p| (p.host.clone(), p.session, p.name.clone()))
+            .map(|p| (p.host.clone().unwrap_or_default(), p.id, p.name.clone()))
             .collect();
         let mut keep: std::collections::HashSet<SessionId> = self
             .invites
@@ -1464,7 +1348,7 @@ impl LobbyState {
                 let listed = self.afar.get(&to).and_then(|a| {
                     self.remote_people
                         .iter()
-                        .find(|p| p.host == a.host && p.session == a.session)
+                        .find(|p| p.host.as_ref() == Some(&a.host) && p.id == a.session)
                 });
                 match listed {
                     Some(p) => (
@@ -1478,7 +1362,7 @@ impl LobbyState {
             }
         };
         if let Some(why) = not_free(&name, invitable, doing) {
-            return refuse(self, why);
+            return refuse(self, why.to_string());
         }
         if self.invites.iter().any(|i| i.from == id && i.to == to) {
             return refuse(
@@ -1538,9 +1422,14 @@ impl LobbyState {
             opening,
             at: now,
         });
+        let from_account = self
+            .members
+            .get(&id)
+            .is_some_and(|m| m.seeker(Some(&rules)).account.is_some());
         let invitation = Invitation {
             from: id,
             name: from_name,
+            account: from_account,
             rating,
             kind,
             rated,
@@ -1549,12 +1438,10 @@ impl LobbyState {
         };
         match self.afar.get(&to) {
             Some(a) => {
-                let seeker = self.members.get(&id).map(|m| m.seeker(Some(&rules)));
                 self.out.push(Effect::InviteAcross {
                     host: a.host.clone(),
                     session: a.session,
                     invitation,
-                    account: seeker.is_some_and(|s| s.account.is_some()),
                 });
             }
             None => self.tell(to, Notice::Invited(invitation)),
@@ -1656,40 +1543,36 @@ impl LobbyState {
 
     /// Cluster mode: someone on another host invites a person here; why
     /// not, for them, if it cannot be (the same bounds as here).
-    pub fn invited_from_afar(&mut self, ask: InvitationFromAfar) -> Result<Vec<Effect>, String> {
+    /// `ask.from` is their session on `host`.
+    pub fn invited_from_afar(
+        &mut self,
+        host: &str,
+        to: SessionId,
+        ask: Invitation,
+    ) -> Result<Vec<Effect>, Refusal> {
         let name = crate::text::sanitize_name(&ask.name, "Visitor");
-        let from = self.afar_id(&ask.host, ask.session, &name);
-        let rules = self
-            .rules(ask.kind)
-            .ok_or("that game is not offered here")?;
-        let Some(target) = self.members.get(&ask.to) else {
-            return Err("that player has left".into());
+        let from = self.afar_id(host, ask.from, &name);
+        let rules = self.rules(ask.kind).ok_or(Refusal::GameNotOffered)?;
+        let Some(target) = self.members.get(&to) else {
+            return Err(Refusal::PlayerLeft);
         };
         let to_name = target.name.clone();
         if let Some(why) = not_free(&to_name, target.invitable, target.doing()) {
             return Err(why);
         }
         let rated = ask.rated && ask.account && target.rated(&rules).is_some();
-        if self
-            .invites
-            .iter()
-            .any(|i| i.from == from && i.to == ask.to)
-        {
-            return Err(format!(
-                "you have invited {to_name} already: wait for the answer"
-            ));
+        if self.invites.iter().any(|i| i.from == from && i.to == to) {
+            return Err(Refusal::InvitedAlready(to_name));
         }
         if self.invites.iter().filter(|i| i.from == from).count() >= OPEN_PER_SENDER {
-            return Err(format!(
-                "at most {OPEN_PER_SENDER} invitations may wait at once: wait for answers"
-            ));
+            return Err(Refusal::TooManyInvitations(OPEN_PER_SENDER));
         }
-        if self.invites.iter().filter(|i| i.to == ask.to).count() >= OPEN_PER_RECIPIENT {
-            return Err(format!("{to_name} has many invitations waiting: try later"));
+        if self.invites.iter().filter(|i| i.to == to).count() >= OPEN_PER_RECIPIENT {
+            return Err(Refusal::ManyInvitationsWaiting(to_name));
         }
         self.invites.push(Invite {
             from,
-            to: ask.to,
+            to,
             kind: ask.kind,
             rated,
             clock: ask.clock,
@@ -1697,15 +1580,13 @@ impl LobbyState {
             at: self.now,
         });
         self.tell(
-            ask.to,
+            to,
             Notice::Invited(Invitation {
                 from,
                 name,
                 rating: ask.rating.filter(|_| rated),
-                kind: ask.kind,
                 rated,
-                clock: ask.clock,
-                opening: ask.opening,
+                ..ask
             }),
         );
         Ok(std::mem::take(&mut self.out))
@@ -1739,17 +1620,17 @@ impl LobbyState {
         inviter: SessionId,
         mut visitor: Visitor,
         ratings: [Option<u32>; 2],
-    ) -> Result<Vec<Effect>, String> {
+    ) -> Result<Vec<Effect>, Refusal> {
         let to = self
             .afar_ids
             .get(&(visitor.host.clone(), visitor.session))
             .copied()
-            .ok_or("that invitation is no longer open")?;
+            .ok_or(Refusal::InvitationClosed)?;
         let i = self
             .invites
             .iter()
             .position(|i| i.from == inviter && i.to == to)
-            .ok_or("that invitation is no longer open")?;
+            .ok_or(Refusal::InvitationClosed)?;
         let invite = self.invites.swap_remove(i);
         let inviter_name = self.name_of(inviter);
         if !self
@@ -1757,11 +1638,9 @@ impl LobbyState {
             .get(&inviter)
             .is_some_and(|m| matches!(m.status, Status::Idle | Status::Seeking(_)))
         {
-            return Err(format!("{inviter_name} is no longer free to play"));
+            return Err(Refusal::NoLongerFree(inviter_name));
         }
-        let rules = self
-            .rules(invite.kind)
-            .ok_or("that game is not offered here")?;
+        let rules = self.rules(invite.kind).ok_or(Refusal::GameNotOffered)?;
         visitor.rating = if invite.rated && visitor.account.is_some() && rated_rules(&rules) {
             Some(
                 rating_index(invite.kind)
@@ -1785,7 +1664,7 @@ impl LobbyState {
             Some(_) => Ok(std::mem::take(&mut self.out)),
             None => {
                 self.out.clear();
-                Err(format!("{inviter_name} has left"))
+                Err(Refusal::HasLeft(inviter_name))
             }
         }
     }
@@ -2143,10 +2022,10 @@ impl LobbyState {
 
     /// Cluster mode: someone on another host would watch the game at
     /// `room`: the session id they watch as, or why not (for them).
-    pub fn ghost_watcher(&mut self, room: RoomId) -> Result<SessionId, String> {
+    pub fn ghost_watcher(&mut self, room: RoomId) -> Result<SessionId, Refusal> {
         match self.public.get(&room) {
-            None => Err("that game has ended: choose another".into()),
-            Some(false) => Err("that game is private: its players did not allow watchers".into()),
+            None => Err(Refusal::GameEnded),
+            Some(false) => Err(Refusal::Private),
             Some(true) => {
                 let ghost = self.next_ghost;
                 self.next_ghost += 1;
@@ -2171,27 +2050,27 @@ impl LobbyState {
         &mut self,
         id: SessionId,
         key: &str,
-        mut seats: [Seat; 2],
-    ) -> Result<(RoomId, [Seat; 2]), String> {
+        mut seats: [Occupant; 2],
+    ) -> Result<(RoomId, [Occupant; 2]), Refusal> {
         let Some(m) = self.members.get(&id) else {
-            return Err("you have left".into());
+            return Err(Refusal::YouLeft);
         };
         if matches!(m.status, Status::Watching(_))
             || matches!(m.status, Status::Playing(r) if r != ELSEWHERE)
         {
-            return Err("you are at another table".into());
+            return Err(Refusal::AtAnotherTable);
         }
-        let takes = |seat: &Seat| {
-            matches!(seat, Seat::Human { account, resume, .. }
+        let takes = |seat: &Occupant| {
+            matches!(seat, Occupant::Human { account, resume, .. }
                 if account.as_deref() == Some(key) || resume.as_deref() == Some(key))
         };
         let Some(mine) = seats.iter().position(takes) else {
-            return Err("that game has no seat for you".into());
+            return Err(Refusal::NoSeat);
         };
         let room = self.next_room;
         self.next_room += 1;
         for (i, seat) in seats.iter_mut().enumerate() {
-            if let Seat::Human {
+            if let Occupant::Human {
                 id: sid, resume, ..
             } = seat
             {
@@ -2252,19 +2131,16 @@ impl LobbyState {
         code: &str,
         mut visitor: Visitor,
         ratings: [Option<u32>; 2],
-    ) -> Result<Vec<Effect>, String> {
+    ) -> Result<Vec<Effect>, Refusal> {
         let code = normalise_code(code);
         let Some(h) = self.hosted.get(&code).copied() else {
             return Err(if self.started.contains_key(&code) {
-                format!("the room {code} is already playing: ask your friend for a new code")
+                Refusal::RoomPlaying(code)
             } else {
-                format!(
-                    "no room has the code {}: check it with your friend",
-                    crate::text::sanitize_quote(&code, 8)
-                )
+                Refusal::NoSuchRoom(code)
             });
         };
-        let rules = self.rules(h.kind).ok_or("that game is not offered here")?;
+        let rules = self.rules(h.kind).ok_or(Refusal::GameNotOffered)?;
         visitor.rating = if visitor.account.is_some() && rated_rules(&rules) {
             Some(
                 rating_index(h.kind)
@@ -2283,7 +2159,7 @@ impl LobbyState {
             }
             None => {
                 self.out.clear();
-                Err("your friend has left".into())
+                Err(Refusal::FriendLeft)
             }
         }
     }
@@ -2548,7 +2424,7 @@ impl LobbyState {
             && self.members.get(&a).and_then(|m| m.rated(&rules)).is_some()
             && (b_member.and_then(|m| m.rated(&rules)).is_some()
                 || visitor.is_some_and(|v| v.account.is_some() && v.rating.is_some()));
-        let human = |id: SessionId, m: &Member, colour: Colour| Seat::Human {
+        let human = |id: SessionId, m: &Member, colour: Colour| Occupant::Human {
             id,
             name: m.name.clone(),
             colour,
@@ -2571,7 +2447,7 @@ impl LobbyState {
                 }
                 (None, Some(v)) => {
                     let colour = take_colour(&mut self.rng, v.colour);
-                    Seat::Human {
+                    Occupant::Human {
                         id: b,
                         name: v.name.clone(),
                         colour,
@@ -2584,7 +2460,7 @@ impl LobbyState {
                 }
                 (None, None) => return None,
             },
-            None => Seat::Computer {
+            None => Occupant::Computer {
                 level: level
                     .and_then(|l| l.in_game(rules.kind()))
                     .unwrap_or(Level::default_for(rules.kind())),
@@ -2601,7 +2477,7 @@ impl LobbyState {
         // kept with the room in NATS: it takes the seat back on any host,
         // also once the visitor's host is gone.
         for seat in &mut seats {
-            if let Seat::Human {
+            if let Occupant::Human {
                 id,
                 account: None,
                 resume,
@@ -2691,7 +2567,7 @@ mod tests {
     }
 
     /// The room and seats of the one room these effects open.
-    fn opened(effects: &[Effect]) -> (RoomId, Rules, [Seat; 2]) {
+    fn opened(effects: &[Effect]) -> (RoomId, Rules, [Occupant; 2]) {
         let rooms: Vec<_> = effects
             .iter()
             .filter_map(|e| match e {
@@ -2705,8 +2581,8 @@ mod tests {
         rooms.into_iter().next().unwrap()
     }
 
-    fn seated(seats: &[Seat; 2]) -> Vec<Option<SessionId>> {
-        let mut ids: Vec<_> = seats.iter().map(Seat::id).collect();
+    fn seated(seats: &[Occupant; 2]) -> Vec<Option<SessionId>> {
+        let mut ids: Vec<_> = seats.iter().map(Occupant::id).collect();
         ids.sort();
         ids
     }
@@ -2838,13 +2714,13 @@ mod tests {
                 (&seats[1], &seats[0])
             };
             assert!(
-                matches!(me, Seat::Human { id: 1, name, .. } if name == "ann"),
+                matches!(me, Occupant::Human { id: 1, name, .. } if name == "ann"),
                 "{seats:?}"
             );
             assert!(
                 matches!(
                     cpu,
-                    Seat::Computer {
+                    Occupant::Computer {
                         level: Level::Hard,
                         ..
                     }
@@ -2996,8 +2872,8 @@ mod tests {
         let resumes: Vec<String> = seats
             .iter()
             .filter_map(|seat| match seat {
-                Seat::Human { resume, .. } => resume.clone(),
-                Seat::Computer { .. } => None,
+                Occupant::Human { resume, .. } => resume.clone(),
+                Occupant::Computer { .. } => None,
             })
             .collect();
         assert_eq!(resumes.len(), 2, "{seats:?}");
@@ -3561,10 +3437,10 @@ mod tests {
         let mut shown: Vec<(Option<String>, Option<u32>)> = seats
             .iter()
             .map(|seat| match seat {
-                Seat::Human {
+                Occupant::Human {
                     account, rating, ..
                 } => (account.clone(), *rating),
-                Seat::Computer { .. } => panic!("two people"),
+                Occupant::Computer { .. } => panic!("two people"),
             })
             .collect();
         shown.sort();
@@ -3968,7 +3844,7 @@ mod tests {
         let code = seats
             .iter()
             .find_map(|seat| match seat {
-                Seat::Human { id, resume, .. } if id == ghost => resume.clone(),
+                Occupant::Human { id, resume, .. } if id == ghost => resume.clone(),
                 _ => None,
             })
             .expect("the visitor's seat has a resume code");
@@ -4043,7 +3919,7 @@ mod tests {
         let (_, _, seats) = opened(&effects);
         assert!(seated(&seats).contains(&Some(1)));
         let again = s.open_for_visitor(&code, visitor("ivy"), [None; 2]);
-        assert!(again.unwrap_err().contains("already playing"));
+        assert!(matches!(again, Err(Refusal::RoomPlaying(_))), "{again:?}");
         // A session that is playing cannot go to a room elsewhere.
         assert_eq!(s.leave_to_join(1), None);
         assert_eq!(s.leave_to_join(2).map(|j| j.name), Some("gus".into()));
@@ -4086,9 +3962,10 @@ mod tests {
         // Host A: ann invites bo, who is on host-b.
         let mut a = lobby(44).with_cluster(true);
         named(&mut a, 1, "ann");
-        a.set_remote_people(vec![RemotePerson {
-            host: "host-b".into(),
-            session: 7,
+        a.set_remote_people(vec![Person {
+            host: Some("host-b".into()),
+            id: 7,
+            me: false,
             invitable: true,
             name: "bo".into(),
             account: false,
@@ -4126,16 +4003,14 @@ mod tests {
         assert!(seated(&seats).contains(&Some(1)));
         assert_eq!(
             a.open_for_invitee(1, v, [None; 2]),
-            Err("that invitation is no longer open".into())
+            Err(Refusal::InvitationClosed)
         );
 
         // Host B: cy gets ann's invitation from host-a.
         let mut b = lobby(45).with_cluster(true);
         named(&mut b, 2, "cy");
-        let ask = |to| InvitationFromAfar {
-            host: "host-a".into(),
-            session: 1,
-            to,
+        let ask = Invitation {
+            from: 1,
             name: "ann\u{1b}[2J".into(),
             account: false,
             rating: None,
@@ -4144,14 +4019,19 @@ mod tests {
             clock: None,
             opening: Opening::Standard,
         };
-        let e = b.invited_from_afar(ask(2)).expect("delivered");
+        let e = b
+            .invited_from_afar("host-a", 2, ask.clone())
+            .expect("delivered");
         let inv = invited(&e, 2).expect("cy is invited");
         assert!(inv.from >= AFAR_IDS);
         assert!(!inv.name.contains('\u{1b}'), "{inv:?}");
-        assert!(b.invited_from_afar(ask(2)).unwrap_err().contains("already"));
+        assert!(matches!(
+            b.invited_from_afar("host-a", 2, ask.clone()),
+            Err(Refusal::InvitedAlready(_))
+        ));
         assert_eq!(
-            b.invited_from_afar(ask(99)),
-            Err("that player has left".into())
+            b.invited_from_afar("host-a", 99, ask.clone()),
+            Err(Refusal::PlayerLeft)
         );
         let e = b.handle(Command::AnswerChallenge {
             id: 2,
@@ -4166,7 +4046,8 @@ mod tests {
                 id: 2
             }]
         );
-        b.invited_from_afar(ask(2)).expect("delivered again");
+        b.invited_from_afar("host-a", 2, ask.clone())
+            .expect("delivered again");
         let e = b.handle(Command::AnswerChallenge {
             id: 2,
             from: inv.from,
@@ -4179,8 +4060,9 @@ mod tests {
         );
         // cy plays elsewhere now: not free for another invitation.
         assert!(
-            b.invited_from_afar(ask(2))
+            b.invited_from_afar("host-a", 2, ask.clone())
                 .unwrap_err()
+                .to_string()
                 .contains("is playing")
         );
     }
@@ -4196,10 +4078,7 @@ mod tests {
         let one = s.ghost_watcher(room).expect("a quick match may be watched");
         let two = s.ghost_watcher(room).expect("and by more than one");
         assert!(one >= VISITOR_IDS && two >= VISITOR_IDS && one != two);
-        assert_eq!(
-            s.ghost_watcher(room + 100),
-            Err("that game has ended: choose another".into())
-        );
+        assert_eq!(s.ghost_watcher(room + 100), Err(Refusal::GameEnded));
         // A friend's room whose host allows no watchers is private.
         named(&mut s, 3, "cy");
         named(&mut s, 4, "dee");
@@ -4223,7 +4102,7 @@ mod tests {
             code,
             from_login: false,
         }));
-        assert!(s.ghost_watcher(private).unwrap_err().contains("private"));
+        assert_eq!(s.ghost_watcher(private), Err(Refusal::Private));
         // Someone here watches a game elsewhere: only from the lobby, once.
         named(&mut s, 5, "eve");
         assert_eq!(s.watch_elsewhere(5), Some("eve".into()));
@@ -4261,9 +4140,10 @@ mod tests {
     #[test]
     fn names_on_other_hosts_are_taken_for_guests_and_accounts_names_for_accounts() {
         let mut s = lobby(43).with_cluster(true);
-        let remote = |name: &str, account: bool| RemotePerson {
-            host: "host-b".into(),
-            session: name.len() as u64,
+        let remote = |name: &str, account: bool| Person {
+            host: Some("host-b".into()),
+            id: name.len() as u64,
+            me: false,
             invitable: true,
             name: name.into(),
             account,
@@ -4322,9 +4202,10 @@ mod tests {
             waiting: vec![(GameKind::ConnectFour, 1)],
             degraded: false,
         });
-        s.set_remote_people(vec![RemotePerson {
-            host: "host-b".into(),
-            session: 3,
+        s.set_remote_people(vec![Person {
+            host: Some("host-b".into()),
+            id: 3,
+            me: false,
             invitable: false,
             name: "bea".into(),
             account: true,

@@ -22,7 +22,8 @@ use super::accounts::{self, Login};
 use super::outbox::{Outbox, Sink};
 use super::records;
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
-use crate::lobby::{Command, NewMember, SessionId, ToSession};
+use crate::lobby::{Arrival, Command, SessionId, ToSession};
+use crate::protocol::{LeaveReason, SeatCmd};
 use crate::session::remote::RemoteOptions;
 use crate::session::{ESC_TIMEOUT, Output, Request, Session};
 use crate::term::board::Theme;
@@ -68,20 +69,25 @@ fn counts_delay(id: SessionId, interval: Duration) -> Duration {
 /// A boxed future borrowing the session.
 type Boxed<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
-/// A store call, bounded in time; an error is logged and becomes [`STORE_AWAY`].
+/// The store failed or did not answer in time (logged where it happened).
+#[derive(Debug, thiserror::Error)]
+#[error("{STORE_AWAY}")]
+struct StoreAway;
+
+/// A store call, bounded in time; an error is logged and becomes [`StoreAway`].
 async fn within<T, E: std::fmt::Display>(
     what: &str,
     fut: impl std::future::Future<Output = Result<T, E>>,
-) -> Result<T, String> {
+) -> Result<T, StoreAway> {
     match tokio::time::timeout(STORE_WAIT, fut).await {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(e)) => {
             tracing::warn!(error = %e, what, "store error");
-            Err(STORE_AWAY.into())
+            Err(StoreAway)
         }
         Err(_) => {
             tracing::warn!(what, "store did not answer in time");
-            Err(STORE_AWAY.into())
+            Err(StoreAway)
         }
     }
 }
@@ -239,13 +245,15 @@ pub async fn run(
     let (inbox_tx, mut inbox) = crate::mailbox::channel::<ToSession>(INBOX);
     let Some(name) = ctx
         .lobby
-        .join(NewMember {
-            id: p.id,
-            name: welcome.name,
-            identity: p.identity.clone(),
-            account: welcome.player,
-            inbox: inbox_tx,
-        })
+        .join(
+            Arrival {
+                id: p.id,
+                name: welcome.name,
+                identity: p.identity.clone(),
+                account: welcome.player,
+            },
+            inbox_tx,
+        )
         .await
     else {
         kill.cancel();
@@ -488,11 +496,11 @@ pub async fn run(
 
     // Leave the table and the lobby, say goodbye, and close.
     let reason = match &end {
-        End::Gone | End::Cut => "disconnected",
-        End::Idle => "was idle too long",
-        End::Shutdown => "host shutting down",
-        End::Quit | End::Message(_) => "left",
-        End::Replaced(_) => "connected again elsewhere",
+        End::Gone | End::Cut => LeaveReason::Disconnected,
+        End::Idle => LeaveReason::Idle,
+        End::Shutdown => LeaveReason::Shutdown,
+        End::Quit | End::Message(_) => LeaveReason::Left,
+        End::Replaced(_) => LeaveReason::Replaced,
     };
     // In a cluster, a host that stops hands its games over: the players
     // carry them on from another host.
@@ -512,17 +520,16 @@ pub async fn run(
             })
             .await;
         }
-        room.send(RoomCmd::Leave {
-            who: conn.id,
-            reason: reason.into(),
+        let leave = SeatCmd::Leave {
+            reason,
             // Not a deliberate quit: an account's seat is kept a while (a
             // table on another host keeps it while this one restarts).
             dropped: restarting || matches!(end, End::Gone | End::Cut | End::Replaced(_)),
-        })
-        .await;
+        };
+        room.send(RoomCmd::seat(conn.id, leave)).await;
     }
     ctx.lobby.send(Command::Leave { id: conn.id }).await;
-    tracing::info!(session = conn.id, reason, "session end");
+    tracing::info!(session = conn.id, reason = reason.text(), "session end");
     match end {
         // The client went away (or only closed its input): try to restore
         // its terminal anyway; the close grace below cuts what does not go.
@@ -585,12 +592,7 @@ impl Conn {
             room.send(RoomCmd::Unwatch { id: self.id }).await;
             self.ctx.lobby.send(Command::LeftRoom { id: self.id }).await;
         } else {
-            room.send(RoomCmd::Leave {
-                who: self.id,
-                reason: "left".into(),
-                dropped: false,
-            })
-            .await;
+            room.send(RoomCmd::seat(self.id, SeatCmd::LEAVE)).await;
         }
     }
 
@@ -629,13 +631,36 @@ impl Conn {
         }
         self.chat_sent.push_back(now);
         let from = self.session.name().unwrap_or_default().to_string();
-        room.send(RoomCmd::Chat {
+        room.send(RoomCmd::Seat {
             who: self.id,
-            from,
-            text,
+            name: from,
+            cmd: SeatCmd::Chat(text),
+            at: self.input_at,
         })
         .await;
         Output::default()
+    }
+
+    /// A seat's command: to the table as it is (a chat line once within
+    /// the host's limits).
+    async fn seat(&mut self, cmd: SeatCmd) -> Option<End> {
+        let cmd = match cmd {
+            SeatCmd::Chat(text) => {
+                let out = self.chat(text).await;
+                return self.emit(out).await;
+            }
+            cmd => cmd,
+        };
+        if let Some((room, _)) = &self.room {
+            room.send(RoomCmd::Seat {
+                who: self.id,
+                name: self.session.name().unwrap_or_default().to_string(),
+                cmd,
+                at: self.input_at,
+            })
+            .await;
+        }
+        None
     }
     /// A key press: the idle clock restarts and a warning goes away.
     /// [`Conn::key_pressed_inline`], boxed (see [`Conn::emit`]).
@@ -678,64 +703,20 @@ impl Conn {
         let lobby = &self.ctx.lobby;
         match req {
             Request::Quit => return Some(End::Quit),
-            Request::Move(m) => {
-                if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Move {
-                        who: id,
-                        m,
-                        at: self.input_at,
-                    })
-                    .await;
-                }
-            }
-            Request::Leave => {
-                if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Leave {
-                        who: id,
-                        reason: "left".into(),
-                        dropped: false,
-                    })
-                    .await;
-                }
-            }
-            Request::Rematch => {
-                if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Rematch { who: id }).await;
-                }
-            }
+            Request::Seat(cmd) => return self.seat(cmd).await,
             Request::ToMenu => self.leave_room().await,
             Request::Games => {
-                let local = self.ctx.lobby.games().await;
-                let mut rows: Vec<crate::session::live::GameRow> = local
-                    .into_iter()
-                    .map(|g| crate::session::live::GameRow {
-                        room: g.room,
-                        game: g.game,
-                        players: g.players,
-                        rated: g.rated,
-                        moves: g.moves,
-                        watchers: g.watchers,
-                        host: None,
-                    })
-                    .collect();
+                let mut rows = self.ctx.lobby.games().await;
                 self.remote_games.clear();
                 if let Some(cluster) = &self.ctx.cluster {
-                    for (i, (host, g)) in cluster.games().await.into_iter().enumerate() {
+                    for (i, mut g) in cluster.games().await.into_iter().enumerate() {
                         let number = REMOTE_GAMES + i as u64;
-                        self.remote_games.insert(number, (host.clone(), g.room));
-                        rows.push(crate::session::live::GameRow {
-                            room: number,
-                            game: g.game,
-                            players: g.players,
-                            rated: g.rated,
-                            moves: g.moves,
-                            watchers: g.watchers,
-                            host: Some(host),
-                        });
+                        let host = g.host.clone().unwrap_or_default();
+                        self.remote_games.insert(number, (host, g.room));
+                        g.room = number;
+                        rows.push(g);
                     }
-                    rows.sort_by(|a, b| {
-                        (b.watchers, b.moves, a.room).cmp(&(a.watchers, a.moves, b.room))
-                    });
+                    rows.sort_by(crate::protocol::GameSummary::order);
                     rows.truncate(crate::lobby::GAMES_LISTED);
                     self.remote_games
                         .retain(|number, _| rows.iter().any(|r| r.room == *number));
@@ -754,23 +735,7 @@ impl Conn {
             }
             Request::Watch(room) => lobby.send(Command::Watch { id, room }).await,
             Request::People => {
-                let people = self.ctx.lobby.people(id).await;
-                let rows = people
-                    .into_iter()
-                    .map(|p| crate::session::live::PersonRow {
-                        id: p.id,
-                        name: p.name,
-                        ratings: p.ratings,
-                        account: p.account,
-                        doing: match &p.host {
-                            Some(host) => format!("{} (on {host})", p.doing.describe()),
-                            None => p.doing.describe(),
-                        },
-                        invitable: p.invitable,
-                        me: p.me,
-                        elsewhere: p.host.is_some(),
-                    })
-                    .collect();
+                let rows = self.ctx.lobby.people(id).await;
                 let out = self.session.show_people(rows);
                 return self.emit(out).await;
             }
@@ -803,10 +768,6 @@ impl Conn {
                 lobby.send(Command::SetRoomOpening { id, opening }).await
             }
             Request::AllowWatchers(allow) => lobby.send(Command::AllowWatchers { id, allow }).await,
-            Request::Chat(text) => {
-                let out = self.chat(text).await;
-                return self.emit(out).await;
-            }
             Request::SetName(name) => {
                 // Boxed, as the store's futures are large (see `records`).
                 let check = accounts::check_name(&self.ctx.store, self.account.as_deref(), &name);
@@ -841,36 +802,6 @@ impl Conn {
                         human_first,
                     })
                     .await
-            }
-            Request::Undo => {
-                if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Undo { who: id }).await;
-                }
-            }
-            Request::Resign => {
-                if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Resign { who: id }).await;
-                }
-            }
-            Request::Offer(kind) => {
-                if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Offer { who: id, kind }).await;
-                }
-            }
-            Request::Answer(accept) => {
-                if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Answer { who: id, accept }).await;
-                }
-            }
-            Request::Swap2(choice) => {
-                if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Swap2 { who: id, choice }).await;
-                }
-            }
-            Request::Claim => {
-                if let Some((room, _)) = &self.room {
-                    room.send(RoomCmd::Claim { who: id }).await;
-                }
             }
             Request::CreateRoom(kind, rated) => {
                 lobby.send(Command::CreateRoom { id, kind, rated }).await
@@ -913,14 +844,14 @@ impl Conn {
             (Request::Profile, Some(a)) => match within("profile", store.profile(a, now)).await {
                 Ok(Some(p)) => self.session.show_profile(Some(records::profile_view(&p))),
                 Ok(None) => self.session.show_profile(None),
-                Err(e) => self.session.records_message(&e),
+                Err(e) => self.session.records_message(&e.to_string()),
             },
             (Request::Leaderboard(kind), me) => {
                 match within("leaderboard", store.leaderboard(kind, me, now)).await {
                     Ok(b) => self
                         .session
                         .show_leaderboard(records::leaderboard_view(&b, me)),
-                    Err(e) => self.session.records_message(&e),
+                    Err(e) => self.session.records_message(&e.to_string()),
                 }
             }
             (Request::Replay(game), Some(a)) => match within("game", store.game(&game)).await {
@@ -929,16 +860,16 @@ impl Conn {
                     None => self.session.records_message("this game cannot be shown"),
                 },
                 Ok(_) => self.session.records_message("no such game among yours"),
-                Err(e) => self.session.records_message(&e),
+                Err(e) => self.session.records_message(&e.to_string()),
             },
             (Request::Keys, Some(a)) => match within("keys", store.keys(a)).await {
                 Ok(keys) => self.session.show_keys(records::key_rows(&keys)),
-                Err(e) => self.session.records_message(&e),
+                Err(e) => self.session.records_message(&e.to_string()),
             },
             (Request::LinkCode, Some(a)) => {
                 match within("link code", store.create_link_code(a, now)).await {
                     Ok(code) => self.session.show_link_code(&code),
-                    Err(e) => self.session.records_message(&e),
+                    Err(e) => self.session.records_message(&e.to_string()),
                 }
             }
             (Request::RemoveKey(fp), Some(a)) => {
@@ -1035,15 +966,7 @@ impl Conn {
             ToSession::Kick(m) => return Some(End::Message(m)),
             ToSession::Replaced(m) => return Some(End::Replaced(m)),
             ToSession::Said(m) => self.session.notice(&m),
-            ToSession::Invited(i) => self.session.invited(crate::session::live::InviteView {
-                from: i.from,
-                name: i.name,
-                rating: i.rating,
-                kind: i.kind,
-                rated: i.rated,
-                clock: i.clock,
-                opening: i.opening,
-            }),
+            ToSession::Invited(i) => self.session.invited(*i),
             ToSession::InvitationGone { from } => self.session.invitation_gone(from),
             // A guest back by a resume code: the stones they chose.
             ToSession::Waiting(news) => self.session.waiting_news(news.0, news.1),

@@ -5,26 +5,11 @@ use super::records::window_start;
 use super::remote::{Stats, header};
 use crate::clock::TimeControl;
 use crate::game::{GameKind, Rules};
+use crate::protocol::{Doing, GameSummary, Invitation, Person};
 use crate::table::Opening;
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Line, Style};
 use crate::text;
-
-/// A game in play, as the list shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameRow {
-    /// The table, to ask to watch it.
-    pub room: u64,
-    /// "Connect Four 7x6" and the like.
-    pub game: String,
-    /// Both players (with ratings in a rated game), first player first.
-    pub players: [String; 2],
-    pub rated: bool,
-    pub moves: usize,
-    pub watchers: usize,
-    /// Cluster mode: the host the game is on, if not this one.
-    pub host: Option<String>,
-}
 
 /// What a key on the list asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +32,7 @@ const ROWS_TOP: usize = 5;
 #[derive(Debug, Clone, Default)]
 pub struct GamesScreen {
     /// `None` until the lobby answers.
-    rows: Option<Vec<GameRow>>,
+    rows: Option<Vec<GameSummary>>,
     selected: usize,
     message: Option<String>,
 }
@@ -58,7 +43,7 @@ impl GamesScreen {
     }
 
     /// The list came (again): the same game stays chosen if it is still on.
-    pub fn set_games(&mut self, rows: Vec<GameRow>) {
+    pub fn set_games(&mut self, rows: Vec<GameSummary>) {
         let chosen = self
             .rows
             .as_ref()
@@ -133,10 +118,10 @@ impl GamesScreen {
         f.blank();
         let rows = self.rows.as_deref().unwrap_or(&[]);
         let start = window_start(self.selected, rows.len(), PAGE);
-        let page: Vec<&GameRow> = rows.iter().skip(start).take(PAGE).collect();
+        let page: Vec<&GameSummary> = rows.iter().skip(start).take(PAGE).collect();
         // The game column as wide as its widest entry ("Connect Four 7x6
         // rated"); the players have the rest of the row.
-        let game_of = |g: &GameRow| {
+        let game_of = |g: &GameSummary| {
             let game = text::sanitize(&g.game, GAME_MAX);
             if g.rated {
                 format!("{game} rated")
@@ -213,7 +198,7 @@ fn bare_name(name: &str) -> &str {
 /// the names (colour, rating), else each name shortened at a word with
 /// `…`; never a word cut in half (a host name longer than 12 columns is
 /// abbreviated with `…`).
-fn players_text(g: &GameRow, max: usize) -> String {
+fn players_text(g: &GameSummary, max: usize) -> String {
     let at = g
         .host
         .as_ref()
@@ -283,8 +268,8 @@ fn push_page(
 mod tests {
     use super::*;
 
-    fn row(room: u64, a: &str, b: &str) -> GameRow {
-        GameRow {
+    fn row(room: u64, a: &str, b: &str) -> GameSummary {
+        GameSummary {
             room,
             game: "Connect Four 7x6".into(),
             players: [a.into(), b.into()],
@@ -346,7 +331,7 @@ mod tests {
     #[test]
     fn a_long_list_pages_and_names_are_cleaned() {
         let mut s = GamesScreen::new();
-        let mut rows: Vec<GameRow> = (1..=30).map(|i| row(i, "ann", "bob")).collect();
+        let mut rows: Vec<GameSummary> = (1..=30).map(|i| row(i, "ann", "bob")).collect();
         rows[0].players[0] = "evil\x1b[2Jname".into();
         s.set_games(rows);
         let text = s.frame("me", &Stats::default()).to_plain("\n");
@@ -359,36 +344,6 @@ mod tests {
         // A click on the first row shown watches that game.
         assert_eq!(s.click(ROWS_TOP), LiveAction::Watch(19));
     }
-}
-
-/// Someone online, as the list shows them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PersonRow {
-    /// The session, to invite it.
-    pub id: u64,
-    pub name: String,
-    /// Ratings: Connect Four, Gomoku (players with an account).
-    pub ratings: [Option<u32>; 2],
-    pub account: bool,
-    /// "in the lobby", "playing"...
-    pub doing: String,
-    pub invitable: bool,
-    /// This is me.
-    pub me: bool,
-    /// On another host of the cluster.
-    pub elsewhere: bool,
-}
-
-/// An invitation to a game, as its recipient sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InviteView {
-    pub from: u64,
-    pub name: String,
-    pub rating: Option<u32>,
-    pub kind: GameKind,
-    pub rated: bool,
-    pub clock: Option<TimeControl>,
-    pub opening: Opening,
 }
 
 /// What a key on the who-is-online screen asks for.
@@ -427,7 +382,7 @@ struct Form {
 #[derive(Debug, Clone)]
 pub struct PeopleScreen {
     games: Vec<Rules>,
-    rows: Option<Vec<PersonRow>>,
+    rows: Option<Vec<Person>>,
     selected: usize,
     message: Option<String>,
     form: Option<Form>,
@@ -452,7 +407,7 @@ impl PeopleScreen {
     }
 
     /// The list came (again): the same person stays chosen if still here.
-    pub fn set_people(&mut self, rows: Vec<PersonRow>) {
+    pub fn set_people(&mut self, rows: Vec<Person>) {
         let chosen = self
             .rows
             .as_ref()
@@ -621,14 +576,14 @@ impl PeopleScreen {
         let title = match &self.rows {
             None => " Who is online: asking the lobby...".to_string(),
             Some(_) => {
-                let count = |d: &str| rows.iter().filter(|p| p.doing.starts_with(d)).count();
+                let count = |f: fn(Doing) -> bool| rows.iter().filter(|p| f(p.doing)).count();
                 format!(
                     " Who is online: {} ({} in the lobby, {} seeking, {} playing, {} watching)",
                     rows.len(),
-                    count("in the lobby"),
-                    count("seeking"),
-                    count("playing"),
-                    count("watching")
+                    count(|d| d == Doing::Lobby),
+                    count(|d| matches!(d, Doing::Seeking(_))),
+                    count(|d| d == Doing::Playing),
+                    count(|d| d == Doing::Watching)
                 )
             }
         };
@@ -673,11 +628,13 @@ impl PeopleScreen {
                 };
                 row.push_str(&format!("{r:<7}"));
             }
-            let doing = if p.invitable {
-                p.doing.clone()
-            } else {
-                format!("{}, no invitations", p.doing)
-            };
+            let mut doing = p.doing.describe();
+            if let Some(host) = &p.host {
+                doing.push_str(&format!(" (on {host})"));
+            }
+            if !p.invitable {
+                doing.push_str(", no invitations");
+            }
             row.push_str(&text::sanitize(&doing, 34));
             shown.push(row);
         }
@@ -748,7 +705,7 @@ impl PeopleScreen {
 pub const INVITE_WAIT_SECS: u64 = 60;
 
 /// The invitation in front of everything else on a lobby screen.
-pub fn invitation_frame(name: &str, stats: &Stats, inv: &InviteView, more: usize) -> Frame {
+pub fn invitation_frame(name: &str, stats: &Stats, inv: &Invitation, more: usize) -> Frame {
     let mut f = header(name, stats);
     let mut who = text::sanitize(&inv.name, text::MAX_NAME_WIDTH);
     if let Some(r) = inv.rating {

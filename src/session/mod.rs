@@ -20,14 +20,15 @@ pub mod widgets;
 use std::time::{Duration, Instant};
 
 use crate::engine::Level;
-use crate::game::{GameKind, Move};
+use crate::game::GameKind;
+use crate::protocol::SeatCmd;
 use crate::table::GameView;
 use crate::term::board::Theme;
 use crate::term::input::{Key, KeyDecoder};
 use crate::term::screen::{ENTER_SEQUENCE, Frame, Screen, leave_bytes};
 
 use help::HelpTopic;
-use live::{GameRow, GamesScreen, InviteView, LiveAction, PeopleAction, PeopleScreen, PersonRow};
+use live::{GamesScreen, LiveAction, PeopleAction, PeopleScreen};
 use play::{PlayAction, PlayScreen};
 use records::{KeyRow, LeaderboardView, ProfileView, RecordsAction, RecordsScreen, ReplayView};
 use remote::{HostScreen, LobbyScreen, RemoteAction, RemoteOptions, SeekScreen, Stats};
@@ -59,13 +60,9 @@ fn is_burst(keys: &[Key]) -> bool {
 pub enum Request {
     /// Start this local game.
     StartLocal(LocalGame),
-    /// Play this move in the current game (checked against what we show;
-    /// the table checks again).
-    Move(Move),
-    /// Leave the current game (a forfeit if it is still on).
-    Leave,
-    /// Ask for a rematch / play again.
-    Rematch,
+    /// A command for the table this session sits at (or watches, for
+    /// chat): handed on as it is.
+    Seat(SeatCmd),
     /// Back to the menu (local) or the lobby (remote; this leaves the table).
     ToMenu,
     /// Close the session.
@@ -79,18 +76,6 @@ pub enum Request {
     /// Remote: a game against the computer; who moves first (`Some(true)`:
     /// the person, `None`: drawn at random).
     PlayComputer(GameKind, Level, Option<bool>),
-    /// Take back my last move (a casual game against the computer).
-    Undo,
-    /// Resign the game in play.
-    Resign,
-    /// Offer a draw, or ask to take back my last move.
-    Offer(crate::table::OfferKind),
-    /// Answer the offer made to me (`true`: accept).
-    Answer(bool),
-    /// My choice in a swap2 opening.
-    Swap2(crate::table::Swap2Choice),
-    /// Claim the win: the opponent has not moved for too long.
-    Claim,
     /// Remote: open a room for a friend (`true`: a rated game, when both
     /// players have accounts and the board is standard).
     CreateRoom(GameKind, bool),
@@ -116,8 +101,6 @@ pub enum Request {
     Watch(u64),
     /// Remote: my room for a friend may be watched (or not).
     AllowWatchers(bool),
-    /// Remote: say this at the table.
-    Chat(String),
     /// Remote: who is online ([`Session::show_people`]).
     People,
     /// Remote: invite this session to a game.
@@ -188,7 +171,7 @@ struct RemoteState {
     colour: Option<crate::game::Colour>,
     stats: Stats,
     /// Invitations received, the one shown first (bounded by the lobby).
-    invitations: std::collections::VecDeque<InviteView>,
+    invitations: std::collections::VecDeque<crate::protocol::Invitation>,
 }
 
 pub struct Session {
@@ -724,7 +707,7 @@ impl Session {
     }
 
     /// Remote: who is online came.
-    pub fn show_people(&mut self, rows: Vec<PersonRow>) -> Output {
+    pub fn show_people(&mut self, rows: Vec<crate::protocol::Person>) -> Output {
         if let State::People(p, _) = &mut self.state {
             p.set_people(rows);
         }
@@ -732,7 +715,7 @@ impl Session {
     }
 
     /// Remote: an invitation to a game (shown over the lobby screens).
-    pub fn invited(&mut self, inv: InviteView) -> Output {
+    pub fn invited(&mut self, inv: crate::protocol::Invitation) -> Output {
         if let Some(r) = &mut self.remote
             && r.invitations.len() < 16
         {
@@ -752,7 +735,7 @@ impl Session {
     }
 
     /// The invitation shown now, if any: over every screen but a game.
-    fn invitation_showing(&self) -> Option<&InviteView> {
+    fn invitation_showing(&self) -> Option<&crate::protocol::Invitation> {
         if matches!(self.state, State::Play(_) | State::Closed) || self.help.is_some() {
             return None;
         }
@@ -760,7 +743,7 @@ impl Session {
     }
 
     /// Remote: the games in play came.
-    pub fn show_games(&mut self, rows: Vec<GameRow>) -> Output {
+    pub fn show_games(&mut self, rows: Vec<crate::protocol::GameSummary>) -> Output {
         if let State::Games(g, _) = &mut self.state {
             g.set_games(rows);
         }
@@ -1152,21 +1135,12 @@ impl Session {
                 match action {
                     PlayAction::None => {}
                     PlayAction::Redraw => self.screen.invalidate(),
-                    PlayAction::Submit(m) => out.requests.push(Request::Move(m)),
-                    PlayAction::Leave => out.requests.push(Request::Leave),
-                    PlayAction::Rematch => out.requests.push(Request::Rematch),
+                    PlayAction::Seat(cmd) => out.requests.push(Request::Seat(cmd)),
                     PlayAction::ToMenu => {
                         out.requests.push(Request::ToMenu);
                         self.show_lobby();
                     }
                     PlayAction::Quit => out.requests.push(Request::Quit),
-                    PlayAction::Undo => out.requests.push(Request::Undo),
-                    PlayAction::Resign => out.requests.push(Request::Resign),
-                    PlayAction::Claim => out.requests.push(Request::Claim),
-                    PlayAction::Offer(kind) => out.requests.push(Request::Offer(kind)),
-                    PlayAction::Answer(yes) => out.requests.push(Request::Answer(yes)),
-                    PlayAction::Swap2(choice) => out.requests.push(Request::Swap2(choice)),
-                    PlayAction::Chat(text) => out.requests.push(Request::Chat(text)),
                 }
             }
             State::Lobby(lobby) => {
@@ -1427,7 +1401,7 @@ impl SharedFrames {
 mod tests {
     use super::*;
     use crate::clock::{Clock, TimeControl};
-    use crate::game::{Colour, Rules, Side};
+    use crate::game::{Colour, Move, Rules, Side};
     use crate::table::{Seat, Table};
 
     fn remote() -> Session {

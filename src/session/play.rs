@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::clock::{ClockView, format_left, next_whole_second, whole_seconds};
 use crate::game::{GameKind, Move, Point, Side};
+use crate::protocol::SeatCmd;
 use crate::table::{
     ChatLine, Ending, GameView, OfferKind, PLAYERS_CHAT, Swap2Choice, Swap2Stage, WATCHERS_CHAT,
 };
@@ -23,28 +24,12 @@ const BOARD_INDENT: usize = 2;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlayAction {
     None,
-    /// Play this move (already checked against the position we show).
-    Submit(Move),
-    /// Leave the game (a forfeit if it is still on).
-    Leave,
-    Rematch,
+    /// A command for the table: a move (already checked against the
+    /// position we show), leaving, a rematch, a chat line...
+    Seat(SeatCmd),
     ToMenu,
     Quit,
     Redraw,
-    /// Take back my last move (a casual game against the computer).
-    Undo,
-    /// Resign the game in play (confirmed).
-    Resign,
-    /// Offer a draw, or ask to take back my last move.
-    Offer(OfferKind),
-    /// Answer the offer made to me.
-    Answer(bool),
-    /// Claim the win: the opponent has not moved for too long.
-    Claim,
-    /// Say this at the table (the players' chat, or the watchers').
-    Chat(String),
-    /// My choice in a swap2 opening.
-    Swap2(Swap2Choice),
 }
 
 /// Narrowest chat pane worth showing beside the board.
@@ -76,7 +61,7 @@ pub struct Layout {
 
 /// A message under the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
+pub struct StatusLine {
     pub text: String,
     pub error: bool,
 }
@@ -95,7 +80,7 @@ pub struct PlayScreen {
     /// it: the next key typed starts a new move instead of adding to it (a
     /// line-mode client sends a whole new line).
     held: bool,
-    pub notice: Option<Notice>,
+    pub notice: Option<StatusLine>,
     /// Remote games say "rematch" and "lobby"; local ones "play again" and "menu".
     remote: bool,
     /// Where the board was last drawn, for mouse clicks.
@@ -223,7 +208,7 @@ impl PlayScreen {
                 self.set_notice("chat commands: /mute and /unmute", true);
                 PlayAction::None
             }
-            t => PlayAction::Chat(t.to_string()),
+            t => PlayAction::Seat(SeatCmd::Chat(t.to_string())),
         }
     }
 
@@ -368,7 +353,7 @@ impl PlayScreen {
     }
 
     pub fn set_notice(&mut self, text: impl Into<String>, error: bool) {
-        self.notice = Some(Notice {
+        self.notice = Some(StatusLine {
             text: text.into(),
             error,
         });
@@ -415,7 +400,7 @@ impl PlayScreen {
                 if !self.kind().has_gravity() {
                     self.cursor = p;
                 }
-                PlayAction::Submit(m)
+                PlayAction::Seat(SeatCmd::Move(m))
             }
             Err(e) => {
                 self.typed.clear();
@@ -567,8 +552,8 @@ impl PlayScreen {
                 Key::Char('y') | Key::Char('Y') => {
                     self.confirm = None;
                     match confirm {
-                        Confirm::Leave => PlayAction::Leave,
-                        Confirm::Resign => PlayAction::Resign,
+                        Confirm::Leave => PlayAction::Seat(SeatCmd::LEAVE),
+                        Confirm::Resign => PlayAction::Seat(SeatCmd::Resign),
                     }
                 }
                 // Enter is no answer (a line-mode client sends it after the q).
@@ -590,7 +575,7 @@ impl PlayScreen {
             if self.can_undo() {
                 self.typed.clear();
                 self.notice = None;
-                return PlayAction::Undo;
+                return PlayAction::Seat(SeatCmd::Undo);
             }
             self.set_notice("nothing to take back", true);
             return PlayAction::None;
@@ -619,7 +604,7 @@ impl PlayScreen {
                 if let Some(choice) = choice {
                     self.typed.clear();
                     self.notice = None;
-                    return PlayAction::Swap2(choice);
+                    return PlayAction::Seat(SeatCmd::Swap2(choice));
                 }
             }
             match key {
@@ -631,8 +616,8 @@ impl PlayScreen {
                 Key::Char('=') => {
                     self.notice = None;
                     return match self.offer_to_me() {
-                        Some(_) => PlayAction::Answer(true),
-                        None => PlayAction::Offer(OfferKind::Draw),
+                        Some(_) => PlayAction::Seat(SeatCmd::Answer(true)),
+                        None => PlayAction::Seat(SeatCmd::Offer(OfferKind::Draw)),
                     };
                 }
                 Key::Char('w') | Key::Char('W')
@@ -640,7 +625,7 @@ impl PlayScreen {
                 {
                     if self.claim_due() {
                         self.notice = None;
-                        return PlayAction::Claim;
+                        return PlayAction::Seat(SeatCmd::Claim);
                     }
                     self.set_notice(CLAIM_EARLY, false);
                     return PlayAction::None;
@@ -652,7 +637,7 @@ impl PlayScreen {
                 }
                 Key::Char('-') if self.offer_to_me().is_some() => {
                     self.notice = None;
-                    return PlayAction::Answer(false);
+                    return PlayAction::Seat(SeatCmd::Answer(false));
                 }
                 // Never part of a move: say why it does nothing.
                 Key::Char('-') => {
@@ -668,7 +653,7 @@ impl PlayScreen {
                         return PlayAction::None;
                     }
                     self.notice = None;
-                    return PlayAction::Offer(OfferKind::Takeback);
+                    return PlayAction::Seat(SeatCmd::Offer(OfferKind::Takeback));
                 }
                 _ => {}
             }
@@ -687,7 +672,7 @@ impl PlayScreen {
                     PlayAction::None
                 }
                 Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A') => {
-                    PlayAction::Rematch
+                    PlayAction::Seat(SeatCmd::Rematch)
                 }
                 Key::Char('m') | Key::Char('M') | Key::Char('l') | Key::Char('L') | Key::Esc => {
                     PlayAction::ToMenu
@@ -1548,9 +1533,9 @@ mod tests {
             text.contains("ann has not moved for a long while: w claims the win"),
             "{text}"
         );
-        assert_eq!(bob.handle(Key::Char('w')), PlayAction::Claim);
+        assert_eq!(bob.handle(Key::Char('w')), PlayAction::Seat(SeatCmd::Claim));
         ann.tick(start + Duration::from_secs(500));
-        assert_ne!(ann.handle(Key::Char('w')), PlayAction::Claim);
+        assert_ne!(ann.handle(Key::Char('w')), PlayAction::Seat(SeatCmd::Claim));
     }
 
     #[test]
@@ -1678,13 +1663,16 @@ mod tests {
         assert_eq!(p.handle(Key::Char('n')), PlayAction::None);
         assert!(p.frame(Theme::Ascii).to_plain("\n").contains("you play on"));
         p.handle(Key::Char('!'));
-        assert_eq!(p.handle(Key::Char('y')), PlayAction::Resign);
+        assert_eq!(p.handle(Key::Char('y')), PlayAction::Seat(SeatCmd::Resign));
         // No offer waiting: = offers a draw, - does nothing, u asks for a takeback.
-        assert_eq!(p.handle(Key::Char('=')), PlayAction::Offer(OfferKind::Draw));
+        assert_eq!(
+            p.handle(Key::Char('=')),
+            PlayAction::Seat(SeatCmd::Offer(OfferKind::Draw))
+        );
         assert_eq!(p.handle(Key::Char('-')), PlayAction::None);
         assert_eq!(
             p.handle(Key::Char('u')),
-            PlayAction::Offer(OfferKind::Takeback)
+            PlayAction::Seat(SeatCmd::Offer(OfferKind::Takeback))
         );
         // An offer to us: shown above the board, = accepts, - declines.
         t.play(Side::First, Move::Column(3)).unwrap();
@@ -1695,8 +1683,14 @@ mod tests {
             text.contains("ann offers a draw: = accept   - decline"),
             "{text}"
         );
-        assert_eq!(p.handle(Key::Char('=')), PlayAction::Answer(true));
-        assert_eq!(p.handle(Key::Char('-')), PlayAction::Answer(false));
+        assert_eq!(
+            p.handle(Key::Char('=')),
+            PlayAction::Seat(SeatCmd::Answer(true))
+        );
+        assert_eq!(
+            p.handle(Key::Char('-')),
+            PlayAction::Seat(SeatCmd::Answer(false))
+        );
         // Ann's screen says hers waits.
         let mut a = PlayScreen::new(t.view().clone(), [true, false], true);
         let text = a.frame(Theme::Ascii).to_plain("\n");
@@ -1755,7 +1749,7 @@ mod tests {
         assert!(!text.contains("not your turn"), "{text}");
         assert_eq!(
             bob.handle(Key::Enter),
-            PlayAction::Submit(Move::Point(Point::new(6, 7)))
+            PlayAction::Seat(SeatCmd::Move(Move::Point(Point::new(6, 7))))
         );
         // Kept by an early Enter, a move gives way to the next one typed
         // (a line-mode client sends a new line, not more of the old one).
@@ -1773,7 +1767,7 @@ mod tests {
         bob.update(t.view().clone());
         assert_eq!(
             bob.handle(Key::Enter),
-            PlayAction::Submit(Move::Point(Point::new(7, 8)))
+            PlayAction::Seat(SeatCmd::Move(Move::Point(Point::new(7, 8))))
         );
         // A watcher types nothing.
         let mut w = PlayScreen::new(t.view().clone(), [false, false], true);
@@ -1798,7 +1792,7 @@ mod tests {
             ann.handle(Key::Left);
             assert_eq!(
                 ann.handle(Key::Enter),
-                PlayAction::Submit(Move::Point(Point::new(6, 9))),
+                PlayAction::Seat(SeatCmd::Move(Move::Point(Point::new(6, 9)))),
                 "{rules:?}"
             );
         }

@@ -12,6 +12,7 @@
 
 use super::*;
 use crate::game::Colour;
+use crate::protocol::LeaveReason;
 use crate::session::play::PlayScreen;
 use crate::term::board::Theme;
 
@@ -59,7 +60,7 @@ fn seat(
     colour: Colour,
 ) -> (SeatSpec, crate::mailbox::Receiver<ToSession>) {
     let (tx, rx) = crate::mailbox::channel(32);
-    let seat = super::super::state::Seat::Human {
+    let seat = super::super::state::Occupant::Human {
         id,
         name: name.into(),
         colour,
@@ -130,13 +131,7 @@ impl Game {
 
     async fn play_move(&mut self, who: SessionId, m: Move) {
         let stones = self.state.borrow().view.position.stones();
-        self.room
-            .send(RoomCmd::Move {
-                who,
-                m,
-                at: std::time::Instant::now(),
-            })
-            .await;
+        self.room.send(RoomCmd::seat(who, SeatCmd::Move(m))).await;
         let s = self.state().await;
         assert_eq!(s.view.position.stones(), stones + 1, "the move was refused");
     }
@@ -233,11 +228,7 @@ async fn the_clock_runs_for_the_side_to_move_and_flags_it_at_its_deadline() {
     );
     // A move after the flag changes nothing.
     g.room
-        .send(RoomCmd::Move {
-            who: BOB,
-            m: Move::Column(3),
-            at: std::time::Instant::now(),
-        })
+        .send(RoomCmd::seat(BOB, SeatCmd::Move(Move::Column(3))))
         .await;
     assert_eq!(g.state().await.view.position.stones(), 1);
 }
@@ -284,7 +275,7 @@ async fn without_a_clock_a_claim_is_refused_until_the_opponent_has_idled_long_en
     assert_eq!(g.state().await.view.claim_from, Some(g.t0 + secs(170)));
 
     g.until(secs(170) - MS).await;
-    g.room.send(RoomCmd::Claim { who: ANN }).await;
+    g.room.send(RoomCmd::seat(ANN, SeatCmd::Claim)).await;
     let s = g.state().await;
     assert!(
         s.view.ending.is_none(),
@@ -295,11 +286,11 @@ async fn without_a_clock_a_claim_is_refused_until_the_opponent_has_idled_long_en
 
     g.until(secs(170)).await;
     // The side to move has nothing to claim, however long it has been.
-    g.room.send(RoomCmd::Claim { who: BOB }).await;
+    g.room.send(RoomCmd::seat(BOB, SeatCmd::Claim)).await;
     assert!(g.state().await.view.ending.is_none());
     assert_eq!(g.refusals(Side::Second).len(), 1);
     // The waiting side may now.
-    g.room.send(RoomCmd::Claim { who: ANN }).await;
+    g.room.send(RoomCmd::seat(ANN, SeatCmd::Claim)).await;
     let s = g.state().await;
     assert_eq!(forfeit_of(&s), (Side::Second, "forfeit_idle"));
     let text = s.view.ending_text().unwrap();
@@ -317,11 +308,13 @@ async fn a_dropped_player_keeps_the_seat_for_the_grace_then_loses_it() {
     g.play(BOB, 3).await;
     g.until(secs(5)).await;
     g.room
-        .send(RoomCmd::Leave {
-            who: BOB,
-            reason: "lost the connection".into(),
-            dropped: true,
-        })
+        .send(RoomCmd::seat(
+            BOB,
+            SeatCmd::Leave {
+                reason: LeaveReason::LostConnection,
+                dropped: true,
+            },
+        ))
         .await;
     let s = g.state().await;
     assert!(s.view.ending.is_none(), "{:?}", s.view.ending);
@@ -389,11 +382,13 @@ async fn a_dropped_player_back_within_the_grace_has_the_seat_and_the_clock_ran_o
     // Bob's clock runs; his connection drops after 10 s.
     g.until(secs(10)).await;
     g.room
-        .send(RoomCmd::Leave {
-            who: BOB,
-            reason: "lost the connection".into(),
-            dropped: true,
-        })
+        .send(RoomCmd::seat(
+            BOB,
+            SeatCmd::Leave {
+                reason: LeaveReason::LostConnection,
+                dropped: true,
+            },
+        ))
         .await;
     assert_eq!(g.state().await.view.away[1], Some(g.t0 + secs(70)));
 
@@ -464,11 +459,7 @@ async fn in_a_swap2_opening_the_clock_runs_for_whoever_acts_and_each_keeps_their
 
     // A stone is no choice: refused, and said to bob only.
     g.room
-        .send(RoomCmd::Move {
-            who: BOB,
-            m: point(0, 0),
-            at: std::time::Instant::now(),
-        })
+        .send(RoomCmd::seat(BOB, SeatCmd::Move(point(0, 0))))
         .await;
     assert_eq!(g.state().await.view.position.stones(), 3);
     assert_eq!(g.refusals(Side::Second).len(), 1);
@@ -479,10 +470,10 @@ async fn in_a_swap2_opening_the_clock_runs_for_whoever_acts_and_each_keeps_their
     // fourth stone.
     g.until(secs(25)).await;
     g.room
-        .send(RoomCmd::Swap2 {
-            who: BOB,
-            choice: crate::table::Swap2Choice::First,
-        })
+        .send(RoomCmd::seat(
+            BOB,
+            SeatCmd::Swap2(crate::table::Swap2Choice::First),
+        ))
         .await;
     let s = g.state().await;
     assert_eq!(s.ids, [Some(BOB), Some(ANN)]);
@@ -518,13 +509,7 @@ async fn leaving_or_resigning_before_both_have_moved_aborts_the_game() {
     // Bob leaves after Ann's first move: aborted, nobody scores.
     let mut g = start(None, secs(120), secs(60));
     g.play(ANN, 3).await;
-    g.room
-        .send(RoomCmd::Leave {
-            who: BOB,
-            reason: "left".into(),
-            dropped: false,
-        })
-        .await;
+    g.room.send(RoomCmd::seat(BOB, SeatCmd::LEAVE)).await;
     let s = g.state().await;
     assert!(
         aborted(&s).ends_with("left before both players had moved"),
@@ -537,7 +522,7 @@ async fn leaving_or_resigning_before_both_have_moved_aborts_the_game() {
 
     // Ann resigns before moving at all.
     let mut g = start(None, secs(120), secs(60));
-    g.room.send(RoomCmd::Resign { who: ANN }).await;
+    g.room.send(RoomCmd::seat(ANN, SeatCmd::Resign)).await;
     let s = g.state().await;
     assert!(aborted(&s).contains("resigned before both players had moved"));
 
@@ -545,11 +530,13 @@ async fn leaving_or_resigning_before_both_have_moved_aborts_the_game() {
     let mut g = start(None, secs(120), secs(60));
     g.play(ANN, 3).await;
     g.room
-        .send(RoomCmd::Leave {
-            who: BOB,
-            reason: "lost the connection".into(),
-            dropped: true,
-        })
+        .send(RoomCmd::seat(
+            BOB,
+            SeatCmd::Leave {
+                reason: LeaveReason::LostConnection,
+                dropped: true,
+            },
+        ))
         .await;
     g.until(secs(60)).await;
     let s = g.state().await;
@@ -559,7 +546,7 @@ async fn leaving_or_resigning_before_both_have_moved_aborts_the_game() {
     let mut g = start(None, secs(120), secs(60));
     g.play(ANN, 3).await;
     g.play(BOB, 3).await;
-    g.room.send(RoomCmd::Resign { who: ANN }).await;
+    g.room.send(RoomCmd::seat(ANN, SeatCmd::Resign)).await;
     let s = g.state().await;
     assert_eq!(s.view.ending, Some(Ending::Resigned { loser: Side::First }));
 }

@@ -1,0 +1,40 @@
+//! The messages that cross a boundary, in one place: what a person asks of
+//! their table, and the shapes the lobby, the screens and the other hosts
+//! of a cluster share. Each type's encoding is beside it (serde, JSON on
+//! NATS).
+//!
+//! * Key press -> session -> connection -> room -> (NATS) -> the table's
+//!   host: [`SeatCmd`], one type all the way (the session's
+//!   [`crate::session::Request::Seat`], the room's `RoomCmd::Seat`, the
+//!   wire's [`crate::cluster::wire::WireCmd::Seat`]).
+//! * Lobby -> session, lobby <-> lobby on another host: [`Invitation`],
+//!   [`GameSummary`] (the games to watch), [`Person`] (who is online;
+//!   also what a host announces of its people in NATS).
+//! * A host's answer to another host's request (join a room, an
+//!   invitation, watch, a seat taken back): yes, or a [`Refusal`], whose
+//!   words are made where it is shown.
+//! * Room -> session: `lobby::ToSession` (it carries channels, so it
+//!   stays with the lobby); across hosts the table's state as
+//!   [`crate::cluster::wire::WireState`] and the seat's notices as
+//!   [`crate::cluster::wire::ToVisitor`].
+//! * Host <-> host: everything in `cluster/wire.rs` and here, under
+//!   [`WIRE_VERSION`], which every host announces: hosts of another
+//!   version are not played with.
+
+pub mod invite;
+pub mod refusal;
+pub mod seat;
+pub mod summary;
+
+pub use invite::Invitation;
+pub use refusal::Refusal;
+pub use seat::{LeaveReason, SeatCmd};
+pub use summary::{Doing, GameSummary, Person};
+
+/// The version of what hosts of a cluster say to each other (the encoding
+/// of every message in `cluster/wire.rs` and of [`SeatCmd`]). Bumped when
+/// it changes: a host does not seat its people at tables of a host of
+/// another version (they would disagree on move acks and resume codes).
+///
+/// 2: seat commands cross as [`SeatCmd`]; refusals are typed.
+pub const WIRE_VERSION: u32 = 2;

@@ -1,0 +1,100 @@
+//! Why a host will not do what was asked of it for someone: the lobby's
+//! answer to another host's request (joining a room, an invitation,
+//! watching, a seat taken back). It crosses hosts as data; its words are
+//! made where it is shown ([`std::fmt::Display`]), the names in it
+//! sanitised there.
+
+use serde::{Deserialize, Serialize};
+
+/// Why not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "kebab-case")]
+pub enum Refusal {
+    /// The request did not parse, or broke a bound.
+    #[error("a request this host does not understand")]
+    NotUnderstood,
+    #[error("the host is shutting down")]
+    ShuttingDown,
+    #[error("that game is not offered here")]
+    GameNotOffered,
+    #[error("that player has left")]
+    PlayerLeft,
+    /// `{0}` (a name) turned invitations off.
+    #[error("{0} does not take invitations")]
+    NoInvitations(String),
+    #[error("{0} is playing: try later")]
+    Playing(String),
+    #[error("{0} is watching a game: try later")]
+    Watching(String),
+    #[error("{0} is waiting for a friend: try later")]
+    Hosting(String),
+    #[error("you have invited {0} already: wait for the answer")]
+    InvitedAlready(String),
+    #[error("at most {0} invitations may wait at once: wait for answers")]
+    TooManyInvitations(usize),
+    #[error("{0} has many invitations waiting: try later")]
+    ManyInvitationsWaiting(String),
+    #[error("that invitation is no longer open")]
+    InvitationClosed,
+    #[error("{0} is no longer free to play")]
+    NoLongerFree(String),
+    #[error("{0} has left")]
+    HasLeft(String),
+    #[error("your friend has left")]
+    FriendLeft,
+    #[error("that game has ended: choose another")]
+    GameEnded,
+    #[error("that game is private: its players did not allow watchers")]
+    Private,
+    #[error("you have left")]
+    YouLeft,
+    #[error("you are at another table")]
+    AtAnotherTable,
+    #[error("that game has no seat for you")]
+    NoSeat,
+    /// The room under code `{0}` has started its game.
+    #[error("the room {0} is already playing: ask your friend for a new code")]
+    RoomPlaying(String),
+    #[error("no room has the code {}: check it with your friend", crate::text::sanitize_quote(.0, 8))]
+    NoSuchRoom(String),
+    /// The game kept in NATS is not one this host can run.
+    #[error("the game kept in NATS is not one this host can run")]
+    CannotRun,
+    /// Words a table already made for a person (a watcher turned away
+    /// because the game has all the watchers it may have...).
+    #[error("{0}")]
+    Said(String),
+}
+
+impl Refusal {
+    /// The words for a person, from a refusal that came from another host
+    /// (the names in it are theirs: sanitised, and bounded).
+    pub fn shown(&self) -> String {
+        crate::text::sanitize(&self.to_string(), 200)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_crosses_as_data_and_reads_as_before() {
+        let r = Refusal::NoLongerFree("ann".into());
+        let bytes = serde_json::to_vec(&r).unwrap();
+        assert_eq!(serde_json::from_slice::<Refusal>(&bytes).unwrap(), r);
+        assert_eq!(r.to_string(), "ann is no longer free to play");
+        assert_eq!(
+            Refusal::NoSuchRoom("ab\u{1b}cd".into()).to_string(),
+            format!(
+                "no room has the code {}: check it with your friend",
+                crate::text::sanitize_quote("ab\u{1b}cd", 8)
+            )
+        );
+        assert!(
+            !Refusal::HasLeft("x\u{1b}[2J".into())
+                .shown()
+                .contains('\u{1b}')
+        );
+    }
+}
