@@ -1,7 +1,7 @@
 //! Chess-style game clocks: a base time and an increment per move
 //! (`"3+2"`: three minutes, two seconds added after every move). Pure: the
 //! caller passes the time in, so the room task (the authority) and the
-//! tests drive the same code. The room takes it from [`crate::lobby::now`].
+//! tests drive the same code. The room takes it from `inarow::lobby::now`.
 
 use std::fmt;
 use std::str::FromStr;

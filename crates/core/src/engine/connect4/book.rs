@@ -25,7 +25,7 @@ const MAGIC: &[u8; 8] = b"C4BOOK1\n";
 const KEY_SHIFT: u32 = 15;
 
 /// The book compiled into the binary (the committed data file).
-static BUILTIN: &[u8] = include_bytes!("../../../data/connect4-book.bin");
+static BUILTIN: &[u8] = include_bytes!("../../../../../data/connect4-book.bin");
 
 /// Why bytes are not a book.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
