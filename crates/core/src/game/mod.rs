@@ -16,6 +16,9 @@ pub use rules::{BoardSize, GameKind, ParseSizeError, Rules, RulesError};
 
 use std::fmt;
 
+/// The four line directions: horizontal, vertical, both diagonals.
+pub(crate) const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
 /// One of the two players, by turn order: `First` moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Side {

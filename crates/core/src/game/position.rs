@@ -4,7 +4,8 @@
 
 use thiserror::Error;
 
-use super::{Move, Point, Rules, Side};
+use super::renju;
+use super::{DIRECTIONS, Move, Point, Rules, Side};
 
 /// How a game stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +40,7 @@ pub enum IllegalMoveError {
     #[error("{point} is forbidden for the first player in renju: a {why}")]
     Forbidden {
         point: String,
-        why: super::renju::Forbidden,
+        why: renju::Forbidden,
     },
     #[error("a stone dropped in column {column} lands on {lands}, not {asked}")]
     NotLanding {
@@ -48,9 +49,6 @@ pub enum IllegalMoveError {
         asked: String,
     },
 }
-
-/// The four line directions: horizontal, vertical, both diagonals.
-pub(crate) const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
@@ -167,7 +165,7 @@ impl Position {
                 }
                 if rules.is_renju()
                     && self.to_move() == Side::First
-                    && let Some(why) = super::renju::forbidden(&super::renju::Board::from(self), p)
+                    && let Some(why) = renju::forbidden(&renju::Board::from(self), p)
                 {
                     return Err(IllegalMoveError::Forbidden {
                         point: rules.format_point(p),
@@ -255,7 +253,7 @@ impl Position {
         } else {
             // Under renju black's forbidden points are not legal moves.
             let barred = (self.rules.is_renju() && self.to_move() == Side::First)
-                .then(|| super::renju::Board::from(self));
+                .then(|| renju::Board::from(self));
             let mut v = Vec::new();
             for y in 0..self.rules.height() {
                 for x in 0..self.rules.width() {
@@ -263,7 +261,7 @@ impl Position {
                     if self.cells[self.index(p)].is_none()
                         && barred
                             .as_ref()
-                            .is_none_or(|b| super::renju::forbidden(b, p).is_none())
+                            .is_none_or(|b| renju::forbidden(b, p).is_none())
                     {
                         v.push(Move::Point(p));
                     }
@@ -344,6 +342,22 @@ impl Position {
             pos.play(m).map_err(|e| format!("move {}: {e}", i + 1))?;
         }
         Ok(pos)
+    }
+}
+
+impl From<&Position> for renju::Board {
+    /// The stones of a position (its rules' board size; gravity and the
+    /// line length are not looked at: renju is always about five).
+    fn from(position: &Position) -> renju::Board {
+        let rules = position.rules();
+        let mut board = renju::Board::with_size(rules.width(), rules.height());
+        for y in 0..rules.height() {
+            for x in 0..rules.width() {
+                let p = Point::new(x, y);
+                board.set(p, position.get(p));
+            }
+        }
+        board
     }
 }
 

@@ -35,7 +35,9 @@
 //! wins, overlines included.
 //!
 //! Everything here works on [`Board`], a plain grid of stones that can be
-//! built directly or from a [`Position`] (where [`Side::First`] is black).
+//! built directly or from a [`Position`](super::Position) (where
+//! [`Side::First`] is black); the positions ask this module, never the
+//! other way round.
 //!
 //! The recursion is followed to the end, never cut off. Most points are
 //! decided by their four lines alone, and only where two lines could be
@@ -47,9 +49,8 @@
 
 use std::fmt;
 
-use super::position::DIRECTIONS;
 use super::rules::{MAX_SIDE, MIN_SIDE};
-use super::{Point, Position, RulesError, Side};
+use super::{DIRECTIONS, Point, RulesError, Side};
 
 /// Black, the first player, the only side with forbidden points.
 pub const BLACK: Side = Side::First;
@@ -85,7 +86,7 @@ impl fmt::Display for Forbidden {
 }
 
 /// A board of stones, `width` by `height`, with the same coordinates as
-/// [`Position`]: `x` from the left, `y` from the bottom, both from 0.
+/// [`Position`](super::Position): `x` from the left, `y` from the bottom, both from 0.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
     width: u8,
@@ -194,26 +195,6 @@ impl Board {
     }
 }
 
-impl From<&Position> for Board {
-    /// The stones of a position (its rules' board size; gravity and the
-    /// line length are not looked at: renju is always about five).
-    fn from(position: &Position) -> Board {
-        let rules = position.rules();
-        let (width, height) = (rules.width(), rules.height());
-        let mut cells = Vec::with_capacity(rules.cells());
-        for y in 0..height {
-            for x in 0..width {
-                cells.push(position.get(Point::new(x, y)));
-            }
-        }
-        Board {
-            width,
-            height,
-            cells,
-        }
-    }
-}
-
 /// Whether black may not play `p`, and why. `None` when the move is
 /// allowed, and also when `p` is off the board or taken (such a move is
 /// illegal for a plainer reason, which is not this module's business).
@@ -284,21 +265,6 @@ pub fn is_win(board: &Board, side: Side, p: Point) -> bool {
             Side::Second => run >= 5,
         }
     })
-}
-
-/// [`forbidden_for`] the side to move in `position`, at `p`. It copies the
-/// stones into a [`Board`] each time: to ask about many points, make the
-/// board once.
-pub fn forbidden_in(position: &Position, p: Point) -> Option<Forbidden> {
-    match position.to_move() {
-        Side::First => forbidden(&Board::from(position), p),
-        Side::Second => None,
-    }
-}
-
-/// [`is_win`] for the side to move in `position`, at `p`.
-pub fn is_win_in(position: &Position, p: Point) -> bool {
-    is_win(&Board::from(position), position.to_move(), p)
 }
 
 /// How far a line is looked at on each side of the point. Five is enough:
@@ -517,7 +483,7 @@ fn judge_threes(board: &mut Board, p: Point, shapes: &[Shape; 4]) -> Option<Forb
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+    use crate::game::{Position, Rules};
 
     /// A board from rows of text, the top row first: `.` empty, `X` black,
     /// `O` white, `*` the (empty) point asked about. Spaces are ignored.
@@ -1282,9 +1248,12 @@ mod tests {
         let pos = Position::from_moves(Rules::gomoku(), &moves).unwrap();
         let h8 = Point::new(7, 7);
         assert_eq!(pos.to_move(), BLACK);
-        assert_eq!(forbidden_in(&pos, h8), Some(Forbidden::DoubleThree));
-        assert!(!is_win_in(&pos, h8));
         let board = Board::from(&pos);
+        assert_eq!(
+            forbidden_for(&board, pos.to_move(), h8),
+            Some(Forbidden::DoubleThree)
+        );
+        assert!(!is_win(&board, pos.to_move(), h8));
         assert_eq!(board.get(Point::new(6, 7)), Some(BLACK));
         assert_eq!(board.get(Point::new(0, 0)), Some(WHITE));
         assert_eq!(forbidden(&board, h8), Some(Forbidden::DoubleThree));
@@ -1292,7 +1261,7 @@ mod tests {
         // White to move: nothing is forbidden.
         let pos = Position::from_moves(Rules::gomoku(), &moves[..7]).unwrap();
         assert_eq!(pos.to_move(), WHITE);
-        assert_eq!(forbidden_in(&pos, h8), None);
+        assert_eq!(forbidden_for(&Board::from(&pos), pos.to_move(), h8), None);
         assert_eq!(
             forbidden(&Board::from(&pos), h8),
             Some(Forbidden::DoubleThree)

@@ -436,6 +436,12 @@ impl fmt::Debug for C4Position {
     }
 }
 
+/// The score of a position whose side to move wins with its next stone.
+#[inline]
+pub fn win_now_score(pos: &C4Position) -> i32 {
+    (CELLS as i32 + 1 - pos.moves() as i32) / 2
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,7 @@ use std::time::Instant;
 use super::book::Book;
 use super::position::{
     BOARD, BOTTOM, C4Position, CELLS, ROWS_024, ROWS_135, WIDTH, column_mask, column_of, has_four,
-    threat_cells,
+    threat_cells, win_now_score,
 };
 use super::table::{Bounds, Slot, TransTable};
 
@@ -57,12 +57,6 @@ impl Cutoff<'_> {
         deadline: None,
         stop: None,
     };
-}
-
-/// The score of a position whose side to move wins with its next stone.
-#[inline]
-pub(crate) fn win_now_score(pos: &C4Position) -> i32 {
-    (CELLS as i32 + 1 - pos.moves() as i32) / 2
 }
 
 /// A reusable solver: a transposition table and counters. Not `Sync`; use

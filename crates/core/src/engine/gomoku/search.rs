@@ -1067,7 +1067,7 @@ impl<'a> Search<'a> {
         let mut s = if self.opts.learned_eval && !self.b.is_renju() {
             // Half the hand-set evaluation, half the learned one: in matches
             // the mix played better than either (docs/gomoku-engine.md).
-            let weights = learned::Weights::get();
+            let weights = self.b.weights();
             let w = &weights.bonus;
             let fitted = self.b.learned_sum(me, true)
                 + self.b.learned_sum(op, false)
