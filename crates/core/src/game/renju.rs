@@ -513,6 +513,15 @@ mod tests {
         (board, asked)
     }
 
+    /// A square diagram from its top rows: the rows below them, up to as
+    /// many rows as the diagram is wide, are empty.
+    fn square(top: &[&'static str]) -> Vec<&'static str> {
+        let width = top[0].len();
+        let mut rows = top.to_vec();
+        rows.resize(width, &"..............................."[..width]);
+        rows
+    }
+
     /// The answer for black at the `*` of a diagram, checked against the
     /// slow reference reading of the rules.
     fn verdict(rows: &[&str]) -> Option<Forbidden> {
@@ -618,19 +627,14 @@ mod tests {
     #[test]
     fn two_open_threes_crossing_are_a_double_three() {
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "...XX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
     }
@@ -640,19 +644,14 @@ mod tests {
         // White at the left end: the horizontal line can only become a
         // four that is not straight. One open three alone is allowed.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "..OXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
     }
@@ -661,53 +660,38 @@ mod tests {
     fn split_threes_count() {
         // .X.XX. made by the last stone of the pair...
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "..X.X*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
         // ...by the lone stone...
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 ".....*.XX..",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
         // ...and with the gap on the other side of the new stone.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "...X.*X....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
     }
@@ -716,36 +700,26 @@ mod tests {
     fn threes_against_the_edge() {
         // Against the left edge: the only four it can make is closed.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 "..X........",
                 "..X........",
                 "XX*........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
         // One point further in, it can still become a straight four.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 "...X.......",
                 "...X.......",
                 ".XX*.......",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
         // The same at the top edge, vertically.
@@ -766,36 +740,26 @@ mod tests {
         // The horizontal stones can only make XXXX next to the far black
         // stone (X at the right end would make six) or against white.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 ".O.XX*..X..",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
         // Both ends spoilt by black stones two points away.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "X..XX*..X..",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
     }
@@ -837,7 +801,7 @@ mod tests {
         assert_eq!(verdict(&HORIZONTAL_THREE), Some(Forbidden::DoubleThree));
         assert_eq!(verdict_after(&HORIZONTAL_THREE, G8), None);
         // g8 would make six in its column: overline.
-        let overline = [
+        let overline = square(&[
             "...............",
             "...............",
             "...............",
@@ -848,15 +812,10 @@ mod tests {
             ".O.XX*.........",
             "......X........",
             "......X........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         // g8 would make two fours in its column (and a third with the
         // horizontal stones): double four.
-        let double_four = [
+        let double_four = square(&[
             "...............",
             "...............",
             "...............",
@@ -868,14 +827,10 @@ mod tests {
             "......X........",
             "...............",
             "......X........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         // g8 would make a four and two real threes (down its column, and
         // the diagonal through f9): four-three-three is a double three.
-        let double_three = [
+        let double_three = square(&[
             "...............",
             "...............",
             "...............",
@@ -886,12 +841,7 @@ mod tests {
             ".O.XX*.........",
             "......XX.......",
             "......X........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         for (rows, at_g8) in [
             (overline, Forbidden::Overline),
             (double_four, Forbidden::DoubleFour),
@@ -906,7 +856,7 @@ mod tests {
     fn a_three_with_one_good_four_point_of_two_is_real() {
         // Open at both ends: the right point (g8) is an overline, the left
         // one is fine.
-        let rows = [
+        let rows = square(&[
             "...............",
             "...............",
             "...............",
@@ -917,12 +867,7 @@ mod tests {
             "...XX*.........",
             "......X........",
             "......X........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         assert_eq!(verdict_after(&rows, G8), Some(Forbidden::Overline));
         assert_eq!(verdict(&rows), Some(Forbidden::DoubleThree));
     }
@@ -934,7 +879,7 @@ mod tests {
         // would make a double four (down the diagonal and along row 6). So
         // g8 is a plain four-three, allowed; the horizontal three is real
         // again and the `*` is a double three. Three levels of look-ahead.
-        let rows = [
+        let rows = square(&[
             "...............",
             "...............",
             "...............",
@@ -945,12 +890,7 @@ mod tests {
             ".O.XX*.........",
             "......XX.......",
             "......X..XXX...",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         assert_eq!(verdict(&rows), Some(Forbidden::DoubleThree));
         assert_eq!(verdict_after(&rows, G8), None);
         let (mut board, p) = parse(&rows);
@@ -972,36 +912,26 @@ mod tests {
     #[test]
     fn two_fours_in_two_lines_are_a_double_four() {
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 ".....X.....",
                 "..XXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleFour)
         );
         // Closed fours count as much as straight ones.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 ".....O.....",
                 ".....X.....",
                 ".....X.....",
                 ".....X.....",
                 ".OXXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleFour)
         );
     }
@@ -1031,35 +961,25 @@ mod tests {
     #[test]
     fn four_three_is_allowed_but_four_three_three_is_not() {
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 ".OXXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.X...",
                 ".....XX....",
                 ".OXXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
     }
@@ -1077,19 +997,14 @@ mod tests {
     #[test]
     fn a_five_wins_whatever_else_it_makes() {
         // Five across, with a four down and a four on the diagonal.
-        let with_fours = [
+        let with_fours = square(&[
             "...........",
             "...........",
             "..X..X.....",
             "...X.X.....",
             "....XX.....",
             ".XXXX*.....",
-            "...........",
-            "...........",
-            "...........",
-            "...........",
-            "...........",
-        ];
+        ]);
         assert_eq!(verdict(&with_fours), None);
         let (board, p) = parse(&with_fours);
         assert!(is_win(&board, BLACK, p.unwrap()));
@@ -1100,19 +1015,14 @@ mod tests {
 
         // Five across, with two open threes.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.X...",
                 ".....XX....",
                 ".XXXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
     }
@@ -1120,7 +1030,7 @@ mod tests {
     #[test]
     fn a_five_beside_an_overline_wins() {
         // Convention (RIF): five across wins even though the column makes six.
-        let rows = [
+        let rows = square(&[
             "...........",
             "...........",
             ".....X.....",
@@ -1129,10 +1039,7 @@ mod tests {
             ".XXXX*.....",
             ".....X.....",
             ".....X.....",
-            "...........",
-            "...........",
-            "...........",
-        ];
+        ]);
         let (board, p) = parse(&rows);
         let p = p.unwrap();
         assert_eq!(verdict(&rows), None);
