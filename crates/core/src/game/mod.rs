@@ -11,7 +11,7 @@ pub mod renju;
 mod rules;
 
 pub use notation::{Move, ParseMoveError};
-pub use position::{IllegalMoveError, Outcome, Position};
+pub use position::{FromMovesError, IllegalMoveError, Outcome, Position};
 pub use rules::{BoardSize, GameKind, ParseSizeError, Rules, RulesError};
 
 use std::fmt;

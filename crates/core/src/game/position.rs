@@ -5,7 +5,7 @@
 use thiserror::Error;
 
 use super::renju;
-use super::{DIRECTIONS, Move, Point, Rules, Side};
+use super::{DIRECTIONS, Move, ParseMoveError, Point, Rules, Side};
 
 /// How a game stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +48,16 @@ pub enum IllegalMoveError {
         lands: String,
         asked: String,
     },
+}
+
+/// Why a list of moves is not a game ([`Position::from_moves`]): which
+/// move (from 1) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FromMovesError {
+    #[error("move {0}: {1}")]
+    Unreadable(usize, ParseMoveError),
+    #[error("move {0}: {1}")]
+    Illegal(usize, IllegalMoveError),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -333,13 +343,13 @@ impl Position {
     }
 
     /// Plays a sequence of moves given as text (handy for tests and scripts).
-    pub fn from_moves(rules: Rules, moves: &[&str]) -> Result<Position, String> {
+    pub fn from_moves(rules: Rules, moves: &[&str]) -> Result<Position, FromMovesError> {
         let mut pos = Position::new(rules);
         for (i, text) in moves.iter().enumerate() {
             let m = rules
                 .parse_move(text)
-                .map_err(|e| format!("move {}: {e}", i + 1))?;
-            pos.play(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+                .map_err(|e| FromMovesError::Unreadable(i + 1, e))?;
+            pos.play(m).map_err(|e| FromMovesError::Illegal(i + 1, e))?;
         }
         Ok(pos)
     }

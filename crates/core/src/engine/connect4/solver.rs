@@ -487,14 +487,27 @@ impl Default for Tuning {
     }
 }
 
+/// Why a tuning setting is refused (the setting as written).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TuningError {
+    #[error("{0}: expected name=value")]
+    NotNameValue(String),
+    #[error("{0}: not a number")]
+    NotANumber(String),
+    #[error("{0}: unknown setting")]
+    Unknown(String),
+}
+
 impl Tuning {
     /// Applies `name=value,name=value` settings.
-    pub fn parse(&mut self, text: &str) -> Result<(), String> {
+    pub fn parse(&mut self, text: &str) -> Result<(), TuningError> {
         for item in text.split(',').filter(|s| !s.is_empty()) {
             let (name, value) = item
                 .split_once('=')
-                .ok_or_else(|| format!("{item}: expected name=value"))?;
-            let v: i32 = value.parse().map_err(|_| format!("{item}: not a number"))?;
+                .ok_or_else(|| TuningError::NotNameValue(item.to_string()))?;
+            let v: i32 = value
+                .parse()
+                .map_err(|_| TuningError::NotANumber(item.to_string()))?;
             match name {
                 "mirror" => self.mirror = v != 0,
                 "mirrorbelow" => self.mirror_below = v,
@@ -510,7 +523,7 @@ impl Tuning {
                 "adapt" => self.adapt_nodes = v as u64,
                 "smallkb" => self.small_kb = v as usize,
                 "booksearch" => self.book_search = v != 0,
-                _ => return Err(format!("{name}: unknown setting")),
+                _ => return Err(TuningError::Unknown(name.to_string())),
             }
         }
         Ok(())

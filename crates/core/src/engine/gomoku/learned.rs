@@ -28,8 +28,8 @@ use super::pattern::{
 // The weights and the numbering of shapes and threat states, under the
 // names the trainer and the tests know them by.
 pub use super::weights::{
-    BONUSES, COMBOS, ORDER_SHIPPED, SHAPES, SHIPPED, THREAT_RANGES, THREATS, Weights, combo_of,
-    digits_of_threat, index_of_digits, order_by_combo, shape_levels, shape_of_combo,
+    BONUSES, COMBOS, ORDER_SHIPPED, SHAPES, SHIPPED, THREAT_RANGES, THREATS, Weights, WeightsError,
+    combo_of, digits_of_threat, index_of_digits, order_by_combo, shape_levels, shape_of_combo,
 };
 
 /// The threat state's digits for the side to move `me`: its four points

@@ -103,6 +103,21 @@ pub fn combo_of(p: [Pat; 4]) -> usize {
         .sum()
 }
 
+/// Why a weight file does not read, by line (from 1).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    #[error("line {0}: {1:?} is not a number")]
+    NotANumber(usize, String),
+    #[error("line {0}: bonus wants {BONUSES} numbers")]
+    Bonus(usize),
+    #[error("line {0}: want threat DDDDDDD W, each digit below its range {THREAT_RANGES:?}")]
+    Threat(usize),
+    #[error("line {0}: want LLLL OWN OTHER")]
+    Shape(usize),
+    #[error("line {0}: levels must be largest first")]
+    Order(usize),
+}
+
 /// The fitted weights, in evaluation units.
 pub struct Weights {
     /// Per shape: (own, other).
@@ -152,7 +167,7 @@ impl Weights {
     /// first); and one per threat state with a weight, `threat DDDDDDD W`
     /// (the seven digits of [`threat_digits`](super::learned::threat_digits)).
     /// What is not listed weighs 0.
-    pub fn parse(text: &str) -> Result<Weights, String> {
+    pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let table = shape_of_combo();
         let mut shapes = vec![[0i32; 2]; SHAPES];
         let mut bonus = [0i32; BONUSES];
@@ -165,11 +180,11 @@ impl Weights {
             let f: Vec<&str> = line.split_whitespace().collect();
             let num = |s: &str| {
                 s.parse::<i32>()
-                    .map_err(|_| format!("line {}: {s:?} is not a number", n + 1))
+                    .map_err(|_| WeightsError::NotANumber(n + 1, s.to_string()))
             };
             if f[0] == "bonus" {
                 if f.len() != 1 + BONUSES {
-                    return Err(format!("line {}: bonus wants {BONUSES} numbers", n + 1));
+                    return Err(WeightsError::Bonus(n + 1));
                 }
                 for (b, s) in bonus.iter_mut().zip(&f[1..]) {
                     *b = num(s)?;
@@ -184,10 +199,7 @@ impl Weights {
                         .zip(THREAT_RANGES)
                         .all(|(&c, r)| c.is_ascii_digit() && c - b'0' < r);
                 if !ok {
-                    return Err(format!(
-                        "line {}: want threat DDDDDDD W, each digit below its range {THREAT_RANGES:?}",
-                        n + 1
-                    ));
+                    return Err(WeightsError::Threat(n + 1));
                 }
                 let mut digits = [0u8; 7];
                 for (x, c) in digits.iter_mut().zip(d) {
@@ -197,13 +209,13 @@ impl Weights {
                 continue;
             }
             if f.len() != 3 || f[0].len() != 4 || !f[0].bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!("line {}: want LLLL OWN OTHER", n + 1));
+                return Err(WeightsError::Shape(n + 1));
             }
             // The four digits read as a number are a combination index
             // (directions in some order, which a shape ignores).
             let key: usize = f[0].parse().unwrap_or(0);
             if sorted_key(digits(key)) != key {
-                return Err(format!("line {}: levels must be largest first", n + 1));
+                return Err(WeightsError::Order(n + 1));
             }
             shapes[table[key] as usize] = [num(f[1])?, num(f[2])?];
         }
