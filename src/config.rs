@@ -730,12 +730,12 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         // Renju is played on the standard 15x15 board.
         enabled.push(Rules::renju());
     }
-    let connect4_clock =
-        TimeControl::parse(&g.connect4_clock).map_err(|e| invalid("games.connect4_clock", e))?;
-    let gomoku_clock =
-        TimeControl::parse(&g.gomoku_clock).map_err(|e| invalid("games.gomoku_clock", e))?;
-    let renju_clock =
-        TimeControl::parse(&g.renju_clock).map_err(|e| invalid("games.renju_clock", e))?;
+    let connect4_clock = TimeControl::parse(&g.connect4_clock)
+        .map_err(|e| invalid("games.connect4_clock", e.to_string()))?;
+    let gomoku_clock = TimeControl::parse(&g.gomoku_clock)
+        .map_err(|e| invalid("games.gomoku_clock", e.to_string()))?;
+    let renju_clock = TimeControl::parse(&g.renju_clock)
+        .map_err(|e| invalid("games.renju_clock", e.to_string()))?;
     if enabled.is_empty() {
         return Err(invalid(
             "games",

@@ -3,7 +3,9 @@
 //!
 //! # Architecture
 //!
-//! Dependencies point inward:
+//! Dependencies point inward. The pure core ([`game`], [`engine`],
+//! [`table`], [`clock`], [`text`], [`rng`]) is the crate `inarow-core`
+//! (crates/core), re-exported here under the same names:
 //!
 //! * [`game`]: pure rules, boards, notation and outcomes. No IO, no async.
 //! * [`engine`]: pure, synchronous computer players (position + limits + stop
@@ -34,11 +36,8 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
-pub mod clock;
 pub mod cluster;
 pub mod config;
-pub mod engine;
-pub mod game;
 pub mod limit;
 pub(crate) mod lobby;
 pub mod local;
@@ -46,11 +45,12 @@ pub mod mailbox;
 pub mod metrics;
 pub(crate) mod presence;
 pub mod protocol;
-pub(crate) mod rng;
 pub(crate) mod room_code;
 pub mod server;
 pub mod session;
 pub mod store;
-pub mod table;
 pub mod term;
-pub mod text;
+
+// The pure core, a crate of its own (crates/core): the same paths as
+// before (`crate::game`, `inarow::engine`, ...).
+pub use inarow_core::{clock, engine, game, rng, table, text};

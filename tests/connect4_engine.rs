@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use inarow::engine::Limits;
-use inarow::engine::connect4::book::compute_entry;
+use inarow::engine::connect4::builder::compute_entry;
 use inarow::engine::connect4::player::move_scores;
 use inarow::engine::connect4::{Book, C4Level, C4Player, C4Position, CELLS, Solver, WIDTH};
 use rand::rngs::SmallRng;

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Subcommand;
 
-use crate::engine::connect4::book::{compute_entry, first_replies, next_positions};
+use crate::engine::connect4::builder::{compute_entry, first_replies, next_positions};
 use crate::engine::connect4::{Book, BookEntry, C4Position, Solver};
 
 /// The depth of the committed book; see docs/connect4-engine.md for how it

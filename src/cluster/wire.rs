@@ -332,7 +332,7 @@ impl WireState {
         let clock = match self.clock {
             None => None,
             Some(c) => {
-                let control: TimeControl = c.control.parse()?;
+                let control: TimeControl = c.control.parse().map_err(|e| format!("{e}"))?;
                 let cap = 86_400_000;
                 Some(ClockView {
                     control,

@@ -87,15 +87,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.score_nodes == Some(0) {
         bail!("--score-nodes must be at least 1");
     }
+    let mut weights = Weights::shipped();
     if let Some(path) = &args.weights {
         if args.eval != "learned" {
             bail!("--weights needs --eval learned");
         }
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        let weights =
-            Weights::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        weights.install().map_err(anyhow::Error::msg)?;
+        weights = Weights::parse(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+            .into();
     }
     let mut out = std::fs::OpenOptions::new()
         .create(true)
@@ -106,11 +107,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let level = GomokuLevel::new(args.level).context("--level must be 7 or 8")?;
     let mut player = GomokuPlayer::new(SIZE, Rule::Freestyle, args.tt_mb);
     player.set_hand_eval(args.eval == "hand");
+    player.set_weights(weights.clone());
     // The deeper search for the scores: its own tables, so that it does
     // not change the games (none without `--score-nodes`).
     let mut judge = args.score_nodes.map(|nodes| {
         let mut player = GomokuPlayer::new(SIZE, Rule::Freestyle, args.tt_mb);
         player.set_hand_eval(args.eval == "hand");
+        player.set_weights(weights.clone());
         let deep = Limits {
             nodes: Some(nodes),
             ..Limits::unlimited()

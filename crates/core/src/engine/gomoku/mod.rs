@@ -7,6 +7,8 @@
 //! * [`threat`]: VCF and VCT (threat-space) searches and open-three defences.
 //! * [`search`]: the root threat checks and iterative-deepening PVS.
 //! * [`tt`]: the transposition tables.
+//! * [`weights`]: the learned evaluation's weights, passed to the board.
+//! * [`learned`]: what the fit sees of a position (shapes, threat states).
 //! * [`swap2`]: the swap2 opening's decisions (which stones, which colour).
 //!
 //! The game layer calls [`GomokuPlayer::choose`]; `inarow pbrain` and
@@ -29,7 +31,9 @@ pub mod search;
 pub mod swap2;
 pub mod threat;
 pub mod tt;
+pub mod weights;
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -43,6 +47,7 @@ pub use search::Source;
 use search::{Options, Search};
 pub use swap2::{Swap2Choice, Swap2Decision, Swap2Error};
 use tt::{ThreatCache, Tt};
+use weights::Weights;
 
 pub use board::{MAX_SIZE, MIN_SIZE};
 
@@ -238,6 +243,9 @@ pub struct GomokuPlayer {
     /// the learned weights (to make self-play games as an earlier version
     /// did; see `inarow train gomoku-games --eval`).
     hand_eval: bool,
+    /// The learned weights it evaluates with (the shipped ones unless
+    /// [set](GomokuPlayer::set_weights)).
+    weights: Arc<Weights>,
 }
 
 impl GomokuPlayer {
@@ -259,6 +267,17 @@ impl GomokuPlayer {
             // A quarter of the main table's memory, 64 KiB to 4 MiB.
             cache: ThreatCache::new(cache_bits(tt_mb)),
             hand_eval: false,
+            weights: Weights::shipped(),
+        }
+    }
+
+    /// Evaluates with the learned weights `weights` (self-play with an
+    /// earlier round's weights) instead of the shipped ones; clears the
+    /// tables, whose scores came from the old ones.
+    pub fn set_weights(&mut self, weights: Arc<Weights>) {
+        if !Arc::ptr_eq(&weights, &self.weights) {
+            self.weights = weights;
+            self.clear();
         }
     }
 
@@ -410,7 +429,7 @@ impl GomokuPlayer {
     /// except under renju, where colour 1 is black: the side to move when
     /// the number of stones is even.
     fn board(&self, stones: &[(u8, u8, Stone)]) -> Board {
-        let mut b = Board::new(self.width, self.height, self.rule);
+        let mut b = Board::with_weights(self.width, self.height, self.rule, &self.weights);
         let mut seen = vec![false; b.array_len()];
         let stones: Vec<(Pos, Stone)> = stones
             .iter()

@@ -4,10 +4,12 @@
 //! * [`position`]: the bitboard position and move-string parsing.
 //! * [`table`]: the transposition table.
 //! * [`solver`]: the exact (and weak) solver.
-//! * [`book`]: the opening book (format and lookups; built by `inarow book build`).
+//! * [`book`]: the opening book (format and lookups).
+//! * [`builder`]: computing book entries by search (`inarow book build`).
 //! * [`player`]: the perfect and hard computer levels.
 
 pub mod book;
+pub mod builder;
 pub mod player;
 pub mod position;
 pub mod solver;

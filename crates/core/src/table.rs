@@ -137,17 +137,19 @@ impl Opening {
     }
 }
 
-impl std::str::FromStr for Opening {
-    type Err = String;
+/// A name that is no opening (quoted, sanitised).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no opening called '{0}'")]
+pub struct UnknownOpening(pub String);
 
-    fn from_str(text: &str) -> Result<Opening, String> {
+impl std::str::FromStr for Opening {
+    type Err = UnknownOpening;
+
+    fn from_str(text: &str) -> Result<Opening, UnknownOpening> {
         match text {
             "standard" => Ok(Opening::Standard),
             "swap2" => Ok(Opening::Swap2),
-            _ => Err(format!(
-                "no opening called '{}'",
-                crate::text::sanitize(text, 20)
-            )),
+            _ => Err(UnknownOpening(crate::text::sanitize(text, 20))),
         }
     }
 }

@@ -22,6 +22,7 @@
 //! deadline (no new iteration after it), a hard deadline and a stop flag
 //! (checked every 1024 nodes), a node limit and a depth limit.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -696,7 +697,7 @@ impl<'a> Search<'a> {
         Ok(opf)
     }
 
-    fn pvs(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+    fn pvs(&mut self, depth: i32, ply: i32, alpha: i32, beta: i32) -> i32 {
         let opf = match self.node_prelude(ply) {
             Ok(opf) => opf,
             Err(v) => return v,
@@ -711,48 +712,13 @@ impl<'a> Search<'a> {
         let pv = beta - alpha > 1;
         let mut moves: Vec<Pos> = self.move_bufs.pop().unwrap_or_default();
         moves.clear();
-        let mut new_depth = depth - 1;
-        let mut pruned_after = usize::MAX;
-        if opf == 1 {
-            // Answering a four is not a real choice: search it at the same
-            // depth (the four itself cost the ply).
-            let Some(f) = self.b.find_five(op) else {
-                return 0;
-            };
-            if self.b.is_forbidden(f, me) {
-                // Renju: black may not block there.
-                return -(WIN - ply - 2);
-            }
-            moves.push(f);
-            new_depth = depth;
-        } else if self.b.count(me, C_FLEX4) > 0 {
-            return WIN - ply - 3;
-        } else if self.double_threat_wins(me, op) {
-            return WIN - ply - 5;
-        } else if self.b.count(op, C_FLEX4) > 0 {
-            // An open three must be answered even at the horizon (a threat
-            // extension): the answers are few and each removes the threat.
-            // Not without end: past the floor the leaf's VCF and the
-            // evaluation judge it; with the quiescence search, the horizon
-            // itself (the evaluation's threat states price the three).
-            if self.opts.qsearch && depth <= 0 {
-                return self.qsearch(ply, alpha, beta, 0);
-            }
-            if depth <= self.opts.three_floor {
-                return self.leaf(ply, beta);
-            }
-            self.answers_to_open_three(me, op, &mut moves);
-            if moves.is_empty() {
-                return -(WIN - ply - 4);
-            }
-        } else {
-            if depth <= 0 {
-                if self.opts.qsearch {
-                    return self.qsearch(ply, alpha, beta, 0);
-                }
-                return self.leaf(ply, beta);
-            }
-        }
+        let new_depth = match self.forced_moves(opf, depth, ply, alpha, beta, &mut moves) {
+            ControlFlow::Break(v) => return v,
+            // Answering a four is not a real choice: it is searched at the
+            // same depth (the four itself cost the ply).
+            ControlFlow::Continue(true) => depth,
+            ControlFlow::Continue(false) => depth - 1,
+        };
 
         let key = self.tt_key();
         let mut tt_move: Pos = 0;
@@ -765,62 +731,15 @@ impl<'a> Search<'a> {
         }
 
         // A quiet node (no four or open three to answer), past the table.
-        if moves.is_empty()
-            && self.opts.defend_double_threats
-            && self.b.count_at_least(me, C_FOUR) == 0
-            && (self.b.count(op, C_FOUR_THREE) > 0 || self.b.count(op, C_THREE_THREE) > 0)
-        {
-            self.double_threat_defences(op, &mut moves);
-            if !moves.is_empty() && self.b.count(op, C_FOUR_THREE) == 0 {
-                for &p in self.b.points() {
-                    if self.b.is_empty(p) && self.b.cat(p, me) >= C_THREE && !moves.contains(&p) {
-                        moves.push(p);
-                    }
-                }
-            }
-        }
         if moves.is_empty() {
-            let frontier = self.opts.frontier_pruning && !pv;
-            let width = match depth {
-                1 if frontier => 10,
-                2 if frontier => 16,
-                _ => self.opts.max_width,
+            self.double_threat_answers(me, op, &mut moves);
+        }
+        let mut pruned_after = usize::MAX;
+        if moves.is_empty() {
+            pruned_after = match self.quiet_moves(depth, pv, beta, &mut moves) {
+                ControlFlow::Break(v) => return v,
+                ControlFlow::Continue(n) => n,
             };
-            if !pv && depth <= 3 && self.opts.static_cut > 0 {
-                let e = self.evaluate();
-                // Nothing to answer here, so standing pat is safe enough
-                // this close to the horizon when it is far above beta
-                // (the threat searches at the leaves and the root catch
-                // what it misses; in matches it gained more than it lost).
-                if e - self.opts.static_cut * depth >= beta {
-                    return e;
-                }
-            }
-            self.fill_candidates(me, 0, &mut moves);
-            pruned_after = width.min(moves.len());
-            if frontier && depth <= 2 && pruned_after > 4 {
-                // Quiet points far weaker than the best are not worth a look this close to the horizon.
-                let b = &self.b;
-                let value = |p: Pos| b.score(p, me) + b.score(p, op);
-                // The learned ordering does not always put the best-scoring
-                // point first, so the bar is set by the best of the slice.
-                let top = if self.learned_order() {
-                    moves[..pruned_after]
-                        .iter()
-                        .map(|&p| value(p))
-                        .max()
-                        .unwrap_or(0)
-                } else {
-                    value(moves[0])
-                };
-                pruned_after = 4 + moves[4..pruned_after]
-                    .iter()
-                    .take_while(|&&p| value(p) * 4 >= top)
-                    .count();
-            }
-            if moves.is_empty() {
-                return 0;
-            }
         } else if moves.len() > 1 {
             let h = &self.history;
             moves.sort_by_key(|&p| {
@@ -829,8 +748,165 @@ impl<'a> Search<'a> {
                 )
             });
         }
-        // Killers (quiet cutoff moves from this ply) right behind the
-        // strongest shapes, then the table's move first of all.
+        self.killers_and_table_move_first(ply, tt_move, &mut moves);
+        if let Some((a, b)) = self.opts.move_count
+            && !pv
+            && depth <= 8
+            && pruned_after != usize::MAX
+        {
+            // Only in quiet nodes (where `pruned_after` was set).
+            let lim = (a + (depth as f64).powf(b)) as usize;
+            pruned_after = pruned_after.min(lim.max(1));
+        }
+        let Some((best, best_mv)) =
+            self.search_moves(&moves, pruned_after, depth, new_depth, ply, alpha, beta)
+        else {
+            return 0;
+        };
+        let bound = bound_of(best, alpha0, beta);
+        self.tt.store(key, best_mv, to_tt(best, ply), depth, bound);
+        self.move_bufs.push(moves);
+        best
+    }
+
+    /// The forced cases of a node, before the table is asked: a five to
+    /// block (`Continue(true)`: searched at the same depth), an open four
+    /// or a double threat that wins, an open three to answer (past the
+    /// horizon too, down to the floor), or the horizon itself. `Break`
+    /// holds the node's score when that decides it; `moves` gets the
+    /// forced moves, and stays empty in a quiet node.
+    fn forced_moves(
+        &mut self,
+        opf: u16,
+        depth: i32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+        moves: &mut Vec<Pos>,
+    ) -> ControlFlow<i32, bool> {
+        let me = self.b.to_move();
+        let op = other(me);
+        if opf == 1 {
+            let Some(f) = self.b.find_five(op) else {
+                return ControlFlow::Break(0);
+            };
+            if self.b.is_forbidden(f, me) {
+                // Renju: black may not block there.
+                return ControlFlow::Break(-(WIN - ply - 2));
+            }
+            moves.push(f);
+            return ControlFlow::Continue(true);
+        }
+        if self.b.count(me, C_FLEX4) > 0 {
+            return ControlFlow::Break(WIN - ply - 3);
+        }
+        if self.double_threat_wins(me, op) {
+            return ControlFlow::Break(WIN - ply - 5);
+        }
+        if self.b.count(op, C_FLEX4) > 0 {
+            // An open three must be answered even at the horizon (a threat
+            // extension): the answers are few and each removes the threat.
+            // Not without end: past the floor the leaf's VCF and the
+            // evaluation judge it; with the quiescence search, the horizon
+            // itself (the evaluation's threat states price the three).
+            if self.opts.qsearch && depth <= 0 {
+                return ControlFlow::Break(self.qsearch(ply, alpha, beta, 0));
+            }
+            if depth <= self.opts.three_floor {
+                return ControlFlow::Break(self.leaf(ply, beta));
+            }
+            self.answers_to_open_three(me, op, moves);
+            if moves.is_empty() {
+                return ControlFlow::Break(-(WIN - ply - 4));
+            }
+        } else if depth <= 0 {
+            if self.opts.qsearch {
+                return ControlFlow::Break(self.qsearch(ply, alpha, beta, 0));
+            }
+            return ControlFlow::Break(self.leaf(ply, beta));
+        }
+        ControlFlow::Continue(false)
+    }
+
+    /// In a node with nothing forced: when the opponent has a four-three
+    /// or double-three point and we have no four, the moves that take them
+    /// away (and, against double threes only, our own threes).
+    fn double_threat_answers(&mut self, me: Color, op: Color, moves: &mut Vec<Pos>) {
+        if !self.opts.defend_double_threats
+            || self.b.count_at_least(me, C_FOUR) != 0
+            || (self.b.count(op, C_FOUR_THREE) == 0 && self.b.count(op, C_THREE_THREE) == 0)
+        {
+            return;
+        }
+        self.double_threat_defences(op, moves);
+        if !moves.is_empty() && self.b.count(op, C_FOUR_THREE) == 0 {
+            for &p in self.b.points() {
+                if self.b.is_empty(p) && self.b.cat(p, me) >= C_THREE && !moves.contains(&p) {
+                    moves.push(p);
+                }
+            }
+        }
+    }
+
+    /// The moves of a quiet node, best-looking first, and how many of them
+    /// are searched before the rest is pruned; `Break` with a score when
+    /// the static cut stands pat or there is no move.
+    fn quiet_moves(
+        &mut self,
+        depth: i32,
+        pv: bool,
+        beta: i32,
+        moves: &mut Vec<Pos>,
+    ) -> ControlFlow<i32, usize> {
+        let me = self.b.to_move();
+        let op = other(me);
+        let frontier = self.opts.frontier_pruning && !pv;
+        let width = match depth {
+            1 if frontier => 10,
+            2 if frontier => 16,
+            _ => self.opts.max_width,
+        };
+        if !pv && depth <= 3 && self.opts.static_cut > 0 {
+            let e = self.evaluate();
+            // Nothing to answer here, so standing pat is safe enough
+            // this close to the horizon when it is far above beta
+            // (the threat searches at the leaves and the root catch
+            // what it misses; in matches it gained more than it lost).
+            if e - self.opts.static_cut * depth >= beta {
+                return ControlFlow::Break(e);
+            }
+        }
+        self.fill_candidates(me, 0, moves);
+        let mut pruned_after = width.min(moves.len());
+        if frontier && depth <= 2 && pruned_after > 4 {
+            // Quiet points far weaker than the best are not worth a look this close to the horizon.
+            let b = &self.b;
+            let value = |p: Pos| b.score(p, me) + b.score(p, op);
+            // The learned ordering does not always put the best-scoring
+            // point first, so the bar is set by the best of the slice.
+            let top = if self.learned_order() {
+                moves[..pruned_after]
+                    .iter()
+                    .map(|&p| value(p))
+                    .max()
+                    .unwrap_or(0)
+            } else {
+                value(moves[0])
+            };
+            pruned_after = 4 + moves[4..pruned_after]
+                .iter()
+                .take_while(|&&p| value(p) * 4 >= top)
+                .count();
+        }
+        if moves.is_empty() {
+            return ControlFlow::Break(0);
+        }
+        ControlFlow::Continue(pruned_after)
+    }
+
+    /// Killers (quiet cutoff moves from this ply) right behind the
+    /// strongest shapes, then the table's move first of all.
+    fn killers_and_table_move_first(&self, ply: i32, tt_move: Pos, moves: &mut [Pos]) {
         let killers = self.killers[ply as usize];
         for k in killers.iter().rev() {
             if *k != 0
@@ -845,18 +921,28 @@ impl<'a> Search<'a> {
         {
             moves[..=i].rotate_right(1);
         }
+    }
 
+    /// The recursive step: each move in turn, the first with the full
+    /// window, the others with a null window (reduced when late and quiet)
+    /// and searched again when they beat alpha; stops at a cutoff, and
+    /// after `pruned_after` moves unless all so far lose. The best score
+    /// and move; `None` when the search was stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        moves: &[Pos],
+        pruned_after: usize,
+        depth: i32,
+        new_depth: i32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Pos)> {
+        let me = self.b.to_move();
+        let op = other(me);
         let mut best = -INF;
         let mut best_mv: Pos = moves[0];
-        if let Some((a, b)) = self.opts.move_count
-            && !pv
-            && depth <= 8
-            && pruned_after != usize::MAX
-        {
-            // Only in quiet nodes (where `pruned_after` was set).
-            let lim = (a + (depth as f64).powf(b)) as usize;
-            pruned_after = pruned_after.min(lim.max(1));
-        }
         for (i, &m) in moves.iter().enumerate() {
             // The pruned moves are only looked at when all the others lose:
             // a loss is not claimed on the strength of a pruned search.
@@ -869,20 +955,7 @@ impl<'a> Search<'a> {
             if i == 0 {
                 v = -self.pvs(new_depth, ply + 1, -beta, -alpha);
             } else {
-                let mut r = 0;
-                if depth >= 2 && quiet && i >= 2 {
-                    r = 1 + (i >= 4) as i32 + (depth >= 4 && i >= 9) as i32;
-                    if self.opts.lmr_log > 0 {
-                        // Deeper for late moves far from the horizon: the
-                        // logarithmic part leaves the move one ply, and
-                        // never reduces less than the fixed steps.
-                        let l = (depth as f64).ln()
-                            * ((i + 1) as f64).ln()
-                            * f64::from(self.opts.lmr_log)
-                            / 100.0;
-                        r = r.min(new_depth).max((l as i32).min(new_depth - 1));
-                    }
-                }
+                let r = self.reduction(depth, new_depth, i, quiet);
                 v = -self.pvs(new_depth - r, ply + 1, -alpha - 1, -alpha);
                 if v > alpha && r > 0 && !self.aborted {
                     v = -self.pvs(new_depth, ply + 1, -alpha - 1, -alpha);
@@ -893,7 +966,7 @@ impl<'a> Search<'a> {
             }
             self.b.undo();
             if self.aborted {
-                return 0;
+                return None;
             }
             if v > best {
                 best = v;
@@ -901,23 +974,44 @@ impl<'a> Search<'a> {
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
-                        let k = &mut self.killers[ply as usize];
-                        if k[0] != m {
-                            k[1] = k[0];
-                            k[0] = m;
-                        }
-                        let bonus = (depth.max(1) * depth.max(1)) as u32;
-                        let h = &mut self.history[m as usize][me as usize - 1];
-                        *h = h.saturating_add(bonus);
+                        self.note_cutoff(ply, m, depth, me);
                         break;
                     }
                 }
             }
         }
-        let bound = bound_of(best, alpha0, beta);
-        self.tt.store(key, best_mv, to_tt(best, ply), depth, bound);
-        self.move_bufs.push(moves);
-        best
+        Some((best, best_mv))
+    }
+
+    /// How many plies the `i`-th move (from 0, not the first) of a node
+    /// is reduced by: late quiet moves far enough from the horizon.
+    fn reduction(&self, depth: i32, new_depth: i32, i: usize, quiet: bool) -> i32 {
+        if depth < 2 || !quiet || i < 2 {
+            return 0;
+        }
+        let mut r = 1 + (i >= 4) as i32 + (depth >= 4 && i >= 9) as i32;
+        if self.opts.lmr_log > 0 {
+            // Deeper for late moves far from the horizon: the
+            // logarithmic part leaves the move one ply, and
+            // never reduces less than the fixed steps.
+            let l =
+                (depth as f64).ln() * ((i + 1) as f64).ln() * f64::from(self.opts.lmr_log) / 100.0;
+            r = r.min(new_depth).max((l as i32).min(new_depth - 1));
+        }
+        r
+    }
+
+    /// A cutoff by `m`: it becomes this ply's first killer, and its
+    /// history grows with the depth.
+    fn note_cutoff(&mut self, ply: i32, m: Pos, depth: i32, me: Color) {
+        let k = &mut self.killers[ply as usize];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        let bonus = (depth.max(1) * depth.max(1)) as u32;
+        let h = &mut self.history[m as usize][me as usize - 1];
+        *h = h.saturating_add(bonus);
     }
 
     /// The quiescence search at the horizon ([`Options::qsearch`]): a five
@@ -1067,7 +1161,7 @@ impl<'a> Search<'a> {
         let mut s = if self.opts.learned_eval && !self.b.is_renju() {
             // Half the hand-set evaluation, half the learned one: in matches
             // the mix played better than either (docs/gomoku-engine.md).
-            let weights = learned::Weights::get();
+            let weights = self.b.weights();
             let w = &weights.bonus;
             let fitted = self.b.learned_sum(me, true)
                 + self.b.learned_sum(op, false)
@@ -1212,446 +1306,4 @@ fn from_tt(score: i32, ply: i32) -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::atomic::AtomicBool;
-
-    use rand::rngs::SmallRng;
-    use rand::{RngExt, SeedableRng};
-
-    use super::super::Rule;
-    use super::super::board::Board;
-    use super::super::tt::{ThreatCache, Tt};
-    use super::{Options, Search, WIN_MIN};
-
-    /// Positions from play: each side picks among the three best-looking
-    /// points, from the centre, for 8 to 23 stones.
-    fn positions(count: usize, seed: u64) -> Vec<Board> {
-        let stop = AtomicBool::new(false);
-        let mut tt = Tt::new(1);
-        let mut cache = ThreatCache::new(10);
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut next = move || rng.random::<u32>() as usize;
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut b = Board::new(15, 15, Rule::Freestyle);
-            b.play(b.pos(7, 7).unwrap());
-            let stones = 8 + next() % 16;
-            let mut over = false;
-            while b.stone_count() < stones {
-                // The hand-set ordering's three best, as these positions
-                // were first drawn.
-                let opts = Options {
-                    learned_order: false,
-                    ..Options::strong()
-                };
-                let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, opts);
-                let me = b.to_move();
-                let moves = s.ordered_candidates(me, 3);
-                if moves.is_empty() {
-                    over = true;
-                    break;
-                }
-                b.play(moves[next() % moves.len()]);
-                if b.count(b.to_move(), super::C_FIVE) > 0 || b.count(me, super::C_FIVE) > 1 {
-                    over = true;
-                    break;
-                }
-            }
-            if !over {
-                out.push(b);
-            }
-        }
-        out
-    }
-
-    /// The full engine with the leaf's VCF and the answers to open threes
-    /// past the horizon instead of the quiescence search, and without the
-    /// logarithmic reductions and move-count pruning: the search the
-    /// leaf's options (floor, stand-pat) and the static cut were measured on.
-    fn leaf_mode() -> Options {
-        Options {
-            qsearch: false,
-            lmr_log: 0,
-            move_count: None,
-            ..Options::strong()
-        }
-    }
-
-    /// (nodes, score) of a depth-bounded search.
-    fn search(b: &Board, opts: Options) -> (u64, i32) {
-        let stop = AtomicBool::new(false);
-        let mut tt = Tt::new(4);
-        let mut cache = ThreatCache::new(12);
-        let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, opts);
-        let r = s.think(None, None, u64::MAX);
-        (s.nodes(), r.score)
-    }
-
-    /// A position's stones, its score with the option and without it.
-    type Scores = Vec<(Vec<u16>, i32, i32)>;
-
-    /// Searches each position with `with` and with `without`: the two
-    /// node totals and, per position, the stones and the two scores.
-    fn side_by_side(boards: Vec<Board>, with: Options, without: Options) -> (u64, u64, Scores) {
-        let (mut n_with, mut n_without) = (0u64, 0u64);
-        let mut scores = Vec::new();
-        for b in boards {
-            let (n1, s1) = search(&b, with.clone());
-            let (n0, s0) = search(&b, without.clone());
-            n_with += n1;
-            n_without += n0;
-            scores.push((b.history().to_vec(), s1, s0));
-        }
-        (n_with, n_without, scores)
-    }
-
-    /// The results the search without the option proved, and how many of
-    /// them the search with it proved too. A proof may be out of its reach,
-    /// but it never proves the opposite: that fails the test.
-    fn proofs_kept(scores: &Scores, option: &str) -> (usize, usize) {
-        let (mut proven, mut kept) = (0, 0);
-        for (stones, s1, s0) in scores.iter().filter(|s| s.2.abs() >= WIN_MIN) {
-            proven += 1;
-            kept += usize::from(s1.abs() >= WIN_MIN);
-            assert!(
-                s1.abs() < WIN_MIN || s1.signum() == s0.signum(),
-                "stones {stones:?}: {s1} with {option}, {s0} without"
-            );
-        }
-        (proven, kept)
-    }
-
-    #[test]
-    fn the_floor_under_the_threat_extension_saves_nodes_and_never_turns_a_proof_around() {
-        // With the hand-set ordering, as the floor was measured (with the
-        // learned one the tree is smaller and the floor saves less).
-        let depth6 = |floor: i32| Options {
-            max_depth: 6,
-            three_floor: floor,
-            learned_order: false,
-            ..leaf_mode()
-        };
-        let (with, without, scores) = side_by_side(
-            positions(90, 8),
-            depth6(Options::strong().three_floor),
-            depth6(i32::MIN),
-        );
-        let (proven, kept) = proofs_kept(&scores, "the floor");
-        assert!(proven >= 5, "{proven} proven results");
-        assert!(kept * 10 >= proven * 8, "{kept} of {proven} proofs kept");
-        assert!(
-            with * 10 < without * 8,
-            "{with} nodes with the floor, {without} without"
-        );
-    }
-
-    #[test]
-    fn standing_pat_at_the_leaves_saves_nodes_and_never_turns_a_proof_around() {
-        let depth6 = |on: bool| Options {
-            max_depth: 6,
-            leaf_stand_pat: on,
-            ..leaf_mode()
-        };
-        let (with, without, scores) = side_by_side(positions(60, 9), depth6(true), depth6(false));
-        let (proven, kept) = proofs_kept(&scores, "the stand-pat");
-        let total = scores.len();
-        let same = scores.iter().filter(|s| s.1 == s.2).count();
-        assert!(proven >= 5, "{proven} proven results");
-        assert!(kept * 10 >= proven * 9, "{kept} of {proven} proofs kept");
-        // The root's window is open, so its score rarely moves at all.
-        assert!(same * 10 >= total * 8, "{same} of {total} scores the same");
-        assert!(
-            with * 10 < without * 8,
-            "{with} nodes standing pat, {without} without"
-        );
-    }
-
-    #[test]
-    fn the_learned_ordering_saves_nodes_and_never_turns_a_proof_around() {
-        // Deep enough for the ordering to matter: the saving grows with
-        // the depth (6 % at depth 7, a quarter at depth 9 in
-        // `inarow bench gomoku`, 7 % on these positions).
-        let depth9 = |on: bool| Options {
-            max_depth: 9,
-            learned_order: on,
-            ..Options::strong()
-        };
-        let (with, without, scores) = side_by_side(positions(24, 10), depth9(true), depth9(false));
-        let (proven, kept) = proofs_kept(&scores, "the learned ordering");
-        assert!(proven >= 3, "{proven} proven results");
-        assert!(kept * 10 >= proven * 8, "{kept} of {proven} proofs kept");
-        assert!(
-            with * 100 < without * 96,
-            "{with} nodes with the learned ordering, {without} with the hand-set one"
-        );
-    }
-
-    #[test]
-    fn static_cut_saves_nodes_and_keeps_the_proven_wins_and_losses() {
-        // With the hand-set ordering, as the cut was measured.
-        let depth5 = |cut: i32| Options {
-            max_depth: 5,
-            static_cut: cut,
-            learned_order: false,
-            ..leaf_mode()
-        };
-        let (with, without, scores) = side_by_side(
-            positions(40, 7),
-            depth5(Options::strong().static_cut),
-            depth5(0),
-        );
-        let (proven, kept) = proofs_kept(&scores, "the cut");
-        assert!(proven >= 3, "{proven} proven results");
-        // The cut keeps every proof, not only most of them.
-        assert_eq!(kept, proven, "{kept} of {proven} proofs kept");
-        // The cut is what the option switches: it must prune a good part.
-        assert!(
-            with * 10 < without * 8,
-            "{with} nodes with the cut, {without} without"
-        );
-    }
-
-    #[test]
-    fn the_check_after_the_deepening_replaces_moves_the_opponent_wins_against() {
-        // Depth-2 searches with a clock far away: the deepening stops at
-        // once and the check of the chosen move runs to its depth cap,
-        // not to the clock, so the test does not depend on the machine.
-        // Without the quiescence search and the deeper reductions, as the
-        // check was measured: shallow searches then leave more forced
-        // losses among their choices for it to find.
-        let shallow = |share: f64| Options {
-            max_depth: 2,
-            verify_share: share,
-            ..leaf_mode()
-        };
-        let stop = AtomicBool::new(false);
-        let think = |b: &Board, opts: Options| {
-            let mut tt = Tt::new(4);
-            let mut cache = ThreatCache::new(12);
-            let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, opts);
-            let far = std::time::Instant::now() + std::time::Duration::from_secs(600);
-            s.think(Some(far), Some(far), u64::MAX)
-        };
-        let (mut changed, mut same) = (0, 0);
-        for b in positions(80, 11) {
-            let plain = think(&b, shallow(0.0));
-            let checked = think(&b, shallow(Options::strong().verify_share));
-            let (Some(p), Some(c)) = (plain.mv, checked.mv) else {
-                panic!("no move");
-            };
-            assert!(b.is_empty(c));
-            if p == c {
-                same += 1;
-                continue;
-            }
-            changed += 1;
-            // The move given up loses by force: the opponent's own search
-            // after it proves a win.
-            let mut after = b.clone();
-            after.play(p);
-            let (_, score) = search(
-                &after,
-                Options {
-                    max_depth: 2 + super::VERIFY_PLIES,
-                    ..leaf_mode()
-                },
-            );
-            assert!(score >= WIN_MIN, "{p} given up at {score}");
-            assert!(
-                plain.score > -WIN_MIN,
-                "the plain search already saw the loss"
-            );
-        }
-        // Shallow searches leave forced losses among their choices; the
-        // check finds some of them and keeps most choices.
-        assert!(changed >= 3, "{changed} moves replaced, {same} kept");
-        assert!(same > changed, "{changed} moves replaced, {same} kept");
-    }
-
-    #[test]
-    fn the_quiescence_search_proves_only_real_wins_and_keeps_the_proofs() {
-        // Straight from positions of play: a win the quiescence search
-        // claims is a win by fours, which the threat search confirms
-        // (without the quick wins, which also end in a double three; their
-        // own test checks those claims).
-        let stop = AtomicBool::new(false);
-        let (mut wins, mut quiet) = (0, 0);
-        let opts = Options {
-            quick_wins: false,
-            ..Options::strong()
-        };
-        for b in positions(300, 12) {
-            let mut tt = Tt::new(1);
-            let mut cache = ThreatCache::new(10);
-            let mut s = Search::new(b.clone(), &mut tt, &mut cache, &stop, opts.clone());
-            let v = s.qsearch(1, -super::INF, super::INF, 0);
-            if v >= WIN_MIN {
-                wins += 1;
-                assert!(
-                    s.vcf(2 * super::QSEARCH_FOURS, false),
-                    "stones {:?}: {v} claimed without a VCF",
-                    b.history()
-                );
-            } else if v.abs() < WIN_MIN {
-                quiet += 1;
-                assert_eq!(s.board().history(), b.history(), "the board is restored");
-            }
-        }
-        assert!(wins >= 5, "{wins} wins by fours found, {quiet} quiet");
-        assert!(quiet >= 100, "{wins} wins by fours found, {quiet} quiet");
-
-        // In the whole search it replaces the leaf's VCF and the answers
-        // to open threes past the horizon: no proof is turned around.
-        let depth6 = |on: bool| Options {
-            max_depth: 6,
-            qsearch: on,
-            ..Options::strong()
-        };
-        let (_, _, scores) = side_by_side(positions(60, 13), depth6(true), depth6(false));
-        let (proven, kept) = proofs_kept(&scores, "the quiescence search");
-        assert!(proven >= 5, "{proven} proven results");
-        assert!(kept * 10 >= proven * 7, "{kept} of {proven} proofs kept");
-    }
-
-    /// The board after these moves (x, y), black first.
-    fn board_of(rule: Rule, moves: &[(usize, usize)]) -> Board {
-        let mut b = Board::new(15, 15, rule);
-        for &(x, y) in moves {
-            b.play(b.pos(x, y).unwrap());
-        }
-        b
-    }
-
-    #[test]
-    fn a_four_three_or_double_three_is_a_quick_win_only_when_the_opponent_has_no_four() {
-        let stop = AtomicBool::new(false);
-        let mut tt = Tt::new(1);
-        let mut cache = ThreatCache::new(10);
-        // Black to move: (7,7) makes a four on row 7 (closed by white's
-        // (3,7)) and an open three on column 7. White has nothing.
-        let four_three = [
-            (4, 7),
-            (3, 7),
-            (5, 7),
-            (0, 0),
-            (6, 7),
-            (14, 0),
-            (7, 8),
-            (0, 14),
-            (7, 9),
-            (14, 14),
-        ];
-        // Black to move: (7,7) makes open threes on row 7 and column 7.
-        let double_three = [
-            (5, 7),
-            (0, 0),
-            (6, 7),
-            (14, 0),
-            (7, 8),
-            (0, 14),
-            (7, 9),
-            (14, 14),
-        ];
-        // As the first, but white's last stones make an open three of its
-        // own on row 2: white has points that make a four.
-        let answered = [
-            (4, 7),
-            (3, 7),
-            (5, 7),
-            (10, 2),
-            (6, 7),
-            (11, 2),
-            (7, 8),
-            (12, 2),
-            (7, 9),
-            (0, 14),
-        ];
-        let mut wins = |rule: Rule, moves: &[(usize, usize)], quick: bool| {
-            let b = board_of(rule, moves);
-            let opts = Options {
-                quick_wins: quick,
-                ..Options::strong()
-            };
-            let s = Search::new(b, &mut tt, &mut cache, &stop, opts);
-            s.double_threat_wins(1, 2)
-        };
-        assert!(wins(Rule::Freestyle, &four_three, true));
-        assert!(wins(Rule::ExactFive, &four_three, true));
-        assert!(wins(Rule::Freestyle, &double_three, true));
-        assert!(
-            !wins(Rule::Freestyle, &answered, true),
-            "white can interpose a four"
-        );
-        assert!(
-            !wins(Rule::Freestyle, &four_three, false),
-            "only with the option"
-        );
-        assert!(!wins(Rule::Renju, &four_three, true), "not under renju");
-    }
-
-    #[test]
-    fn quick_wins_are_real_wins_and_save_nodes() {
-        // Every position from play where the side to move has such a win
-        // is proven won by the search without the option.
-        let stop = AtomicBool::new(false);
-        let without = Options {
-            max_depth: 6,
-            quick_wins: false,
-            ..Options::strong()
-        };
-        let mut found = 0;
-        for b in positions(2000, 15) {
-            let mut tt = Tt::new(1);
-            let mut cache = ThreatCache::new(10);
-            let s = Search::new(b.clone(), &mut tt, &mut cache, &stop, Options::strong());
-            let me = b.to_move();
-            if s.double_threat_wins(me, super::other(me)) {
-                found += 1;
-                let (_, score) = search(&b, without.clone());
-                assert!(
-                    score >= WIN_MIN,
-                    "stones {:?}: a quick win the search scores {score}",
-                    b.history()
-                );
-            }
-        }
-        assert!(found >= 5, "{found} positions with a quick win");
-
-        // Inside the tree they end nodes sooner and turn no proof around.
-        let depth8 = |on: bool| Options {
-            max_depth: 8,
-            quick_wins: on,
-            ..Options::strong()
-        };
-        let (with, without, scores) = side_by_side(positions(24, 14), depth8(true), depth8(false));
-        let (proven, kept) = proofs_kept(&scores, "the quick wins");
-        assert!(proven >= 3, "{proven} proven results");
-        assert!(kept >= proven, "{kept} of {proven} proofs kept");
-        assert!(
-            with < without,
-            "{with} nodes with the quick wins, {without} without"
-        );
-    }
-
-    #[test]
-    fn reductions_and_move_count_pruning_save_nodes_and_never_turn_a_proof_around() {
-        let depth8 = |on: bool| Options {
-            max_depth: 8,
-            lmr_log: if on { Options::strong().lmr_log } else { 0 },
-            move_count: if on {
-                Options::strong().move_count
-            } else {
-                None
-            },
-            ..Options::strong()
-        };
-        let (with, without, scores) = side_by_side(positions(24, 14), depth8(true), depth8(false));
-        let (proven, kept) = proofs_kept(&scores, "the reductions and the pruning");
-        assert!(proven >= 3, "{proven} proven results");
-        assert!(kept * 10 >= proven * 7, "{kept} of {proven} proofs kept");
-        assert!(
-            with * 10 < without * 8,
-            "{with} nodes with the reductions and the pruning, {without} without"
-        );
-    }
-}
+mod tests;

@@ -35,7 +35,9 @@
 //! wins, overlines included.
 //!
 //! Everything here works on [`Board`], a plain grid of stones that can be
-//! built directly or from a [`Position`] (where [`Side::First`] is black).
+//! built directly or from a [`Position`](super::Position) (where
+//! [`Side::First`] is black); the positions ask this module, never the
+//! other way round.
 //!
 //! The recursion is followed to the end, never cut off. Most points are
 //! decided by their four lines alone, and only where two lines could be
@@ -47,9 +49,8 @@
 
 use std::fmt;
 
-use super::position::DIRECTIONS;
 use super::rules::{MAX_SIDE, MIN_SIDE};
-use super::{Point, Position, RulesError, Side};
+use super::{DIRECTIONS, Point, RulesError, Side};
 
 /// Black, the first player, the only side with forbidden points.
 pub const BLACK: Side = Side::First;
@@ -85,7 +86,7 @@ impl fmt::Display for Forbidden {
 }
 
 /// A board of stones, `width` by `height`, with the same coordinates as
-/// [`Position`]: `x` from the left, `y` from the bottom, both from 0.
+/// [`Position`](super::Position): `x` from the left, `y` from the bottom, both from 0.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
     width: u8,
@@ -194,26 +195,6 @@ impl Board {
     }
 }
 
-impl From<&Position> for Board {
-    /// The stones of a position (its rules' board size; gravity and the
-    /// line length are not looked at: renju is always about five).
-    fn from(position: &Position) -> Board {
-        let rules = position.rules();
-        let (width, height) = (rules.width(), rules.height());
-        let mut cells = Vec::with_capacity(rules.cells());
-        for y in 0..height {
-            for x in 0..width {
-                cells.push(position.get(Point::new(x, y)));
-            }
-        }
-        Board {
-            width,
-            height,
-            cells,
-        }
-    }
-}
-
 /// Whether black may not play `p`, and why. `None` when the move is
 /// allowed, and also when `p` is off the board or taken (such a move is
 /// illegal for a plainer reason, which is not this module's business).
@@ -284,21 +265,6 @@ pub fn is_win(board: &Board, side: Side, p: Point) -> bool {
             Side::Second => run >= 5,
         }
     })
-}
-
-/// [`forbidden_for`] the side to move in `position`, at `p`. It copies the
-/// stones into a [`Board`] each time: to ask about many points, make the
-/// board once.
-pub fn forbidden_in(position: &Position, p: Point) -> Option<Forbidden> {
-    match position.to_move() {
-        Side::First => forbidden(&Board::from(position), p),
-        Side::Second => None,
-    }
-}
-
-/// [`is_win`] for the side to move in `position`, at `p`.
-pub fn is_win_in(position: &Position, p: Point) -> bool {
-    is_win(&Board::from(position), position.to_move(), p)
 }
 
 /// How far a line is looked at on each side of the point. Five is enough:
@@ -517,7 +483,7 @@ fn judge_threes(board: &mut Board, p: Point, shapes: &[Shape; 4]) -> Option<Forb
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+    use crate::game::{Position, Rules};
 
     /// A board from rows of text, the top row first: `.` empty, `X` black,
     /// `O` white, `*` the (empty) point asked about. Spaces are ignored.
@@ -545,6 +511,15 @@ mod tests {
             }
         }
         (board, asked)
+    }
+
+    /// A square diagram from its top rows: the rows below them, up to as
+    /// many rows as the diagram is wide, are empty.
+    fn square(top: &[&'static str]) -> Vec<&'static str> {
+        let width = top[0].len();
+        let mut rows = top.to_vec();
+        rows.resize(width, &"..............................."[..width]);
+        rows
     }
 
     /// The answer for black at the `*` of a diagram, checked against the
@@ -652,19 +627,14 @@ mod tests {
     #[test]
     fn two_open_threes_crossing_are_a_double_three() {
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "...XX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
     }
@@ -674,19 +644,14 @@ mod tests {
         // White at the left end: the horizontal line can only become a
         // four that is not straight. One open three alone is allowed.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "..OXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
     }
@@ -695,53 +660,38 @@ mod tests {
     fn split_threes_count() {
         // .X.XX. made by the last stone of the pair...
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "..X.X*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
         // ...by the lone stone...
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 ".....*.XX..",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
         // ...and with the gap on the other side of the new stone.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "...X.*X....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
     }
@@ -750,36 +700,26 @@ mod tests {
     fn threes_against_the_edge() {
         // Against the left edge: the only four it can make is closed.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 "..X........",
                 "..X........",
                 "XX*........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
         // One point further in, it can still become a straight four.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 "...X.......",
                 "...X.......",
                 ".XX*.......",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
         // The same at the top edge, vertically.
@@ -800,36 +740,26 @@ mod tests {
         // The horizontal stones can only make XXXX next to the far black
         // stone (X at the right end would make six) or against white.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 ".O.XX*..X..",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
         // Both ends spoilt by black stones two points away.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 "X..XX*..X..",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
     }
@@ -871,7 +801,7 @@ mod tests {
         assert_eq!(verdict(&HORIZONTAL_THREE), Some(Forbidden::DoubleThree));
         assert_eq!(verdict_after(&HORIZONTAL_THREE, G8), None);
         // g8 would make six in its column: overline.
-        let overline = [
+        let overline = square(&[
             "...............",
             "...............",
             "...............",
@@ -882,15 +812,10 @@ mod tests {
             ".O.XX*.........",
             "......X........",
             "......X........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         // g8 would make two fours in its column (and a third with the
         // horizontal stones): double four.
-        let double_four = [
+        let double_four = square(&[
             "...............",
             "...............",
             "...............",
@@ -902,14 +827,10 @@ mod tests {
             "......X........",
             "...............",
             "......X........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         // g8 would make a four and two real threes (down its column, and
         // the diagonal through f9): four-three-three is a double three.
-        let double_three = [
+        let double_three = square(&[
             "...............",
             "...............",
             "...............",
@@ -920,12 +841,7 @@ mod tests {
             ".O.XX*.........",
             "......XX.......",
             "......X........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         for (rows, at_g8) in [
             (overline, Forbidden::Overline),
             (double_four, Forbidden::DoubleFour),
@@ -940,7 +856,7 @@ mod tests {
     fn a_three_with_one_good_four_point_of_two_is_real() {
         // Open at both ends: the right point (g8) is an overline, the left
         // one is fine.
-        let rows = [
+        let rows = square(&[
             "...............",
             "...............",
             "...............",
@@ -951,12 +867,7 @@ mod tests {
             "...XX*.........",
             "......X........",
             "......X........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         assert_eq!(verdict_after(&rows, G8), Some(Forbidden::Overline));
         assert_eq!(verdict(&rows), Some(Forbidden::DoubleThree));
     }
@@ -968,7 +879,7 @@ mod tests {
         // would make a double four (down the diagonal and along row 6). So
         // g8 is a plain four-three, allowed; the horizontal three is real
         // again and the `*` is a double three. Three levels of look-ahead.
-        let rows = [
+        let rows = square(&[
             "...............",
             "...............",
             "...............",
@@ -979,12 +890,7 @@ mod tests {
             ".O.XX*.........",
             "......XX.......",
             "......X..XXX...",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        ]);
         assert_eq!(verdict(&rows), Some(Forbidden::DoubleThree));
         assert_eq!(verdict_after(&rows, G8), None);
         let (mut board, p) = parse(&rows);
@@ -1006,36 +912,26 @@ mod tests {
     #[test]
     fn two_fours_in_two_lines_are_a_double_four() {
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 ".....X.....",
                 "..XXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleFour)
         );
         // Closed fours count as much as straight ones.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 ".....O.....",
                 ".....X.....",
                 ".....X.....",
                 ".....X.....",
                 ".OXXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleFour)
         );
     }
@@ -1065,35 +961,25 @@ mod tests {
     #[test]
     fn four_three_is_allowed_but_four_three_three_is_not() {
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.....",
                 ".....X.....",
                 ".OXXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.X...",
                 ".....XX....",
                 ".OXXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             Some(Forbidden::DoubleThree)
         );
     }
@@ -1111,19 +997,14 @@ mod tests {
     #[test]
     fn a_five_wins_whatever_else_it_makes() {
         // Five across, with a four down and a four on the diagonal.
-        let with_fours = [
+        let with_fours = square(&[
             "...........",
             "...........",
             "..X..X.....",
             "...X.X.....",
             "....XX.....",
             ".XXXX*.....",
-            "...........",
-            "...........",
-            "...........",
-            "...........",
-            "...........",
-        ];
+        ]);
         assert_eq!(verdict(&with_fours), None);
         let (board, p) = parse(&with_fours);
         assert!(is_win(&board, BLACK, p.unwrap()));
@@ -1134,19 +1015,14 @@ mod tests {
 
         // Five across, with two open threes.
         assert_eq!(
-            verdict(&[
+            verdict(&square(&[
                 "...........",
                 "...........",
                 "...........",
                 ".....X.X...",
                 ".....XX....",
                 ".XXXX*.....",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-                "...........",
-            ]),
+            ])),
             None
         );
     }
@@ -1154,7 +1030,7 @@ mod tests {
     #[test]
     fn a_five_beside_an_overline_wins() {
         // Convention (RIF): five across wins even though the column makes six.
-        let rows = [
+        let rows = square(&[
             "...........",
             "...........",
             ".....X.....",
@@ -1163,10 +1039,7 @@ mod tests {
             ".XXXX*.....",
             ".....X.....",
             ".....X.....",
-            "...........",
-            "...........",
-            "...........",
-        ];
+        ]);
         let (board, p) = parse(&rows);
         let p = p.unwrap();
         assert_eq!(verdict(&rows), None);
@@ -1282,9 +1155,12 @@ mod tests {
         let pos = Position::from_moves(Rules::gomoku(), &moves).unwrap();
         let h8 = Point::new(7, 7);
         assert_eq!(pos.to_move(), BLACK);
-        assert_eq!(forbidden_in(&pos, h8), Some(Forbidden::DoubleThree));
-        assert!(!is_win_in(&pos, h8));
         let board = Board::from(&pos);
+        assert_eq!(
+            forbidden_for(&board, pos.to_move(), h8),
+            Some(Forbidden::DoubleThree)
+        );
+        assert!(!is_win(&board, pos.to_move(), h8));
         assert_eq!(board.get(Point::new(6, 7)), Some(BLACK));
         assert_eq!(board.get(Point::new(0, 0)), Some(WHITE));
         assert_eq!(forbidden(&board, h8), Some(Forbidden::DoubleThree));
@@ -1292,7 +1168,7 @@ mod tests {
         // White to move: nothing is forbidden.
         let pos = Position::from_moves(Rules::gomoku(), &moves[..7]).unwrap();
         assert_eq!(pos.to_move(), WHITE);
-        assert_eq!(forbidden_in(&pos, h8), None);
+        assert_eq!(forbidden_for(&Board::from(&pos), pos.to_move(), h8), None);
         assert_eq!(
             forbidden(&Board::from(&pos), h8),
             Some(Forbidden::DoubleThree)

@@ -37,9 +37,10 @@ use super::pattern::{
     self, B4, C_FIVE, C_FLEX4, C_FOUR_THREE, C_NONE, C_THREE_PLUS, C_THREE_THREE, CAT_BONUS, CATS,
     Cat, DIR_WEIGHT, F3, F4, Pat, Tables,
 };
+use super::weights::Weights;
 use crate::game::Point;
 use crate::game::renju;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// A point: an index into the padded array.
 pub type Pos = u16;
@@ -130,10 +131,12 @@ pub struct Board {
     /// Per colour: sums of the empty points' learned weights, as the side
     /// to move and as the opponent (see [`super::learned`]).
     learned_sums: [[i32; 2]; 2],
+    /// The learned weights the board sums and the search evaluates with.
+    weights: Arc<Weights>,
     /// Per combination index: category, score and learned weights, packed
     /// (see [`Joint`]), so that a changed pattern costs one load per
     /// combination.
-    joint: &'static [Joint],
+    joint: Arc<[Joint]>,
     hash: u64,
     history: Vec<Pos>,
     /// The empty points whose patterns the stones on the board changed,
@@ -153,8 +156,14 @@ pub struct Board {
 
 impl Board {
     /// An empty board; black (1) moves first. Sizes are clamped to the
-    /// supported range. Under renju, colour 1 is black whoever moves.
+    /// supported range. Under renju, colour 1 is black whoever moves. It
+    /// sums the shipped learned weights ([`Weights::shipped`]).
     pub fn new(width: usize, height: usize, rule: Rule) -> Board {
+        Board::with_weights(width, height, rule, &Weights::shipped())
+    }
+
+    /// [`Board::new`] summing the learned weights `weights`.
+    pub fn with_weights(width: usize, height: usize, rule: Rule, weights: &Arc<Weights>) -> Board {
         let width = width.clamp(MIN_SIZE, MAX_SIZE);
         let height = height.clamp(MIN_SIZE, MAX_SIZE);
         let stride = width + 2 * PAD;
@@ -189,7 +198,8 @@ impl Board {
             counts: [[0; CATS]; 2],
             sums: [0; 2],
             learned_sums: [[0; 2]; 2],
-            joint: joint_table(rule),
+            weights: weights.clone(),
+            joint: joint_table(rule, weights),
             hash: 0,
             history: Vec::with_capacity(width * height),
             log: Vec::new(),
@@ -226,6 +236,11 @@ impl Board {
 
     pub fn width(&self) -> usize {
         self.width
+    }
+
+    /// The learned weights this board sums.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
     pub fn height(&self) -> usize {
         self.height
@@ -773,7 +788,7 @@ impl Board {
     #[inline]
     fn refresh<const RENJU: bool>(&mut self, q: usize, d: usize, delta: u32) {
         let tables = self.tables;
-        let joint = self.joint;
+        let joint = &*self.joint;
         let info = &mut self.info[q];
         let key = info.keys[d] ^ delta;
         let (b, w) = tables.patterns(key);
@@ -877,19 +892,13 @@ impl Joint {
 }
 
 /// The packed combination table for `rule`: [`Tables::combo`] beside the
-/// learned weights in use, built on first use (after which other weights
-/// can no longer be installed, see [`super::learned::Weights::install`]).
-fn joint_table(rule: Rule) -> &'static [Joint] {
-    static TABLES: [OnceLock<Vec<Joint>>; 3] = [const { OnceLock::new() }; 3];
-    let slot = match rule {
-        Rule::Freestyle => 0,
-        Rule::ExactFive => 1,
-        Rule::Renju => 2,
-    };
-    TABLES[slot].get_or_init(|| {
+/// learned weights `weights`. Built once per rule for the shipped weights
+/// (a constant), for others with each board.
+fn joint_table(rule: Rule, weights: &Arc<Weights>) -> Arc<[Joint]> {
+    let build = || {
         let tables = Tables::get(rule);
-        let learned = &super::learned::Weights::get().by_combo;
-        learned
+        weights
+            .by_combo
             .iter()
             .enumerate()
             .map(|(i, &[own, other])| {
@@ -901,8 +910,18 @@ fn joint_table(rule: Rule) -> &'static [Joint] {
                         | (other as u16 as u64) << 48,
                 )
             })
-            .collect()
-    })
+            .collect::<Arc<[Joint]>>()
+    };
+    if !Arc::ptr_eq(weights, &Weights::shipped()) {
+        return build();
+    }
+    static SHIPPED: [OnceLock<Arc<[Joint]>>; 3] = [const { OnceLock::new() }; 3];
+    let slot = match rule {
+        Rule::Freestyle => 0,
+        Rule::ExactFive => 1,
+        Rule::Renju => 2,
+    };
+    SHIPPED[slot].get_or_init(build).clone()
 }
 
 /// Whether a point `dx`, `dy` away is on one of the four lines through a
@@ -1220,8 +1239,8 @@ mod tests {
 
     /// The learned sums counted point by point from the shipped weights.
     fn learned_sums_by_hand(b: &Board) -> [[i32; 2]; 2] {
-        let w = super::super::learned::Weights::get();
-        let shape = super::super::learned::shape_of_combo();
+        let w = b.weights();
+        let shape = super::super::weights::shape_of_combo();
         let mut out = [[0; 2]; 2];
         for &p in b.points() {
             if !b.is_empty(p) {
@@ -1229,7 +1248,7 @@ mod tests {
             }
             for c in 1..=2u8 {
                 let pats = [0, 1, 2, 3].map(|d| b.pat(p, c, d));
-                let s = shape[super::super::learned::combo_of(pats)] as usize;
+                let s = shape[super::super::weights::combo_of(pats)] as usize;
                 out[c as usize - 1][0] += w.shapes[s][0];
                 out[c as usize - 1][1] += w.shapes[s][1];
             }

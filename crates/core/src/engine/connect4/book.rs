@@ -1,6 +1,7 @@
 //! The opening book: exact scores and the set of best moves for the early
 //! positions the perfect player can meet, computed offline by our own
-//! solver (`inarow book build`) and shipped in `data/connect4-book.bin`.
+//! solver (`inarow book build`, with [`super::builder`]) and shipped in
+//! `data/connect4-book.bin`.
 //!
 //! # File format
 //!
@@ -18,14 +19,13 @@
 //! touches files: the book arrives as bytes ([`Book::from_bytes`]); the
 //! built-in copy is compiled into the binary.
 
-use super::position::{C4Position, CELLS, WIDTH};
-use super::solver::{Solver, win_now_score};
+use super::position::{C4Position, WIDTH};
 
 const MAGIC: &[u8; 8] = b"C4BOOK1\n";
 const KEY_SHIFT: u32 = 15;
 
 /// The book compiled into the binary (the committed data file).
-static BUILTIN: &[u8] = include_bytes!("../../../data/connect4-book.bin");
+static BUILTIN: &[u8] = include_bytes!("../../../../../data/connect4-book.bin");
 
 /// Why bytes are not a book.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -189,84 +189,6 @@ impl Book {
             )
         })
     }
-}
-
-/// Computes the book entry of `pos` (not finished) by search: its exact
-/// score and every column that achieves it. Used by the book builder and by
-/// tests that check the book against the solver.
-pub fn compute_entry(solver: &mut Solver, pos: &C4Position) -> BookEntry {
-    let mut best = 0u8;
-    if pos.can_win_next() {
-        for col in 0..WIDTH {
-            if pos.can_play(col) && pos.is_winning_move(col) {
-                best |= 1 << col;
-            }
-        }
-        return BookEntry {
-            score: win_now_score(pos),
-            best,
-        };
-    }
-    let score = solver.solve(pos);
-    for col in 0..WIDTH {
-        if !pos.can_play(col) {
-            continue;
-        }
-        let mut child = *pos;
-        child.play_col(col);
-        let achieves = if child.moves() == CELLS {
-            score == 0
-        } else if child.can_win_next() {
-            -win_now_score(&child) >= score
-        } else {
-            // Null window just below -score: fails low iff the child's
-            // score is at most -score, i.e. ours is at least `score`.
-            let r = solver
-                .window(&child, -score, -score + 1, super::solver::Cutoff::NONE)
-                .expect("no limits");
-            r <= -score
-        };
-        if achieves {
-            best |= 1 << col;
-        }
-    }
-    BookEntry { score, best }
-}
-
-/// The positions the perfect player meets next in its book tree: after each
-/// of its best moves (from `entry`), every reply of the opponent that does
-/// not end the game. These are again positions with the perfect player to
-/// move, two stones deeper.
-pub fn next_positions(pos: &C4Position, entry: &BookEntry) -> Vec<C4Position> {
-    let mut out = Vec::new();
-    for col in 0..WIDTH {
-        if entry.best & (1 << col) == 0 || !pos.can_play(col) || pos.is_winning_move(col) {
-            continue;
-        }
-        let mut mid = *pos;
-        mid.play_col(col);
-        for reply in 0..WIDTH {
-            if !mid.can_play(reply) || mid.is_winning_move(reply) || mid.moves() + 1 >= CELLS {
-                continue;
-            }
-            let mut next = mid;
-            next.play_col(reply);
-            out.push(next);
-        }
-    }
-    out
-}
-
-/// Every position after one stone: the perfect player's first positions
-/// when it plays second.
-pub fn first_replies() -> Vec<C4Position> {
-    (0..WIDTH)
-        .map(|col| {
-            let mut p = C4Position::new();
-            p.play_col(col);
-            p
-        })
-        .collect()
 }
 
 #[cfg(test)]

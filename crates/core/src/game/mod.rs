@@ -11,10 +11,13 @@ pub mod renju;
 mod rules;
 
 pub use notation::{Move, ParseMoveError};
-pub use position::{IllegalMoveError, Outcome, Position};
+pub use position::{FromMovesError, IllegalMoveError, Outcome, Position};
 pub use rules::{BoardSize, GameKind, ParseSizeError, Rules, RulesError};
 
 use std::fmt;
+
+/// The four line directions: horizontal, vertical, both diagonals.
+pub(crate) const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// One of the two players, by turn order: `First` moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

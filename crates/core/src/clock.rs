@@ -1,7 +1,7 @@
 //! Chess-style game clocks: a base time and an increment per move
 //! (`"3+2"`: three minutes, two seconds added after every move). Pure: the
 //! caller passes the time in, so the room task (the authority) and the
-//! tests drive the same code. The room takes it from [`crate::lobby::now`].
+//! tests drive the same code. The room takes it from `inarow::lobby::now`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -12,6 +12,26 @@ use crate::game::Side;
 /// Longest base time a control may give (a day), and longest increment (an hour).
 const MAX_BASE_MINUTES: u64 = 24 * 60;
 const MAX_INCREMENT_SECS: u64 = 3600;
+
+/// Why a text is not a time control (the text, quoted and sanitised).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    #[error("'{0}' is not a time control: write MINUTES+SECONDS (e.g. \"3+2\") or \"none\"")]
+    Unreadable(String),
+    #[error(
+        "'{0}' is not a time control: write MINUTES+SECONDS (e.g. \"3+2\") or \"none\": \
+         at most {MAX_BASE_MINUTES} minutes and {MAX_INCREMENT_SECS} seconds"
+    )]
+    TooLong(String),
+    #[error(
+        "'{0}' is not a time control: write MINUTES+SECONDS (e.g. \"3+2\") or \"none\": \
+         a clock needs some time"
+    )]
+    NoTime(String),
+    /// `"none"` where a clock is wanted.
+    #[error("\"none\" is no clock")]
+    NoClock,
+}
 
 /// A time control: base time per player and the increment per move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,17 +50,13 @@ impl TimeControl {
 
     /// Parses `"MINUTES+SECONDS"` (`"3+2"`, `"10+0"`; the minutes may have
     /// a fraction, `"0.5+0"` is thirty seconds) or `"none"` (no clock).
-    pub fn parse(text: &str) -> Result<Option<TimeControl>, String> {
+    pub fn parse(text: &str) -> Result<Option<TimeControl>, TimeControlError> {
         let t = text.trim();
         if t.eq_ignore_ascii_case("none") {
             return Ok(None);
         }
-        let bad = || {
-            format!(
-                "'{}' is not a time control: write MINUTES+SECONDS (e.g. \"3+2\") or \"none\"",
-                crate::text::sanitize_quote(t, 20)
-            )
-        };
+        let quoted = || crate::text::sanitize_quote(t, 20);
+        let bad = || TimeControlError::Unreadable(quoted());
         let (m, s) = t.split_once('+').ok_or_else(bad)?;
         let (m, s) = (m.trim(), s.trim());
         // Digits with at most one point: no signs, exponents or "inf".
@@ -56,14 +72,11 @@ impl TimeControl {
         let minutes: f64 = m.parse().map_err(|_| bad())?;
         let s: u64 = s.parse().map_err(|_| bad())?;
         if minutes > MAX_BASE_MINUTES as f64 || s > MAX_INCREMENT_SECS {
-            return Err(format!(
-                "{}: at most {MAX_BASE_MINUTES} minutes and {MAX_INCREMENT_SECS} seconds",
-                bad()
-            ));
+            return Err(TimeControlError::TooLong(quoted()));
         }
         let base = (minutes * 60.0).round() as u64;
         if base == 0 && s == 0 {
-            return Err(format!("{}: a clock needs some time", bad()));
+            return Err(TimeControlError::NoTime(quoted()));
         }
         Ok(Some(TimeControl {
             base: Duration::from_secs(base),
@@ -110,9 +123,9 @@ impl fmt::Display for TimeControl {
 }
 
 impl FromStr for TimeControl {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        TimeControl::parse(s)?.ok_or_else(|| "\"none\" is no clock".to_string())
+    type Err = TimeControlError;
+    fn from_str(s: &str) -> Result<Self, TimeControlError> {
+        TimeControl::parse(s)?.ok_or(TimeControlError::NoClock)
     }
 }
 

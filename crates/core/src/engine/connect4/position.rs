@@ -49,7 +49,7 @@ pub(crate) const ROWS_135: u64 = BOTTOM * 0b101010;
 
 /// Bitboard of one column's six cells.
 #[inline]
-pub(crate) const fn column_mask(col: usize) -> u64 {
+pub const fn column_mask(col: usize) -> u64 {
     ((1u64 << HEIGHT) - 1) << (col as u32 * H1)
 }
 
@@ -322,7 +322,7 @@ impl C4Position {
     /// there are two such threats), and never a cell just below an opponent
     /// threat. Only meaningful when the side to move cannot win at once.
     #[inline]
-    pub(crate) fn non_losing_moves(&self) -> u64 {
+    pub fn non_losing_moves(&self) -> u64 {
         let mut possible = self.possible();
         let opp = self.opponent_winning_cells();
         let forced = possible & opp;
@@ -434,6 +434,12 @@ impl fmt::Debug for C4Position {
         }
         Ok(())
     }
+}
+
+/// The score of a position whose side to move wins with its next stone.
+#[inline]
+pub fn win_now_score(pos: &C4Position) -> i32 {
+    (CELLS as i32 + 1 - pos.moves() as i32) / 2
 }
 
 #[cfg(test)]

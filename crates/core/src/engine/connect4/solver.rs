@@ -28,7 +28,7 @@ use std::time::Instant;
 use super::book::Book;
 use super::position::{
     BOARD, BOTTOM, C4Position, CELLS, ROWS_024, ROWS_135, WIDTH, column_mask, column_of, has_four,
-    threat_cells,
+    threat_cells, win_now_score,
 };
 use super::table::{Bounds, Slot, TransTable};
 
@@ -57,12 +57,6 @@ impl Cutoff<'_> {
         deadline: None,
         stop: None,
     };
-}
-
-/// The score of a position whose side to move wins with its next stone.
-#[inline]
-pub(crate) fn win_now_score(pos: &C4Position) -> i32 {
-    (CELLS as i32 + 1 - pos.moves() as i32) / 2
 }
 
 /// A reusable solver: a transposition table and counters. Not `Sync`; use
@@ -493,14 +487,27 @@ impl Default for Tuning {
     }
 }
 
+/// Why a tuning setting is refused (the setting as written).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TuningError {
+    #[error("{0}: expected name=value")]
+    NotNameValue(String),
+    #[error("{0}: not a number")]
+    NotANumber(String),
+    #[error("{0}: unknown setting")]
+    Unknown(String),
+}
+
 impl Tuning {
     /// Applies `name=value,name=value` settings.
-    pub fn parse(&mut self, text: &str) -> Result<(), String> {
+    pub fn parse(&mut self, text: &str) -> Result<(), TuningError> {
         for item in text.split(',').filter(|s| !s.is_empty()) {
             let (name, value) = item
                 .split_once('=')
-                .ok_or_else(|| format!("{item}: expected name=value"))?;
-            let v: i32 = value.parse().map_err(|_| format!("{item}: not a number"))?;
+                .ok_or_else(|| TuningError::NotNameValue(item.to_string()))?;
+            let v: i32 = value
+                .parse()
+                .map_err(|_| TuningError::NotANumber(item.to_string()))?;
             match name {
                 "mirror" => self.mirror = v != 0,
                 "mirrorbelow" => self.mirror_below = v,
@@ -516,7 +523,7 @@ impl Tuning {
                 "adapt" => self.adapt_nodes = v as u64,
                 "smallkb" => self.small_kb = v as usize,
                 "booksearch" => self.book_search = v != 0,
-                _ => return Err(format!("{name}: unknown setting")),
+                _ => return Err(TuningError::Unknown(name.to_string())),
             }
         }
         Ok(())

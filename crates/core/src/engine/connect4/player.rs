@@ -24,8 +24,10 @@ use std::sync::atomic::AtomicBool;
 use rand::RngExt;
 
 use super::book::Book;
-use super::position::{C4Position, CELLS, WIDTH, column_mask, column_of, threat_cells};
-use super::solver::{Cutoff, Solver, win_now_score};
+use super::position::{
+    C4Position, CELLS, WIDTH, column_mask, column_of, threat_cells, win_now_score,
+};
+use super::solver::{Cutoff, Solver};
 use crate::engine::{Limits, TimeShares};
 
 /// The Connect Four levels this module provides.

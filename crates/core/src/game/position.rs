@@ -4,7 +4,8 @@
 
 use thiserror::Error;
 
-use super::{Move, Point, Rules, Side};
+use super::renju;
+use super::{DIRECTIONS, Move, ParseMoveError, Point, Rules, Side};
 
 /// How a game stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +40,7 @@ pub enum IllegalMoveError {
     #[error("{point} is forbidden for the first player in renju: a {why}")]
     Forbidden {
         point: String,
-        why: super::renju::Forbidden,
+        why: renju::Forbidden,
     },
     #[error("a stone dropped in column {column} lands on {lands}, not {asked}")]
     NotLanding {
@@ -49,8 +50,15 @@ pub enum IllegalMoveError {
     },
 }
 
-/// The four line directions: horizontal, vertical, both diagonals.
-pub(crate) const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+/// Why a list of moves is not a game ([`Position::from_moves`]): which
+/// move (from 1) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FromMovesError {
+    #[error("move {0}: {1}")]
+    Unreadable(usize, ParseMoveError),
+    #[error("move {0}: {1}")]
+    Illegal(usize, IllegalMoveError),
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
@@ -167,7 +175,7 @@ impl Position {
                 }
                 if rules.is_renju()
                     && self.to_move() == Side::First
-                    && let Some(why) = super::renju::forbidden(&super::renju::Board::from(self), p)
+                    && let Some(why) = renju::forbidden(&renju::Board::from(self), p)
                 {
                     return Err(IllegalMoveError::Forbidden {
                         point: rules.format_point(p),
@@ -255,7 +263,7 @@ impl Position {
         } else {
             // Under renju black's forbidden points are not legal moves.
             let barred = (self.rules.is_renju() && self.to_move() == Side::First)
-                .then(|| super::renju::Board::from(self));
+                .then(|| renju::Board::from(self));
             let mut v = Vec::new();
             for y in 0..self.rules.height() {
                 for x in 0..self.rules.width() {
@@ -263,7 +271,7 @@ impl Position {
                     if self.cells[self.index(p)].is_none()
                         && barred
                             .as_ref()
-                            .is_none_or(|b| super::renju::forbidden(b, p).is_none())
+                            .is_none_or(|b| renju::forbidden(b, p).is_none())
                     {
                         v.push(Move::Point(p));
                     }
@@ -335,15 +343,31 @@ impl Position {
     }
 
     /// Plays a sequence of moves given as text (handy for tests and scripts).
-    pub fn from_moves(rules: Rules, moves: &[&str]) -> Result<Position, String> {
+    pub fn from_moves(rules: Rules, moves: &[&str]) -> Result<Position, FromMovesError> {
         let mut pos = Position::new(rules);
         for (i, text) in moves.iter().enumerate() {
             let m = rules
                 .parse_move(text)
-                .map_err(|e| format!("move {}: {e}", i + 1))?;
-            pos.play(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+                .map_err(|e| FromMovesError::Unreadable(i + 1, e))?;
+            pos.play(m).map_err(|e| FromMovesError::Illegal(i + 1, e))?;
         }
         Ok(pos)
+    }
+}
+
+impl From<&Position> for renju::Board {
+    /// The stones of a position (its rules' board size; gravity and the
+    /// line length are not looked at: renju is always about five).
+    fn from(position: &Position) -> renju::Board {
+        let rules = position.rules();
+        let mut board = renju::Board::with_size(rules.width(), rules.height());
+        for y in 0..rules.height() {
+            for x in 0..rules.width() {
+                let p = Point::new(x, y);
+                board.set(p, position.get(p));
+            }
+        }
+        board
     }
 }
 
