@@ -17,7 +17,7 @@ use super::{Cmd, Command, SessionId, ToSession};
 use crate::clock::{Clock, TimeControl};
 use crate::engine::Level;
 use crate::game::{Move, Rules, Side};
-use crate::protocol::{Refusal, SeatCmd};
+use crate::protocol::{Refusal, SeatCmd, Seating};
 use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
 };
@@ -93,8 +93,8 @@ pub const CHAT_TAIL: usize = 30;
 
 impl RoomState {
     /// Seating as seen by session `me`.
-    pub fn seating(&self, me: SessionId) -> crate::session::Seating {
-        crate::session::Seating {
+    pub fn seating(&self, me: SessionId) -> Seating {
+        Seating {
             mine: [self.ids[0] == Some(me), self.ids[1] == Some(me)],
             present: self.present,
         }

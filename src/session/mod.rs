@@ -132,22 +132,7 @@ pub struct Output {
     pub requests: Vec<Request>,
 }
 
-/// Which seats of a table this terminal plays, and which are still occupied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Seating {
-    pub mine: [bool; 2],
-    pub present: [bool; 2],
-}
-
-impl Seating {
-    /// Every seat at this keyboard (hot seat) or some; nobody has left.
-    pub fn local(mine: [bool; 2]) -> Seating {
-        Seating {
-            mine,
-            present: [true, true],
-        }
-    }
-}
+pub use crate::protocol::Seating;
 
 enum State {
     Setup(Box<Setup>),
