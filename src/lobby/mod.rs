@@ -1173,12 +1173,12 @@ mod tests {
         );
         // The lobby's ticks come and go (the paused clock moves from one
         // timer to the next): a moment before the minute, still open.
-        until(state::INVITATION_LAPSE - Duration::from_millis(1)).await;
+        until(state::invitations::INVITATION_LAPSE - Duration::from_millis(1)).await;
         let got = news(&mut bob).await;
         assert!(got.is_empty(), "{got:?}");
         assert!(news(&mut ann).await.is_empty());
         // By the tick after the minute, it has lapsed: both are told.
-        until(state::INVITATION_LAPSE + STATS_INTERVAL).await;
+        until(state::invitations::INVITATION_LAPSE + STATS_INTERVAL).await;
         let got = news(&mut bob).await;
         assert!(
             matches!(got[..], [ToSession::InvitationGone { from: 1 }]),

@@ -17,7 +17,7 @@ use super::{Cmd, Command, SessionId, ToSession};
 use crate::clock::{Clock, TimeControl};
 use crate::engine::Level;
 use crate::game::{Move, Rules, Side};
-use crate::protocol::SeatCmd;
+use crate::protocol::{Refusal, SeatCmd, Seating};
 use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
 };
@@ -44,7 +44,37 @@ pub struct RoomState {
     pub handed_over: bool,
     /// The pictures of this state that its watchers share: the first to
     /// draw it renders, the others take the same bytes.
-    pub frames: crate::session::SharedFrames,
+    pub frames: RenderSlot,
+}
+
+/// A slot carried in a table's published state for what the sessions
+/// showing that state share of their drawing (the session's render cache):
+/// the room makes it empty and never looks inside; the first session to
+/// use it fills it. A copy of a state shares nothing drawn yet.
+#[derive(Default)]
+pub struct RenderSlot(std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>);
+
+impl RenderSlot {
+    /// What the slot holds, made on first use. Only one type is ever kept
+    /// in a slot (the session's).
+    pub fn get_or_default<T: std::any::Any + Send + Sync + Default>(&self) -> &T {
+        self.0
+            .get_or_init(|| Box::new(T::default()))
+            .downcast_ref()
+            .expect("a render slot holds one type")
+    }
+}
+
+impl Clone for RenderSlot {
+    fn clone(&self) -> RenderSlot {
+        RenderSlot::default()
+    }
+}
+
+impl std::fmt::Debug for RenderSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RenderSlot")
+    }
 }
 
 /// What a table knows beside its view that another host needs to carry
@@ -93,8 +123,8 @@ pub const CHAT_TAIL: usize = 30;
 
 impl RoomState {
     /// Seating as seen by session `me`.
-    pub fn seating(&self, me: SessionId) -> crate::session::Seating {
-        crate::session::Seating {
+    pub fn seating(&self, me: SessionId) -> Seating {
+        Seating {
             mine: [self.ids[0] == Some(me), self.ids[1] == Some(me)],
             present: self.present,
         }
@@ -204,6 +234,10 @@ pub type SeatSpec = (
 /// Commands a room may have queued: moves arrive one per person at a time,
 /// so a small bound is plenty and keeps a flood from growing memory.
 const ROOM_QUEUE: usize = 32;
+
+/// How long a fenced room answers its players' moves (they are being
+/// taken to the table that goes on at another host).
+const MOVED_ANSWERED: Duration = Duration::from_secs(5);
 #[cfg(test)]
 pub(crate) const ROOM_QUEUE_FOR_TESTS: usize = ROOM_QUEUE;
 
@@ -365,6 +399,7 @@ pub fn spawn(
         chat: Default::default(),
         chat_shown: Default::default(),
         handed_over: false,
+        fenced: false,
     };
     // A game carried on: its chats as they were; the players not here
     // yet have the grace time.
@@ -502,6 +537,9 @@ struct Room {
     /// The game went to the cluster (the host restarts): the room ends
     /// without a result.
     handed_over: bool,
+    /// Another host runs the game now ([`RoomCmd::Fence`]): its players
+    /// are being taken there.
+    fenced: bool,
 }
 
 impl Room {
@@ -852,6 +890,46 @@ impl Room {
             .lobby
             .send(Command::RoomClosed { room: self.id }.into())
             .await;
+        if self.handed_over {
+            self.refuse_moves_after_hand_over().await;
+        }
+    }
+
+    /// The game went on at another host: moves its players sent before
+    /// they were taken there are answered ([`Refusal::GameMoved`]), not
+    /// lost without a word. Those already queued, and after a fence
+    /// (the players are on their way to the table that goes on) those
+    /// sent for [`MOVED_ANSWERED`] or until nobody holds the room's
+    /// handle; after a hand-over (this host shuts down) only the queued.
+    async fn refuse_moves_after_hand_over(&mut self) {
+        let until = tokio::time::Instant::now()
+            + if self.fenced {
+                MOVED_ANSWERED
+            } else {
+                Duration::ZERO
+            };
+        loop {
+            let cmd = match self.rx.try_recv() {
+                Ok(cmd) => cmd,
+                Err(mpsc::error::TryRecvError::Disconnected) => return,
+                Err(mpsc::error::TryRecvError::Empty) => {
+                    match tokio::time::timeout_at(until, self.rx.recv()).await {
+                        Ok(Some(cmd)) => cmd,
+                        Ok(None) | Err(_) => return,
+                    }
+                }
+            };
+            if let RoomCmd::Seat {
+                who,
+                cmd: SeatCmd::Move(_),
+                ..
+            } = cmd
+                && let Some(side) = self.side_of(who)
+                && let Some(inbox) = &self.sitters[side.index()].inbox
+            {
+                let _ = inbox.try_send(ToSession::Rejected(Refusal::GameMoved.to_string()));
+            }
+        }
     }
 
     /// Ends the game if the side to move has run out of time; whether it did.
@@ -1098,6 +1176,7 @@ impl Room {
                 );
                 self.stop_thinking();
                 self.handed_over = true;
+                self.fenced = true;
                 for sitter in &self.sitters {
                     let (Some(id), Some(key)) = (sitter.id, sitter.seat_key()) else {
                         continue;

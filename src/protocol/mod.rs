@@ -28,7 +28,7 @@ pub mod summary;
 
 pub use invite::Invitation;
 pub use refusal::Refusal;
-pub use seat::{LeaveReason, SeatCmd};
+pub use seat::{LeaveReason, SeatCmd, Seating};
 pub use summary::{Doing, GameSummary, Person};
 
 /// The version of what hosts of a cluster say to each other (the encoding

@@ -60,6 +60,10 @@ pub enum Refusal {
     /// The game kept in NATS is not one this host can run.
     #[error("the game kept in NATS is not one this host can run")]
     CannotRun,
+    /// Cluster mode: a move reached a table whose game went on at another
+    /// host (fenced or handed over) before its player was taken there.
+    #[error("your game moved to another host: play your move again")]
+    GameMoved,
     /// Words a table already made for a person (a watcher turned away
     /// because the game has all the watchers it may have...).
     #[error("{0}")]

@@ -1,5 +1,6 @@
 //! What a seated person (or a watcher, for chat) asks of their table: one
-//! type from the key press to the table, on this host or another.
+//! type from the key press to the table, on this host or another; and
+//! which seats of a table a terminal plays ([`Seating`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -96,6 +97,23 @@ impl LeaveReason {
             LeaveReason::Idle => "was idle too long",
             LeaveReason::Shutdown => "host shutting down",
             LeaveReason::Replaced => "connected again elsewhere",
+        }
+    }
+}
+
+/// Which seats of a table this terminal plays, and which are still occupied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seating {
+    pub mine: [bool; 2],
+    pub present: [bool; 2],
+}
+
+impl Seating {
+    /// Every seat at this keyboard (hot seat) or some; nobody has left.
+    pub fn local(mine: [bool; 2]) -> Seating {
+        Seating {
+            mine,
+            present: [true, true],
         }
     }
 }

@@ -132,22 +132,8 @@ pub struct Output {
     pub requests: Vec<Request>,
 }
 
-/// Which seats of a table this terminal plays, and which are still occupied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Seating {
-    pub mine: [bool; 2],
-    pub present: [bool; 2],
-}
-
-impl Seating {
-    /// Every seat at this keyboard (hot seat) or some; nobody has left.
-    pub fn local(mine: [bool; 2]) -> Seating {
-        Seating {
-            mine,
-            present: [true, true],
-        }
-    }
-}
+pub use crate::lobby::room::RenderSlot;
+pub use crate::protocol::Seating;
 
 enum State {
     Setup(Box<Setup>),
@@ -459,7 +445,8 @@ impl Session {
     /// `shared`: a plain watcher showing a shared picture takes the clocks'
     /// tick from another watcher showing the same one when there is one
     /// (and leaves its own for the others when not).
-    pub fn tick_shared(&mut self, now: Instant, shared: &SharedFrames) -> Output {
+    pub fn tick_shared(&mut self, now: Instant, shared: &RenderSlot) -> Output {
+        let shared: &SharedFrames = shared.get_or_default();
         let plain = self.shows_only_the_table();
         if let (true, State::Play(p), Some(before)) =
             (plain, &mut self.state, self.screen.shared_id())
@@ -522,8 +509,9 @@ impl Session {
         &mut self,
         view: GameView,
         seating: Seating,
-        shared: &SharedFrames,
+        shared: &RenderSlot,
     ) -> Output {
+        let shared: &SharedFrames = shared.get_or_default();
         let clock_at = view.clock.map(|c| c.at);
         let plain = self.shows_only_the_table();
         let State::Play(p) = &mut self.state else {
@@ -1548,7 +1536,7 @@ mod tests {
                     }]);
             }
             // One published state, one cache, as the room hands them out.
-            let frames = SharedFrames::default();
+            let frames = RenderSlot::default();
             let mut first_bytes: Option<Vec<u8>> = None;
             for (k, (s, term)) in ws.iter_mut().enumerate() {
                 s.set_now(at + Duration::from_millis(k as u64));

@@ -550,3 +550,23 @@ async fn leaving_or_resigning_before_both_have_moved_aborts_the_game() {
     let s = g.state().await;
     assert_eq!(s.view.ending, Some(Ending::Resigned { loser: Side::First }));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_move_sent_after_the_game_moved_to_another_host_is_answered() {
+    let mut g = start(None, secs(120), secs(60));
+    g.play(ANN, 3).await;
+    // Another host runs the game now: bob is being taken there when he
+    // plays; his move is refused in words he sees, not lost.
+    g.room.send(RoomCmd::Fence).await;
+    assert!(g.state().await.handed_over);
+    g.room
+        .send(RoomCmd::seat(BOB, SeatCmd::Move(Move::Column(3))))
+        .await;
+    settle().await;
+    assert_eq!(
+        g.refusals(Side::Second),
+        ["your game moved to another host: play your move again"]
+    );
+    // The table here stopped: the move was not played.
+    assert_eq!(g.state().await.view.position.stones(), 1);
+}
