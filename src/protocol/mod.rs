@@ -14,7 +14,8 @@
 //!   invitation, watch, a seat taken back): yes, or a [`Refusal`], whose
 //!   words are made where it is shown.
 //! * Room -> session: `lobby::ToSession` (it carries channels, so it
-//!   stays with the lobby); across hosts the table's state as
+//!   stays with the lobby), its published state carrying a [`RenderSlot`]
+//!   the sessions showing it share their drawing through; across hosts the table's state as
 //!   [`crate::cluster::wire::WireState`] and the seat's notices as
 //!   [`crate::cluster::wire::ToVisitor`].
 //! * Host <-> host: everything in `cluster/wire.rs` and here, under
@@ -24,11 +25,13 @@
 pub mod invite;
 pub mod refusal;
 pub mod seat;
+pub mod slot;
 pub mod summary;
 
 pub use invite::Invitation;
 pub use refusal::Refusal;
 pub use seat::{LeaveReason, SeatCmd, Seating};
+pub use slot::RenderSlot;
 pub use summary::{Doing, GameSummary, Person};
 
 /// The version of what hosts of a cluster say to each other (the encoding

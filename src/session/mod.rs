@@ -132,7 +132,7 @@ pub struct Output {
     pub requests: Vec<Request>,
 }
 
-pub use crate::lobby::room::RenderSlot;
+pub use crate::protocol::RenderSlot;
 pub use crate::protocol::Seating;
 
 enum State {
