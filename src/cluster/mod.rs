@@ -9,14 +9,14 @@
 //! Everything read from NATS is bounded and validated like network input.
 //!
 //! Quick match across hosts and tables whose players sit on different
-//! hosts are in [`across`]; what crosses for them, in [`wire`].
+//! hosts are in [`crossing`]; what crosses for them, in [`wire`].
 //!
 //! Buckets are made by hand as streams (`KV_<bucket>`): the client's
 //! bucket creation fails on the NATS 2.9 servers this project runs on, and
 //! per-key TTL does not exist there, so liveness is a heartbeat time inside
 //! each value, with the bucket's `max_age` as the safety net.
 
-pub mod across;
+pub mod crossing;
 pub mod rooms;
 pub mod wire;
 
@@ -179,7 +179,7 @@ pub struct Cluster {
     task: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     /// Matches and tables across hosts.
     crossing: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
-    across: Arc<across::Crossing>,
+    across: Arc<crossing::Crossing>,
     /// The other live hosts' counts, summed.
     remote: watch::Receiver<Stats>,
     live_hosts: watch::Receiver<usize>,
@@ -315,7 +315,7 @@ impl Cluster {
             live_tx,
             stop.clone(),
         ));
-        let crossing = across::Crossing::new(
+        let crossing = crossing::Crossing::new(
             client.clone(),
             queue,
             codes,
