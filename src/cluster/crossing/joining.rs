@@ -1,8 +1,6 @@
 //! Friends across hosts: rooms for a friend joined by their code from
 //! another host, and invitations to and from people on other hosts.
 
-use std::time::Duration;
-
 use async_nats::jetstream::kv;
 
 use crate::cluster::wire::{CodeValue, DeclineNote, InviteAsk, JoinAnswer, JoinAsk, JoinTo};
@@ -50,8 +48,9 @@ impl Crossing {
         let key = format!("code.{code}");
         if let Ok(Some(entry)) = self.codes.entry(&key).await
             && CodeValue::parse(&entry.value).is_some_and(|h| h.host == self.host)
+            && let Err(e) = self.codes.delete(&key).await
         {
-            let _ = self.codes.delete(&key).await;
+            self.dropped(&key, e);
         }
     }
 
@@ -240,12 +239,7 @@ impl Crossing {
             name,
         };
         if let Ok(body) = serde_json::to_vec(&note) {
-            let _ = tokio::time::timeout(
-                Duration::from_secs(1),
-                self.client
-                    .publish(self.subject(&host, "declined"), body.into()),
-            )
-            .await;
+            self.publish(self.subject(&host, "declined"), body).await;
         }
     }
 

@@ -103,14 +103,16 @@ pub(super) async fn keep_room(
                             }
                             Err(()) => return fence().await,
                         },
-                        Err(e) => {
-                            tracing::debug!(room = %name, error = %e, "a move is not kept in NATS yet")
-                        }
+                        // Written again at the next move, or when the
+                        // room is read back.
+                        Err(e) => rooms.dropped(&name, e),
                     }
                 }
             }
             (None, Some(_)) => {
-                let _ = rooms.remove(&name).await;
+                if let Err(e) = rooms.remove(&name).await {
+                    rooms.dropped(&name, e);
+                }
                 rooms.unseat(&std::mem::take(&mut seated), &name).await;
                 rev = None;
                 kept = None;
@@ -122,7 +124,9 @@ pub(super) async fn keep_room(
                 changed = state.changed() => {
                     if changed.is_err() {
                         if rev.is_some() {
-                            let _ = rooms.remove(&name).await;
+                            if let Err(e) = rooms.remove(&name).await {
+                                rooms.dropped(&name, e);
+                            }
                             rooms.unseat(&seated, &name).await;
                         }
                         return;

@@ -53,6 +53,7 @@ use tokio_util::sync::CancellationToken;
 use super::wire::{JoinAnswer, SignedInNote, Ticket};
 use crate::game::GameKind;
 use crate::lobby::{Across, Command, LobbyHandle, SessionId, Visitor};
+use crate::metrics::{Metrics, dropped};
 
 use keep::keep_room;
 use table::VisitorSeat;
@@ -126,6 +127,8 @@ pub struct Crossing {
     /// The tasks keeping this host's rooms in NATS (a restart waits for
     /// them to release their rooms).
     pub keeping: tokio_util::task::TaskTracker,
+    /// Where what could not be published or written is counted.
+    metrics: Arc<Metrics>,
 }
 
 /// Whether another host's run has gone, as this host can tell: only
@@ -198,6 +201,7 @@ impl Crossing {
         chat_max: usize,
         live: watch::Receiver<HashMap<String, String>>,
         hosts: kv::Store,
+        metrics: Arc<Metrics>,
     ) -> Arc<Crossing> {
         Arc::new(Crossing {
             client: client.clone(),
@@ -221,7 +225,20 @@ impl Crossing {
             visits: Mutex::new(HashMap::new()),
             settling: Arc::new(tokio::sync::Semaphore::new(SETTLING_MAX)),
             keeping: tokio_util::task::TaskTracker::new(),
+            metrics,
         })
+    }
+
+    /// Something for NATS (`what`: its subject or key) given up on:
+    /// counted and logged as dropped.
+    fn dropped(&self, what: &str, why: impl std::fmt::Display) {
+        self.metrics
+            .dropped(dropped::NATS_PUBLISH, format_args!("{what}: {why}"));
+    }
+
+    /// [`publish`] with this host's client and metrics.
+    async fn publish(&self, subject: String, body: Vec<u8>) -> bool {
+        publish(&self.client, &self.metrics, subject, body).await
     }
 
     fn subject(&self, host: &str, rest: &str) -> String {
@@ -295,8 +312,10 @@ impl Crossing {
                     }
                     Some(Across::Unseek { id }) => {
                         unsent.remove(&id);
-                        if let Some(kind) = mine.remove(&id) {
-                            let _ = self.withdraw(kind, id).await;
+                        if let Some(kind) = mine.remove(&id)
+                            && let Err(e) = self.withdraw(kind, id).await
+                        {
+                            self.dropped(&format!("queue.{}", kind.id()), e);
                         }
                     }
                     Some(Across::Opened { handle, state, ghost, visitor, inbox }) => {
@@ -332,15 +351,10 @@ impl Crossing {
                     }
                     Some(Across::SignedIn { account, identity, at_ms }) => {
                         let note = SignedInNote { host: self.host.clone(), account, identity, at_ms };
-                        if let Ok(body) = serde_json::to_vec(&note) {
-                            let sent = tokio::time::timeout(
-                                Duration::from_secs(1),
-                                self.client.publish(self.everyone("signedin"), body.into()),
-                            )
-                            .await;
-                            if !matches!(sent, Ok(Ok(()))) {
-                                tracing::warn!("a sign-in was not told to the other hosts: an older session elsewhere stays");
-                            }
+                        if let Ok(body) = serde_json::to_vec(&note)
+                            && !self.publish(self.everyone("signedin"), body).await
+                        {
+                            tracing::warn!("a sign-in was not told to the other hosts: an older session elsewhere stays");
                         }
                     }
                     Some(Across::FindSeat { id, key }) => {
@@ -398,10 +412,20 @@ impl Crossing {
         }
         // Our tickets and codes go with us.
         for (id, kind) in mine {
-            let _ = tokio::time::timeout(Duration::from_secs(1), self.withdraw(kind, id)).await;
+            let what = format!("queue.{}", kind.id());
+            match tokio::time::timeout(Duration::from_secs(1), self.withdraw(kind, id)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => self.dropped(&what, e),
+                Err(_) => self.dropped(&what, "not withdrawn in time"),
+            }
         }
         for code in codes {
-            let _ = tokio::time::timeout(Duration::from_secs(1), self.withdraw_code(&code)).await;
+            if tokio::time::timeout(Duration::from_secs(1), self.withdraw_code(&code))
+                .await
+                .is_err()
+            {
+                self.dropped(&format!("code.{code}"), "not withdrawn in time");
+            }
         }
     }
 
@@ -454,16 +478,16 @@ impl Crossing {
                 let what = rest.to_string();
                 tokio::spawn(async move {
                     if let Some(bytes) = this.answer(&what, &body).await {
-                        let _ = this.client.publish(reply, bytes.into()).await;
+                        this.publish(reply.to_string(), bytes).await;
                     }
                     drop(permit);
                 });
             } else if let Some(token) = rest.strip_prefix("t.") {
                 let taken = self.visitor_command(token, &msg.payload);
                 if let (true, Some(reply)) = (taken, msg.reply.clone()) {
-                    let client = self.client.clone();
+                    let this = Arc::clone(&self);
                     tokio::spawn(async move {
-                        let _ = client.publish(reply, bytes::Bytes::new()).await;
+                        this.publish(reply.to_string(), Vec::new()).await;
                     });
                 }
             } else if let Some(Ok(session)) = rest.strip_prefix("s.").map(str::parse::<SessionId>) {
@@ -500,5 +524,54 @@ impl Crossing {
             }
             _ => None,
         }
+    }
+}
+
+/// Publishes `body` on `subject`, waiting at most a second; whether it
+/// went. One that does not go is counted and logged as dropped
+/// ([`Metrics::dropped`]).
+async fn publish(
+    client: &async_nats::Client,
+    metrics: &Metrics,
+    subject: String,
+    body: Vec<u8>,
+) -> bool {
+    let sent = tokio::time::timeout(
+        Duration::from_secs(1),
+        client.publish(subject.clone(), body.into()),
+    )
+    .await;
+    let why = match sent {
+        Ok(Ok(())) => return true,
+        Ok(Err(e)) => e.to_string(),
+        Err(_) => "not sent in time".to_string(),
+    };
+    metrics.dropped(dropped::NATS_PUBLISH, format_args!("{subject}: {why}"));
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_message_that_cannot_be_published_shows_in_the_metrics() {
+        // Not connected (nothing listens there) and a subject NATS refuses:
+        // the publish fails at once.
+        let client = async_nats::ConnectOptions::new()
+            .retry_on_initial_connect()
+            .connect("nats://127.0.0.1:1")
+            .await
+            .expect("a client, connecting in the background");
+        let metrics = Metrics::new();
+        assert!(!publish(&client, &metrics, "bad subject".into(), b"x".to_vec()).await);
+        assert!(!publish(&client, &metrics, String::new(), Vec::new()).await);
+        let text = metrics.encode();
+        assert!(
+            text.lines().any(|l| l.starts_with("inarow_dropped_total{")
+                && l.contains("nats_publish")
+                && l.ends_with(" 2")),
+            "{text}"
+        );
     }
 }

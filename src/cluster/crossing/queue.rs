@@ -248,7 +248,9 @@ impl Crossing {
     /// Our seeker `id` meets the seeker of `other`'s ticket at a table here.
     async fn settle(&self, id: SessionId, kind: GameKind, other: Ticket) {
         if self.lobby.reserve(id, kind).await.is_none() {
-            let _ = self.put_back(kind, other).await;
+            if let Err(e) = self.put_back(kind, other).await {
+                self.dropped(&queue_key(kind), e);
+            }
             return;
         }
         let token = new_token();

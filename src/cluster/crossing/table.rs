@@ -11,11 +11,12 @@ use tokio_util::sync::CancellationToken;
 use crate::cluster::wire::{
     FromVisitor, JoinAnswer, ToVisitor, WatchAnswer, WatchAsk, WireCmd, WireState,
 };
+use crate::limit::{Bucket, Rate};
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
 use crate::lobby::{SessionId, ToSession, Visitor};
 use crate::protocol::{LeaveReason, Refusal, SeatCmd};
 
-use super::{ASK_TIMEOUT, Crossing, FIRST_STATE, first_rev, lock, valid_token};
+use super::{ASK_TIMEOUT, Crossing, FIRST_STATE, first_rev, lock, publish, valid_token};
 
 /// Most commands one visitor's seat may send a second.
 const COMMANDS_PER_SECOND: u32 = 20;
@@ -26,8 +27,9 @@ pub(super) struct VisitorSeat {
     handle: RoomHandle,
     ghost: SessionId,
     name: String,
-    /// Commands counted in the current second.
-    window: (Instant, u32),
+    /// What its commands may be: [`COMMANDS_PER_SECOND`] a second, as
+    /// many at once.
+    commands: Bucket,
     /// A watcher: only chat lines and leaving; stops its forwarder on leaving.
     watcher: Option<CancellationToken>,
 }
@@ -61,11 +63,12 @@ impl Crossing {
                 handle: handle.clone(),
                 ghost,
                 name: crate::text::sanitize_name(&ask.name, "Watcher"),
-                window: (Instant::now(), 0),
+                commands: Bucket::new(Rate::per_second(COMMANDS_PER_SECOND), COMMANDS_PER_SECOND),
                 watcher: Some(stop.clone()),
             },
         );
         let client = self.client.clone();
+        let metrics = Arc::clone(&self.metrics);
         let subject = self.subject(&ask.host, &format!("s.{}", ask.session));
         let seats = Arc::clone(&self.seats);
         let liveness = self.liveness.clone();
@@ -112,11 +115,7 @@ impl Crossing {
                 let mut wire = WireState::of(&state.borrow_and_update(), ghost, Instant::now());
                 wire.rev = rev;
                 if let Ok(body) = serde_json::to_vec(&ToVisitor::State(Box::new(wire))) {
-                    let _ = tokio::time::timeout(
-                        Duration::from_secs(1),
-                        client.publish(subject.clone(), body.into()),
-                    )
-                    .await;
+                    publish(&client, &metrics, subject.clone(), body).await;
                 }
             }
             lock(&seats).remove(&token);
@@ -141,11 +140,12 @@ impl Crossing {
                 handle: handle.clone(),
                 ghost,
                 name: visitor.name.clone(),
-                window: (Instant::now(), 0),
+                commands: Bucket::new(Rate::per_second(COMMANDS_PER_SECOND), COMMANDS_PER_SECOND),
                 watcher: None,
             },
         );
         let client = self.client.clone();
+        let metrics = Arc::clone(&self.metrics);
         let subject = self.subject(&visitor.host, &format!("s.{}", visitor.session));
         let seats = Arc::clone(&self.seats);
         let liveness = self.liveness.clone();
@@ -156,14 +156,11 @@ impl Crossing {
             let mut seen = liveness.instance(&host);
             let send = |msg: ToVisitor| {
                 let client = client.clone();
+                let metrics = Arc::clone(&metrics);
                 let subject = subject.clone();
                 async move {
                     if let Ok(body) = serde_json::to_vec(&msg) {
-                        let _ = tokio::time::timeout(
-                            Duration::from_secs(1),
-                            client.publish(subject, body.into()),
-                        )
-                        .await;
+                        publish(&client, &metrics, subject, body).await;
                     }
                 }
             };
@@ -250,11 +247,7 @@ impl Crossing {
     pub(super) async fn send_visitor(&self, host: &str, session: SessionId, msg: &ToVisitor) {
         if let Ok(body) = serde_json::to_vec(msg) {
             let subject = self.subject(host, &format!("s.{session}"));
-            let _ = tokio::time::timeout(
-                Duration::from_secs(1),
-                self.client.publish(subject, body.into()),
-            )
-            .await;
+            self.publish(subject, body).await;
         }
     }
 
@@ -271,12 +264,7 @@ impl Crossing {
         if from.token != token {
             return false;
         }
-        let now = Instant::now();
-        if now.duration_since(seat.window.0) >= Duration::from_secs(1) {
-            seat.window = (now, 0);
-        }
-        seat.window.1 += 1;
-        if seat.window.1 > COMMANDS_PER_SECOND {
+        if !seat.commands.allow(Instant::now()) {
             return false;
         }
         if seat.watcher.is_some() {

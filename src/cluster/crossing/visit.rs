@@ -313,11 +313,7 @@ impl Crossing {
                             ));
                         }
                     } else {
-                        let _ = tokio::time::timeout(
-                            Duration::from_secs(1),
-                            self.client.publish(subject, body.into()),
-                        )
-                        .await;
+                        self.publish(subject, body).await;
                     }
                 }
             }
