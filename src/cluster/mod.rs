@@ -9,14 +9,14 @@
 //! Everything read from NATS is bounded and validated like network input.
 //!
 //! Quick match across hosts and tables whose players sit on different
-//! hosts are in [`across`]; what crosses for them, in [`wire`].
+//! hosts are in [`crossing`]; what crosses for them, in [`wire`].
 //!
 //! Buckets are made by hand as streams (`KV_<bucket>`): the client's
 //! bucket creation fails on the NATS 2.9 servers this project runs on, and
 //! per-key TTL does not exist there, so liveness is a heartbeat time inside
 //! each value, with the bucket's `max_age` as the safety net.
 
-pub mod across;
+pub mod crossing;
 pub mod rooms;
 pub mod wire;
 
@@ -32,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::ClusterConfig;
 use crate::lobby::state::Person;
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, dropped};
 use crate::presence::Stats;
 
 /// How often a host renews its presence (and measures the round trip).
@@ -125,38 +125,9 @@ fn playable<'a>(
     live
 }
 
-/// Host names: what a NATS key token and a log line can hold.
-pub fn valid_host_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
-/// The machine's host name made fit for [`valid_host_name`].
-pub fn default_host_name() -> String {
-    let raw = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
-        .unwrap_or_default();
-    let name: String = raw
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .take(64)
-        .collect();
-    if name.is_empty() {
-        "inarow".into()
-    } else {
-        name
-    }
-}
+/// Host names: what a NATS key token and a log line can hold (kept in
+/// the configuration, which checks them first).
+pub use crate::config::{default_host_name, valid_host_name};
 
 fn game_word(kind: crate::game::GameKind) -> &'static str {
     kind.id()
@@ -179,10 +150,12 @@ pub struct Cluster {
     task: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     /// Matches and tables across hosts.
     crossing: tokio::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
-    across: Arc<across::Crossing>,
+    across: Arc<crossing::Crossing>,
     /// The other live hosts' counts, summed.
     remote: watch::Receiver<Stats>,
     live_hosts: watch::Receiver<usize>,
+    /// Where what could not be written to NATS is counted.
+    metrics: Arc<Metrics>,
 }
 
 /// What the heartbeat asks of the lobby: take the other hosts' counts and
@@ -295,7 +268,8 @@ impl Cluster {
             .with_context(|| format!("cannot open the NATS bucket {seats_bucket} at {url}"))?;
         let rooms = rooms::Rooms::new(rooms, config.host_name.clone())
             .with_instance(instance.clone())
-            .with_seats(seats);
+            .with_seats(seats)
+            .with_metrics(Arc::clone(&metrics));
         let (live_tx, live) = watch::channel(HashMap::new());
 
         let (remote_tx, remote) = watch::channel(Stats::default());
@@ -309,13 +283,13 @@ impl Cluster {
             me,
             rev,
             exchange,
-            metrics,
+            Arc::clone(&metrics),
             remote_tx,
             hosts_tx,
             live_tx,
             stop.clone(),
         ));
-        let crossing = across::Crossing::new(
+        let crossing = crossing::Crossing::new(
             client.clone(),
             queue,
             codes,
@@ -328,6 +302,7 @@ impl Cluster {
             link.chat_max,
             live,
             hosts.clone(),
+            Arc::clone(&metrics),
         );
         let across = Arc::clone(&crossing);
         let crossing = tokio::spawn(crossing.run(link.from_lobby, stop.clone()));
@@ -343,6 +318,7 @@ impl Cluster {
             task: tokio::sync::Mutex::new(Some(task)),
             remote,
             live_hosts,
+            metrics,
         })
     }
 
@@ -387,7 +363,11 @@ impl Cluster {
         self.across.keeping.close();
         let _ = tokio::time::timeout(Duration::from_secs(3), self.across.keeping.wait()).await;
         let key = format!("host.{}", self.name);
-        let _ = tokio::time::timeout(Duration::from_secs(2), self.hosts.delete(&key)).await;
+        match tokio::time::timeout(Duration::from_secs(2), self.hosts.delete(&key)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => self.dropped(&key, e),
+            Err(_) => self.dropped(&key, "not deleted in time"),
+        }
         // Our people's announcements (ignored by the others from now on,
         // as the host is gone; removed so they do not wait for max_age).
         let prefix = format!("p.{}.{}.", self.name, self.instance);
@@ -400,12 +380,20 @@ impl Cluster {
                     .collect()
                     .await;
                 for k in keys.iter().filter(|k| k.starts_with(&prefix)) {
-                    let _ = self.people.purge(k).await;
+                    if let Err(e) = self.people.purge(k).await {
+                        self.dropped(k, e);
+                    }
                 }
             }
         })
         .await;
         let _ = tokio::time::timeout(Duration::from_secs(2), self.client.flush()).await;
+    }
+
+    /// A write to NATS (`what`: its key) given up on: counted and logged.
+    fn dropped(&self, what: &str, why: impl std::fmt::Display) {
+        self.metrics
+            .dropped(dropped::NATS_PUBLISH, format_args!("{what}: {why}"));
     }
 }
 
@@ -662,8 +650,12 @@ async fn heartbeat(
                     Err(_) => {}
                 }
             }
-            Ok(Err(e)) => tracing::debug!(error = %e, "presence not renewed"),
-            Err(_) => tracing::debug!("presence not renewed in time"),
+            // Renewed again at the next heartbeat.
+            Ok(Err(e)) => metrics.dropped(dropped::NATS_PUBLISH, format_args!("{key}: {e}")),
+            Err(_) => metrics.dropped(
+                dropped::NATS_PUBLISH,
+                format_args!("{key}: not renewed in time"),
+            ),
         }
     }
 }

@@ -284,6 +284,8 @@ pub struct Rooms {
     host: String,
     instance: String,
     seats: Option<kv::Store>,
+    /// Where writes given up on are counted (none in tests).
+    metrics: Option<std::sync::Arc<crate::metrics::Metrics>>,
 }
 
 /// A seat's key in the seats bucket: `seat.` and the account or resume
@@ -312,6 +314,25 @@ impl Rooms {
             host,
             instance: String::new(),
             seats: None,
+            metrics: None,
+        }
+    }
+
+    /// Counts the writes given up on in `metrics`.
+    pub fn with_metrics(mut self, metrics: std::sync::Arc<crate::metrics::Metrics>) -> Rooms {
+        self.metrics = Some(metrics);
+        self
+    }
+
+    /// A write to the bucket (`what`: its key) given up on: counted and
+    /// logged as dropped.
+    pub fn dropped(&self, what: &str, why: impl std::fmt::Display) {
+        match &self.metrics {
+            Some(m) => m.dropped(
+                crate::metrics::dropped::NATS_PUBLISH,
+                format_args!("{what}: {why}"),
+            ),
+            None => tracing::warn!("dropped: {what}: {why}"),
         }
     }
 
@@ -332,9 +353,11 @@ impl Rooms {
     pub async fn seat(&self, keys: &[String], room: &str) {
         let Some(seats) = &self.seats else { return };
         for key in keys.iter().filter_map(|k| seat_key(k)) {
-            let put = seats.put(key, room.to_string().into_bytes().into());
-            if let Err(e) = tokio::time::timeout(OP_TIMEOUT, put).await {
-                tracing::debug!(error = %e, "a seat is not noted in NATS");
+            let put = seats.put(&key, room.to_string().into_bytes().into());
+            match tokio::time::timeout(OP_TIMEOUT, put).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => self.dropped(&key, e),
+                Err(_) => self.dropped(&key, "not noted in time"),
             }
         }
     }
@@ -361,7 +384,11 @@ impl Rooms {
                 continue;
             }
             if let (Some(seats), Some(k)) = (&self.seats, seat_key(key)) {
-                let _ = tokio::time::timeout(OP_TIMEOUT, seats.delete(k)).await;
+                match tokio::time::timeout(OP_TIMEOUT, seats.delete(&k)).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => self.dropped(&k, e),
+                    Err(_) => self.dropped(&k, "not deleted in time"),
+                }
             }
         }
     }
