@@ -15,9 +15,9 @@ use tokio::task::JoinHandle;
 use super::compute::Computer;
 use super::{Cmd, Command, SessionId, ToSession};
 use crate::clock::{Clock, TimeControl};
-use crate::protocol::RenderSlot;
 use crate::engine::Level;
 use crate::game::{Move, Rules, Side};
+use crate::protocol::RenderSlot;
 use crate::protocol::{Refusal, SeatCmd, Seating};
 use crate::store::{
     self, GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Recorded, Recorder, Stored,
