@@ -659,9 +659,17 @@ impl Conn {
                 at: self.input_at,
             })
             .await;
+        } else if matches!(cmd, SeatCmd::Move(_)) {
+            // No table to take it: in cluster mode, the second between a
+            // host handing the game over and the session reaching the table
+            // that goes on. The player is told, never left waiting.
+            let text = crate::protocol::Refusal::GameMoved.to_string();
+            let out = self.session.move_rejected(&text);
+            return self.emit(out).await;
         }
         None
     }
+
     /// A key press: the idle clock restarts and a warning goes away.
     /// [`Conn::key_pressed_inline`], boxed (see [`Conn::emit`]).
     fn key_pressed(&mut self) -> Boxed<'_, ()> {
