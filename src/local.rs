@@ -321,7 +321,7 @@ impl LocalDriver {
             | Request::Watch(_)
             | Request::AllowWatchers(_)
             | Request::People
-            | Request::Challenge { .. }
+            | Request::Challenge(_)
             | Request::AnswerChallenge { .. }
             | Request::SetInvitations(_)
             | Request::RoomClock(_)

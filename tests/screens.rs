@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use inarow::engine::Level;
 use inarow::game::{Colour, GameKind, Move, Rules, Side};
 use inarow::protocol::SeatCmd;
-use inarow::session::remote::{Nearest, RemoteOptions, Stats};
+use inarow::session::lobby::{Nearest, RemoteOptions, Stats};
 use inarow::session::{Output, Request, Seating, Session};
 use inarow::table::{Seat, Table};
 use inarow::term::board::Theme;

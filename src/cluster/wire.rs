@@ -464,7 +464,7 @@ impl WireCmd {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub enum ToVisitor {
     State(Box<WireState>),
-    Rejected(String),
+    Rejected(Refusal),
     Said(String),
     Kick(String),
 }
@@ -493,7 +493,7 @@ impl ToVisitor {
     pub fn notice(self) -> Option<ToSession> {
         Some(match self {
             ToVisitor::State(_) => return None,
-            ToVisitor::Rejected(t) => ToSession::Rejected(text(&t, MAX_TEXT)),
+            ToVisitor::Rejected(r) => ToSession::Rejected(r),
             ToVisitor::Said(t) => ToSession::Said(text(&t, MAX_TEXT)),
             ToVisitor::Kick(t) => ToSession::Kick(text(&t, MAX_TEXT)),
         })
@@ -581,16 +581,7 @@ pub struct JoinAsk {
     pub colour: Option<String>,
 }
 
-/// Where a [`JoinAsk`] seats its visitor.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum JoinTo {
-    /// The room for a friend under this code.
-    Room(String),
-    /// The table of this person here, whose invitation the visitor
-    /// accepted.
-    Inviter(SessionId),
-}
+pub use crate::protocol::JoinTo;
 
 /// Someone on another host takes back their seat (by `key`: an account
 /// or a seat's secret) at the table `room` here.

@@ -49,6 +49,21 @@ impl Drop for Count<'_> {
 }
 
 impl Computer {
+    /// One search at a time, 10 ms each, seeded, with a small table and
+    /// no opening book: quick and the same every run (tests).
+    #[cfg(test)]
+    pub(crate) fn for_tests() -> Computer {
+        Computer::new(
+            1,
+            Duration::from_millis(10),
+            EngineOptions {
+                seed: Some(1),
+                connect4_book: None,
+                connect4_table_mb: 1,
+            },
+        )
+    }
+
     /// Searches waiting for their turn, and running.
     pub fn load(&self) -> (usize, usize) {
         (

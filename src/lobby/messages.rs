@@ -28,8 +28,9 @@ pub enum ToSession {
     Joined(Box<RoomLink>),
     /// You watch a game now.
     Watching(Box<RoomLink>),
-    /// Your move was refused.
-    Rejected(String),
+    /// What the player asked of their seat (a move, an undo, a claim)
+    /// was refused.
+    Rejected(crate::protocol::Refusal),
     /// Close the session with this message.
     Kick(String),
     /// Close the session: the same key connected again (its seat, if
@@ -147,10 +148,11 @@ pub enum Cmd {
         session: SessionId,
         why: String,
     },
-    /// Cluster mode: the person `inviter` invited on another host
-    /// accepted; the error is for them.
-    OpenForInvitee {
-        inviter: SessionId,
+    /// Cluster mode: someone on another host takes a seat here (in the
+    /// room for a friend under a code, or at the table of the person whose
+    /// invitation they accepted); the error is for them.
+    OpenFor {
+        to: crate::protocol::JoinTo,
         visitor: super::state::Visitor,
         ratings: [Option<u32>; 2],
         reply: oneshot::Sender<Result<(), Refusal>>,
@@ -160,14 +162,6 @@ pub enum Cmd {
     LeaveToJoin {
         id: SessionId,
         reply: oneshot::Sender<Option<(super::state::Seeker, crate::mailbox::Sender<ToSession>)>>,
-    },
-    /// Cluster mode: someone on another host joins the room for a friend
-    /// under `code`; the error is for them.
-    OpenForVisitor {
-        code: String,
-        visitor: super::state::Visitor,
-        ratings: [Option<u32>; 2],
-        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Cluster mode: carry on here a game whose host went away, with `id`
     /// back in the seat `key` takes; why not, if not.
@@ -216,50 +210,8 @@ pub enum Across {
         /// revision claimed.
         from: Option<(String, u64)>,
     },
-    /// Offer this seeker to the other hosts.
-    Seek {
-        id: SessionId,
-        kind: crate::game::GameKind,
-        seeker: super::state::Seeker,
-    },
-    /// This session no longer seeks.
-    Unseek { id: SessionId },
-    /// An account arrived with no game here: it may have a seat in a game
-    /// kept in NATS.
-    FindSeat { id: SessionId, key: String },
-    /// Someone signed in here with this account or key: their sessions on
-    /// the other hosts end.
-    SignedIn {
-        account: Option<String>,
-        identity: Option<String>,
-        at_ms: i64,
-    },
-    /// A room for a friend opened here under `code`.
-    CodeOpened {
-        code: String,
-        kind: crate::game::GameKind,
-    },
-    /// The room for a friend under `code` is no longer open.
-    CodeClosed { code: String },
-    /// No room here has `code`: look on the other hosts.
-    FindCode {
-        id: SessionId,
-        code: String,
-        from_login: bool,
-        joiner: super::state::Seeker,
-    },
-    /// Invite `session` on `host` (the invitation as they will see it).
-    Invite {
-        host: String,
-        session: SessionId,
-        invitation: super::state::Invitation,
-    },
-    /// `id` declined the invitation of `inviter` on `host`.
-    Decline {
-        host: String,
-        inviter: SessionId,
-        id: SessionId,
-    },
+    /// Something the lobby's state asks of the other hosts.
+    Ask(super::state::Ask),
     /// `id` accepted the invitation of `inviter` on `host`: it plays there.
     Accept {
         id: SessionId,

@@ -30,8 +30,8 @@ use room::{RoomCmd, RoomHandle, RoomServices, RoomState};
 pub(crate) use codes::{looks_like_code, normalise_code};
 pub use messages::{Across, Carried, Cmd, GameSummary, Refusal, RoomLink, ToSession};
 pub use state::{
-    Arrival, Command, Effect, Invitation, LobbyState, Notice, Occupant, Person, RoomId, Seeker,
-    SessionId, Visitor,
+    Arrival, Ask, Command, Effect, Invitation, LobbyState, Notice, Occupant, Person, RoomId,
+    Seeker, SessionId, Visitor,
 };
 
 /// The time now, for the lobby task, the rooms and the sessions' screens:
@@ -242,31 +242,17 @@ impl LobbyHandle {
         .await
     }
 
-    /// Cluster mode: the person `inviter` invited on another host accepted.
-    pub async fn open_for_invitee(
+    /// Cluster mode: someone on another host takes a seat here: in a
+    /// friend's room, or at the table of the person here whose invitation
+    /// they accepted.
+    pub async fn open_for(
         &self,
-        inviter: SessionId,
+        to: crate::protocol::JoinTo,
         visitor: Visitor,
         ratings: [Option<u32>; 2],
     ) -> Result<(), Refusal> {
-        self.ask(|reply| Cmd::OpenForInvitee {
-            inviter,
-            visitor,
-            ratings,
-            reply,
-        })
-        .await
-    }
-
-    /// Cluster mode: someone on another host joins a friend's room here.
-    pub async fn open_for_visitor(
-        &self,
-        code: String,
-        visitor: Visitor,
-        ratings: [Option<u32>; 2],
-    ) -> Result<(), Refusal> {
-        self.ask(|reply| Cmd::OpenForVisitor {
-            code,
+        self.ask(|reply| Cmd::OpenFor {
+            to,
             visitor,
             ratings,
             reply,
@@ -654,14 +640,21 @@ impl Lobby {
                 let effects = self.state.invitation_refused(inviter, &host, session, why);
                 self.carry_out(effects);
             }
-            Cmd::OpenForInvitee {
-                inviter,
+            Cmd::OpenFor {
+                to,
                 visitor,
                 ratings,
                 reply,
             } => {
                 self.state.set_now(now());
-                let done = self.state.open_for_invitee(inviter, visitor, ratings);
+                let done = match to {
+                    crate::protocol::JoinTo::Room(code) => {
+                        self.state.open_for_visitor(&code, visitor, ratings)
+                    }
+                    crate::protocol::JoinTo::Inviter(inviter) => {
+                        self.state.open_for_invitee(inviter, visitor, ratings)
+                    }
+                };
                 self.answer(done, reply);
             }
             Cmd::LeaveToJoin { id, reply } => {
@@ -672,16 +665,6 @@ impl Lobby {
                 let effects = self.state.take_effects();
                 self.carry_out(effects);
                 let _ = reply.send(answer);
-            }
-            Cmd::OpenForVisitor {
-                code,
-                visitor,
-                ratings,
-                reply,
-            } => {
-                self.state.set_now(now());
-                let done = self.state.open_for_visitor(&code, visitor, ratings);
-                self.answer(done, reply);
             }
             Cmd::LeaveFor { id, kind, reply } => {
                 let answer = match (self.state.leave_for(id, kind), self.inboxes.get(&id)) {
@@ -833,32 +816,7 @@ impl Lobby {
                     let (tx, rx) = crate::mailbox::channel(64);
                     self.visiting.insert(ghost, (visitor, tx, rx));
                 }
-                Effect::Seek { id, kind, seeker } => self.across(Across::Seek { id, kind, seeker }),
-                Effect::Unseek { id } => self.across(Across::Unseek { id }),
-                Effect::FindSeat { id, key } => self.across(Across::FindSeat { id, key }),
-                Effect::SignedIn {
-                    account,
-                    identity,
-                    at_ms,
-                } => self.across(Across::SignedIn {
-                    account,
-                    identity,
-                    at_ms,
-                }),
-                Effect::CodeOpened { code, kind } => self.across(Across::CodeOpened { code, kind }),
-                Effect::CodeClosed { code } => self.across(Across::CodeClosed { code }),
-                Effect::InviteAcross {
-                    host,
-                    session,
-                    invitation,
-                } => self.across(Across::Invite {
-                    host,
-                    session,
-                    invitation,
-                }),
-                Effect::DeclineAcross { host, inviter, id } => {
-                    self.across(Across::Decline { host, inviter, id });
-                }
+                Effect::Across(ask) => self.across(Across::Ask(ask)),
                 Effect::AcceptAcross {
                     id,
                     host,
@@ -876,17 +834,6 @@ impl Lobby {
                         });
                     }
                 }
-                Effect::FindCode {
-                    id,
-                    code,
-                    from_login,
-                    joiner,
-                } => self.across(Across::FindCode {
-                    id,
-                    code,
-                    from_login,
-                    joiner,
-                }),
                 Effect::Forget { id } => {
                     self.inboxes.remove(&id);
                 }
@@ -986,15 +933,7 @@ mod tests {
     fn lobby() -> LobbyHandle {
         spawn(LobbySettings {
             games: vec![Rules::connect_four()],
-            computer: Computer::new(
-                1,
-                Duration::from_millis(10),
-                crate::engine::EngineOptions {
-                    seed: Some(1),
-                    connect4_book: None,
-                    connect4_table_mb: 1,
-                },
-            ),
+            computer: Computer::for_tests(),
             recorder: None,
             match_wait: Duration::from_secs(30),
             clocks: HashMap::new(),
@@ -1152,11 +1091,13 @@ mod tests {
         lobby
             .send(Command::Challenge {
                 id: 1,
-                to: 2,
-                kind: crate::game::GameKind::ConnectFour,
-                rated: false,
-                clock: None,
-                opening: crate::table::Opening::Standard,
+                challenge: crate::protocol::Challenge {
+                    to: 2,
+                    kind: crate::game::GameKind::ConnectFour,
+                    rated: false,
+                    clock: None,
+                    opening: crate::table::Opening::Standard,
+                },
             })
             .await;
         let got = news(&mut bob).await;

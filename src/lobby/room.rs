@@ -898,7 +898,7 @@ impl Room {
                 && let Some(side) = self.side_of(who)
                 && let Some(inbox) = &self.sitters[side.index()].inbox
             {
-                let _ = inbox.try_send(ToSession::Rejected(Refusal::GameMoved.to_string()));
+                let _ = inbox.try_send(ToSession::Rejected(Refusal::GameMoved));
             }
         }
     }
@@ -1210,7 +1210,8 @@ impl Room {
                     }
                     Err(e) => {
                         if let Some(inbox) = &self.sitters[side.index()].inbox {
-                            let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
+                            let _ =
+                                inbox.try_send(ToSession::Rejected(Refusal::Said(e.to_string())));
                         }
                     }
                 }
@@ -1275,7 +1276,8 @@ impl Room {
                     }
                     Err(e) => {
                         if let Some(inbox) = &self.sitters[side.index()].inbox {
-                            let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
+                            let _ =
+                                inbox.try_send(ToSession::Rejected(Refusal::Said(e.to_string())));
                         }
                     }
                 }
@@ -1284,9 +1286,7 @@ impl Room {
                 let due = self.claim_from().is_some_and(|t| super::now() >= t);
                 if !due || self.table.to_move() != Some(side.other()) {
                     if let Some(inbox) = &self.sitters[side.index()].inbox {
-                        let _ = inbox.try_send(ToSession::Rejected(
-                            crate::session::play::CLAIM_EARLY.into(),
-                        ));
+                        let _ = inbox.try_send(ToSession::Rejected(Refusal::ClaimEarly));
                     }
                     return;
                 }
@@ -1391,7 +1391,7 @@ impl Room {
             }
             Err(e) => {
                 if let Some(inbox) = &self.sitters[side.index()].inbox {
-                    let _ = inbox.try_send(ToSession::Rejected(e.to_string()));
+                    let _ = inbox.try_send(ToSession::Rejected(Refusal::Said(e.to_string())));
                 }
             }
         }

@@ -7,6 +7,33 @@ use crate::clock::TimeControl;
 use crate::game::GameKind;
 use crate::table::Opening;
 
+/// Where someone from another host is seated: a room for a friend, or the
+/// table of the person whose invitation they accepted.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum JoinTo {
+    /// The room for a friend under this code.
+    Room(String),
+    /// The table of this person (their session) on the host asked, whose
+    /// invitation the visitor accepted.
+    Inviter(u64),
+}
+
+/// An invitation as its sender puts it together on the who-is-online
+/// screen, carried unchanged by the session's request and the lobby's
+/// command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Challenge {
+    /// The person invited (their session, or the lobby's id for someone on
+    /// another host).
+    pub to: u64,
+    pub kind: GameKind,
+    /// Rated, if both have accounts and the board is standard.
+    pub rated: bool,
+    pub clock: Option<TimeControl>,
+    pub opening: Opening,
+}
+
 /// An invitation to a game, as its recipient sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Invitation {

@@ -28,7 +28,7 @@ pub mod seat;
 pub mod slot;
 pub mod summary;
 
-pub use invite::Invitation;
+pub use invite::{Challenge, Invitation, JoinTo};
 pub use refusal::Refusal;
 pub use seat::{LeaveReason, SeatCmd, Seating};
 pub use slot::RenderSlot;

@@ -64,6 +64,13 @@ pub enum Refusal {
     /// host (fenced or handed over) before its player was taken there.
     #[error("your game moved to another host: play your move again")]
     GameMoved,
+    /// Cluster mode: the host holding the player's table did not take a
+    /// move in time (it went, or NATS is restarting).
+    #[error("the host of your game is not answering: play again in a moment")]
+    HostNotAnswering,
+    /// A win claimed before the opponent has been idle long enough.
+    #[error("you can claim the win only when your opponent has not moved for a while")]
+    ClaimEarly,
     /// Words a table already made for a person (a watcher turned away
     /// because the game has all the watchers it may have...).
     #[error("{0}")]

@@ -293,10 +293,7 @@ mod tests {
     async fn a_setting_not_kept_shows_in_the_metrics() {
         let dir = tempfile::tempdir().unwrap();
         let metrics = Arc::new(Metrics::new());
-        let store = Store::open(&format!("sqlite://{}", dir.path().join("s.db").display()))
-            .await
-            .unwrap()
-            .counting_in(Arc::clone(&metrics));
+        let store = crate::store::scratch_counting(dir.path(), &metrics).await;
         store.close().await;
         keep_stones(&store, "some-account", Theme::default(), None)
             .await

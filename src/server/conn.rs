@@ -24,7 +24,7 @@ use super::records;
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
 use crate::lobby::{Arrival, Command, SessionId, ToSession};
 use crate::protocol::{LeaveReason, SeatCmd};
-use crate::session::remote::RemoteOptions;
+use crate::session::lobby::RemoteOptions;
 use crate::session::{ESC_TIMEOUT, Output, Request, Session};
 use crate::term::board::Theme;
 
@@ -117,8 +117,9 @@ struct Conn {
     room: Option<(RoomHandle, watch::Receiver<Arc<RoomState>>)>,
     /// At `room` as a watcher, not a player.
     watching: bool,
-    /// When this person's recent chat lines were sent (the last minute).
-    chat_sent: std::collections::VecDeque<Instant>,
+    /// This person's chat lines: `[chat] per_minute` at once, then at
+    /// that rate.
+    chat_sent: crate::limit::Bucket,
     /// Since when idle time counts: the last key press, or the moment the
     /// person stopped waiting for someone else. `None` while waiting (an
     /// opponent's turn, a quick match or a room not yet joined).
@@ -284,7 +285,10 @@ pub async fn run(
         outbox,
         room: None,
         watching: false,
-        chat_sent: std::collections::VecDeque::new(),
+        chat_sent: {
+            let n = ctx.config.chat.per_minute.min(u32::MAX as usize) as u32;
+            crate::limit::Bucket::new(crate::limit::Rate::per_minute(n), n)
+        },
         idle_from: Some(Instant::now()),
         warning: None,
         rate_noted: false,
@@ -579,9 +583,6 @@ enum MsgKind {
     Other,
 }
 
-/// The window chat lines are counted over for `[chat] per_minute`.
-const CHAT_WINDOW: Duration = Duration::from_secs(60);
-
 impl Conn {
     /// Leaves the table this session sits at or the game it watches.
     async fn leave_room(&mut self) {
@@ -607,21 +608,11 @@ impl Conn {
             return Output::default();
         };
         let now = Instant::now();
-        while self
-            .chat_sent
-            .front()
-            .is_some_and(|&t| now.duration_since(t) >= CHAT_WINDOW)
-        {
-            self.chat_sent.pop_front();
-        }
-        if self.chat_sent.len() >= chat.per_minute {
-            let wait = self.chat_sent.front().map_or(CHAT_WINDOW, |&t| {
-                CHAT_WINDOW.saturating_sub(now.duration_since(t))
-            });
+        if let Err(wait) = self.chat_sent.ready(now.into_std()) {
             return self.session.notice(&format!(
                 "slow down: at most {} messages a minute (wait {} s)",
                 chat.per_minute,
-                wait.as_secs().max(1)
+                wait.as_secs_f64().ceil().max(1.0)
             ));
         }
         if text.chars().count() > chat.max_length {
@@ -629,7 +620,7 @@ impl Conn {
                 .session
                 .notice(&format!("too long: at most {} characters", chat.max_length));
         }
-        self.chat_sent.push_back(now);
+        self.chat_sent.allow(now.into_std());
         let from = self.session.name().unwrap_or_default().to_string();
         room.send(RoomCmd::Seat {
             who: self.id,
@@ -747,24 +738,7 @@ impl Conn {
                 let out = self.session.show_people(rows);
                 return self.emit(out).await;
             }
-            Request::Challenge {
-                to,
-                kind,
-                rated,
-                clock,
-                opening,
-            } => {
-                lobby
-                    .send(Command::Challenge {
-                        id,
-                        to,
-                        kind,
-                        rated,
-                        clock,
-                        opening,
-                    })
-                    .await
-            }
+            Request::Challenge(challenge) => lobby.send(Command::Challenge { id, challenge }).await,
             Request::AnswerChallenge { from, accept } => {
                 lobby
                     .send(Command::AnswerChallenge { id, from, accept })
@@ -970,7 +944,7 @@ impl Conn {
                 }
             }
             ToSession::NoRoomForLogin(code) => return self.no_room_for_login(code).await,
-            ToSession::Rejected(e) => self.session.move_rejected(&e),
+            ToSession::Rejected(e) => self.session.move_rejected(&e.shown()),
             ToSession::Kick(m) => return Some(End::Message(m)),
             ToSession::Replaced(m) => return Some(End::Replaced(m)),
             ToSession::Said(m) => self.session.notice(&m),

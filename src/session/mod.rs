@@ -9,128 +9,38 @@
 //! sizes with [`Session::resize`], calls [`Session::tick`] by
 //! [`Session::next_deadline`], and carries out the [`Request`]s.
 
+pub mod games;
 pub mod help;
-pub mod live;
+mod input;
+pub mod lobby;
+pub mod people;
 pub mod play;
 pub mod records;
-pub mod remote;
+mod request;
 pub mod setup;
+mod shared;
 pub mod widgets;
 
-use std::time::{Duration, Instant};
+pub use input::{BURST_CHARS, ESC_TIMEOUT, MAX_WAITING_KEYS};
+pub use request::{Output, Request};
+pub use shared::SharedFrames;
 
-use crate::engine::Level;
+use std::time::Instant;
+
 use crate::game::GameKind;
-use crate::protocol::SeatCmd;
 use crate::table::GameView;
 use crate::term::board::Theme;
 use crate::term::input::{Key, KeyDecoder};
 use crate::term::screen::{ENTER_SEQUENCE, Frame, Screen, leave_bytes};
 
+use games::GamesScreen;
 use help::HelpTopic;
-use live::{GamesScreen, LiveAction, PeopleAction, PeopleScreen};
-use play::{PlayAction, PlayScreen};
-use records::{KeyRow, LeaderboardView, ProfileView, RecordsAction, RecordsScreen, ReplayView};
-use remote::{HostScreen, LobbyScreen, RemoteAction, RemoteOptions, SeekScreen, Stats};
-use setup::{LocalGame, PlayOptions, Setup, SetupEvent};
-
-/// How long a lone ESC waits for the rest of a sequence before it counts as the Esc key.
-pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
-
-/// Printable characters in one read from which the read counts as pasted
-/// (a terminal without bracketed paste): text for a field, never commands.
-/// People typing send a key or two per read.
-pub const BURST_CHARS: usize = 16;
-
-/// Whether the keys of one read were pasted rather than typed (a terminal
-/// without bracketed paste): many characters, or a line break with more
-/// keys after it (a person's Enter ends what one read carries; `d`, Enter,
-/// `q`, Enter, `y` in one read is a paste, and must not leave a game).
-fn is_burst(keys: &[Key]) -> bool {
-    let chars = keys.iter().filter(|k| matches!(k, Key::Char(_))).count();
-    let after_enter = keys
-        .iter()
-        .position(|k| *k == Key::Enter)
-        .is_some_and(|i| i + 1 < keys.len());
-    chars >= BURST_CHARS || after_enter
-}
-
-/// What the session asks of the world around it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Request {
-    /// Start this local game.
-    StartLocal(LocalGame),
-    /// A command for the table this session sits at (or watches, for
-    /// chat): handed on as it is.
-    Seat(SeatCmd),
-    /// Back to the menu (local) or the lobby (remote; this leaves the table).
-    ToMenu,
-    /// Close the session.
-    Quit,
-    /// Remote: use this display name.
-    SetName(String),
-    /// Remote: the colour this person would like (`None`: any).
-    SetColour(Option<crate::game::Colour>),
-    /// Remote: pair me with the next person who wants this game.
-    QuickMatch(GameKind),
-    /// Remote: a game against the computer; who moves first (`Some(true)`:
-    /// the person, `None`: drawn at random).
-    PlayComputer(GameKind, Level, Option<bool>),
-    /// Remote: open a room for a friend (`true`: a rated game, when both
-    /// players have accounts and the board is standard).
-    CreateRoom(GameKind, bool),
-    /// Remote: join a friend's room.
-    JoinRoom(String),
-    /// Remote: stop waiting for a match or a friend.
-    Cancel,
-    /// Remote: my profile (answered with [`Session::show_profile`]).
-    Profile,
-    /// Remote: the leaderboard of a game ([`Session::show_leaderboard`]).
-    Leaderboard(GameKind),
-    /// Remote: a recorded game by id ([`Session::show_replay`]).
-    Replay(String),
-    /// Remote: my account's keys ([`Session::show_keys`]).
-    Keys,
-    /// Remote: a new one-time link code ([`Session::show_link_code`]).
-    LinkCode,
-    /// Remote: remove this key (by fingerprint) from my account.
-    RemoveKey(String),
-    /// Remote: the games in play ([`Session::show_games`]).
-    Games,
-    /// Remote: watch the game at this table.
-    Watch(u64),
-    /// Remote: my room for a friend may be watched (or not).
-    AllowWatchers(bool),
-    /// Remote: who is online ([`Session::show_people`]).
-    People,
-    /// Remote: invite this session to a game.
-    Challenge {
-        to: u64,
-        kind: GameKind,
-        rated: bool,
-        clock: Option<crate::clock::TimeControl>,
-        opening: crate::table::Opening,
-    },
-    /// Remote: answer the invitation from this session.
-    AnswerChallenge { from: u64, accept: bool },
-    /// Remote: take invitations (or not).
-    SetInvitations(bool),
-    /// Remote: my room for a friend plays on this clock.
-    RoomClock(Option<crate::clock::TimeControl>),
-    /// Remote: my room for a friend opens its games this way.
-    RoomOpening(crate::table::Opening),
-    /// Remote: the person chose these stones (`[t]`): keep the choice
-    /// (with the account, or with a guest's resume code).
-    SetStones(Theme),
-}
-
-/// What one call produced.
-#[derive(Debug, Default)]
-pub struct Output {
-    /// Bytes for the terminal.
-    pub bytes: Vec<u8>,
-    pub requests: Vec<Request>,
-}
+use input::ScreenKind;
+use lobby::{HostScreen, LobbyScreen, RemoteOptions, SeekScreen, Stats};
+use people::PeopleScreen;
+use play::PlayScreen;
+use records::{KeyRow, LeaderboardView, ProfileView, RecordsScreen, ReplayView};
+use setup::{PlayOptions, Setup};
 
 pub use crate::protocol::RenderSlot;
 pub use crate::protocol::Seating;
@@ -181,19 +91,6 @@ pub struct Session {
     /// were typed on (applied once it fits; bounded).
     waiting: Vec<Key>,
     waiting_for: Option<ScreenKind>,
-}
-
-/// Keys kept while the terminal is too small.
-pub const MAX_WAITING_KEYS: usize = 64;
-
-/// Which screen keys were typed on: waiting keys are dropped when another
-/// screen shows by the time the terminal fits (a `q` meant for a game in
-/// play must not quit from its end screen).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct ScreenKind {
-    state: std::mem::Discriminant<State>,
-    game_over: bool,
-    help: bool,
 }
 
 impl Session {
@@ -321,45 +218,9 @@ impl Session {
         bytes
     }
 
-    /// Bytes typed by the person.
-    pub fn input(&mut self, bytes: &[u8], now: Instant) -> Output {
-        self.now = Some(now);
-        let mut keys = std::mem::take(&mut self.keys);
-        keys.clear();
-        self.decoder.feed(bytes, &mut keys);
-        let burst = is_burst(&keys);
-        let out = self.keys_in(&keys, burst, now);
-        self.keys = keys;
-        out
-    }
-
-    /// A whole line from a client in line mode (a plain socket: the
-    /// person's terminal edits the line and sends it on Enter). In a text
-    /// field or a game the line is typed and entered; in a menu its keys are
-    /// pressed (`1` picks entry 1) and an empty line is Enter.
-    pub fn line(&mut self, bytes: &[u8], now: Instant) -> Output {
-        self.now = Some(now);
-        let mut keys = KeyDecoder::decode_all(bytes);
-        keys.retain(|k| *k != Key::Enter);
-        if keys.is_empty() || self.wants_text() {
-            keys.push(Key::Enter);
-        }
-        self.keys_in(&keys, false, now)
-    }
-
-    /// Whether what is on screen reads typed text (a field, a move).
-    fn wants_text(&self) -> bool {
-        match &self.state {
-            State::Play(p) => p.game.ending.is_none() || p.chat_open(),
-            State::Setup(s) => s.is_text_step(),
-            State::Lobby(l) => l.is_text_step(),
-            _ => false,
-        }
-    }
-
     /// The lobby says who, waiting for `kind` too, is nearest to being
     /// paired with this person (shown while the quick match waits).
-    pub fn waiting_news(&mut self, kind: GameKind, nearest: Option<remote::Nearest>) -> Output {
+    pub fn waiting_news(&mut self, kind: GameKind, nearest: Option<lobby::Nearest>) -> Output {
         match &mut self.state {
             State::Seeking(s) if s.rules().kind() == kind => {
                 s.set_nearest(nearest);
@@ -377,14 +238,6 @@ impl Session {
         }
         self.theme = theme;
         self.redraw()
-    }
-
-    /// No more bytes came after a lone ESC: it was the Esc key.
-    pub fn flush_input(&mut self, now: Instant) -> Output {
-        self.now = Some(now);
-        let mut keys = Vec::new();
-        self.decoder.flush(&mut keys);
-        self.keys_in(&keys, false, now)
     }
 
     /// The terminal has a new size.
@@ -853,7 +706,7 @@ impl Session {
             return help::frame(topic);
         }
         if let (Some(inv), Some(r)) = (self.invitation_showing(), &self.remote) {
-            return live::invitation_frame(&r.name, &r.stats, inv, r.invitations.len() - 1);
+            return people::invitation_frame(&r.name, &r.stats, inv, r.invitations.len() - 1);
         }
         let now = self.now;
         let label = self.remote.as_ref().map(|r| match r.colour {
@@ -893,322 +746,6 @@ impl Session {
         let frame = self.frame();
         self.screen.present(frame, &mut out.bytes);
     }
-
-    fn keys_in(&mut self, keys: &[Key], burst: bool, now: Instant) -> Output {
-        let mut out = Output::default();
-        for &key in keys {
-            if self.is_closed() {
-                break;
-            }
-            match key {
-                Key::PasteStart => self.pasting = true,
-                Key::PasteEnd => self.pasting = false,
-                Key::Char(c) if self.pasting || burst => self.paste_char(c),
-                // Pasted line breaks and other keys are not commands.
-                _ if self.pasting || burst => {}
-                // Nothing acts on a screen that is not shown.
-                // They wait (bounded) until it fits.
-                k if self.screen.too_small()
-                    && !matches!(k, Key::CtrlC | Key::CtrlD | Key::CtrlL) =>
-                {
-                    let kind = self.screen_kind();
-                    if self.waiting_for != Some(kind) {
-                        self.waiting.clear();
-                        self.waiting_for = Some(kind);
-                    }
-                    // A click was aimed at what the small terminal showed,
-                    // not at the screen to come: it does not wait.
-                    if self.waiting.len() < MAX_WAITING_KEYS && !matches!(k, Key::Click { .. }) {
-                        self.waiting.push(k);
-                    }
-                }
-                Key::F1 => self.toggle_help(),
-                Key::Char('?') if !self.question_mark_is_text() => self.toggle_help(),
-                // Any key closes the help (Ctrl-C still quits).
-                k if self.help.is_some() && !matches!(k, Key::CtrlC | Key::CtrlD) => {
-                    self.help = None;
-                    self.screen.invalidate();
-                }
-                k => self.key(k, &mut out, now),
-            }
-        }
-        self.render(&mut out);
-        self.release_waiting(&mut out);
-        out
-    }
-
-    fn screen_kind(&self) -> ScreenKind {
-        ScreenKind {
-            state: std::mem::discriminant(&self.state),
-            game_over: matches!(&self.state, State::Play(p) if p.game.ending.is_some()),
-            help: self.help.is_some(),
-        }
-    }
-
-    /// The terminal fits again: the keys typed meanwhile act, in order, if
-    /// the screen they were typed on is still showing.
-    fn release_waiting(&mut self, out: &mut Output) {
-        if self.waiting.is_empty() || self.screen.too_small() || self.is_closed() {
-            return;
-        }
-        let keys = std::mem::take(&mut self.waiting);
-        let typed_for = self.waiting_for.take();
-        let Some(now) = self.now else { return };
-        if typed_for != Some(self.screen_kind()) {
-            return;
-        }
-        let more = self.keys_in(&keys, false, now);
-        out.bytes.extend(more.bytes);
-        out.requests.extend(more.requests);
-    }
-
-    fn toggle_help(&mut self) {
-        self.help = match self.help {
-            Some(_) => None,
-            None => Some(self.help_topic()),
-        };
-        self.screen.invalidate();
-    }
-
-    fn remote_action(&mut self, action: RemoteAction, out: &mut Output, now: Instant) {
-        let rules_of = |r: &RemoteState, kind: GameKind| {
-            r.opts.games.iter().copied().find(|g| g.kind() == kind)
-        };
-        match action {
-            RemoteAction::None => {}
-            RemoteAction::Quit => out.requests.push(Request::Quit),
-            RemoteAction::SetName(n) => out.requests.push(Request::SetName(n)),
-            RemoteAction::SetColour(c) => {
-                if let Some(r) = &mut self.remote {
-                    r.colour = c;
-                }
-                out.requests.push(Request::SetColour(c));
-            }
-            RemoteAction::QuickMatch(kind) => {
-                if let Some(rules) = self.remote.as_ref().and_then(|r| rules_of(r, kind)) {
-                    self.state = State::Seeking(Box::new(SeekScreen::new(rules, now)));
-                    out.requests.push(Request::QuickMatch(kind));
-                }
-            }
-            RemoteAction::CreateRoom(kind, rated) => {
-                if let Some(rules) = self.remote.as_ref().and_then(|r| rules_of(r, kind)) {
-                    self.state = State::Hosting(Box::new(HostScreen::new(rules)));
-                    out.requests.push(Request::CreateRoom(kind, rated));
-                }
-            }
-            RemoteAction::PlayComputer(kind, level, first) => {
-                // Leaving a quick-match queue first, if we were in one.
-                if matches!(self.state, State::Seeking(_)) {
-                    out.requests.push(Request::Cancel);
-                }
-                out.requests.push(Request::PlayComputer(kind, level, first));
-            }
-            RemoteAction::ToggleTheme => {
-                self.theme = self.theme.toggled();
-                self.screen.invalidate();
-                out.requests.push(Request::SetStones(self.theme));
-            }
-            RemoteAction::JoinRoom(code) => out.requests.push(Request::JoinRoom(code)),
-            RemoteAction::Cancel => {
-                self.show_lobby();
-                out.requests.push(Request::Cancel);
-            }
-            RemoteAction::Profile => {
-                let Some(r) = &self.remote else { return };
-                let screen = RecordsScreen::profile(game_kinds(&r.opts), &r.opts.join_hint);
-                let back = self.lobby_game();
-                self.state = State::Records(Box::new(screen), back);
-                out.requests.push(Request::Profile);
-            }
-            RemoteAction::Games => {
-                let back = self.lobby_game();
-                self.state = State::Games(Box::new(GamesScreen::new()), back);
-                out.requests.push(Request::Games);
-            }
-            RemoteAction::AllowWatchers(allow) => out.requests.push(Request::AllowWatchers(allow)),
-            RemoteAction::RoomClock(clock) => out.requests.push(Request::RoomClock(clock)),
-            RemoteAction::RoomOpening(opening) => out.requests.push(Request::RoomOpening(opening)),
-            RemoteAction::People => {
-                let Some(r) = &self.remote else { return };
-                let back = self.lobby_game();
-                self.state = State::People(Box::new(PeopleScreen::new(r.opts.games.clone())), back);
-                out.requests.push(Request::People);
-            }
-            RemoteAction::Leaderboard(kind) => {
-                let Some(r) = &self.remote else { return };
-                let kinds = game_kinds(&r.opts);
-                // An unrated game (renju) has no leaderboard: show a rated one.
-                let kind = if kinds.contains(&kind) {
-                    kind
-                } else {
-                    kinds.first().copied().unwrap_or(kind)
-                };
-                let screen = RecordsScreen::leaderboard(kind, kinds, &r.opts.join_hint);
-                let back = self.lobby_game();
-                self.state = State::Records(Box::new(screen), back);
-                out.requests.push(Request::Leaderboard(kind));
-            }
-        }
-    }
-
-    fn records_action(&mut self, action: RecordsAction, out: &mut Output) {
-        match action {
-            RecordsAction::None => {}
-            RecordsAction::Lobby => self.show_lobby(),
-            RecordsAction::Replay(id) => out.requests.push(Request::Replay(id)),
-            RecordsAction::Keys => out.requests.push(Request::Keys),
-            RecordsAction::LinkCode => out.requests.push(Request::LinkCode),
-            RecordsAction::RemoveKey(fp) => out.requests.push(Request::RemoveKey(fp)),
-            RecordsAction::Leaderboard(kind) => out.requests.push(Request::Leaderboard(kind)),
-        }
-    }
-
-    fn key(&mut self, key: Key, out: &mut Output, now: Instant) {
-        if key == Key::CtrlL {
-            self.screen.invalidate();
-            return;
-        }
-        if matches!(key, Key::CtrlC | Key::CtrlD) && self.remote.is_some() {
-            out.requests.push(Request::Quit);
-            return;
-        }
-        // An invitation on screen takes its keys first.
-        if let Some(from) = self.invitation_showing().map(|i| i.from) {
-            let accept = match key {
-                Key::Char('y' | 'Y') => Some(true),
-                Key::Char('n' | 'N') | Key::Esc => Some(false),
-                _ => None,
-            };
-            if let (Some(accept), Some(r)) = (accept, &mut self.remote) {
-                r.invitations.retain(|i| i.from != from);
-                // Accepting leaves a quick-match queue or a room of one's own.
-                if accept && matches!(self.state, State::Seeking(_) | State::Hosting(_)) {
-                    self.show_lobby();
-                }
-                out.requests.push(Request::AnswerChallenge { from, accept });
-                self.screen.invalidate();
-            }
-            return;
-        }
-        let placement = self.screen.placement();
-        let line_of = |col: u16, row: u16| placement.to_frame(col, row);
-        let name = self
-            .remote
-            .as_ref()
-            .map(|r| r.name.clone())
-            .unwrap_or_default();
-        match &mut self.state {
-            State::Setup(setup) => {
-                let event = match key {
-                    Key::Click { col, row } => match line_of(col, row) {
-                        Some((_, line)) => setup.click(line),
-                        None => SetupEvent::None,
-                    },
-                    k => setup.handle(k),
-                };
-                match event {
-                    SetupEvent::None => {}
-                    SetupEvent::Start(game) => out.requests.push(Request::StartLocal(game)),
-                    SetupEvent::Quit => out.requests.push(Request::Quit),
-                }
-            }
-            State::Play(play) => {
-                let action = match key {
-                    Key::Click { col, row } => match line_of(col, row) {
-                        Some((c, l)) => play.click(c, l),
-                        None => PlayAction::None,
-                    },
-                    k => play.handle(k),
-                };
-                match action {
-                    PlayAction::None => {}
-                    PlayAction::Redraw => self.screen.invalidate(),
-                    PlayAction::Seat(cmd) => out.requests.push(Request::Seat(cmd)),
-                    PlayAction::ToMenu => {
-                        out.requests.push(Request::ToMenu);
-                        self.show_lobby();
-                    }
-                    PlayAction::Quit => out.requests.push(Request::Quit),
-                }
-            }
-            State::Lobby(lobby) => {
-                let Some(r) = &self.remote else { return };
-                let action = match key {
-                    Key::Click { col, row } => match line_of(col, row) {
-                        Some((_, line)) => lobby.click(line, &r.opts),
-                        None => RemoteAction::None,
-                    },
-                    k => lobby.handle(k, &r.opts, &name),
-                };
-
-                self.remote_action(action, out, now);
-            }
-            State::Seeking(seek) => {
-                let action = match key {
-                    Key::Click { col, row } => match line_of(col, row) {
-                        Some((_, line)) => seek.click(line, now),
-                        None => RemoteAction::None,
-                    },
-                    k => seek.handle(k, now),
-                };
-                self.remote_action(action, out, now);
-            }
-            State::Hosting(host) => {
-                let action = host.handle(key);
-                self.remote_action(action, out, now);
-            }
-            State::Records(records, _) => {
-                let action = records.handle(key);
-                self.records_action(action, out);
-            }
-            State::Games(games, _) => {
-                let action = match key {
-                    Key::Click { col, row } => match line_of(col, row) {
-                        Some((_, line)) => games.click(line),
-                        None => LiveAction::None,
-                    },
-                    k => games.handle(k),
-                };
-                match action {
-                    LiveAction::None => {}
-                    LiveAction::Lobby => self.show_lobby(),
-                    LiveAction::Refresh => out.requests.push(Request::Games),
-                    LiveAction::Watch(room) => out.requests.push(Request::Watch(room)),
-                }
-            }
-            State::People(people, _) => {
-                let action = match key {
-                    Key::Click { col, row } => match line_of(col, row) {
-                        Some((_, line)) => people.click(line),
-                        None => PeopleAction::None,
-                    },
-                    k => people.handle(k),
-                };
-                match action {
-                    PeopleAction::None => {}
-                    PeopleAction::Lobby => self.show_lobby(),
-                    PeopleAction::Refresh => out.requests.push(Request::People),
-                    PeopleAction::SetInvitations(on) => {
-                        out.requests.push(Request::SetInvitations(on))
-                    }
-                    PeopleAction::Challenge {
-                        to,
-                        kind,
-                        rated,
-                        clock,
-                        opening,
-                    } => out.requests.push(Request::Challenge {
-                        to,
-                        kind,
-                        rated,
-                        clock,
-                        opening,
-                    }),
-                }
-            }
-            State::Closed => {}
-        }
-    }
 }
 
 /// The kinds of game on offer, in menu order, each once.
@@ -1223,174 +760,13 @@ fn game_kinds(opts: &RemoteOptions) -> Vec<GameKind> {
     kinds
 }
 
-/// Shared renderings of one table state: for each terminal size and theme,
-/// the picture its plain watchers show, and the bytes that take a screen
-/// showing an earlier shared picture to it. Bounded: a few sizes, a few
-/// earlier pictures each (screens beyond them render for themselves).
-/// Between two states, the clocks' ticks are shared the same way: the
-/// first watcher to show a second patches its picture, the others showing
-/// the same picture take the result and its bytes.
-#[derive(Debug, Default)]
-pub struct SharedFrames {
-    entries: std::sync::Mutex<Vec<SharedFrame>>,
-    ticks: std::sync::Mutex<std::collections::VecDeque<SharedTick>>,
-}
-
-/// Ticks kept per state (every second makes one per size and theme).
-const SHARED_TICKS: usize = 8;
-
-/// A tick of the clocks on a shared picture.
-#[derive(Debug)]
-struct SharedTick {
-    /// The shared picture it starts from, and the clock rows it shows.
-    before: u64,
-    lines: Vec<(usize, crate::term::screen::Line)>,
-    shown: std::sync::Arc<crate::term::screen::Shown>,
-    bytes: std::sync::Arc<[u8]>,
-}
-
-/// Sizes and themes kept per state.
-const SHARED_KEYS: usize = 8;
-/// Earlier pictures kept per size and theme.
-const SHARED_DIFFS: usize = 4;
-
-type FrameKey = (Theme, u16, u16);
-
-#[derive(Debug)]
-struct SharedFrame {
-    key: FrameKey,
-    shown: std::sync::Arc<crate::term::screen::Shown>,
-    layout: play::Layout,
-    /// (id of the picture shown before, the bytes from it to `shown`).
-    diffs: Vec<(u64, std::sync::Arc<[u8]>)>,
-}
-
-/// A copy of a state shares nothing drawn yet.
-impl Clone for SharedFrames {
-    fn clone(&self) -> SharedFrames {
-        SharedFrames::default()
-    }
-}
-
-impl SharedFrames {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<SharedFrame>> {
-        // A panic while holding it cannot leave the list inconsistent.
-        self.entries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// The picture for `key`, and the bytes from the picture `before`.
-    #[allow(clippy::type_complexity)]
-    fn find(
-        &self,
-        key: FrameKey,
-        before: Option<u64>,
-    ) -> Option<(
-        std::sync::Arc<crate::term::screen::Shown>,
-        play::Layout,
-        Option<std::sync::Arc<[u8]>>,
-    )> {
-        let entries = self.lock();
-        let e = entries.iter().find(|e| e.key == key)?;
-        let diff = before.and_then(|id| {
-            e.diffs
-                .iter()
-                .find(|d| d.0 == id)
-                .map(|d| std::sync::Arc::clone(&d.1))
-        });
-        Some((std::sync::Arc::clone(&e.shown), e.layout, diff))
-    }
-
-    fn add(
-        &self,
-        key: FrameKey,
-        shown: std::sync::Arc<crate::term::screen::Shown>,
-        layout: play::Layout,
-        before: Option<u64>,
-        bytes: &[u8],
-    ) {
-        let mut entries = self.lock();
-        if entries.len() >= SHARED_KEYS || entries.iter().any(|e| e.key == key) {
-            return;
-        }
-        entries.push(SharedFrame {
-            key,
-            shown,
-            layout,
-            diffs: before
-                .map(|id| (id, std::sync::Arc::from(bytes)))
-                .into_iter()
-                .collect(),
-        });
-    }
-
-    fn ticks(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<SharedTick>> {
-        self.ticks
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// The picture that shows `lines` on the shared picture `before`, and
-    /// the bytes to it.
-    #[allow(clippy::type_complexity)]
-    fn find_tick(
-        &self,
-        before: u64,
-        lines: &[(usize, crate::term::screen::Line)],
-    ) -> Option<(
-        std::sync::Arc<crate::term::screen::Shown>,
-        std::sync::Arc<[u8]>,
-    )> {
-        let ticks = self.ticks();
-        let t = ticks
-            .iter()
-            .find(|t| t.before == before && t.lines == lines)?;
-        Some((
-            std::sync::Arc::clone(&t.shown),
-            std::sync::Arc::clone(&t.bytes),
-        ))
-    }
-
-    fn add_tick(
-        &self,
-        before: u64,
-        lines: Vec<(usize, crate::term::screen::Line)>,
-        shown: std::sync::Arc<crate::term::screen::Shown>,
-        bytes: &[u8],
-    ) {
-        let mut ticks = self.ticks();
-        if ticks.iter().any(|t| t.before == before && t.lines == lines) {
-            return;
-        }
-        if ticks.len() >= SHARED_TICKS {
-            ticks.pop_front();
-        }
-        ticks.push_back(SharedTick {
-            before,
-            lines,
-            shown,
-            bytes: std::sync::Arc::from(bytes),
-        });
-    }
-
-    fn add_diff(&self, key: FrameKey, before: u64, bytes: &[u8]) {
-        let mut entries = self.lock();
-        if let Some(e) = entries.iter_mut().find(|e| e.key == key)
-            && e.diffs.len() < SHARED_DIFFS
-            && !e.diffs.iter().any(|d| d.0 == before)
-        {
-            e.diffs.push((before, std::sync::Arc::from(bytes)));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::clock::{Clock, TimeControl};
     use crate::game::{Colour, Move, Rules, Side};
     use crate::table::{Seat, Table};
+    use std::time::Duration;
 
     fn remote() -> Session {
         remote_named("ann", 80, 24)

@@ -44,10 +44,6 @@ const PANE_MAX: usize = 34;
 /// Columns between the board and the pane.
 const PANE_GAP: usize = 3;
 
-/// Said to `w` before the opponent has been idle long enough.
-pub const CLAIM_EARLY: &str =
-    "you can claim the win only when your opponent has not moved for a while";
-
 /// A question the screen is asking before it acts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Confirm {
@@ -230,8 +226,8 @@ impl PlayScreen {
     }
 
     /// Why `w` (claim the win) does nothing now.
-    fn why_no_claim(&self) -> &'static str {
-        if self.game.clock.is_some() {
+    fn why_no_claim(&self) -> String {
+        let why = if self.game.clock.is_some() {
             "w claims the win only in a game without a clock: here the clock decides"
         } else if self.against_computer() {
             "w claims the win from a person who stops moving: the computer always moves"
@@ -240,8 +236,10 @@ impl PlayScreen {
         } else if self.my_turn() {
             "it is your move: w claims the win only while your opponent keeps you waiting"
         } else {
-            CLAIM_EARLY
-        }
+            // The same words the room answers an early claim with.
+            return crate::protocol::Refusal::ClaimEarly.to_string();
+        };
+        why.into()
     }
 
     /// Who sits where now (seats swap sides between rounds) and who is still there.

@@ -41,6 +41,19 @@ pub(crate) use record::tests::sample as sample_record;
 mod recorder;
 mod time;
 
+/// A SQLite store in the folder `dir` whose dropped writes count in
+/// `metrics` (tests elsewhere in the crate).
+#[cfg(test)]
+pub(crate) async fn scratch_counting(
+    dir: &std::path::Path,
+    metrics: &std::sync::Arc<crate::metrics::Metrics>,
+) -> Store {
+    Store::open(&format!("sqlite://{}", dir.join("s.db").display()))
+        .await
+        .unwrap()
+        .counting_in(std::sync::Arc::clone(metrics))
+}
+
 pub use accounts::{
     Account, AccountError, KeyError, KeyInfo, LinkError, NameProblem, RenameError,
     normalize_link_code,

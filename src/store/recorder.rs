@@ -409,7 +409,7 @@ async fn writer(
 mod tests {
     use super::{Recorded, Recorder, RecorderOptions};
     use crate::metrics::Metrics;
-    use crate::store::{Journal, Store, sample_record};
+    use crate::store::{Journal, sample_record};
     use std::path::PathBuf;
     use std::sync::Arc;
 
@@ -419,10 +419,7 @@ mod tests {
     async fn a_game_lost_shows_in_the_metrics() {
         let dir = tempfile::tempdir().unwrap();
         let metrics = Arc::new(Metrics::new());
-        let store = Store::open(&format!("sqlite://{}", dir.path().join("s.db").display()))
-            .await
-            .unwrap()
-            .counting_in(Arc::clone(&metrics));
+        let store = crate::store::scratch_counting(dir.path(), &metrics).await;
         // The journal's folder is a file: no append can succeed.
         let blocker = dir.path().join("not-a-folder");
         std::fs::write(&blocker, b"").unwrap();

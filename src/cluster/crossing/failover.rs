@@ -10,7 +10,6 @@ use crate::lobby::{Command, SessionId};
 use crate::protocol::Refusal;
 
 use super::keep::seat_keys;
-use super::visit::Visit;
 use super::{Crossing, lock, new_token, valid_token, visitor_from};
 
 /// How long a player coming back looks for their game while its host is
@@ -203,16 +202,7 @@ impl Crossing {
         let Some((seeker, inbox)) = self.lobby.leave_to_join(id).await else {
             return Some(false);
         };
-        let token = new_token();
-        lock(&self.visits).insert(
-            id,
-            Visit::player(
-                stored.owner.clone(),
-                &token,
-                inbox.clone(),
-                Some(key.to_string()),
-            ),
-        );
+        let token = self.visit_as_player(id, stored.owner.clone(), &inbox, Some(key.to_string()));
         let answer = self
             .ask_rejoin(id, key, stored, token, seeker.name, seeker.account)
             .await;

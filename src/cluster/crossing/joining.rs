@@ -8,8 +8,7 @@ use crate::game::GameKind;
 use crate::lobby::{Command, SessionId, ToSession};
 use crate::protocol::Refusal;
 
-use super::visit::Visit;
-use super::{ASK_TIMEOUT, Crossing, lock, new_token, visitor_from};
+use super::{ASK_TIMEOUT, Crossing, lock, visitor_from};
 
 impl Crossing {
     /// Makes the room code `code` reachable from the other hosts.
@@ -86,16 +85,7 @@ impl Crossing {
         let Some((_, inbox)) = self.lobby.leave_to_join(id).await else {
             return;
         };
-        let token = new_token();
-        lock(&self.visits).insert(
-            id,
-            Visit::player(
-                holder.host.clone(),
-                &token,
-                inbox.clone(),
-                joiner.account.clone(),
-            ),
-        );
+        let token = self.visit_as_player(id, holder.host.clone(), &inbox, joiner.account.clone());
         let ask = JoinAsk {
             to: JoinTo::Room(code.clone()),
             token,
@@ -165,19 +155,10 @@ impl Crossing {
         ) else {
             return JoinAnswer::No(Refusal::NotUnderstood);
         };
-        match ask.to {
-            JoinTo::Room(code) => {
-                self.lobby
-                    .open_for_visitor(code, visitor, ask.ratings)
-                    .await
-            }
-            JoinTo::Inviter(inviter) => {
-                self.lobby
-                    .open_for_invitee(inviter, visitor, ask.ratings)
-                    .await
-            }
-        }
-        .into()
+        self.lobby
+            .open_for(ask.to, visitor, ask.ratings)
+            .await
+            .into()
     }
 
     /// Our `invitation` for `session` on `host`: delivered, or the
@@ -283,11 +264,7 @@ impl Crossing {
         seeker: crate::lobby::Seeker,
         inbox: crate::mailbox::Sender<ToSession>,
     ) {
-        let token = new_token();
-        lock(&self.visits).insert(
-            id,
-            Visit::player(host.clone(), &token, inbox.clone(), seeker.account.clone()),
-        );
+        let token = self.visit_as_player(id, host.clone(), &inbox, seeker.account.clone());
         let ask = JoinAsk {
             to: JoinTo::Inviter(inviter),
             token,

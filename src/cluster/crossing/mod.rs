@@ -52,7 +52,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::wire::{JoinAnswer, SignedInNote, Ticket};
 use crate::game::GameKind;
-use crate::lobby::{Across, Command, LobbyHandle, SessionId, Visitor};
+use crate::lobby::{Across, Ask, Command, LobbyHandle, SessionId, Visitor};
 use crate::metrics::{Metrics, dropped};
 
 use keep::keep_room;
@@ -290,7 +290,7 @@ impl Crossing {
             tokio::select! {
                 _ = stop.cancelled() => break,
                 msg = from_lobby.recv() => match msg {
-                    Some(Across::Seek { id, kind, seeker }) => {
+                    Some(Across::Ask(Ask::Seek { id, kind, seeker })) => {
                         let me = Ticket {
                             host: self.host.clone(),
                             instance: self.instance.clone(),
@@ -310,7 +310,7 @@ impl Crossing {
                             }
                         }
                     }
-                    Some(Across::Unseek { id }) => {
+                    Some(Across::Ask(Ask::Unseek { id })) => {
                         unsent.remove(&id);
                         if let Some(kind) = mine.remove(&id)
                             && let Err(e) = self.withdraw(kind, id).await
@@ -321,13 +321,13 @@ impl Crossing {
                     Some(Across::Opened { handle, state, ghost, visitor, inbox }) => {
                         self.seat_visitor(handle, state, ghost, visitor, inbox);
                     }
-                    Some(Across::CodeOpened { code, kind }) => {
+                    Some(Across::Ask(Ask::CodeOpened { code, kind })) => {
                         match self.announce_code(&code, kind).await {
                             Ok(()) => { codes.insert(code); }
                             Err(e) => tracing::warn!(error = %e, "a room code is not reachable from the other hosts"),
                         }
                     }
-                    Some(Across::CodeClosed { code }) => {
+                    Some(Across::Ask(Ask::CodeClosed { code })) => {
                         if codes.remove(&code) {
                             self.withdraw_code(&code).await;
                         }
@@ -337,11 +337,11 @@ impl Crossing {
                         let owner = (self.host.clone(), self.instance.clone());
                         self.keeping.spawn(keep_room(self.rooms.clone(), owner, (room, handle), name, state, (rev > 0).then_some(rev)));
                     }
-                    Some(Across::Invite { host, session, invitation }) => {
+                    Some(Across::Ask(Ask::Invite { host, session, invitation })) => {
                         let this = Arc::clone(&self);
                         tokio::spawn(async move { this.invite(host, session, invitation).await });
                     }
-                    Some(Across::Decline { host, inviter, id }) => {
+                    Some(Across::Ask(Ask::Decline { host, inviter, id })) => {
                         let this = Arc::clone(&self);
                         tokio::spawn(async move { this.decline(host, inviter, id).await });
                     }
@@ -349,7 +349,7 @@ impl Crossing {
                         let this = Arc::clone(&self);
                         tokio::spawn(async move { this.accept(id, host, inviter, seeker, inbox).await });
                     }
-                    Some(Across::SignedIn { account, identity, at_ms }) => {
+                    Some(Across::Ask(Ask::SignedIn { account, identity, at_ms })) => {
                         let note = SignedInNote { host: self.host.clone(), account, identity, at_ms };
                         if let Ok(body) = serde_json::to_vec(&note)
                             && !self.publish(self.everyone("signedin"), body).await
@@ -357,7 +357,7 @@ impl Crossing {
                             tracing::warn!("a sign-in was not told to the other hosts: an older session elsewhere stays");
                         }
                     }
-                    Some(Across::FindSeat { id, key }) => {
+                    Some(Across::Ask(Ask::FindSeat { id, key })) => {
                         if let Ok(permit) = Arc::clone(&self.settling).try_acquire_owned() {
                             let this = Arc::clone(&self);
                             tokio::spawn(async move {
@@ -366,7 +366,7 @@ impl Crossing {
                             });
                         }
                     }
-                    Some(Across::FindCode { id, code, from_login, joiner }) => {
+                    Some(Across::Ask(Ask::FindCode { id, code, from_login, joiner })) => {
                         match Arc::clone(&self.settling).try_acquire_owned() {
                             Ok(permit) => {
                                 let this = Arc::clone(&self);

@@ -11,7 +11,7 @@ use crate::cluster::wire::{FromVisitor, JoinAnswer, ToVisitor, WatchAsk, WireCmd
 use crate::game::GameKind;
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
 use crate::lobby::{Command, RoomLink, SessionId, ToSession};
-use crate::protocol::{GameSummary, SeatCmd};
+use crate::protocol::{GameSummary, Refusal, SeatCmd};
 
 use super::failover::Seeking;
 use super::{Crossing, FIRST_STATE, lock, new_token};
@@ -82,6 +82,22 @@ impl Visit {
             key: None,
             ..Visit::player(room_host, token, inbox, None)
         }
+    }
+}
+
+impl Crossing {
+    /// Session `id` of ours goes to play at a table on `room_host`: its
+    /// visit is kept under a new token, which is returned.
+    pub(super) fn visit_as_player(
+        &self,
+        id: SessionId,
+        room_host: String,
+        inbox: &crate::mailbox::Sender<ToSession>,
+        account: Option<String>,
+    ) -> String {
+        let token = new_token();
+        lock(&self.visits).insert(id, Visit::player(room_host, &token, inbox.clone(), account));
+        token
     }
 }
 
@@ -285,11 +301,11 @@ impl Crossing {
                 // The table's host went: the move would be lost. The
                 // player is told, and plays it again at the table found.
                 let why = if linked {
-                    "the host of your game is not answering: play again in a moment"
+                    Refusal::HostNotAnswering
                 } else {
-                    "your game moved to another host: play your move again"
+                    Refusal::GameMoved
                 };
-                let _ = inbox.try_send(ToSession::Rejected(why.into()));
+                let _ = inbox.try_send(ToSession::Rejected(why));
                 continue;
             }
             if let (Some(cmd), Some((host, token))) = (WireCmd::crossing(cmd), to) {
@@ -307,10 +323,7 @@ impl Crossing {
                         .await;
                         if !matches!(asked, Ok(Ok(_))) {
                             tracing::info!(host = %host, "a move for a table on another host was not taken");
-                            let _ = inbox.try_send(ToSession::Rejected(
-                                "the host of your game is not answering: play again in a moment"
-                                    .into(),
-                            ));
+                            let _ = inbox.try_send(ToSession::Rejected(Refusal::HostNotAnswering));
                         }
                     } else {
                         self.publish(subject, body).await;

@@ -35,15 +35,7 @@ struct Game {
 fn services(lobby: mpsc::Sender<Cmd>, claim_after: Duration, grace: Duration) -> RoomServices {
     RoomServices {
         lobby,
-        computer: Computer::new(
-            1,
-            Duration::from_millis(10),
-            crate::engine::EngineOptions {
-                seed: Some(1),
-                connect4_book: None,
-                connect4_table_mb: 1,
-            },
-        ),
+        computer: Computer::for_tests(),
         recorder: None,
         tracker: tokio_util::task::TaskTracker::new(),
         claim_after,
@@ -137,7 +129,7 @@ impl Game {
     }
 
     /// The refusals a player was sent since the last look.
-    fn refusals(&mut self, side: Side) -> Vec<String> {
+    fn refusals(&mut self, side: Side) -> Vec<Refusal> {
         let mut said = Vec::new();
         while let Ok(msg) = self.inboxes[side.index()].try_recv() {
             if let ToSession::Rejected(why) = msg {
@@ -282,7 +274,7 @@ async fn without_a_clock_a_claim_is_refused_until_the_opponent_has_idled_long_en
         "claimed too early: {:?}",
         s.view.ending
     );
-    assert_eq!(g.refusals(Side::First), [crate::session::play::CLAIM_EARLY]);
+    assert_eq!(g.refusals(Side::First), [Refusal::ClaimEarly]);
 
     g.until(secs(170)).await;
     // The side to move has nothing to claim, however long it has been.
@@ -563,10 +555,7 @@ async fn a_move_sent_after_the_game_moved_to_another_host_is_answered() {
         .send(RoomCmd::seat(BOB, SeatCmd::Move(Move::Column(3))))
         .await;
     settle().await;
-    assert_eq!(
-        g.refusals(Side::Second),
-        ["your game moved to another host: play your move again"]
-    );
+    assert_eq!(g.refusals(Side::Second), [Refusal::GameMoved]);
     // The table here stopped: the move was not played.
     assert_eq!(g.state().await.view.position.stones(), 1);
 }

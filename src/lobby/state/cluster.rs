@@ -54,7 +54,7 @@ pub struct Afar {
 
 impl LobbyState {
     /// Cluster mode: seekers nobody here meets are offered to the other
-    /// hosts ([`Effect::Seek`]).
+    /// hosts ([`Ask::Seek`]).
     pub fn with_cluster(mut self, on: bool) -> LobbyState {
         self.cluster = on;
         self
@@ -328,13 +328,16 @@ mod tests {
         let effects = quick(&mut s, 1, C4);
         assert!(
             effects.iter().any(
-                |e| matches!(e, Effect::Seek { id: 1, kind: C4, seeker } if seeker.name == "ann")
+                |e| matches!(e, Effect::Across(Ask::Seek { id: 1, kind: C4, seeker }) if seeker.name == "ann")
             ),
             "{effects:?}"
         );
         // Cancelling withdraws the ticket; seeking again offers it again.
         let effects = s.handle(Command::Cancel { id: 1 });
-        assert!(effects.contains(&Effect::Unseek { id: 1 }), "{effects:?}");
+        assert!(
+            effects.contains(&Effect::Across(Ask::Unseek { id: 1 })),
+            "{effects:?}"
+        );
         quick(&mut s, 1, C4);
         // Another host took the ticket: ann is reserved, out of the queue,
         // so a newcomer here does not meet her meanwhile.
@@ -405,7 +408,7 @@ mod tests {
         let code = effects
             .iter()
             .find_map(|e| match e {
-                Effect::CodeOpened { code, kind: C4 } => Some(code.clone()),
+                Effect::Across(Ask::CodeOpened { code, kind: C4 }) => Some(code.clone()),
                 _ => None,
             })
             .expect("announced");
@@ -417,7 +420,7 @@ mod tests {
             from_login: false,
         });
         assert!(
-            matches!(effects.as_slice(), [Effect::FindCode { id: 2, code, .. }] if code == "ZZZZ"),
+            matches!(effects.as_slice(), [Effect::Across(Ask::FindCode { id: 2, code, .. })] if code == "ZZZZ"),
             "{effects:?}"
         );
         // None has it: the usual error, or (as a login name) a name the
@@ -440,7 +443,7 @@ mod tests {
             .open_for_visitor(&code.to_lowercase(), visitor("hal"), [None; 2])
             .expect("opened");
         assert!(effects.iter().any(|e| matches!(e, Effect::Visit { .. })));
-        assert!(effects.contains(&Effect::CodeClosed { code: code.clone() }));
+        assert!(effects.contains(&Effect::Across(Ask::CodeClosed { code: code.clone() })));
         let (_, _, seats) = opened(&effects);
         assert!(seated(&seats).contains(&Some(1)));
         let again = s.open_for_visitor(&code, visitor("ivy"), [None; 2]);
@@ -463,7 +466,8 @@ mod tests {
         assert!(s.stats().degraded);
         let e = quick(&mut s, 1, C4);
         assert!(
-            !e.iter().any(|x| matches!(x, Effect::Seek { .. })),
+            !e.iter()
+                .any(|x| matches!(x, Effect::Across(Ask::Seek { .. }))),
             "offered while NATS is away: {e:?}"
         );
         s.set_remote(Stats::default());
@@ -472,11 +476,11 @@ mod tests {
         assert!(
             e.iter().any(|x| matches!(
                 x,
-                Effect::Seek {
+                Effect::Across(Ask::Seek {
                     id: 1,
                     kind: C4,
                     ..
-                }
+                })
             )),
             "{e:?}"
         );
@@ -496,7 +500,7 @@ mod tests {
         assert!(
             effects
                 .iter()
-                .any(|e| matches!(e, Effect::Seek { id: 1, .. })),
+                .any(|e| matches!(e, Effect::Across(Ask::Seek { id: 1, .. }))),
             "{effects:?}"
         );
         // Back from the other host's table: free again.

@@ -133,12 +133,7 @@ pub enum Command {
     /// Invite another person to a game.
     Challenge {
         id: SessionId,
-        to: SessionId,
-        kind: GameKind,
-        /// Rated, if both have accounts and the board is standard.
-        rated: bool,
-        clock: Option<TimeControl>,
-        opening: Opening,
+        challenge: crate::protocol::Challenge,
     },
     /// Accept or decline the invitation from `from`.
     AnswerChallenge {
@@ -309,50 +304,8 @@ pub enum Effect {
     /// This session would watch the game at `room` (the room has the
     /// last word: it may be full).
     Watch { room: RoomId, id: SessionId },
-    /// Cluster mode: this session seeks a quick match and found nobody
-    /// here; the other hosts may have someone.
-    Seek {
-        id: SessionId,
-        kind: GameKind,
-        seeker: Seeker,
-    },
-    /// Cluster mode: this session no longer seeks.
-    Unseek { id: SessionId },
-    /// Cluster mode: an account arrived with no game here; it may have a
-    /// seat in a game kept in NATS (its host gone, or another host's).
-    FindSeat { id: SessionId, key: String },
-    /// Cluster mode: someone signed in here with this account or key (at
-    /// `at_ms`, Unix milliseconds): their sessions on the other hosts end
-    /// (one person, one session in the whole cluster; the newest wins).
-    SignedIn {
-        account: Option<String>,
-        identity: Option<String>,
-        at_ms: i64,
-    },
-    /// Cluster mode: a room for a friend opened here under `code`.
-    CodeOpened { code: String, kind: GameKind },
-    /// Cluster mode: the room for a friend under `code` closed (or started).
-    CodeClosed { code: String },
-    /// Cluster mode: no room here has `code`: look on the other hosts
-    /// (and if none has it, [`LobbyState::code_unknown`]).
-    FindCode {
-        id: SessionId,
-        code: String,
-        from_login: bool,
-        joiner: Seeker,
-    },
-    /// Cluster mode: an invitation for `session` on `host`.
-    InviteAcross {
-        host: String,
-        session: SessionId,
-        invitation: Invitation,
-    },
-    /// Cluster mode: `id` declined the invitation of `inviter` on `host`.
-    DeclineAcross {
-        host: String,
-        inviter: SessionId,
-        id: SessionId,
-    },
+    /// Cluster mode: something for the other hosts ([`Ask`]).
+    Across(Ask),
     /// Cluster mode: `id` accepted the invitation of `inviter` on `host`
     /// and goes to play there.
     AcceptAcross {
@@ -367,5 +320,55 @@ pub enum Effect {
         room: RoomId,
         ghost: SessionId,
         visitor: Visitor,
+    },
+}
+
+/// What the lobby asks of the other hosts (cluster mode): made here,
+/// carried to the cluster unchanged ([`crate::lobby::Across::Ask`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ask {
+    /// this session seeks a quick match and found nobody
+    /// here; the other hosts may have someone.
+    Seek {
+        id: SessionId,
+        kind: GameKind,
+        seeker: Seeker,
+    },
+    /// this session no longer seeks.
+    Unseek { id: SessionId },
+    /// an account arrived with no game here; it may have a
+    /// seat in a game kept in NATS (its host gone, or another host's).
+    FindSeat { id: SessionId, key: String },
+    /// someone signed in here with this account or key (at
+    /// `at_ms`, Unix milliseconds): their sessions on the other hosts end
+    /// (one person, one session in the whole cluster; the newest wins).
+    SignedIn {
+        account: Option<String>,
+        identity: Option<String>,
+        at_ms: i64,
+    },
+    /// a room for a friend opened here under `code`.
+    CodeOpened { code: String, kind: GameKind },
+    /// the room for a friend under `code` closed (or started).
+    CodeClosed { code: String },
+    /// no room here has `code`: look on the other hosts
+    /// (and if none has it, [`LobbyState::code_unknown`]).
+    FindCode {
+        id: SessionId,
+        code: String,
+        from_login: bool,
+        joiner: Seeker,
+    },
+    /// an invitation for `session` on `host`.
+    Invite {
+        host: String,
+        session: SessionId,
+        invitation: Invitation,
+    },
+    /// `id` declined the invitation of `inviter` on `host`.
+    Decline {
+        host: String,
+        inviter: SessionId,
+        id: SessionId,
     },
 }

@@ -26,7 +26,8 @@ impl LobbyState {
             for (id, kind) in seekers {
                 if let (Some(rules), Some(m)) = (self.rules(kind), self.members.get(&id)) {
                     let seeker = m.seeker(Some(&rules));
-                    self.out.push(Effect::Seek { id, kind, seeker });
+                    self.out
+                        .push(Effect::Across(Ask::Seek { id, kind, seeker }));
                 }
             }
         }

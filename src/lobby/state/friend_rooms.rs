@@ -24,10 +24,10 @@ impl LobbyState {
                 m.status = Status::Hosting(code.clone());
             }
             if self.cluster {
-                self.out.push(Effect::CodeOpened {
+                self.out.push(Effect::Across(Ask::CodeOpened {
                     code: code.clone(),
                     kind,
-                });
+                }));
             }
             self.tell(id, Notice::RoomCode(code));
         }
@@ -79,12 +79,12 @@ impl LobbyState {
             None if self.cluster => {
                 if let Some(m) = self.members.get(&id) {
                     let joiner = m.seeker(None);
-                    self.out.push(Effect::FindCode {
+                    self.out.push(Effect::Across(Ask::FindCode {
                         id,
                         code,
                         from_login,
                         joiner,
-                    });
+                    }));
                 }
             }
             None => self.no_such_code(id, code, from_login),

@@ -65,15 +65,14 @@ impl LobbyState {
     /// `id` invites `to` to a game, within the bounds: one open invitation
     /// per pair, [`OPEN_PER_SENDER`] and [`INVITATIONS_PER_MINUTE`] per
     /// sender, [`OPEN_PER_RECIPIENT`] per recipient.
-    pub(super) fn challenge(
-        &mut self,
-        id: SessionId,
-        to: SessionId,
-        kind: GameKind,
-        rated: bool,
-        clock: Option<TimeControl>,
-        opening: Opening,
-    ) {
+    pub(super) fn challenge(&mut self, id: SessionId, challenge: Challenge) {
+        let Challenge {
+            to,
+            kind,
+            rated,
+            clock,
+            opening,
+        } = challenge;
         let now = self.now;
         let refuse = |s: &mut Self, why: String| s.tell(id, Notice::LobbyError(why));
         if to == id {
@@ -185,11 +184,11 @@ impl LobbyState {
         };
         match self.afar.get(&to) {
             Some(a) => {
-                self.out.push(Effect::InviteAcross {
+                self.out.push(Effect::Across(Ask::Invite {
                     host: a.host.clone(),
                     session: a.session,
                     invitation,
-                });
+                }));
             }
             None => self.tell(to, Notice::Invited(invitation)),
         }
@@ -267,11 +266,11 @@ impl LobbyState {
         accept: bool,
     ) {
         if !accept {
-            self.out.push(Effect::DeclineAcross {
+            self.out.push(Effect::Across(Ask::Decline {
                 host: a.host,
                 inviter: a.session,
                 id,
-            });
+            }));
             return;
         }
         let Some(rules) = self.rules(invite.kind) else {
@@ -613,11 +612,13 @@ mod tests {
         let ask = |s: &mut LobbyState, id, to, rated| {
             s.handle(Command::Challenge {
                 id,
-                to,
-                kind: C4,
-                rated,
-                clock: None,
-                opening: Opening::Standard,
+                challenge: Challenge {
+                    to,
+                    kind: C4,
+                    rated,
+                    clock: None,
+                    opening: Opening::Standard,
+                },
             })
         };
         let rated_of = |e: &[Effect]| {
@@ -715,7 +716,7 @@ mod tests {
         let e = invite(&mut a, 1, bo);
         assert!(
             e.iter().any(|x| matches!(x,
-                Effect::InviteAcross { host, session: 7, invitation, .. }
+                Effect::Across(Ask::Invite { host, session: 7, invitation, .. })
                     if host == "host-b" && invitation.from == 1 && invitation.name == "ann")),
             "{e:?}"
         );
@@ -773,11 +774,11 @@ mod tests {
         });
         assert_eq!(
             e,
-            vec![Effect::DeclineAcross {
+            vec![Effect::Across(Ask::Decline {
                 host: "host-a".into(),
                 inviter: 1,
                 id: 2
-            }]
+            })]
         );
         b.invited_from_afar("host-a", 2, ask.clone())
             .expect("delivered again");

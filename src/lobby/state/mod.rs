@@ -40,7 +40,7 @@ mod testing;
 mod watching;
 
 pub use cluster::{AFAR_IDS, Afar, Seeker, VISITOR_IDS, Visitor};
-pub use commands::{Command, Effect, Notice, Occupant};
+pub use commands::{Ask, Command, Effect, Notice, Occupant};
 use invitations::Invite;
 pub use online::PEOPLE_LISTED;
 
@@ -92,7 +92,7 @@ pub fn rated_rules(rules: &Rules) -> bool {
 
 pub use crate::presence::rating_window;
 
-pub use crate::protocol::{Doing, Invitation, Person, Refusal};
+pub use crate::protocol::{Challenge, Doing, Invitation, Person, Refusal};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Status {
@@ -395,7 +395,7 @@ impl LobbyState {
                 {
                     m.status = Status::Idle;
                     self.dirty = true;
-                    self.out.push(Effect::FindSeat { id, key });
+                    self.out.push(Effect::Across(Ask::FindSeat { id, key }));
                 }
             }
             Command::TakeSeat { id, room, key } => {
@@ -453,14 +453,7 @@ impl LobbyState {
                     h.opening = opening;
                 }
             }
-            Command::Challenge {
-                id,
-                to,
-                kind,
-                rated,
-                clock,
-                opening,
-            } => self.challenge(id, to, kind, rated, clock, opening),
+            Command::Challenge { id, challenge } => self.challenge(id, challenge),
             Command::AnswerChallenge { id, from, accept } => {
                 self.answer_challenge(id, from, accept)
             }

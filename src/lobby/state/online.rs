@@ -28,7 +28,7 @@ impl LobbyState {
                 Some(room) if room != ELSEWHERE => {
                     self.out.push(Effect::Rejoin { room, key: a, id })
                 }
-                _ if self.cluster => self.out.push(Effect::FindSeat { id, key: a }),
+                _ if self.cluster => self.out.push(Effect::Across(Ask::FindSeat { id, key: a })),
                 _ => {}
             }
         }
@@ -51,11 +51,11 @@ impl LobbyState {
         }
         let since_ms = crate::store::now_ms();
         if self.cluster && (account.is_some() || identity.is_some()) {
-            self.out.push(Effect::SignedIn {
+            self.out.push(Effect::Across(Ask::SignedIn {
                 account: account.as_ref().map(|p| p.account.clone()),
                 identity: identity.clone(),
                 at_ms: since_ms,
-            });
+            }));
         }
         let wanted = name
             .or_else(|| {

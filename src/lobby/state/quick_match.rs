@@ -35,7 +35,8 @@ impl LobbyState {
             && let Some(m) = self.members.get(&id)
         {
             let seeker = m.seeker(Some(&rules));
-            self.out.push(Effect::Seek { id, kind, seeker });
+            self.out
+                .push(Effect::Across(Ask::Seek { id, kind, seeker }));
         }
     }
 
@@ -100,8 +101,8 @@ impl LobbyState {
                 q.retain(|&(x, _)| x != a && x != b);
             }
             if self.cluster {
-                self.out.push(Effect::Unseek { id: a });
-                self.out.push(Effect::Unseek { id: b });
+                self.out.push(Effect::Across(Ask::Unseek { id: a }));
+                self.out.push(Effect::Across(Ask::Unseek { id: b }));
             }
             for id in [a, b] {
                 if let Some(m) = self.members.get_mut(&id) {
@@ -134,13 +135,13 @@ impl LobbyState {
                     q.retain(|&(x, _)| x != id);
                 }
                 if self.cluster {
-                    self.out.push(Effect::Unseek { id });
+                    self.out.push(Effect::Across(Ask::Unseek { id }));
                 }
             }
             Status::Hosting(code) => {
                 self.hosted.remove(&code);
                 if self.cluster {
-                    self.out.push(Effect::CodeClosed { code });
+                    self.out.push(Effect::Across(Ask::CodeClosed { code }));
                 }
             }
             other => m.status = other,

@@ -208,11 +208,13 @@ pub(crate) fn presence_wait(gap: u32, full: Duration) -> Duration {
 pub(crate) fn invite(s: &mut LobbyState, id: SessionId, to: SessionId) -> Vec<Effect> {
     s.handle(Command::Challenge {
         id,
-        to,
-        kind: C4,
-        rated: false,
-        clock: Some(TimeControl::new(3, 2)),
-        opening: Opening::Standard,
+        challenge: crate::protocol::Challenge {
+            to,
+            kind: C4,
+            rated: false,
+            clock: Some(TimeControl::new(3, 2)),
+            opening: Opening::Standard,
+        },
     })
 }
 

@@ -268,7 +268,7 @@ impl PlayScreen {
                     self.notice = None;
                     return Some(PlayAction::Seat(SeatCmd::Claim));
                 }
-                self.set_notice(CLAIM_EARLY, false);
+                self.set_notice(crate::protocol::Refusal::ClaimEarly.to_string(), false);
                 Some(PlayAction::None)
             }
             Key::Char('w' | 'W') if !self.types_into_field('w') => {
@@ -433,7 +433,11 @@ mod tests {
         assert_eq!(ann.next_change(), None, "the one to move claims nothing");
         bob.tick(start + Duration::from_secs(60));
         assert_eq!(bob.handle(Key::Char('w')), PlayAction::None);
-        assert!(bob.frame(Theme::Ascii).to_plain("\n").contains(CLAIM_EARLY));
+        assert!(
+            bob.frame(Theme::Ascii)
+                .to_plain("\n")
+                .contains(&crate::protocol::Refusal::ClaimEarly.to_string())
+        );
         bob.tick(start + Duration::from_secs(120));
         assert_eq!(bob.next_change(), None);
         let text = bob.frame(Theme::Ascii).to_plain("\n");

@@ -200,16 +200,9 @@ impl Options {
             noise_seed: 0,
             vct_by_nodes: false,
             learned_eval: false,
-            static_cut: 0,
             lean_vcf: false,
-            three_floor: i32::MIN,
-            leaf_stand_pat: false,
-            learned_order: false,
-            verify_share: 0.0,
-            qsearch: false,
-            lmr_log: 0,
-            move_count: None,
-            quick_wins: false,
+            // And none of level 8's cuts.
+            ..Options::strong().without_cuts()
         }
     }
 }
