@@ -39,5 +39,6 @@ pub use summary::{Doing, GameSummary, Person};
 /// it changes: a host does not seat its people at tables of a host of
 /// another version (they would disagree on move acks and resume codes).
 ///
-/// 2: seat commands cross as [`SeatCmd`]; refusals are typed.
-pub const WIRE_VERSION: u32 = 2;
+/// 3: seat commands cross as [`SeatCmd`]; refusals are typed, also those
+/// of a seat's command ([`crate::cluster::wire::ToVisitor::Rejected`]).
+pub const WIRE_VERSION: u32 = 3;
