@@ -85,6 +85,32 @@ impl Remote {
         self.apply(out);
     }
 
+    /// The session's clock ticks at `secs` after `from`.
+    fn tick_at(&mut self, from: Instant, secs: u64) {
+        let out = self.session.tick(from + Duration::from_secs(secs));
+        self.apply(out);
+    }
+
+    /// Asks for a quick match of Connect Four from the lobby; the moment
+    /// the wait began.
+    fn seek_connect_four(&mut self) -> Instant {
+        self.send(b"1"); // Connect Four
+        self.send(b"1"); // quick match
+        self.clock
+    }
+
+    /// The counts say `waiting` people wait for Connect Four, this one
+    /// among them, with two online.
+    fn others_waiting(&mut self, waiting: usize) {
+        let out = self.session.stats(Stats {
+            online: 2,
+            playing: 0,
+            waiting: vec![(GameKind::ConnectFour, waiting)],
+            degraded: false,
+        });
+        self.apply(out);
+    }
+
     fn take_requests(&mut self) -> Vec<Request> {
         std::mem::take(&mut self.requests)
     }
@@ -618,44 +644,31 @@ fn an_error_line_does_not_move_the_menu_sideways() {
 fn quick_match_offers_the_computer_when_the_callers_clock_says_so() {
     // No real waiting: the session goes by the time it is given.
     let mut r = Remote::new(80, 24);
-    r.send(b"1"); // Connect Four
-    r.send(b"1"); // quick match
+    let started = r.seek_connect_four();
     assert_eq!(
         r.take_requests(),
         vec![Request::QuickMatch(GameKind::ConnectFour)]
     );
     r.shows("Looking for another Connect Four player... 0s");
-    let started = r.clock;
     let deadline = r.session.next_deadline().unwrap();
     assert_eq!(deadline, started + Duration::from_secs(1));
-    let out = r.session.tick(started + Duration::from_secs(12));
-    r.apply(out);
+    r.tick_at(started, 12);
     r.shows("player... 12s");
     assert!(!r.screen().contains("Play the computer meanwhile"));
-    let out = r.session.tick(started + Duration::from_secs(30));
-    r.apply(out);
+    r.tick_at(started, 30);
     r.shows("Nobody has come yet. Play the computer meanwhile?");
 }
 
 #[test]
 fn quick_match_says_why_others_waiting_are_not_paired_yet() {
     let mut r = Remote::new(80, 24);
-    r.send(b"1"); // Connect Four
-    r.send(b"1"); // quick match
-    let started = r.clock;
+    let started = r.seek_connect_four();
     r.take_requests();
     r.shows("You are paired with the next person who asks for this game.");
     // Someone else waits too (2 with us), and we are not paired: the
     // ratings are further apart than the window (30 s to anyone here).
-    let out = r.session.stats(Stats {
-        online: 2,
-        playing: 0,
-        waiting: vec![(GameKind::ConnectFour, 2)],
-        degraded: false,
-    });
-    r.apply(out);
-    let out = r.session.tick(started + Duration::from_secs(15));
-    r.apply(out);
+    r.others_waiting(2);
+    r.tick_at(started, 15);
     r.shows("1 other player waits, with a rating too far from yours for now:");
     r.shows("pairing within \u{b1}300 now, widening to anyone in 15 s.");
     assert!(
@@ -664,25 +677,16 @@ fn quick_match_says_why_others_waiting_are_not_paired_yet() {
         r.screen()
     );
     // The window widens as the wait goes on.
-    let out = r.session.tick(started + Duration::from_secs(24));
-    r.apply(out);
+    r.tick_at(started, 24);
     r.shows("pairing within \u{b1}420 now, widening to anyone in 6 s.");
 }
 
 #[test]
 fn quick_match_names_the_nearest_rating_and_when_the_window_reaches_it() {
     let mut r = Remote::new(80, 24);
-    r.send(b"1"); // Connect Four
-    r.send(b"1"); // quick match
-    let started = r.clock;
+    let started = r.seek_connect_four();
     r.take_requests();
-    let out = r.session.stats(Stats {
-        online: 2,
-        playing: 0,
-        waiting: vec![(GameKind::ConnectFour, 2)],
-        degraded: false,
-    });
-    r.apply(out);
+    r.others_waiting(2);
     // The lobby names the other seeker here nearest to being paired.
     let nearest = Nearest {
         others: 1,
@@ -692,17 +696,14 @@ fn quick_match_names_the_nearest_rating_and_when_the_window_reaches_it() {
     };
     let out = r.session.waiting_news(GameKind::ConnectFour, Some(nearest));
     r.apply(out);
-    let out = r.session.tick(started + Duration::from_secs(3));
-    r.apply(out);
+    r.tick_at(started, 3);
     r.shows("1 other player waiting, rating 1662:");
     r.shows("pairing when the window reaches \u{b1}325 (in 12 s).");
     assert!(!r.screen().contains("too far"), "{}", r.screen());
     // It counts down, and says so when the pairing is due.
-    let out = r.session.tick(started + Duration::from_secs(14));
-    r.apply(out);
+    r.tick_at(started, 14);
     r.shows("(in 1 s).");
-    let out = r.session.tick(started + Duration::from_secs(15));
-    r.apply(out);
+    r.tick_at(started, 15);
     r.shows("(any moment now).");
     // Several, one past any window but "anyone".
     let out = r.session.waiting_news(

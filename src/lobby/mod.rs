@@ -10,10 +10,10 @@
 
 pub(crate) use crate::room_code as codes;
 pub mod compute;
-pub mod messages;
 pub mod naming;
 pub mod room;
 pub mod state;
+mod task;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,12 +27,258 @@ use crate::presence::Stats;
 use compute::Computer;
 use room::{RoomCmd, RoomHandle, RoomServices, RoomState};
 
+pub use crate::protocol::{GameSummary, Refusal};
 pub(crate) use codes::{looks_like_code, normalise_code};
-pub use messages::{Across, Carried, Cmd, GameSummary, Refusal, RoomLink, ToSession};
 pub use state::{
-    Arrival, Ask, Command, Effect, Invitation, LobbyState, Notice, Occupant, Person, RoomId,
-    Seeker, SessionId, Visitor,
+    Arrival, Ask, Command, Effect, Invitation, LobbyState, NewTable, Notice, Occupant, Person,
+    RoomId, Seeker, SessionId, Visitor,
 };
+pub use task::spawn;
+pub(crate) use task::stats_interval;
+
+// The messages between sessions, the lobby task and the rooms. These
+// carry channels (a session's inbox, a room's state), so they live here,
+// apart from the pure [`state`].
+/// What the lobby and rooms tell a session. Large payloads are boxed:
+/// every session's inbox sets aside room for a block of these when it is
+/// made, so their size counts once per person online.
+#[derive(Debug)]
+pub enum ToSession {
+    /// Your display name (unique among those online).
+    Name(String),
+    /// Your room for a friend is open under this code.
+    RoomCode(String),
+    /// What you asked for did not work.
+    LobbyError(String),
+    /// The login name had the shape of a room code, and no room has it:
+    /// the session decides whether it may be the person's name.
+    NoRoomForLogin(String),
+    /// You sit at a table now.
+    Joined(Box<RoomLink>),
+    /// You watch a game now.
+    Watching(Box<RoomLink>),
+    /// What the player asked of their seat (a move, an undo, a claim)
+    /// was refused.
+    Rejected(crate::protocol::Refusal),
+    /// Close the session with this message.
+    Kick(String),
+    /// Close the session: the same key connected again (its seat, if
+    /// any, is kept for the new session).
+    Replaced(String),
+    /// Something to read, wherever the person is.
+    Said(String),
+    /// An invitation to a game.
+    Invited(Box<state::Invitation>),
+    /// The invitation from this session is gone.
+    InvitationGone { from: SessionId },
+    /// A guest back at their table by a resume code chose these stones
+    /// (`[t]`) before.
+    Stones(crate::term::board::Theme),
+    /// You wait in quick match for this game: the other seeker here
+    /// nearest to being paired with you, if any.
+    Waiting(Box<(crate::game::GameKind, Option<crate::presence::Nearest>)>),
+}
+
+/// A session's link to its table.
+#[derive(Debug)]
+pub struct RoomLink {
+    pub room: RoomHandle,
+    pub state: watch::Receiver<Arc<RoomState>>,
+    /// A guest's resume code for this seat (private to this session).
+    pub resume: Option<String>,
+}
+
+/// A watcher from another host: the room, the id they watch as, and the
+/// inbox on which the room lets them in (or says why not).
+pub type GhostWatcher = (RoomHandle, SessionId, crate::mailbox::Receiver<ToSession>);
+
+/// What goes to the lobby task.
+pub enum Cmd {
+    /// Arrive; the display name given comes back on `reply`.
+    Join {
+        arrival: state::Arrival,
+        inbox: crate::mailbox::Sender<ToSession>,
+        reply: oneshot::Sender<String>,
+    },
+    /// The games in play that may be watched, most watched first.
+    Games {
+        reply: oneshot::Sender<Vec<GameSummary>>,
+    },
+    /// Everyone online, as `id` sees the list.
+    People {
+        id: SessionId,
+        reply: oneshot::Sender<Vec<state::Person>>,
+    },
+    /// Cluster mode: the other hosts' counts in, this host's own back.
+    Cluster {
+        remote: crate::presence::Stats,
+        people: Vec<state::Person>,
+        reply: oneshot::Sender<(crate::presence::Stats, Vec<state::Person>)>,
+    },
+    /// Cluster mode: another host matched this seeker; take it out of the
+    /// queue and say who it is (`None`: it no longer seeks).
+    Reserve {
+        id: SessionId,
+        kind: crate::game::GameKind,
+        reply: oneshot::Sender<Option<state::Seeker>>,
+    },
+    /// Cluster mode: the reserved seeker seeks again.
+    Release {
+        id: SessionId,
+        kind: crate::game::GameKind,
+    },
+    /// Cluster mode: seat the reserved seeker and `visitor` at a new table
+    /// here; `false` if the seeker has gone.
+    OpenAcross {
+        id: SessionId,
+        kind: crate::game::GameKind,
+        visitor: state::Visitor,
+        reply: oneshot::Sender<bool>,
+    },
+    /// Cluster mode: this seeker plays at a table on another host; take
+    /// it out of the queue and give its description and inbox.
+    LeaveFor {
+        id: SessionId,
+        kind: crate::game::GameKind,
+        reply: oneshot::Sender<Option<(state::Seeker, crate::mailbox::Sender<ToSession>)>>,
+    },
+    /// Cluster mode: no host has the room `code` that `id` asked for.
+    CodeUnknown {
+        id: SessionId,
+        code: String,
+        from_login: bool,
+    },
+    /// Cluster mode: this session would watch a game on another host:
+    /// its name and inbox, if it is free to.
+    WatchElsewhere {
+        id: SessionId,
+        reply: oneshot::Sender<Option<(String, crate::mailbox::Sender<ToSession>)>>,
+    },
+    /// Cluster mode: someone on another host would watch the game at
+    /// `room`: the room's handle, the session id they watch as and the
+    /// inbox the room answers on (with [`ToSession::Watching`] or why not).
+    WatchForVisitor {
+        room: RoomId,
+        reply: oneshot::Sender<Result<GhostWatcher, Refusal>>,
+    },
+    /// Cluster mode: someone on another host invites a person here; why
+    /// not, for them.
+    InvitedFromAfar {
+        host: String,
+        to: SessionId,
+        invitation: state::Invitation,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Cluster mode: the invitation `inviter` sent to `session` on `host`
+    /// is off (`why`, for the inviter).
+    InviteRefused {
+        inviter: SessionId,
+        host: String,
+        session: SessionId,
+        why: String,
+    },
+    /// Cluster mode: someone on another host takes a seat here (in the
+    /// room for a friend under a code, or at the table of the person whose
+    /// invitation they accepted); the error is for them.
+    OpenFor {
+        to: crate::protocol::JoinTo,
+        visitor: state::Visitor,
+        ratings: [Option<u32>; 2],
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Cluster mode: `id` goes to a room for a friend on another host;
+    /// its description and inbox, if it is free.
+    LeaveToJoin {
+        id: SessionId,
+        reply: oneshot::Sender<Option<(state::Seeker, crate::mailbox::Sender<ToSession>)>>,
+    },
+    /// Cluster mode: carry on here a game whose host went away, with `id`
+    /// back in the seat `key` takes; why not, if not.
+    CarryOn {
+        id: SessionId,
+        key: String,
+        game: Box<Carried>,
+        reply: oneshot::Sender<Result<RoomId, Refusal>>,
+    },
+    /// Cluster mode: a player on another host takes back their seat
+    /// (by `key`) at the table `room` here, as a visitor.
+    RejoinForVisitor {
+        room: RoomId,
+        key: String,
+        visitor: state::Visitor,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// Something for session `id` to read, wherever it is.
+    Tell { id: SessionId, text: String },
+    /// Anything else, for the lobby state as it is.
+    Do(Command),
+}
+
+/// A game carried on from another host, as read from NATS.
+#[derive(Debug, Clone)]
+pub struct Carried {
+    pub rules: crate::game::Rules,
+    /// The seats, first player first (their session ids are set here).
+    pub seats: [state::Occupant; 2],
+    pub rated: bool,
+    pub clock: Option<crate::clock::TimeControl>,
+    pub resumed: room::Resumed,
+    /// Its key in NATS and the revision claimed.
+    pub from: (String, u64),
+}
+
+/// What the lobby hands the cluster (cluster mode only).
+pub enum Across {
+    /// A table opened here: its game is kept in NATS while it runs.
+    Kept {
+        room: RoomId,
+        /// The table, stopped if another host takes its game over.
+        handle: room::RoomHandle,
+        state: watch::Receiver<Arc<RoomState>>,
+        /// A game carried on from another host: its key in NATS and the
+        /// revision claimed.
+        from: Option<(String, u64)>,
+    },
+    /// Something the lobby's state asks of the other hosts.
+    Ask(state::Ask),
+    /// `id` accepted the invitation of `inviter` on `host`: it plays there.
+    Accept {
+        id: SessionId,
+        host: String,
+        inviter: SessionId,
+        seeker: state::Seeker,
+        inbox: crate::mailbox::Sender<ToSession>,
+    },
+    /// A table here seats a visitor from another host as `ghost`: its
+    /// state and what the room tells the seat go to the visitor's host;
+    /// the visitor's commands come back through `handle`.
+    Opened {
+        handle: RoomHandle,
+        state: watch::Receiver<Arc<RoomState>>,
+        ghost: SessionId,
+        visitor: state::Visitor,
+        inbox: crate::mailbox::Receiver<ToSession>,
+    },
+}
+
+impl From<Command> for Cmd {
+    fn from(cmd: Command) -> Cmd {
+        Cmd::Do(cmd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_to_a_session_is_small() {
+        // A session's inbox (and every other queue to a session) holds
+        // room for a block of 32 messages from the start: at 80 bytes a
+        // message that was 2.5 KiB per person online.
+        assert!(std::mem::size_of::<ToSession>() <= 32);
+    }
+}
 
 /// The time now, for the lobby task, the rooms and the sessions' screens:
 /// tokio's clock, so the timers that wake a room (`sleep_until` on its
@@ -174,7 +420,7 @@ impl LobbyHandle {
     /// Cluster mode: someone on another host would watch the game at
     /// `room` here: the room, the id they watch as, and the inbox on which
     /// the room lets them in (or says why not).
-    pub async fn watch_for_visitor(&self, room: RoomId) -> Result<messages::GhostWatcher, Refusal> {
+    pub async fn watch_for_visitor(&self, room: RoomId) -> Result<GhostWatcher, Refusal> {
         self.ask(|reply| Cmd::WatchForVisitor { room, reply }).await
     }
 
@@ -325,824 +571,3 @@ const STATS_INTERVAL: Duration = Duration::from_millis(500);
 const STATS_REDRAWS_PER_SEC: u32 = 2_000;
 /// The longest the counts on screen may lag.
 const STATS_INTERVAL_MAX: Duration = Duration::from_secs(10);
-
-/// How long the counts stay on screen before the next change, with
-/// `online` people on this host. Each lobby screen also shows a change
-/// after a delay of its own within this time (see `server::conn`), so the
-/// redraws are spread over it rather than all at once.
-pub(crate) fn stats_interval(online: usize) -> Duration {
-    let online = u32::try_from(online).unwrap_or(u32::MAX);
-    (Duration::from_secs(1) * online / STATS_REDRAWS_PER_SEC)
-        .clamp(STATS_INTERVAL, STATS_INTERVAL_MAX)
-}
-
-/// Hands a command to a room without holding up the lobby, and without
-/// dropping it when the room's queue is full (five hundred people asking to
-/// watch one game at once): a task waits for the room. There is at most
-/// one such task per session's request, and the lobby's own queue bounds
-/// the requests.
-fn send_to_room(room: &RoomHandle, cmd: RoomCmd) {
-    // In order with what follows when there is room (the usual case).
-    let Err(cmd) = room.try_give(cmd) else {
-        return;
-    };
-    let room = room.clone();
-    tokio::spawn(async move { room.send(cmd).await });
-}
-
-/// Starts the lobby task.
-pub fn spawn(settings: LobbySettings) -> LobbyHandle {
-    let (tx, rx) = mpsc::channel(LOBBY_QUEUE);
-    let (stats_tx, stats_rx) = watch::channel(Stats::default());
-    let rooms = TaskTracker::new();
-    let lobby = Lobby {
-        services: RoomServices {
-            lobby: tx.clone(),
-            computer: settings.computer,
-            recorder: settings.recorder,
-            tracker: rooms.clone(),
-            claim_after: settings.claim_after,
-            reconnect_grace: settings.reconnect_grace,
-            max_spectators: settings.max_spectators,
-            chat_max: settings.chat_max,
-            metrics: Arc::clone(&settings.metrics),
-        },
-        state: LobbyState::new(settings.games, crate::rng::make_rng(None))
-            .with_now(now())
-            .with_match_wait(settings.match_wait)
-            .with_clocks(settings.clocks)
-            .with_cluster(settings.across.is_some()),
-        across: settings.across,
-        visiting: HashMap::new(),
-        inboxes: HashMap::new(),
-        rooms: HashMap::new(),
-        stats_tx,
-    };
-    tokio::spawn(lobby.run(rx));
-    LobbyHandle {
-        tx,
-        stats: stats_rx,
-        rooms,
-    }
-}
-
-/// The lobby task: the state, and the channels its effects go through.
-struct Lobby {
-    state: LobbyState,
-    /// Each member's inbox (the members of `state`, no others).
-    inboxes: HashMap<SessionId, crate::mailbox::Sender<ToSession>>,
-    /// Cluster mode: the way to the other hosts.
-    across: Option<mpsc::Sender<Across>>,
-    /// Visitors about to be seated: their seat's inbox, both ends.
-    visiting: HashMap<
-        SessionId,
-        (
-            Visitor,
-            crate::mailbox::Sender<ToSession>,
-            crate::mailbox::Receiver<ToSession>,
-        ),
-    >,
-    /// The rooms in play: the handle and its state, for those seated.
-    rooms: HashMap<RoomId, (RoomHandle, watch::Receiver<Arc<RoomState>>)>,
-    stats_tx: watch::Sender<Stats>,
-    /// What the rooms share: the way back here, the computer, the
-    /// recorder, the task tracker.
-    services: RoomServices,
-}
-
-impl Lobby {
-    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
-        let mut tick = tokio::time::interval(STATS_INTERVAL);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut stats_shown: Option<tokio::time::Instant> = None;
-        loop {
-            tokio::select! {
-                cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.command(cmd),
-                    None => break,
-                },
-                at = tick.tick() => {
-                    // Quick-match windows widen with the wait.
-                    let effects = self.state.tick(now());
-                    self.carry_out(effects);
-                    let due = stats_shown.is_none_or(|shown| {
-                        at >= shown + stats_interval(self.state.online_here())
-                    });
-                    if due && let Some(stats) = self.state.take_stats() {
-                        self.stats_tx.send_replace(stats);
-                        stats_shown = Some(at);
-                    }
-                }
-            }
-        }
-    }
-
-    fn command(&mut self, cmd: Cmd) {
-        match cmd {
-            Cmd::Join {
-                arrival,
-                inbox,
-                reply,
-            } => {
-                self.inboxes.insert(arrival.id, inbox);
-                let (name, effects) = self.state.join(arrival);
-                self.carry_out(effects);
-                let _ = reply.send(name);
-            }
-            Cmd::Do(cmd) => {
-                self.state.set_now(now());
-                let effects = self.state.handle(cmd);
-                self.carry_out(effects);
-            }
-            Cmd::Games { reply } => {
-                let _ = reply.send(self.games());
-            }
-            Cmd::People { id, reply } => {
-                let _ = reply.send(self.state.people(id));
-            }
-            Cmd::Cluster {
-                remote,
-                people,
-                reply,
-            } => {
-                self.state.set_remote(remote);
-                self.state.set_remote_people(people);
-                let effects = self.state.take_effects();
-                self.carry_out(effects);
-                let _ = reply.send((self.state.local_stats(), self.state.local_people()));
-            }
-            Cmd::Reserve { id, kind, reply } => {
-                let _ = reply.send(self.state.reserve(id, kind));
-            }
-            Cmd::Release { id, kind } => {
-                let effects = self.state.release(id, kind);
-                self.carry_out(effects);
-            }
-            Cmd::OpenAcross {
-                id,
-                kind,
-                visitor,
-                reply,
-            } => {
-                self.state.set_now(now());
-                match self.state.open_across(id, kind, visitor) {
-                    Some((_, effects)) => {
-                        self.carry_out(effects);
-                        let _ = reply.send(true);
-                    }
-                    None => {
-                        let _ = reply.send(false);
-                    }
-                }
-            }
-            Cmd::CodeUnknown {
-                id,
-                code,
-                from_login,
-            } => {
-                let effects = self.state.code_unknown(id, code, from_login);
-                self.carry_out(effects);
-            }
-            Cmd::WatchElsewhere { id, reply } => {
-                let answer = match (
-                    self.inboxes.get(&id).cloned(),
-                    self.state.watch_elsewhere(id),
-                ) {
-                    (Some(inbox), Some(name)) => Some((name, inbox)),
-                    _ => None,
-                };
-                let effects = self.state.take_effects();
-                self.carry_out(effects);
-                let _ = reply.send(answer);
-            }
-            Cmd::WatchForVisitor { room, reply } => {
-                let answer = match (self.rooms.get(&room), self.state.ghost_watcher(room)) {
-                    (Some((handle, _)), Ok(ghost)) => {
-                        let (tx, rx) = crate::mailbox::channel(4);
-                        send_to_room(
-                            handle,
-                            RoomCmd::Watch {
-                                id: ghost,
-                                inbox: tx,
-                            },
-                        );
-                        Ok((handle.clone(), ghost, rx))
-                    }
-                    (None, _) => Err(Refusal::GameEnded),
-                    (_, Err(why)) => Err(why),
-                };
-                let _ = reply.send(answer);
-            }
-            Cmd::CarryOn {
-                id,
-                key,
-                game,
-                reply,
-            } => {
-                let Carried {
-                    rules,
-                    seats,
-                    rated,
-                    clock,
-                    resumed,
-                    from,
-                } = *game;
-                match self.state.carry_on(id, &key, seats) {
-                    Ok((room, seats)) => {
-                        let mut resumed = resumed;
-                        // The other player's seat waits for them.
-                        resumed.away = seats
-                            .each_ref()
-                            .map(|s| matches!(s, Occupant::Human { id: sid, .. } if *sid != id));
-                        let seats = seats.map(|seat| {
-                            let inbox = match &seat {
-                                Occupant::Human { id, .. } => self.inboxes.get(id).cloned(),
-                                Occupant::Computer { .. } => None,
-                            };
-                            (seat, inbox)
-                        });
-                        let opening = resumed.opening;
-                        let opened = room::spawn(
-                            room,
-                            rules,
-                            seats,
-                            rated,
-                            clock,
-                            opening,
-                            Some(resumed),
-                            &self.services,
-                        );
-                        self.across(Across::Kept {
-                            room,
-                            handle: opened.0.clone(),
-                            state: opened.1.clone(),
-                            from: Some(from),
-                        });
-                        self.rooms.insert(room, opened);
-                        self.tell(id, Notice::Joined(room));
-                        let _ = reply.send(Ok(room));
-                    }
-                    Err(why) => {
-                        let _ = reply.send(Err(why));
-                    }
-                }
-                let effects = self.state.take_effects();
-                self.carry_out(effects);
-            }
-            Cmd::Tell { id, text } => self.tell(id, Notice::Said(text)),
-            Cmd::RejoinForVisitor {
-                room,
-                key,
-                visitor,
-                reply,
-            } => {
-                let answer = match self.rooms.get(&room) {
-                    Some((handle, state)) => {
-                        let ghost = self.state.new_ghost();
-                        let (tx, rx) = crate::mailbox::channel(64);
-                        send_to_room(
-                            handle,
-                            RoomCmd::Rejoin {
-                                key,
-                                id: ghost,
-                                inbox: tx,
-                            },
-                        );
-                        self.across(Across::Opened {
-                            handle: handle.clone(),
-                            state: state.clone(),
-                            ghost,
-                            visitor,
-                            inbox: rx,
-                        });
-                        Ok(())
-                    }
-                    None => Err(Refusal::GameEnded),
-                };
-                let _ = reply.send(answer);
-            }
-            Cmd::InvitedFromAfar {
-                host,
-                to,
-                invitation,
-                reply,
-            } => {
-                self.state.set_now(now());
-                let done = self.state.invited_from_afar(&host, to, invitation);
-                self.answer(done, reply);
-            }
-            Cmd::InviteRefused {
-                inviter,
-                host,
-                session,
-                why,
-            } => {
-                let effects = self.state.invitation_refused(inviter, &host, session, why);
-                self.carry_out(effects);
-            }
-            Cmd::OpenFor {
-                to,
-                visitor,
-                ratings,
-                reply,
-            } => {
-                self.state.set_now(now());
-                let done = match to {
-                    crate::protocol::JoinTo::Room(code) => {
-                        self.state.open_for_visitor(&code, visitor, ratings)
-                    }
-                    crate::protocol::JoinTo::Inviter(inviter) => {
-                        self.state.open_for_invitee(inviter, visitor, ratings)
-                    }
-                };
-                self.answer(done, reply);
-            }
-            Cmd::LeaveToJoin { id, reply } => {
-                let answer = match (self.inboxes.get(&id).cloned(), self.state.leave_to_join(id)) {
-                    (Some(inbox), Some(seeker)) => Some((seeker, inbox)),
-                    _ => None,
-                };
-                let effects = self.state.take_effects();
-                self.carry_out(effects);
-                let _ = reply.send(answer);
-            }
-            Cmd::LeaveFor { id, kind, reply } => {
-                let answer = match (self.state.leave_for(id, kind), self.inboxes.get(&id)) {
-                    (Some((seeker, effects)), Some(inbox)) => {
-                        let inbox = inbox.clone();
-                        self.carry_out(effects);
-                        Some((seeker, inbox))
-                    }
-                    _ => None,
-                };
-                let _ = reply.send(answer);
-            }
-        }
-    }
-
-    /// Carries out what the state did for someone on another host, and
-    /// tells them it is done, or why not.
-    fn answer(
-        &mut self,
-        done: Result<Vec<Effect>, Refusal>,
-        reply: oneshot::Sender<Result<(), Refusal>>,
-    ) {
-        let _ = reply.send(done.map(|effects| self.carry_out(effects)));
-    }
-
-    fn across(&self, msg: Across) {
-        if let Some(tx) = &self.across
-            && tx.try_send(msg).is_err()
-        {
-            tracing::warn!(
-                "the cluster is not keeping up: a quick-match ticket or table was dropped"
-            );
-        }
-    }
-
-    /// The games in play anyone may watch, most watched first, then the
-    /// longest; at most [`GAMES_LISTED`].
-    fn games(&self) -> Vec<GameSummary> {
-        let mut games: Vec<GameSummary> = self
-            .rooms
-            .iter()
-            .filter(|(room, _)| self.state.watchable(**room))
-            .filter_map(|(&room, (_, state))| {
-                let st = state.borrow();
-                let v = &st.view;
-                if v.ending.is_some() || st.ids.iter().all(Option::is_none) {
-                    return None;
-                }
-                Some(GameSummary {
-                    room,
-                    game: v.position.rules().describe(),
-                    players: [0, 1].map(|i| {
-                        let seat = &v.seats[i];
-                        match seat.rating {
-                            Some(r) => format!("{} {r}", seat.label()),
-                            None => seat.label(),
-                        }
-                    }),
-                    rated: v.rated,
-                    moves: v.position.stones(),
-                    watchers: v.watchers,
-                    host: None,
-                })
-            })
-            .collect();
-        games.sort_by(GameSummary::order);
-        games.truncate(GAMES_LISTED);
-        games
-    }
-
-    fn carry_out(&mut self, effects: Vec<Effect>) {
-        let paired = self.state.take_paired_since();
-        if !paired.is_empty() {
-            let now = now();
-            for since in paired {
-                self.services
-                    .metrics
-                    .quick_match_wait
-                    .observe(now.saturating_duration_since(since).as_secs_f64());
-            }
-        }
-        for effect in effects {
-            match effect {
-                Effect::Tell { to, notice } => self.tell(to, notice),
-                Effect::OpenRoom {
-                    room,
-                    rules,
-                    seats,
-                    rated,
-                    clock,
-                    opening,
-                } => {
-                    let seats = seats.map(|seat| {
-                        let inbox = match &seat {
-                            Occupant::Human { id, .. } => self
-                                .inboxes
-                                .get(id)
-                                .or_else(|| self.visiting.get(id).map(|v| &v.1))
-                                .cloned(),
-                            Occupant::Computer { .. } => None,
-                        };
-                        (seat, inbox)
-                    });
-                    let visitors: Vec<SessionId> = seats
-                        .iter()
-                        .filter_map(|(seat, _)| match seat {
-                            Occupant::Human { id, .. } if self.visiting.contains_key(id) => {
-                                Some(*id)
-                            }
-                            _ => None,
-                        })
-                        .collect();
-                    let opened = room::spawn(
-                        room,
-                        rules,
-                        seats,
-                        rated,
-                        clock,
-                        opening,
-                        None,
-                        &self.services,
-                    );
-                    if self.across.is_some() {
-                        self.across(Across::Kept {
-                            room,
-                            handle: opened.0.clone(),
-                            state: opened.1.clone(),
-                            from: None,
-                        });
-                    }
-                    for ghost in visitors {
-                        if let Some((visitor, _, inbox)) = self.visiting.remove(&ghost) {
-                            self.across(Across::Opened {
-                                handle: opened.0.clone(),
-                                state: opened.1.clone(),
-                                ghost,
-                                visitor,
-                                inbox,
-                            });
-                        }
-                    }
-                    self.rooms.insert(room, opened);
-                }
-                Effect::Visit {
-                    room: _,
-                    ghost,
-                    visitor,
-                } => {
-                    let (tx, rx) = crate::mailbox::channel(64);
-                    self.visiting.insert(ghost, (visitor, tx, rx));
-                }
-                Effect::Across(ask) => self.across(Across::Ask(ask)),
-                Effect::AcceptAcross {
-                    id,
-                    host,
-                    inviter,
-                    seeker,
-                } => {
-                    if let Some(inbox) = self.inboxes.get(&id) {
-                        let inbox = inbox.clone();
-                        self.across(Across::Accept {
-                            id,
-                            host,
-                            inviter,
-                            seeker,
-                            inbox,
-                        });
-                    }
-                }
-                Effect::Forget { id } => {
-                    self.inboxes.remove(&id);
-                }
-                Effect::RoomGone { room } => {
-                    self.rooms.remove(&room);
-                }
-                Effect::Watch { room, id } => {
-                    if let (Some((handle, _)), Some(inbox)) =
-                        (self.rooms.get(&room), self.inboxes.get(&id))
-                    {
-                        send_to_room(
-                            handle,
-                            RoomCmd::Watch {
-                                id,
-                                inbox: inbox.clone(),
-                            },
-                        );
-                    }
-                }
-                Effect::Rejoin { room, key, id } => {
-                    if let (Some((handle, _)), Some(inbox)) =
-                        (self.rooms.get(&room), self.inboxes.get(&id))
-                    {
-                        send_to_room(
-                            handle,
-                            RoomCmd::Rejoin {
-                                key,
-                                id,
-                                inbox: inbox.clone(),
-                            },
-                        );
-                    }
-                }
-                Effect::AbortRooms { reason } => {
-                    // Waiting for room queues, never dropping: each of these
-                    // games must be stopped and recorded.
-                    let rooms: Vec<RoomHandle> =
-                        self.rooms.values().map(|(room, _)| room.clone()).collect();
-                    // In a cluster, the games go on elsewhere: each table
-                    // hands its game over to NATS as it stands.
-                    let hand_over = self.across.is_some();
-                    tokio::spawn(async move {
-                        for room in rooms {
-                            room.send(if hand_over {
-                                RoomCmd::HandOver
-                            } else {
-                                RoomCmd::Abort {
-                                    reason: reason.clone(),
-                                }
-                            })
-                            .await;
-                        }
-                    });
-                }
-            }
-        }
-    }
-
-    fn tell(&self, to: SessionId, notice: Notice) {
-        let Some(inbox) = self.inboxes.get(&to) else {
-            return;
-        };
-        let msg = match notice {
-            Notice::Name(n) => ToSession::Name(n),
-            Notice::RoomCode(c) => ToSession::RoomCode(c),
-            Notice::LobbyError(e) => ToSession::LobbyError(e),
-            Notice::NoRoomForLogin(c) => ToSession::NoRoomForLogin(c),
-            Notice::Kick(m) => ToSession::Kick(m),
-            Notice::Replaced(m) => ToSession::Replaced(m),
-            Notice::Said(m) => ToSession::Said(m),
-            Notice::Invited(i) => ToSession::Invited(Box::new(i)),
-            Notice::InvitationGone { from } => ToSession::InvitationGone { from },
-            Notice::Stones(t) => ToSession::Stones(t),
-            Notice::Waiting { kind, nearest } => ToSession::Waiting(Box::new((kind, nearest))),
-            Notice::Joined(room) => match self.rooms.get(&room) {
-                Some((handle, state)) => ToSession::Joined(Box::new(RoomLink {
-                    room: handle.clone(),
-                    state: state.clone(),
-                    resume: self.state.resume_code(room, to),
-                })),
-                None => return,
-            },
-        };
-        // A session whose inbox is full is not reading; it will be cut off
-        // by its own limits, so dropping here is safe.
-        let _ = inbox.try_send(msg);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::room::ROOM_QUEUE_FOR_TESTS;
-    use super::*;
-
-    /// A lobby on this runtime, offering Connect Four, with a computer
-    /// that never plays here.
-    fn lobby() -> LobbyHandle {
-        spawn(LobbySettings {
-            games: vec![Rules::connect_four()],
-            computer: Computer::for_tests(),
-            recorder: None,
-            match_wait: Duration::from_secs(30),
-            clocks: HashMap::new(),
-            claim_after: Duration::from_secs(120),
-            reconnect_grace: Duration::from_secs(60),
-            max_spectators: 500,
-            chat_max: 200,
-            metrics: Default::default(),
-            across: None,
-        })
-    }
-
-    async fn member(lobby: &LobbyHandle, id: SessionId) -> crate::mailbox::Receiver<ToSession> {
-        let (inbox, rx) = crate::mailbox::channel(32);
-        lobby
-            .join(
-                Arrival {
-                    id,
-                    name: Some(format!("p{id}")),
-                    ..Arrival::default()
-                },
-                inbox,
-            )
-            .await
-            .expect("the lobby is up");
-        rx
-    }
-
-    #[tokio::test(flavor = "current_thread")]
-    async fn a_crowd_asking_to_watch_at_once_is_not_dropped() {
-        // On one thread the lobby handles every request queued before the
-        // room runs at all: more than the room's queue holds.
-        const CROWD: u64 = 3 * ROOM_QUEUE_FOR_TESTS as u64;
-        let lobby = lobby();
-        let mut players = Vec::new();
-        for id in [1, 2] {
-            players.push(member(&lobby, id).await);
-            lobby
-                .send(Command::QuickMatch {
-                    id,
-                    kind: crate::game::GameKind::ConnectFour,
-                })
-                .await;
-        }
-        let room = loop {
-            match players[0].recv().await {
-                Some(ToSession::Joined(link)) => break link.room.id,
-                Some(_) => continue,
-                None => panic!("the lobby went away"),
-            }
-        };
-        let mut crowd = Vec::new();
-        for id in 10..10 + CROWD {
-            crowd.push(member(&lobby, id).await);
-        }
-        for id in 10..10 + CROWD {
-            lobby.try_send(Command::Watch { id, room });
-        }
-        for (i, inbox) in crowd.iter_mut().enumerate() {
-            let got = tokio::time::timeout(Duration::from_secs(5), async {
-                loop {
-                    match inbox.recv().await {
-                        Some(ToSession::Watching(_)) => return true,
-                        Some(ToSession::LobbyError(e)) => panic!("refused: {e}"),
-                        Some(_) => continue,
-                        None => return false,
-                    }
-                }
-            })
-            .await;
-            assert_eq!(got, Ok(true), "watcher {i} of {CROWD} never got the game");
-        }
-    }
-
-    /// Joins a member every 50 ms for `span` (each join changes the
-    /// counts) and returns when the counts changed, as seen each time.
-    async fn counts_changes(
-        lobby: &LobbyHandle,
-        stats: &mut watch::Receiver<Stats>,
-        inboxes: &mut Vec<crate::mailbox::Receiver<ToSession>>,
-        span: Duration,
-    ) -> Vec<tokio::time::Instant> {
-        let end = tokio::time::Instant::now() + span;
-        let mut seen = Vec::new();
-        while tokio::time::Instant::now() < end {
-            inboxes.push(member(lobby, 1 + inboxes.len() as u64).await);
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            if stats.has_changed().unwrap() {
-                stats.borrow_and_update();
-                seen.push(tokio::time::Instant::now());
-            }
-        }
-        seen
-    }
-
-    fn gaps(times: &[tokio::time::Instant]) -> Vec<Duration> {
-        times.windows(2).map(|w| w[1] - w[0]).collect()
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn the_counts_change_less_often_the_more_people_are_online() {
-        assert_eq!(stats_interval(0), STATS_INTERVAL);
-        assert_eq!(stats_interval(1_000), STATS_INTERVAL);
-        assert_eq!(stats_interval(6_000), Duration::from_secs(3));
-        assert_eq!(stats_interval(1_000_000), STATS_INTERVAL_MAX);
-        let lobby = lobby();
-        let mut stats = lobby.stats();
-        let mut inboxes = Vec::new();
-        // A few people: every change shows within half a second.
-        let seen = counts_changes(&lobby, &mut stats, &mut inboxes, Duration::from_secs(5)).await;
-        let g = gaps(&seen);
-        assert!(g.len() >= 8, "{g:?}");
-        assert!(
-            g.iter()
-                .all(|&d| d >= STATS_INTERVAL - Duration::from_millis(60)
-                    && d < Duration::from_secs(1)),
-            "{g:?}"
-        );
-        // Six thousand: the counts change every three seconds, however
-        // often people come.
-        while inboxes.len() < 6_000 {
-            inboxes.push(member(&lobby, 1 + inboxes.len() as u64).await);
-        }
-        stats.borrow_and_update();
-        let seen = counts_changes(&lobby, &mut stats, &mut inboxes, Duration::from_secs(16)).await;
-        let g = gaps(&seen);
-        assert!(g.len() >= 3, "{g:?}");
-        assert!(
-            g.iter()
-                .all(|&d| d >= Duration::from_millis(2_950) && d < Duration::from_millis(3_700)),
-            "{g:?}"
-        );
-    }
-
-    /// Everything waiting in an inbox, once the lobby has handled what
-    /// was sent (yielding lets it run; a paused clock does not move).
-    async fn news(inbox: &mut crate::mailbox::Receiver<ToSession>) -> Vec<ToSession> {
-        for _ in 0..64 {
-            tokio::task::yield_now().await;
-        }
-        let mut got = Vec::new();
-        while let Ok(msg) = inbox.try_recv() {
-            got.push(msg);
-        }
-        got
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn an_invitation_lapses_after_a_minute_and_cannot_be_accepted_then() {
-        let lobby = lobby();
-        let t0 = crate::lobby::now();
-        let until = |d: Duration| tokio::time::sleep_until(tokio::time::Instant::from_std(t0 + d));
-        let mut ann = member(&lobby, 1).await;
-        let mut bob = member(&lobby, 2).await;
-        lobby
-            .send(Command::Challenge {
-                id: 1,
-                challenge: crate::protocol::Challenge {
-                    to: 2,
-                    kind: crate::game::GameKind::ConnectFour,
-                    rated: false,
-                    clock: None,
-                    opening: crate::table::Opening::Standard,
-                },
-            })
-            .await;
-        let got = news(&mut bob).await;
-        assert!(
-            got.iter()
-                .any(|m| matches!(m, ToSession::Invited(i) if i.from == 1)),
-            "{got:?}"
-        );
-        let got = news(&mut ann).await;
-        assert!(
-            got.iter()
-                .any(|m| matches!(m, ToSession::Said(s) if s.starts_with("invitation sent to p2"))),
-            "{got:?}"
-        );
-        // The lobby's ticks come and go (the paused clock moves from one
-        // timer to the next): a moment before the minute, still open.
-        until(state::invitations::INVITATION_LAPSE - Duration::from_millis(1)).await;
-        let got = news(&mut bob).await;
-        assert!(got.is_empty(), "{got:?}");
-        assert!(news(&mut ann).await.is_empty());
-        // By the tick after the minute, it has lapsed: both are told.
-        until(state::invitations::INVITATION_LAPSE + STATS_INTERVAL).await;
-        let got = news(&mut bob).await;
-        assert!(
-            matches!(got[..], [ToSession::InvitationGone { from: 1 }]),
-            "{got:?}"
-        );
-        let got = news(&mut ann).await;
-        assert!(
-            matches!(&got[..], [ToSession::Said(s)] if s == "p2 did not answer your invitation"),
-            "{got:?}"
-        );
-        // Accepting it now seats nobody.
-        lobby
-            .send(Command::AnswerChallenge {
-                id: 2,
-                from: 1,
-                accept: true,
-            })
-            .await;
-        let got = news(&mut bob).await;
-        assert!(
-            matches!(&got[..], [ToSession::LobbyError(e)] if e == "that invitation is no longer open"),
-            "{got:?}"
-        );
-        assert!(news(&mut ann).await.is_empty());
-    }
-}

@@ -650,12 +650,7 @@ impl Conn {
                 at: self.input_at,
             })
             .await;
-        } else if matches!(cmd, SeatCmd::Move(_)) {
-            // No table to take it: in cluster mode, the second between a
-            // host handing the game over and the session reaching the table
-            // that goes on. The player is told, never left waiting.
-            let text = crate::protocol::Refusal::GameMoved.to_string();
-            let out = self.session.move_rejected(&text);
+        } else if let Some(out) = no_table_for(&mut self.session, &cmd) {
             return self.emit(out).await;
         }
         None
@@ -995,9 +990,52 @@ impl Conn {
     }
 }
 
+/// A seat's command with no table to take it: in cluster mode, the second
+/// between a host handing the game over and the session reaching the table
+/// that goes on. A move is answered (the player is told, never left
+/// waiting); the rest has nothing to act on.
+fn no_table_for(session: &mut Session, cmd: &SeatCmd) -> Option<Output> {
+    matches!(cmd, SeatCmd::Move(_))
+        .then(|| session.move_rejected(&crate::protocol::Refusal::GameMoved.shown()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_with_no_table_to_take_it_is_answered_on_screen() {
+        use crate::game::{Colour, Move, Rules};
+        use crate::table::{Seat, Table};
+        let opts = RemoteOptions::for_tests("ann");
+        let mut session = Session::remote(opts, crate::term::board::Theme::Ascii, 80, 24);
+        let mut term = vt100::Parser::new(24, 80, 0);
+        term.process(&session.open().bytes);
+        let table = Table::new(
+            Rules::connect_four(),
+            [
+                Seat::human("ann", Colour::Red),
+                Seat::human("bob", Colour::Blue),
+            ],
+        );
+        let seating = crate::protocol::Seating {
+            mine: [true, false],
+            present: [true, true],
+        };
+        term.process(&session.game_started(table.view().clone(), seating).bytes);
+        let moved = crate::protocol::Refusal::GameMoved.to_string();
+        assert!(!term.screen().contents().contains(&moved));
+        // Leaving or resigning has nothing to act on: nothing is shown.
+        assert!(no_table_for(&mut session, &SeatCmd::Resign).is_none());
+        let out = no_table_for(&mut session, &SeatCmd::Move(Move::Column(3)))
+            .expect("a move is answered");
+        term.process(&out.bytes);
+        assert!(
+            term.screen().contents().contains(&moved),
+            "{}",
+            term.screen().contents()
+        );
+    }
 
     #[test]
     fn durations_read_as_words() {

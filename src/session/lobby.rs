@@ -34,6 +34,24 @@ pub struct RemoteOptions {
     pub chat_max: usize,
 }
 
+impl RemoteOptions {
+    /// `name`'s session on a host offering Connect Four, with no message of
+    /// the day and no name asked (tests elsewhere in the crate).
+    #[cfg(test)]
+    pub(crate) fn for_tests(name: &str) -> RemoteOptions {
+        RemoteOptions {
+            name: name.into(),
+            motd: String::new(),
+            games: vec![Rules::connect_four()],
+            match_wait: Duration::from_secs(30),
+            join_hint: "ssh CODE@host".into(),
+            max_line: 64,
+            ask_name: false,
+            chat_max: 200,
+        }
+    }
+}
+
 /// What a key in these screens asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RemoteAction {

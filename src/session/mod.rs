@@ -774,17 +774,7 @@ mod tests {
 
     /// A remote session of `name` on a `cols` x `rows` terminal.
     fn remote_named(name: &str, cols: u32, rows: u32) -> Session {
-        let opts = RemoteOptions {
-            name: name.into(),
-            motd: String::new(),
-            games: vec![Rules::connect_four()],
-            match_wait: Duration::from_secs(30),
-            join_hint: "ssh CODE@host".into(),
-            max_line: 64,
-            ask_name: false,
-            chat_max: 200,
-        };
-        Session::remote(opts, Theme::Ascii, cols, rows)
+        Session::remote(RemoteOptions::for_tests(name), Theme::Ascii, cols, rows)
     }
 
     #[test]

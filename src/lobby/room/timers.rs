@@ -117,6 +117,15 @@ impl Game {
         self.state.borrow_and_update().clone()
     }
 
+    /// `who`'s connection drops (their seat may be kept for them).
+    async fn drop_connection(&mut self, who: SessionId) {
+        let leave = SeatCmd::Leave {
+            reason: LeaveReason::LostConnection,
+            dropped: true,
+        };
+        self.room.send(RoomCmd::seat(who, leave)).await;
+    }
+
     async fn play(&mut self, who: SessionId, column: u8) {
         self.play_move(who, Move::Column(column)).await;
     }
@@ -299,15 +308,7 @@ async fn a_dropped_player_keeps_the_seat_for_the_grace_then_loses_it() {
     g.play(ANN, 3).await;
     g.play(BOB, 3).await;
     g.until(secs(5)).await;
-    g.room
-        .send(RoomCmd::seat(
-            BOB,
-            SeatCmd::Leave {
-                reason: LeaveReason::LostConnection,
-                dropped: true,
-            },
-        ))
-        .await;
+    g.drop_connection(BOB).await;
     let s = g.state().await;
     assert!(s.view.ending.is_none(), "{:?}", s.view.ending);
     assert_eq!(s.present, [true, false]);
@@ -373,15 +374,7 @@ async fn a_dropped_player_back_within_the_grace_has_the_seat_and_the_clock_ran_o
     g.play(ANN, 3).await;
     // Bob's clock runs; his connection drops after 10 s.
     g.until(secs(10)).await;
-    g.room
-        .send(RoomCmd::seat(
-            BOB,
-            SeatCmd::Leave {
-                reason: LeaveReason::LostConnection,
-                dropped: true,
-            },
-        ))
-        .await;
+    g.drop_connection(BOB).await;
     assert_eq!(g.state().await.view.away[1], Some(g.t0 + secs(70)));
 
     // Back 50 s later, a millisecond before the grace ends.
@@ -521,15 +514,7 @@ async fn leaving_or_resigning_before_both_have_moved_aborts_the_game() {
     // Bob's connection drops before his first move and he does not come back.
     let mut g = start(None, secs(120), secs(60));
     g.play(ANN, 3).await;
-    g.room
-        .send(RoomCmd::seat(
-            BOB,
-            SeatCmd::Leave {
-                reason: LeaveReason::LostConnection,
-                dropped: true,
-            },
-        ))
-        .await;
+    g.drop_connection(BOB).await;
     g.until(secs(60)).await;
     let s = g.state().await;
     assert!(aborted(&s).contains("did not come back before both players had moved"));

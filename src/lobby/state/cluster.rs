@@ -345,7 +345,9 @@ mod tests {
         named(&mut s, 2, "cy");
         let effects = quick(&mut s, 2, C4);
         assert!(
-            !effects.iter().any(|e| matches!(e, Effect::OpenRoom { .. })),
+            !effects
+                .iter()
+                .any(|e| matches!(e, Effect::OpenRoom(NewTable { .. }))),
             "{effects:?}"
         );
         assert_eq!(

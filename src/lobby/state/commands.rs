@@ -268,24 +268,28 @@ impl Occupant {
     }
 }
 
+/// A table to start; `seats[0]` moves first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewTable {
+    pub room: RoomId,
+    pub rules: Rules,
+    pub seats: [Occupant; 2],
+    /// Whether the game moves the players' ratings.
+    pub rated: bool,
+    /// The game's time control (`None`: no clock).
+    pub clock: Option<TimeControl>,
+    /// How the game opens.
+    pub opening: Opening,
+}
+
 /// What the lobby task is to do, in this order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     /// Send this to the session (dropped if its inbox is full: a session
     /// that does not read is cut off by its own limits).
     Tell { to: SessionId, notice: Notice },
-    /// Start a table; `seats[0]` moves first.
-    OpenRoom {
-        room: RoomId,
-        rules: Rules,
-        seats: [Occupant; 2],
-        /// Whether the game moves the players' ratings.
-        rated: bool,
-        /// The game's time control (`None`: no clock).
-        clock: Option<TimeControl>,
-        /// How the game opens.
-        opening: Opening,
-    },
+    /// Start a table.
+    OpenRoom(NewTable),
     /// The session has left the lobby: drop its inbox.
     Forget { id: SessionId },
     /// The room has ended: drop its handle.

@@ -371,7 +371,7 @@ mod tests {
         assert!(s.watchable(room));
         assert!(e.iter().any(|x| matches!(
             x,
-            Effect::OpenRoom { clock: Some(c), .. } if *c == TimeControl::new(5, 3)
+            Effect::OpenRoom(NewTable { clock: Some(c), .. }) if *c == TimeControl::new(5, 3)
         )));
         // A room left private is not watched.
         named(&mut s, 3, "cy");

@@ -492,7 +492,7 @@ mod tests {
         assert_eq!(ids, vec![Some(1), Some(2)]);
         assert!(e.iter().any(|x| matches!(
             x,
-            Effect::OpenRoom { clock: Some(c), .. } if *c == TimeControl::new(3, 2)
+            Effect::OpenRoom(NewTable { clock: Some(c), .. }) if *c == TimeControl::new(3, 2)
         )));
         assert!(s.watchable(room));
         let people = s.people(1);
@@ -591,7 +591,8 @@ mod tests {
         );
         let e = accept(&mut s, 1, 10);
         assert!(
-            !e.iter().any(|x| matches!(x, Effect::OpenRoom { .. })),
+            !e.iter()
+                .any(|x| matches!(x, Effect::OpenRoom(NewTable { .. }))),
             "{e:?}"
         );
         assert_eq!(said(&e, 1), vec!["that invitation is no longer open"]);
@@ -623,7 +624,7 @@ mod tests {
         };
         let rated_of = |e: &[Effect]| {
             e.iter().find_map(|x| match x {
-                Effect::OpenRoom { rated, .. } => Some(*rated),
+                Effect::OpenRoom(NewTable { rated, .. }) => Some(*rated),
                 _ => None,
             })
         };

@@ -40,7 +40,7 @@ mod testing;
 mod watching;
 
 pub use cluster::{AFAR_IDS, Afar, Seeker, VISITOR_IDS, Visitor};
-pub use commands::{Ask, Command, Effect, Notice, Occupant};
+pub use commands::{Ask, Command, Effect, NewTable, Notice, Occupant};
 use invitations::Invite;
 pub use online::PEOPLE_LISTED;
 

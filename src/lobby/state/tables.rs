@@ -172,14 +172,14 @@ impl LobbyState {
         } else {
             Opening::Standard
         };
-        self.out.push(Effect::OpenRoom {
+        self.out.push(Effect::OpenRoom(NewTable {
             room,
             rules,
             seats,
             rated,
             clock,
             opening,
-        });
+        }));
         // Quick matches and games against the computer may be watched; a
         // friend's room says for itself (its caller overrides this).
         self.public.insert(room, true);

@@ -47,9 +47,9 @@ pub(crate) fn opened(effects: &[Effect]) -> (RoomId, Rules, [Occupant; 2]) {
     let rooms: Vec<_> = effects
         .iter()
         .filter_map(|e| match e {
-            Effect::OpenRoom {
+            Effect::OpenRoom(NewTable {
                 room, rules, seats, ..
-            } => Some((*room, *rules, seats.clone())),
+            }) => Some((*room, *rules, seats.clone())),
             _ => None,
         })
         .collect();
@@ -144,7 +144,7 @@ pub(crate) fn rated_of(effects: &[Effect]) -> bool {
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::OpenRoom { rated, .. } => Some(*rated),
+            Effect::OpenRoom(NewTable { rated, .. }) => Some(*rated),
             _ => None,
         })
         .expect("a room opened")
