@@ -230,10 +230,13 @@ pub fn run(args: BenchClusterArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()?;
     let result = runtime.block_on(bench(&args, &addrs));
-    if let Some(h) = &hosts {
-        runtime.block_on(remove_buckets(&h.nats_url, &h.prefix));
-    }
+    // The hosts stop first: buckets taken from under a running host
+    // would have it warn of every write that fails.
+    let buckets = hosts.as_ref().map(|h| (h.nats_url.clone(), h.prefix.clone()));
     drop(hosts);
+    if let Some((nats_url, prefix)) = buckets {
+        runtime.block_on(remove_buckets(&nats_url, &prefix));
+    }
     result
 }
 
