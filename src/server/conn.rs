@@ -1005,19 +1005,12 @@ mod tests {
 
     #[test]
     fn a_move_with_no_table_to_take_it_is_answered_on_screen() {
-        use crate::game::{Colour, Move, Rules};
-        use crate::table::{Seat, Table};
+        use crate::game::{Move, Rules};
         let opts = RemoteOptions::for_tests("ann");
         let mut session = Session::remote(opts, crate::term::board::Theme::Ascii, 80, 24);
         let mut term = vt100::Parser::new(24, 80, 0);
         term.process(&session.open().bytes);
-        let table = Table::new(
-            Rules::connect_four(),
-            [
-                Seat::human("ann", Colour::Red),
-                Seat::human("bob", Colour::Blue),
-            ],
-        );
+        let table = crate::session::play::tests::ann_and_bob_at(Rules::connect_four());
         let seating = crate::protocol::Seating {
             mine: [true, false],
             present: [true, true],

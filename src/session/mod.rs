@@ -764,9 +764,13 @@ fn game_kinds(opts: &RemoteOptions) -> Vec<GameKind> {
 mod tests {
     use super::*;
     use crate::clock::{Clock, TimeControl};
-    use crate::game::{Colour, Move, Rules, Side};
-    use crate::table::{Seat, Table};
+    use crate::game::{Move, Rules, Side};
+    use crate::table::Table;
     use std::time::Duration;
+
+    fn ann_and_bob() -> Table {
+        play::tests::ann_and_bob_at(Rules::connect_four())
+    }
 
     fn remote() -> Session {
         remote_named("ann", 80, 24)
@@ -800,13 +804,7 @@ mod tests {
         let mut term = vt100::Parser::new(24, 80, 0);
         term.process(&s.open().bytes);
         let t0 = Instant::now();
-        let table = Table::new(
-            Rules::connect_four(),
-            [
-                Seat::human("ann", Colour::Red),
-                Seat::human("bob", Colour::Blue),
-            ],
-        );
+        let table = ann_and_bob();
         let mut clock = Clock::new(TimeControl::new(1, 0));
         clock.start(Side::First, t0);
         let mut view = table.view().clone();
@@ -859,13 +857,7 @@ mod tests {
             present: [true, true],
         };
         let t0 = Instant::now();
-        let mut table = Table::new(
-            Rules::connect_four(),
-            [
-                Seat::human("ann", Colour::Red),
-                Seat::human("bob", Colour::Blue),
-            ],
-        );
+        let mut table = ann_and_bob();
         let mut clock = Clock::new(TimeControl::new(3, 2));
         clock.start(Side::First, t0);
         let mut view = table.view().clone();

@@ -375,7 +375,7 @@ impl PlayScreen {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::{Colour, Rules};
     use crate::table::{Seat, Table};
@@ -398,18 +398,14 @@ mod tests {
     }
 
     pub(super) fn two_people(rated: bool) -> Table {
-        let mut t = Table::new(
-            Rules::connect_four(),
-            [
-                Seat::human("ann", Colour::Red),
-                Seat::human("bob", Colour::Blue),
-            ],
-        );
+        let mut t = ann_and_bob_at(Rules::connect_four());
         t.set_rated(rated, [None, None]);
         t
     }
 
-    pub(super) fn gomoku_pair(rules: Rules) -> Table {
+    /// Ann (red, first) and Bob (blue) at a table of `rules` (tests
+    /// elsewhere in the crate).
+    pub(crate) fn ann_and_bob_at(rules: Rules) -> Table {
         Table::new(
             rules,
             [

@@ -9,7 +9,7 @@ use inarow::config::Config;
 use inarow::server::Host;
 use russh::ChannelMsg;
 use russh::client;
-use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
+use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
 
 use super::TestClient;
 
@@ -74,17 +74,7 @@ impl TestHost {
     }
 }
 
-pub struct Trusting;
-
-impl client::Handler for Trusting {
-    type Error = anyhow::Error;
-    async fn check_server_key(
-        &mut self,
-        _key: &PublicKeyOrCertificate,
-    ) -> Result<bool, Self::Error> {
-        Ok(true)
-    }
-}
+pub use inarow::cli::bench::players::Trusting;
 
 /// How a test client logs in.
 pub enum Login {

@@ -232,7 +232,9 @@ pub fn run(args: BenchClusterArgs) -> anyhow::Result<ExitCode> {
     let result = runtime.block_on(bench(&args, &addrs));
     // The hosts stop first: buckets taken from under a running host
     // would have it warn of every write that fails.
-    let buckets = hosts.as_ref().map(|h| (h.nats_url.clone(), h.prefix.clone()));
+    let buckets = hosts
+        .as_ref()
+        .map(|h| (h.nats_url.clone(), h.prefix.clone()));
     drop(hosts);
     if let Some((nats_url, prefix)) = buckets {
         runtime.block_on(remove_buckets(&nats_url, &prefix));

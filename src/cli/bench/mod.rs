@@ -8,7 +8,7 @@ pub mod cluster;
 pub mod connect4;
 pub mod failover;
 pub mod gomoku;
-mod players;
+pub mod players;
 pub mod server;
 pub mod store;
 

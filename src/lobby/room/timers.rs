@@ -117,6 +117,19 @@ impl Game {
         self.state.borrow_and_update().clone()
     }
 
+    /// Bob logs in again (as `BOB_AGAIN`): the room may give his seat
+    /// back; what it tells that session comes to the inbox returned.
+    async fn bob_comes_back(&mut self) -> crate::mailbox::Receiver<ToSession> {
+        let (inbox, back) = crate::mailbox::channel(8);
+        let rejoin = RoomCmd::Rejoin {
+            key: "account-bob".into(),
+            id: BOB_AGAIN,
+            inbox,
+        };
+        self.room.send(rejoin).await;
+        back
+    }
+
     /// `who`'s connection drops (their seat may be kept for them).
     async fn drop_connection(&mut self, who: SessionId) {
         let leave = SeatCmd::Leave {
@@ -355,14 +368,7 @@ async fn a_dropped_player_keeps_the_seat_for_the_grace_then_loses_it() {
     );
     assert!(text.contains("wins by forfeit"), "{text}");
     // Too late to come back.
-    let (inbox, mut back) = crate::mailbox::channel(8);
-    g.room
-        .send(RoomCmd::Rejoin {
-            key: "account-bob".into(),
-            id: BOB_AGAIN,
-            inbox,
-        })
-        .await;
+    let mut back = g.bob_comes_back().await;
     let s = g.state().await;
     assert_eq!(s.ids, [Some(ANN), Some(BOB)]);
     assert!(back.try_recv().is_err());
@@ -379,14 +385,7 @@ async fn a_dropped_player_back_within_the_grace_has_the_seat_and_the_clock_ran_o
 
     // Back 50 s later, a millisecond before the grace ends.
     g.until(secs(70) - MS).await;
-    let (inbox, mut back) = crate::mailbox::channel(8);
-    g.room
-        .send(RoomCmd::Rejoin {
-            key: "account-bob".into(),
-            id: BOB_AGAIN,
-            inbox,
-        })
-        .await;
+    let mut back = g.bob_comes_back().await;
     let s = g.state().await;
     assert!(s.view.ending.is_none());
     assert_eq!(s.ids, [Some(ANN), Some(BOB_AGAIN)]);

@@ -417,7 +417,7 @@ impl PlayScreen {
 mod tests {
     use super::*;
     use crate::game::{Colour, Rules};
-    use crate::session::play::tests::{gomoku_pair, two_people};
+    use crate::session::play::tests::{ann_and_bob_at, two_people};
     use crate::table::{Seat, Table};
 
     #[test]
@@ -453,13 +453,7 @@ mod tests {
     #[test]
     fn a_forbidden_renju_point_is_named_by_the_first_players_colour() {
         let rules = Rules::renju();
-        let mut t = Table::new(
-            rules,
-            [
-                Seat::human("ann", Colour::Red),
-                Seat::human("bob", Colour::Blue),
-            ],
-        );
+        let mut t = ann_and_bob_at(rules);
         for (i, m) in ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"]
             .iter()
             .enumerate()
@@ -612,7 +606,7 @@ mod tests {
     /// field (shown), and Enter plays it once the turn comes.
     #[test]
     fn a_move_typed_ahead_is_kept_for_the_turn() {
-        let mut t = gomoku_pair(Rules::gomoku());
+        let mut t = ann_and_bob_at(Rules::gomoku());
         let mut bob = PlayScreen::new(t.view().clone(), [false, true], true);
         for c in "g8".chars() {
             bob.handle(Key::Char(c));
@@ -664,7 +658,7 @@ mod tests {
     #[test]
     fn arrows_move_up_and_down_in_renju() {
         for rules in [Rules::gomoku(), Rules::standard(GameKind::Renju)] {
-            let t = gomoku_pair(rules);
+            let t = ann_and_bob_at(rules);
             let mut ann = PlayScreen::new(t.view().clone(), [true, false], true);
             ann.handle(Key::Up);
             ann.handle(Key::Up);
