@@ -104,11 +104,19 @@ impl Session {
     ) -> Session {
         let setup = Setup::new(preset.clone(), crate::rng::make_rng(seed));
         Session {
+            local_preset: preset,
+            ..Session::showing(State::Setup(Box::new(setup)), theme, cols, rows)
+        }
+    }
+
+    /// A session showing `state` first, with nothing typed yet.
+    fn showing(state: State, theme: Theme, cols: u32, rows: u32) -> Session {
+        Session {
             screen: Screen::new(cols, rows),
             decoder: KeyDecoder::new(),
             theme,
-            state: State::Setup(Box::new(setup)),
-            local_preset: preset,
+            state,
+            local_preset: PlayOptions::default(),
             remote: None,
             keys: Vec::new(),
             now: None,
@@ -124,11 +132,6 @@ impl Session {
     pub fn remote(opts: RemoteOptions, theme: Theme, cols: u32, rows: u32) -> Session {
         let lobby = LobbyScreen::new(&opts);
         Session {
-            screen: Screen::new(cols, rows),
-            decoder: KeyDecoder::new(),
-            theme,
-            state: State::Lobby(Box::new(lobby)),
-            local_preset: PlayOptions::default(),
             remote: Some(RemoteState {
                 name: opts.name.clone(),
                 colour: None,
@@ -136,13 +139,7 @@ impl Session {
                 stats: Stats::default(),
                 invitations: std::collections::VecDeque::new(),
             }),
-            keys: Vec::new(),
-            now: None,
-            resume: None,
-            pasting: false,
-            help: None,
-            waiting: Vec::new(),
-            waiting_for: None,
+            ..Session::showing(State::Lobby(Box::new(lobby)), theme, cols, rows)
         }
     }
 
