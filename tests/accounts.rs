@@ -185,6 +185,37 @@ async fn a_rated_quick_match_moves_both_ratings_and_is_exported_and_kept_over_a_
     assert!(shown.contains("result   "), "{shown}");
     assert!(shown.contains("+--+--+"), "the final board: {shown}");
 
+    // With the analysis: the same keys, and one entry a move. The winning
+    // move is the best there was; an early position the solver does not
+    // settle in its time says so rather than guess.
+    let analysed = inarow_with(&config, &["games", "export", "--analyze"]);
+    let analysed: Value = serde_json::from_str(analysed.lines().next().unwrap()).unwrap();
+    for (key, value) in g.as_object().unwrap() {
+        assert_eq!(&analysed[key], value, "{key}");
+    }
+    let moves = analysed["analysis"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    let last = &moves[6];
+    assert_eq!(last["move"], "1");
+    assert_eq!(last["exact"], true, "{last}");
+    assert_eq!(last["label"], "best", "{last}");
+    assert_eq!(last["best"], serde_json::json!(["1"]));
+    assert_eq!(last["value_before"], last["value_after"]);
+    assert!(last["value_before"].as_i64().unwrap() > 0, "{last}");
+    for m in moves {
+        if m["exact"] == false {
+            assert!(m["label"].is_null() && m["value_after"].is_null(), "{m}");
+        } else {
+            assert!(m["label"].is_string(), "{m}");
+        }
+    }
+    let shown = inarow_with(
+        &config,
+        &["games", "show", "--analyze", g["id"].as_str().unwrap()],
+    );
+    assert!(shown.contains("Connect Four analysis: 7 moves"), "{shown}");
+    assert!(shown.contains("first player: "), "{shown}");
+
     // After a restart the same keys are the same players, ratings kept.
     drop((first, second));
     t.shutdown().await;

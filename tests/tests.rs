@@ -1,6 +1,7 @@
 //! The single integration-test binary; each area has its own module.
 
 mod accounts;
+mod analysis;
 mod architecture;
 mod cli_play;
 mod cluster;

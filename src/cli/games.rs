@@ -51,6 +51,12 @@ pub struct ExportArgs {
     /// Only games started on or after this day (UTC).
     #[arg(long, value_name = "YYYY-MM-DD")]
     pub since: Option<String>,
+    /// With --format json: every game gets an `analysis` key, a list with
+    /// one object per move (`value_before`, `value_after`, `best`,
+    /// `label`, `exact`), or null for a game not analysed (Connect Four
+    /// on its 7x6 board is, so far).
+    #[arg(long)]
+    pub analyze: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -59,6 +65,9 @@ pub struct ShowArgs {
     pub id: String,
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Add the move-by-move analysis (Connect Four on its 7x6 board, so far).
+    #[arg(long)]
+    pub analyze: bool,
 }
 
 pub fn run(cmd: GamesCommand) -> anyhow::Result<ExitCode> {
@@ -83,6 +92,9 @@ pub async fn open_store(config: Option<&PathBuf>) -> anyhow::Result<Store> {
     Ok(Store::open_with(&config.store.url, &config.store.options()).await?)
 }
 
+/// Time for each position of an analysed game.
+const ANALYSIS_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+
 async fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let since_ms = match &args.since {
         Some(day) => Some(parse_day(day).with_context(|| {
@@ -101,13 +113,28 @@ async fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
         after: None,
         limit: MAX_PAGE,
     };
+    let mut analyzer = args
+        .analyze
+        .then(|| super::analyze::Analyzer::new(ANALYSIS_BUDGET));
     let stdout = io::stdout();
     let mut out = stdout.lock();
     loop {
         let page = store.export(&filter).await?;
         for g in &page {
             let line = match args.format {
-                Format::Json => export_json(g).to_string(),
+                Format::Json => {
+                    let mut json = export_json(g);
+                    if let Some(a) = analyzer.as_mut() {
+                        let moves = a.record(g).map(|moves| {
+                            moves
+                                .iter()
+                                .map(|m| super::analyze::move_json(g.game, m))
+                                .collect::<Vec<_>>()
+                        });
+                        json["analysis"] = serde_json::json!(moves);
+                    }
+                    json.to_string()
+                }
                 Format::Text => export_text(g),
             };
             // A closed pipe (`| head`) ends the command quietly (see `main`).
@@ -137,6 +164,17 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     };
     store.close().await;
     out!("{}", show_text(&g));
+    if args.analyze {
+        let started = std::time::Instant::now();
+        let mut analyzer = super::analyze::Analyzer::new(ANALYSIS_BUDGET);
+        match analyzer.record(&g) {
+            Some(moves) => out!(
+                "\n{}",
+                super::analyze::text_of(g.game, &moves, started.elapsed())
+            ),
+            None => outln!("\nNo analysis: only Connect Four on its 7x6 board is analysed so far."),
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -26,6 +26,7 @@ macro_rules! out {
 }
 
 pub mod admin;
+pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod games;
@@ -54,6 +55,9 @@ pub enum Command {
     Keygen(keygen::KeygenArgs),
     /// Solve Connect Four positions given as move strings, one per line on stdin.
     Solve(solve::SolveArgs),
+    /// Analyse a game given as its moves: every move's value before and
+    /// after, the best moves, and what the move did (blunder, mistake...).
+    Analyze(analyze::AnalyzeArgs),
     /// Benchmarks that print figures.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -109,6 +113,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::run(args),
         Command::Keygen(args) => keygen::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Bench(cmd) => bench::run(cmd),
         Command::Book(cmd) => book::run(cmd),
         Command::Pbrain(args) => pbrain::run(args),

@@ -14,6 +14,7 @@
 //! * [`rng`]: the one factory of random generators (seeded for tests).
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod clock;
 pub mod engine;
 pub mod game;

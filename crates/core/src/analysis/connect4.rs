@@ -1,0 +1,185 @@
+//! Connect Four, analysed exactly by the solver. Values are in the
+//! solver's score convention, seen from the player who made the move:
+//! positive, that player wins (the larger, the sooner); 0, a draw;
+//! negative, that player loses.
+//!
+//! The positions are solved from the last to the first: near the end of a
+//! game the search is cheap, and what it stores in the table makes the
+//! earlier positions cheaper; the opening book answers the early ones it
+//! holds. Each position has its own time budget; one not settled within
+//! it is reported as not settled.
+
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use super::{Label, MoveAnalysis};
+use crate::engine::connect4::{Book, C4Position, Cutoff, Solver, WIDTH};
+use crate::game::Move;
+
+/// Why a list of columns is not a game of Connect Four on the standard
+/// board.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GameError {
+    #[error("move {index}: column {column} is not on the board (1-7)")]
+    OffBoard { index: usize, column: u16 },
+    #[error("move {index}: column {column} is full")]
+    Full { index: usize, column: u16 },
+    #[error("move {index} comes after the game was won")]
+    AfterWin { index: usize },
+}
+
+/// The positions before each move of `columns` (0..=6, from the empty
+/// board), checked.
+pub fn positions(columns: &[u8]) -> Result<Vec<C4Position>, GameError> {
+    let mut out = Vec::with_capacity(columns.len());
+    let mut pos = C4Position::new();
+    let mut won = false;
+    for (i, &c) in columns.iter().enumerate() {
+        let index = i + 1;
+        let column = u16::from(c) + 1;
+        if won {
+            return Err(GameError::AfterWin { index });
+        }
+        if c as usize >= WIDTH {
+            return Err(GameError::OffBoard { index, column });
+        }
+        if !pos.can_play(c as usize) {
+            return Err(GameError::Full { index, column });
+        }
+        out.push(pos);
+        won = pos.is_winning_move(c as usize);
+        pos.play_col(c as usize);
+    }
+    Ok(out)
+}
+
+/// Analyses every move of the game `columns` (0..=6, from the empty
+/// board), each position within `budget`.
+pub fn analyze(
+    columns: &[u8],
+    solver: &mut Solver,
+    book: Option<&Book>,
+    budget: Duration,
+) -> Result<Vec<MoveAnalysis>, GameError> {
+    let positions = positions(columns)?;
+    let mut out: Vec<MoveAnalysis> = Vec::with_capacity(positions.len());
+    for (pos, &col) in positions.iter().zip(columns).rev() {
+        out.push(analyze_move(pos, col, solver, book, budget));
+    }
+    out.reverse();
+    Ok(out)
+}
+
+/// Analyses the move `col` (0..=6, a column that is not full) from `pos`,
+/// within `budget`.
+pub fn analyze_move(
+    pos: &C4Position,
+    col: u8,
+    solver: &mut Solver,
+    book: Option<&Book>,
+    budget: Duration,
+) -> MoveAnalysis {
+    let limits = Cutoff {
+        deadline: Some(Instant::now() + budget),
+        stop: None,
+    };
+    of_scores(col, solver.analyze_within(pos, false, book, limits))
+}
+
+/// One move's analysis from the scores of every column of the position
+/// before it (`None`: not settled).
+fn of_scores(col: u8, scores: Option<[Option<i32>; WIDTH]>) -> MoveAnalysis {
+    let played = Move::Column(col);
+    let settled = scores.and_then(|s| {
+        let before = s.iter().flatten().max().copied()?;
+        Some((s, before, s[col as usize]?))
+    });
+    let Some((scores, before, after)) = settled else {
+        return MoveAnalysis {
+            played,
+            before: None,
+            after: None,
+            best: Vec::new(),
+            label: None,
+            exact: false,
+        };
+    };
+    let best = (0..WIDTH as u8)
+        .filter(|&c| scores[c as usize] == Some(before))
+        .map(Move::Column)
+        .collect();
+    MoveAnalysis {
+        played,
+        before: Some(before),
+        after: Some(after),
+        best,
+        label: Some(Label::of_values(before, after)),
+        exact: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cols(digits: &str) -> Vec<u8> {
+        digits.bytes().map(|b| b - b'1').collect()
+    }
+
+    #[test]
+    fn a_game_is_checked_before_it_is_analysed() {
+        assert_eq!(
+            positions(&cols("18")),
+            Err(GameError::OffBoard {
+                index: 2,
+                column: 8
+            })
+        );
+        assert_eq!(
+            positions(&cols("4444444")),
+            Err(GameError::Full {
+                index: 7,
+                column: 4
+            })
+        );
+        // Four in column 1 wins at move 7; an eighth move is no game.
+        assert_eq!(positions(&cols("1212121")).map(|p| p.len()), Ok(7));
+        assert_eq!(
+            positions(&cols("12121213")),
+            Err(GameError::AfterWin { index: 8 })
+        );
+    }
+
+    #[test]
+    fn missing_a_win_in_one_is_a_blunder_and_taking_it_is_best() {
+        let mut solver = Solver::new(16);
+        // Red has three in column 1 and yellow three in column 2; red to
+        // move: column 1 wins at once, anything else but 2 lets yellow win.
+        let pos = C4Position::from_moves("121212").unwrap();
+        let budget = Duration::from_secs(60);
+        let missed = analyze_move(&pos, 2, &mut solver, None, budget);
+        assert!(missed.exact);
+        assert_eq!(missed.best, vec![Move::Column(0)]);
+        let (before, after) = (missed.before.unwrap(), missed.after.unwrap());
+        assert!(before > 0 && after < 0, "{missed:?}");
+        assert_eq!(missed.label, Some(Label::Blunder));
+        // The values are the solver's own, seen from the mover.
+        let scores = solver.analyze(&pos, false);
+        assert_eq!(Some(before), scores.iter().flatten().max().copied());
+        assert_eq!(Some(after), scores[2]);
+        let won = analyze_move(&pos, 0, &mut solver, None, budget);
+        assert_eq!(won.label, Some(Label::Best));
+        assert_eq!(won.before, won.after);
+    }
+
+    #[test]
+    fn a_position_not_settled_in_its_budget_says_so() {
+        let mut solver = Solver::new(1);
+        // The empty board, without the book, takes far longer than no time.
+        let a = analyze(&[3], &mut solver, None, Duration::ZERO).unwrap();
+        assert_eq!(a[0].label, None);
+        assert_eq!((a[0].before, a[0].after), (None, None));
+        assert!(a[0].best.is_empty() && !a[0].exact);
+    }
+}

@@ -1,0 +1,121 @@
+//! `inarow analyze`: every move's values, best moves and label agree with
+//! the solver's own exact scores (`inarow solve --analyze`), and bad input
+//! is refused in words.
+
+use crate::util::{inarow, run_with_input};
+
+/// A game of 18 moves, off the book after the opening, that the first
+/// player wins.
+const GAME: &str = "444432461175135152";
+
+/// The seven scores `inarow solve --analyze` gives for each position
+/// before a move of `game` (`None`: a full column).
+fn solver_scores(game: &str) -> Vec<[Option<i32>; 7]> {
+    let input: String = (0..game.len())
+        .map(|i| format!("{}\n", &game[..i]))
+        .collect();
+    let out = run_with_input(&["solve", "--analyze"], &input);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), game.len(), "{text}");
+    lines
+        .iter()
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            // The empty board's line has no move string before its scores.
+            let scores = &fields[fields.len() - 7..];
+            let mut out = [None; 7];
+            for (o, s) in out.iter_mut().zip(scores) {
+                *o = s.parse().ok();
+            }
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn every_connect_four_label_agrees_with_an_exact_solve() {
+    let out = inarow()
+        .args(["analyze", "--game", "connect4", "--json", GAME])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["game"], "connect4");
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), GAME.len());
+    let mut labels = std::collections::HashSet::new();
+    for (i, (m, scores)) in moves.iter().zip(solver_scores(GAME)).enumerate() {
+        let col = usize::from(GAME.as_bytes()[i] - b'1');
+        assert_eq!(m["move"], GAME[i..=i], "move {}", i + 1);
+        assert_eq!(m["exact"], true, "move {} not settled: {m}", i + 1);
+        let before = scores.iter().flatten().max().copied().unwrap();
+        let after = scores[col].unwrap();
+        assert_eq!(m["value_before"], before, "move {}: {m}", i + 1);
+        assert_eq!(m["value_after"], after, "move {}: {m}", i + 1);
+        let best: Vec<String> = (0..7)
+            .filter(|&c| scores[c] == Some(before))
+            .map(|c| (c + 1).to_string())
+            .collect();
+        assert_eq!(m["best"], serde_json::json!(best), "move {}", i + 1);
+        let label = if after >= before {
+            "best"
+        } else if (before > 0 && after > 0) || (before < 0 && after < 0) {
+            "slower win"
+        } else if before > 0 && after < 0 {
+            "blunder"
+        } else {
+            "mistake"
+        };
+        assert_eq!(m["label"], label, "move {}: {m}", i + 1);
+        labels.insert(label);
+    }
+    // The game has good moves and bad ones.
+    assert!(labels.contains("best") && labels.len() >= 3, "{labels:?}");
+
+    // The text says the same in words, with a summary per player.
+    let out = inarow()
+        .args(["analyze", "--game", "connect4", GAME])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("18 moves, 18 settled exactly"), "{text}");
+    assert!(
+        text.contains("first player: ") && text.contains("second player: "),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 3 + 18, "{text}");
+}
+
+#[test]
+fn analyze_refuses_what_is_not_a_game_in_words() {
+    for (args, says) in [
+        (
+            vec!["--game", "connect4", "4489"],
+            "move 3: 8 is not a column",
+        ),
+        (
+            vec!["--game", "connect4", "4444444"],
+            "move 7: column 4 is full",
+        ),
+        (
+            vec!["--game", "connect4", "12121213"],
+            "move 8 comes after the game was won",
+        ),
+    ] {
+        let out = inarow().arg("analyze").args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
