@@ -97,6 +97,45 @@ fn every_connect_four_label_agrees_with_an_exact_solve() {
 }
 
 #[test]
+fn gomoku_analysis_names_missed_and_allowed_wins_proven_by_the_threat_search() {
+    // Black makes an open three (h8 i8 j8); white plays far away (a14:
+    // allowed a win), black plays a1 instead of the open four (missed
+    // win), white again far away, then black's k8 keeps the win.
+    let game = "h8 a15 i8 b15 j8 a14 a1 c15 k8";
+    let out = inarow()
+        .args([
+            "analyze",
+            "--game",
+            "gomoku",
+            "--json",
+            "--budget-ms",
+            "300",
+        ])
+        .args(game.split(' '))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["game"], "gomoku");
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 9);
+    assert_eq!(moves[0]["move"], "h8");
+    assert_eq!(moves[5]["label"], "allowed a win", "{}", moves[5]);
+    assert_eq!(moves[6]["label"], "missed win", "{}", moves[6]);
+    let best = moves[6]["best"].as_array().unwrap();
+    assert!(best == &["g8"] || best == &["k8"], "{}", moves[6]);
+    assert_eq!(moves[7]["label"], "allowed a win", "{}", moves[7]);
+    assert_eq!(moves[8]["label"], "best", "{}", moves[8]);
+    assert_eq!(moves[8]["exact"], true, "{}", moves[8]);
+    // Nothing to say of the quiet first move.
+    assert!(moves[0]["label"].is_null(), "{}", moves[0]);
+}
+
+#[test]
 fn analyze_refuses_what_is_not_a_game_in_words() {
     for (args, says) in [
         (

@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use serde_json::{Value, json};
 
-use crate::analysis::{Label, MoveAnalysis, connect4, summary};
+use crate::analysis::{Label, MoveAnalysis, connect4, gomoku, summary};
 use crate::engine::connect4::{Book, Solver};
+use crate::engine::gomoku::GomokuLevel;
+use crate::game::Rules;
 use crate::game::{GameKind, Move};
 use crate::store::GameRecord;
 
@@ -18,13 +20,17 @@ use crate::store::GameRecord;
 /// 42 moves, a Gomoku game 225 points of up to 4 characters each.
 const MAX_MOVES_TEXT: usize = 2048;
 
+/// The level whose search judges Gomoku and Renju positions: the full
+/// engine, within each position's time.
+const EVAL_LEVEL: GomokuLevel = GomokuLevel::STRONG;
+
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
     /// The game: connect4, gomoku or renju.
     #[arg(long)]
     pub game: GameKind,
     /// The moves from the empty board: Connect Four as digits 1-7
-    /// (`4453`, or `4 4 5 3`).
+    /// (`4453`, or `4 4 5 3`), Gomoku and Renju as points (`h8 i9 j10`).
     #[arg(required = true, num_args = 1..)]
     pub moves: Vec<String>,
     /// Print JSON: the fields `inarow games export --analyze` has per move.
@@ -44,18 +50,27 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     if text.len() > MAX_MOVES_TEXT {
         bail!("too many moves (more than {MAX_MOVES_TEXT} characters)");
     }
-    let columns = match args.game {
-        GameKind::ConnectFour => connect4_columns(&text)?,
-        other => bail!(
-            "the analysis of {} games is not built yet: only connect4 is",
-            other.id()
-        ),
-    };
     let started = Instant::now();
-    let mut solver = Solver::new(args.tt_mb.clamp(1, 4096));
-    let book = Book::builtin();
     let budget = Duration::from_millis(args.budget_ms);
-    let moves = connect4::analyze(&columns, &mut solver, Some(&book), budget)?;
+    let tt_mb = args.tt_mb.clamp(1, 4096);
+    let moves = match args.game {
+        GameKind::ConnectFour => {
+            let columns = connect4_columns(&text)?;
+            let mut solver = Solver::new(tt_mb);
+            let book = Book::builtin();
+            connect4::analyze(&columns, &mut solver, Some(&book), budget)?
+        }
+        kind => {
+            let rules = if kind == GameKind::Renju {
+                Rules::renju()
+            } else {
+                Rules::gomoku()
+            };
+            let points = points_of(&rules, &text)?;
+            let mut player = gomoku::player_for(&rules, tt_mb.min(256));
+            gomoku::analyze(rules, &points, &mut player, EVAL_LEVEL, budget)?
+        }
+    };
     if args.json {
         let json = json!({
             "game": args.game.id(),
@@ -86,16 +101,40 @@ impl Analyzer {
     }
 
     /// A recorded game's analysis; `None` for a game this host cannot
-    /// analyse yet (Gomoku, Renju, a board other than Connect Four's 7x6)
-    /// or whose moves are not a game.
+    /// analyse yet (Connect Four on a board other than 7x6) or whose moves
+    /// are not a game.
     pub(crate) fn record(&mut self, g: &GameRecord) -> Option<Vec<MoveAnalysis>> {
-        let standard = g.game == GameKind::ConnectFour && (g.width, g.height, g.k) == (7, 6, 4);
+        let rules = g.rules()?;
+        if g.game != GameKind::ConnectFour {
+            let points: Vec<(u8, u8)> = g.moves.iter().map(|m| (m.x, m.y)).collect();
+            let mut player = gomoku::player_for(&rules, 64);
+            return gomoku::analyze(rules, &points, &mut player, EVAL_LEVEL, self.budget).ok();
+        }
+        let standard = (g.width, g.height, g.k) == (7, 6, 4);
         if !standard {
             return None;
         }
         let columns: Vec<u8> = g.moves.iter().map(|m| m.x).collect();
         connect4::analyze(&columns, &mut self.solver, Some(&self.book), self.budget).ok()
     }
+}
+
+/// Gomoku or Renju points (`h8 i9`, spaces or commas between them) as
+/// (x column, y row) from 0.
+fn points_of(rules: &Rules, text: &str) -> anyhow::Result<Vec<(u8, u8)>> {
+    let mut out = Vec::new();
+    for (i, word) in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        match rules.parse_move(word) {
+            Ok(Move::Point(p)) => out.push((p.x, p.y)),
+            Ok(Move::Column(_)) => bail!("move {}: not a point", i + 1),
+            Err(e) => bail!("move {}: {e}", i + 1),
+        }
+    }
+    Ok(out)
 }
 
 /// Connect Four moves as digits 1-7, spaces and commas between them
@@ -141,24 +180,32 @@ pub fn move_json(game: GameKind, m: &MoveAnalysis) -> Value {
     })
 }
 
-/// A value in words: `win (+3)`, `draw`, `loss (-2)`, `not settled`.
-fn value_words(v: Option<i32>) -> String {
-    match v {
-        None => "not settled".into(),
-        Some(0) => "draw".into(),
-        Some(v) if v > 0 => format!("win (+{v})"),
-        Some(v) => format!("loss ({v})"),
+/// A value in words: Connect Four's `win (+3)`, `draw`, `loss (-2)`;
+/// Gomoku's evaluation `+250` or a proven `win`, `loss`; `not settled`.
+fn value_words(game: GameKind, v: Option<i32>) -> String {
+    match (game, v) {
+        (_, None) => "not settled".into(),
+        (GameKind::ConnectFour, Some(0)) => "draw".into(),
+        (GameKind::ConnectFour, Some(v)) if v > 0 => format!("win (+{v})"),
+        (GameKind::ConnectFour, Some(v)) => format!("loss ({v})"),
+        (_, Some(v)) if v > gomoku::PROVEN => "win".into(),
+        (_, Some(v)) if v < -gomoku::PROVEN => "loss".into(),
+        (_, Some(v)) => format!("{v:+}"),
     }
 }
 
-/// What a label says to people.
-fn label_words(label: Option<Label>) -> &'static str {
+/// What a label says to people. Without one: a Connect Four position the
+/// solver did not settle; a Gomoku move no threat search had a word for.
+fn label_words(game: GameKind, label: Option<Label>) -> &'static str {
     match label {
-        None => "not settled",
+        None if game == GameKind::ConnectFour => "not settled",
+        None => "-",
         Some(Label::Best) => "best",
         Some(Label::SlowerWin) => "slower",
         Some(Label::Mistake) => "mistake",
         Some(Label::Blunder) => "blunder",
+        Some(Label::MissedWin) => "missed win",
+        Some(Label::AllowedWin) => "allowed a win",
     }
 }
 
@@ -178,7 +225,12 @@ pub fn summary_words(list: &[(Label, Vec<usize>)]) -> String {
                 (Label::Mistake, 1) => "mistake",
                 (Label::Mistake, _) => "mistakes",
                 (Label::SlowerWin, 1) => "slower move",
-                (_, _) => "slower moves",
+                (Label::SlowerWin, _) => "slower moves",
+                (Label::MissedWin, 1) => "missed win",
+                (Label::MissedWin, _) => "missed wins",
+                (Label::AllowedWin, 1) => "allowed win",
+                (Label::AllowedWin, _) => "allowed wins",
+                (Label::Best, _) => "best moves",
             };
             let moves: Vec<String> = at.iter().map(usize::to_string).collect();
             let which = if n == 1 { "move" } else { "moves" };
@@ -211,14 +263,14 @@ pub(crate) fn text_of(game: GameKind, moves: &[MoveAnalysis], took: Duration) ->
             i + 1,
             if i % 2 == 0 { "first" } else { "second" },
             move_id(game, m.played),
-            value_words(m.before),
-            value_words(m.after),
+            value_words(game, m.before),
+            value_words(game, m.after),
             if best.is_empty() {
                 "-".into()
             } else {
                 best.join(",")
             },
-            label_words(m.label),
+            label_words(game, m.label),
         );
     }
     s

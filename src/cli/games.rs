@@ -54,7 +54,7 @@ pub struct ExportArgs {
     /// With --format json: every game gets an `analysis` key, a list with
     /// one object per move (`value_before`, `value_after`, `best`,
     /// `label`, `exact`), or null for a game not analysed (Connect Four
-    /// on its 7x6 board is, so far).
+    /// on a board other than 7x6).
     #[arg(long)]
     pub analyze: bool,
 }
@@ -65,7 +65,7 @@ pub struct ShowArgs {
     pub id: String,
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Add the move-by-move analysis (Connect Four on its 7x6 board, so far).
+    /// Add the move-by-move analysis.
     #[arg(long)]
     pub analyze: bool,
 }
@@ -172,7 +172,9 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
                 "\n{}",
                 super::analyze::text_of(g.game, &moves, started.elapsed())
             ),
-            None => outln!("\nNo analysis: only Connect Four on its 7x6 board is analysed so far."),
+            None => {
+                outln!("\nNo analysis: Connect Four is analysed on its 7x6 board only, so far.")
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

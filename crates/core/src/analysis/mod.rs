@@ -8,6 +8,7 @@
 //! as such, never with a guessed label.
 
 pub mod connect4;
+pub mod gomoku;
 
 use crate::game::Move;
 
@@ -22,6 +23,11 @@ pub enum Label {
     Mistake,
     /// A won position lost.
     Blunder,
+    /// Gomoku and Renju: a win by continuous fours (a VCF) was there, and
+    /// the move did not play it.
+    MissedWin,
+    /// Gomoku and Renju: after the move the opponent has a VCF.
+    AllowedWin,
 }
 
 impl Label {
@@ -33,6 +39,8 @@ impl Label {
             Label::SlowerWin => "slower win",
             Label::Mistake => "mistake",
             Label::Blunder => "blunder",
+            Label::MissedWin => "missed win",
+            Label::AllowedWin => "allowed a win",
         }
     }
 
@@ -68,12 +76,18 @@ pub struct MoveAnalysis {
     pub exact: bool,
 }
 
-/// How many moves of each kind each player made: `[first, second]`, in
-/// the order of [`Label`]'s variants that count against a player
-/// (blunders, mistakes, slower wins), with the move numbers (from 1).
+/// How many moves of each kind each player made: `[first, second]`, the
+/// kinds that count against a player (blunders, missed wins, allowed
+/// wins, mistakes, slower wins), with the move numbers (from 1).
 pub fn summary(moves: &[MoveAnalysis]) -> [Vec<(Label, Vec<usize>)>; 2] {
     let mut out: [Vec<(Label, Vec<usize>)>; 2] = Default::default();
-    for label in [Label::Blunder, Label::Mistake, Label::SlowerWin] {
+    for label in [
+        Label::Blunder,
+        Label::MissedWin,
+        Label::AllowedWin,
+        Label::Mistake,
+        Label::SlowerWin,
+    ] {
         for (side, list) in out.iter_mut().enumerate() {
             let at: Vec<usize> = moves
                 .iter()

@@ -370,6 +370,83 @@ impl GomokuPlayer {
         self.search(stones, level.max(GomokuLevel(4)), limits, stop, 0, false)
     }
 
+    /// A win by continuous fours for the side to move (a VCF): its first
+    /// move, found with at most `max_fours` of its own fours within
+    /// `limits` (its hard deadline and nodes). `Ok(None)`: proven that no
+    /// VCF of that length exists.
+    pub fn vcf(
+        &mut self,
+        stones: &[(u8, u8, Stone)],
+        max_fours: i32,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Result<Option<(u8, u8)>, Unfinished> {
+        let start = Instant::now();
+        let board = self.board(stones);
+        let opts = GomokuLevel::STRONG.options(0);
+        let deadlines = limits.deadlines(TimeShares::GOMOKU, start);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let mut search = Search::new(board, &mut self.tt, &mut self.cache, stop, opts);
+        let found = search.vcf_first(max_fours, deadlines.hard, node_limit);
+        if found.is_none() && search.aborted() {
+            return Err(Unfinished);
+        }
+        Ok(found.map(|p| xy8(search.board(), p)))
+    }
+
+    /// Whether playing `m` from `stones` keeps a win by continuous fours
+    /// for the side to move: `m` makes five, or an open four, or a four
+    /// whose one answer leaves a VCF of at most `max_fours - 1` more fours.
+    pub fn keeps_vcf(
+        &mut self,
+        stones: &[(u8, u8, Stone)],
+        m: (u8, u8),
+        max_fours: i32,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Result<bool, Unfinished> {
+        let start = Instant::now();
+        let mut b = self.board(stones);
+        let Some(p) = b.pos(usize::from(m.0), usize::from(m.1)) else {
+            return Ok(false);
+        };
+        let me = b.to_move();
+        if !b.is_empty(p) || !b.may_play(p, me) {
+            return Ok(false);
+        }
+        let op = board::other(me);
+        b.play(p);
+        if b.is_win_at(p) {
+            return Ok(true);
+        }
+        // The opponent's five comes first; no four, no continuous fours.
+        if b.count(op, pattern::C_FIVE) > 0 {
+            return Ok(false);
+        }
+        match b.count(me, pattern::C_FIVE) {
+            0 => return Ok(false),
+            1 => {}
+            _ => return Ok(true),
+        }
+        let Some(block) = b.find_five(me) else {
+            return Ok(false);
+        };
+        // Under renju the one answer may be forbidden to black.
+        if !b.may_play(block, op) {
+            return Ok(true);
+        }
+        b.play(block);
+        let opts = GomokuLevel::STRONG.options(0);
+        let deadlines = limits.deadlines(TimeShares::GOMOKU, start);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let mut search = Search::new(b, &mut self.tt, &mut self.cache, stop, opts);
+        let found = search.vcf_first(max_fours - 1, deadlines.hard, node_limit);
+        if found.is_none() && search.aborted() {
+            return Err(Unfinished);
+        }
+        Ok(found.is_some())
+    }
+
     /// The full engine's analysis as it was before the static cut, the
     /// shorter leaf VCF and the floor under the threat extension, for
     /// swap2's judgements: they compare fixed-depth scores against
@@ -454,6 +531,10 @@ impl GomokuPlayer {
         b
     }
 }
+
+/// A threat search stopped at its limits before it was done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unfinished;
 
 /// The stones of a game given as its moves in order, for
 /// [`GomokuPlayer::choose`]: the player to move after the last move is

@@ -315,6 +315,35 @@ impl<'a> Search<'a> {
         self.aborted
     }
 
+    /// The first move of the shortest win by continuous fours for the side
+    /// to move, of at most `max_fours` of its fours (an open four or a
+    /// five already on the board count), if one is proven before `hard`
+    /// or `node_limit`; `None` otherwise (no such win, or not found in
+    /// time: [`Search::aborted`] tells which).
+    pub fn vcf_first(
+        &mut self,
+        max_fours: i32,
+        hard: Option<Instant>,
+        node_limit: u64,
+    ) -> Option<Pos> {
+        self.hard = hard;
+        self.node_limit = node_limit.max(1);
+        for d in 1..=max_fours.max(1) {
+            if self.vcf(d, true) {
+                return self.threat_move;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        None
+    }
+
+    /// Whether the last search stopped at a limit before it was done.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
     /// Chooses a move for the side to move. `soft`: start no new iteration
     /// after it; `hard`: stop at once. Always returns an empty point if one exists.
     pub fn think(
