@@ -38,18 +38,21 @@ fn solver_scores(game: &str) -> Vec<[Option<i32>; 7]> {
         .collect()
 }
 
-#[test]
-fn every_connect_four_label_agrees_with_an_exact_solve() {
+/// `inarow analyze --json ARGS`, which must succeed, as JSON.
+fn analyze_json(args: &[&str]) -> serde_json::Value {
     let out = inarow()
-        .args(["analyze", "--game", "connect4", "--json", GAME])
+        .args(["analyze", "--json"])
+        .args(args)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {err}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn every_connect_four_label_agrees_with_an_exact_solve() {
+    let json = analyze_json(&["--game", "connect4", GAME]);
     assert_eq!(json["game"], "connect4");
     let moves = json["moves"].as_array().unwrap();
     assert_eq!(moves.len(), GAME.len());
@@ -102,24 +105,9 @@ fn gomoku_analysis_names_missed_and_allowed_wins_proven_by_the_threat_search() {
     // allowed a win), black plays a1 instead of the open four (missed
     // win), white again far away, then black's k8 keeps the win.
     let game = "h8 a15 i8 b15 j8 a14 a1 c15 k8";
-    let out = inarow()
-        .args([
-            "analyze",
-            "--game",
-            "gomoku",
-            "--json",
-            "--budget-ms",
-            "300",
-        ])
-        .args(game.split(' '))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut args = vec!["--game", "gomoku", "--budget-ms", "300"];
+    args.extend(game.split(' '));
+    let json = analyze_json(&args);
     assert_eq!(json["game"], "gomoku");
     let moves = json["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 9);
