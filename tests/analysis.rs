@@ -52,7 +52,9 @@ fn analyze_json(args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn every_connect_four_label_agrees_with_an_exact_solve() {
-    let json = analyze_json(&["--game", "connect4", GAME]);
+    // Time enough for every position also on a busy machine (it takes
+    // under 4 s in all on a quiet one).
+    let json = analyze_json(&["--game", "connect4", "--budget-ms", "30000", GAME]);
     assert_eq!(json["game"], "connect4");
     let moves = json["moves"].as_array().unwrap();
     assert_eq!(moves.len(), GAME.len());
@@ -87,7 +89,14 @@ fn every_connect_four_label_agrees_with_an_exact_solve() {
 
     // The text says the same in words, with a summary per player.
     let out = inarow()
-        .args(["analyze", "--game", "connect4", GAME])
+        .args([
+            "analyze",
+            "--game",
+            "connect4",
+            "--budget-ms",
+            "30000",
+            GAME,
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

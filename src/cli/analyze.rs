@@ -88,6 +88,8 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
 pub(crate) struct Analyzer {
     solver: Solver,
     book: Book,
+    /// The Gomoku engine of the last Gomoku or Renju game, for its rules.
+    gomoku: Option<(Rules, crate::engine::gomoku::GomokuPlayer)>,
     budget: Duration,
 }
 
@@ -96,6 +98,7 @@ impl Analyzer {
         Analyzer {
             solver: Solver::new(256),
             book: Book::builtin(),
+            gomoku: None,
             budget,
         }
     }
@@ -107,8 +110,11 @@ impl Analyzer {
         let rules = g.rules()?;
         if g.game != GameKind::ConnectFour {
             let points: Vec<(u8, u8)> = g.moves.iter().map(|m| (m.x, m.y)).collect();
-            let mut player = gomoku::player_for(&rules, 64);
-            return gomoku::analyze(rules, &points, &mut player, EVAL_LEVEL, self.budget).ok();
+            if self.gomoku.as_ref().is_none_or(|(r, _)| *r != rules) {
+                self.gomoku = Some((rules, gomoku::player_for(&rules, 64)));
+            }
+            let (_, player) = self.gomoku.as_mut()?;
+            return gomoku::analyze(rules, &points, player, EVAL_LEVEL, self.budget).ok();
         }
         let standard = (g.width, g.height, g.k) == (7, 6, 4);
         if !standard {
@@ -160,10 +166,9 @@ fn connect4_columns(text: &str) -> anyhow::Result<Vec<u8>> {
 
 /// A move as the export writes it: a Connect Four column `"1"`-`"7"`.
 fn move_id(game: GameKind, m: Move) -> String {
-    match (game, m) {
-        (GameKind::ConnectFour, Move::Column(c)) => (u16::from(c) + 1).to_string(),
-        (_, Move::Point(p)) => format!("{}{}", char::from(b'a' + p.x), u16::from(p.y) + 1),
-        (_, Move::Column(c)) => (u16::from(c) + 1).to_string(),
+    match m {
+        Move::Column(c) => super::games::move_text(game, c, 0),
+        Move::Point(p) => super::games::move_text(game, p.x, p.y),
     }
 }
 

@@ -182,7 +182,7 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
 
 /// A move as the export writes it: a Connect Four column `"1"`-`"7"`, a
 /// Gomoku point `"h8"`.
-fn move_text(game: GameKind, x: u8, y: u8) -> String {
+pub(crate) fn move_text(game: GameKind, x: u8, y: u8) -> String {
     match game {
         GameKind::ConnectFour => (u16::from(x) + 1).to_string(),
         GameKind::Gomoku | GameKind::Renju => {

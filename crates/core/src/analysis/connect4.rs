@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::{Label, MoveAnalysis};
+use crate::engine::connect4::position::win_now_score;
 use crate::engine::connect4::{Book, C4Position, Cutoff, Solver, WIDTH};
 use crate::game::Move;
 
@@ -80,6 +81,22 @@ pub fn analyze_move(
     book: Option<&Book>,
     budget: Duration,
 ) -> MoveAnalysis {
+    // A win on the spot is the best there is, and only a win on the spot
+    // equals it: nothing to search.
+    if pos.is_winning_move(col as usize) {
+        let win = win_now_score(pos);
+        return MoveAnalysis {
+            played: Move::Column(col),
+            before: Some(win),
+            after: Some(win),
+            best: (0..WIDTH as u8)
+                .filter(|&c| pos.can_play(c as usize) && pos.is_winning_move(c as usize))
+                .map(Move::Column)
+                .collect(),
+            label: Some(Label::Best),
+            exact: true,
+        };
+    }
     let limits = Cutoff {
         deadline: Some(Instant::now() + budget),
         stop: None,

@@ -45,8 +45,9 @@ pub fn player_for(rules: &Rules, tt_mb: usize) -> GomokuPlayer {
     GomokuPlayer::with_dimensions(w, h, rule, tt_mb)
 }
 
-/// Checks the game `points` (x column, y row from 0) under `rules`.
-pub fn check(rules: Rules, points: &[(u8, u8)]) -> Result<(), GameError> {
+/// Checks the game `points` (x column, y row from 0) under `rules`;
+/// whether its last move ended it.
+pub fn check(rules: Rules, points: &[(u8, u8)]) -> Result<bool, GameError> {
     let mut pos = Position::new(rules);
     for (i, &(x, y)) in points.iter().enumerate() {
         let index = i + 1;
@@ -59,7 +60,7 @@ pub fn check(rules: Rules, points: &[(u8, u8)]) -> Result<(), GameError> {
                 why: e.to_string(),
             })?;
     }
-    Ok(())
+    Ok(pos.is_over())
 }
 
 /// Analyses every move of the game `points` under `rules` (Gomoku or
@@ -73,7 +74,7 @@ pub fn analyze(
     level: GomokuLevel,
     budget: Duration,
 ) -> Result<Vec<MoveAnalysis>, GameError> {
-    check(rules, points)?;
+    let ended = check(rules, points)?;
     let stop = AtomicBool::new(false);
     let limits = || Limits::new(budget);
     // The engine's view of every position, the one after the last move
@@ -82,14 +83,7 @@ pub fn analyze(
     let mut reports = Vec::with_capacity(points.len() + 1);
     for i in 0..=points.len() {
         let stones = stones_from_moves(&points[..i]);
-        let over = i == points.len() && {
-            let mut pos = Position::new(rules);
-            for &(x, y) in points {
-                let _ = pos.play(Move::Point(Point::new(x, y)));
-            }
-            pos.is_over()
-        };
-        reports.push(if over {
+        reports.push(if i == points.len() && ended {
             None
         } else {
             let r = player.analyse(&stones, level, &limits(), &stop);

@@ -383,6 +383,19 @@ impl GomokuPlayer {
     ) -> Result<Option<(u8, u8)>, Unfinished> {
         let start = Instant::now();
         let board = self.board(stones);
+        self.vcf_on(board, max_fours, limits, start, stop)
+    }
+
+    /// The first move of a VCF of at most `max_fours` fours on `board`, for
+    /// its side to move, within `limits` from `start`.
+    fn vcf_on(
+        &mut self,
+        board: Board,
+        max_fours: i32,
+        limits: &Limits,
+        start: Instant,
+        stop: &AtomicBool,
+    ) -> Result<Option<(u8, u8)>, Unfinished> {
         let opts = GomokuLevel::STRONG.options(0);
         let deadlines = limits.deadlines(TimeShares::GOMOKU, start);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
@@ -436,15 +449,9 @@ impl GomokuPlayer {
             return Ok(true);
         }
         b.play(block);
-        let opts = GomokuLevel::STRONG.options(0);
-        let deadlines = limits.deadlines(TimeShares::GOMOKU, start);
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let mut search = Search::new(b, &mut self.tt, &mut self.cache, stop, opts);
-        let found = search.vcf_first(max_fours - 1, deadlines.hard, node_limit);
-        if found.is_none() && search.aborted() {
-            return Err(Unfinished);
-        }
-        Ok(found.is_some())
+        Ok(self
+            .vcf_on(b, max_fours - 1, limits, start, stop)?
+            .is_some())
     }
 
     /// The full engine's analysis as it was before the static cut, the
