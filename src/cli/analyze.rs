@@ -164,11 +164,22 @@ fn connect4_columns(text: &str) -> anyhow::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// A move as the export writes it: a Connect Four column `"1"`-`"7"`, a
+/// Gomoku point `"h8"`.
+pub(crate) fn move_text(game: GameKind, x: u8, y: u8) -> String {
+    match game {
+        GameKind::ConnectFour => (u16::from(x) + 1).to_string(),
+        GameKind::Gomoku | GameKind::Renju => {
+            format!("{}{}", char::from(b'a' + x), u16::from(y) + 1)
+        }
+    }
+}
+
 /// A move as the export writes it: a Connect Four column `"1"`-`"7"`.
 fn move_id(game: GameKind, m: Move) -> String {
     match m {
-        Move::Column(c) => super::games::move_text(game, c, 0),
-        Move::Point(p) => super::games::move_text(game, p.x, p.y),
+        Move::Column(c) => move_text(game, c, 0),
+        Move::Point(p) => move_text(game, p.x, p.y),
     }
 }
 

@@ -19,6 +19,8 @@ use crate::game::{GameKind, Point, Position};
 use crate::store::{ExportFilter, GameRecord, GameResult, MAX_PAGE, Store, parse_day, rfc3339};
 use crate::term::board::{BoardView, Theme, draw_board};
 
+use super::analyze::move_text;
+
 #[derive(Debug, clap::Subcommand)]
 pub enum GamesCommand {
     /// Every recorded game matching the filters, one per line, oldest first.
@@ -178,17 +180,6 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A move as the export writes it: a Connect Four column `"1"`-`"7"`, a
-/// Gomoku point `"h8"`.
-pub(crate) fn move_text(game: GameKind, x: u8, y: u8) -> String {
-    match game {
-        GameKind::ConnectFour => (u16::from(x) + 1).to_string(),
-        GameKind::Gomoku | GameKind::Renju => {
-            format!("{}{}", char::from(b'a' + x), u16::from(y) + 1)
-        }
-    }
 }
 
 /// A move as people read it, the same as on the board: a Connect Four
