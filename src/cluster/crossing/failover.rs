@@ -66,8 +66,21 @@ impl Crossing {
                 });
                 return true;
             }
+            // Our view of the hosts lags after this host was paused or cut
+            // off: a host missing from it is asked about afresh before its
+            // room is treated as lost (a player sent there would be told
+            // their game's host is not answering while it is).
             let live = self.live.borrow().clone();
-            let owner_live = live.get(&stored.owner) == Some(&stored.owner_instance);
+            let seen = live.get(&stored.owner) == Some(&stored.owner_instance);
+            let owner_live = seen
+                || self
+                    .presence_afresh(
+                        &stored.owner,
+                        &stored.owner_instance,
+                        tokio::time::Instant::now() + Duration::from_secs(1),
+                    )
+                    .await
+                    == Some(true);
             if owner_live && !stored.released {
                 let answer = if visiting {
                     let still = lock(&self.visits)

@@ -187,6 +187,27 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Crossing {
+    /// Whether `host`'s run `instance` is alive by its presence read
+    /// afresh from NATS (not this host's view, which lags after a pause or
+    /// after NATS came back): `None` when NATS did not answer by `deadline`.
+    async fn presence_afresh(
+        &self,
+        host: &str,
+        instance: &str,
+        deadline: tokio::time::Instant,
+    ) -> Option<bool> {
+        let read = tokio::time::timeout_at(deadline, self.hosts.entry(format!("host.{host}")));
+        match read.await {
+            Ok(Ok(Some(e))) if e.operation == kv::Operation::Put => Some(
+                super::Presence::parse(&e.value)
+                    .is_some_and(|p| p.instance == instance && p.alive(crate::store::now_ms())),
+            ),
+            Ok(Ok(_)) => Some(false),
+            Ok(Err(e)) if e.kind() == kv::EntryErrorKind::InvalidKey => Some(false),
+            Ok(Err(_)) | Err(_) => None,
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         client: async_nats::Client,

@@ -114,16 +114,10 @@ impl Crossing {
         let deadline = tokio::time::Instant::now() + PRUNE_TIME;
         let mut gone = Vec::new();
         for (host, instance) in unknown {
-            let read = tokio::time::timeout_at(deadline, self.hosts.entry(format!("host.{host}")));
-            let dead = match read.await {
-                Ok(Ok(Some(e))) if e.operation == kv::Operation::Put => {
-                    !crate::cluster::Presence::parse(&e.value)
-                        .is_some_and(|p| p.instance == instance && p.alive(crate::store::now_ms()))
-                }
-                Ok(Ok(_)) => true,
-                Ok(Err(e)) => e.kind() == kv::EntryErrorKind::InvalidKey,
+            let dead = match self.presence_afresh(&host, &instance, deadline).await {
+                Some(alive) => !alive,
                 // No answer in time: kept for the next look.
-                Err(_) => false,
+                None => false,
             };
             if dead {
                 gone.push((host, instance));
