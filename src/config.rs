@@ -52,6 +52,7 @@ struct RawConfig {
     games: RawGames,
     store: RawStore,
     chat: RawChat,
+    analysis: RawAnalysis,
     http: RawHttp,
     cluster: RawCluster,
     log: RawLog,
@@ -150,6 +151,24 @@ impl Default for RawChat {
             enabled: true,
             max_length: 200,
             per_minute: 20,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawAnalysis {
+    enabled: bool,
+    max_parallel: u64,
+    budget_ms: u64,
+}
+
+impl Default for RawAnalysis {
+    fn default() -> Self {
+        RawAnalysis {
+            enabled: true,
+            max_parallel: 1,
+            budget_ms: 1000,
         }
     }
 }
@@ -388,6 +407,17 @@ impl GamesConfig {
     }
 }
 
+/// The move-by-move analysis of finished games (`[a]` on the end screen
+/// and in replays): run off the games' rooms, a bounded number at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnalysisConfig {
+    pub enabled: bool,
+    /// Games analysed at once (each on a core of its own).
+    pub max_parallel: usize,
+    /// Time for each position.
+    pub budget: std::time::Duration,
+}
+
 /// Chat at the table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatConfig {
@@ -450,6 +480,7 @@ pub struct Config {
     pub games: GamesConfig,
     pub store: StoreConfig,
     pub chat: ChatConfig,
+    pub analysis: AnalysisConfig,
     pub http: HttpConfig,
     pub cluster: ClusterConfig,
     /// A tracing filter directive such as `info` or `inarow=debug`.
@@ -663,6 +694,16 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         max_length: count("chat.max_length", raw.chat.max_length, 1, 1000)?,
         per_minute: count("chat.per_minute", raw.chat.per_minute, 1, 600)?,
     };
+    let analysis = AnalysisConfig {
+        enabled: raw.analysis.enabled,
+        max_parallel: count("analysis.max_parallel", raw.analysis.max_parallel, 1, 64)?,
+        budget: std::time::Duration::from_millis(count(
+            "analysis.budget_ms",
+            raw.analysis.budget_ms,
+            10,
+            60_000,
+        )? as u64),
+    };
     let computer = ComputerConfig {
         think: {
             let ms = raw.computer.think_ms;
@@ -807,6 +848,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         },
         store,
         chat,
+        analysis,
         http,
         cluster,
         log_level: level,

@@ -35,6 +35,7 @@
 //!   `book`, `pbrain`).
 #![forbid(unsafe_code)]
 
+pub mod analyst;
 pub mod cli;
 pub mod cluster;
 pub mod config;

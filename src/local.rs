@@ -166,6 +166,9 @@ pub struct LocalDriver {
     generation: u64,
     /// The running search's stop flag, if one is out.
     thinking: Option<Arc<AtomicBool>>,
+    /// An analysis the session asked for, for the caller to run
+    /// ([`LocalDriver::take_analysis`]).
+    analysis: Option<crate::session::review::AnalyzeAsk>,
 }
 
 impl LocalDriver {
@@ -175,7 +178,15 @@ impl LocalDriver {
             seed,
             generation: 0,
             thinking: None,
+            analysis: None,
         }
+    }
+
+    /// The analysis the session asked for, if any: the caller runs it
+    /// (on a thread of its own) and hands the answer to
+    /// [`Session::show_analysis`].
+    pub fn take_analysis(&mut self) -> Option<crate::session::review::AnalyzeAsk> {
+        self.analysis.take()
     }
 
     /// The game in play, if any.
@@ -302,6 +313,10 @@ impl LocalDriver {
                 self.move_on();
                 self.game = None;
                 session.to_local_menu()
+            }
+            Request::Analyze(ask) => {
+                self.analysis = Some(ask);
+                Output::default()
             }
             // Host-only requests; a local session never makes them.
             Request::SetName(_)

@@ -155,3 +155,56 @@ fn analyze_refuses_what_is_not_a_game_in_words() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// Over SSH, as players see it: `[a]` on a game's end screen shows its
+/// analysis (the first player's move in the corner column is the
+/// blunder that lost a won game), Esc goes back to the end screen, and
+/// the analysis is kept with the game's record in the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_on_the_end_screen_shows_the_analysis_and_it_is_kept_with_the_record() {
+    use crate::util::ssh::{play, start_host_with};
+    let t = start_host_with("[analysis]\nbudget_ms = 2000\n").await;
+    let (mut first, mut second) = crate::ssh::quick_match_pair(&t, ["alice", "bob"], b"1").await;
+    for _ in 0..3 {
+        play(&mut first, "a").await;
+        play(&mut second, "b").await;
+    }
+    play(&mut first, "a").await;
+    let end = first.wait_for("wins with (0|0) (0|1) (0|2) (0|3)").await;
+    assert!(end.contains("[a] analysis"), "{end}");
+    first.send(b"a").await;
+    let shown = first.wait_for("1 blunder (move 1)").await;
+    // The first move: a win thrown away, the middle column marked best.
+    first.send(b"\x1b[H\x1b[C").await;
+    let shown_first = first.wait_for("Move 1 of 7").await;
+    assert!(shown_first.contains("blunder"), "{shown_first}");
+    assert!(shown_first.contains("best: D (marked *)"), "{shown_first}");
+    assert!(shown.contains("alice:"), "{shown}");
+    // The other player asks too: the same analysis (kept, or the one
+    // being made), not a second computation.
+    second.wait_for("[a] analysis").await;
+    second.send(b"a").await;
+    second.wait_for("1 blunder (move 1)").await;
+    // Esc: the end screen again, with its keys.
+    first.send(b"\x1b").await;
+    first.wait_for("[r] rematch").await;
+    // Kept with the record.
+    let url = format!("sqlite://{}", t.dir.path().join("var/inarow.db").display());
+    let store = inarow::store::Store::open(&url).await.unwrap();
+    let games = store
+        .export(&inarow::store::ExportFilter {
+            player: None,
+            game: None,
+            since_ms: None,
+            after: None,
+            limit: 10,
+        })
+        .await
+        .unwrap();
+    assert_eq!(games.len(), 1);
+    let kept = store.analysis(&games[0].id).await.unwrap().expect("kept");
+    let json: serde_json::Value = serde_json::from_str(&kept.moves).unwrap();
+    assert_eq!(json[0]["label"], "blunder", "{json}");
+    assert_eq!(json[0]["best"], serde_json::json!(["4"]), "{json}");
+    store.close().await;
+}

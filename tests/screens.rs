@@ -825,6 +825,7 @@ fn c4_replay() -> ReplayView {
         winner: Some(Side::First),
         reason: "four in a line".into(),
         date: "2026-11-23".into(),
+        game_id: Some("game-0".into()),
     }
 }
 
@@ -1004,6 +1005,27 @@ fn the_replay_steps_through_the_moves_and_marks_the_line_at_the_end() {
     r.send(b"\x1b[F");
     r.shows("Move 7 of 7");
     assert!(board(&r).contains('*'));
+    // a: the analysis of this recorded game is asked for, and shown once
+    // it comes: the summary, and each move's label.
+    r.shows("press a for the analysis");
+    r.send(b"a");
+    let ask = match r.take_requests().as_slice() {
+        [Request::Analyze(ask)] => ask.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(ask.game_id.as_deref(), Some("game-0"));
+    assert_eq!(ask.moves, c4_replay().moves);
+    r.shows("analysing the game");
+    let analysis = inarow::analyst::Analyzer::new(std::time::Duration::from_secs(2), 16)
+        .game(&ask.rules, &ask.moves)
+        .expect("a standard game");
+    let out = r
+        .session
+        .show_analysis(&ask, Ok(std::sync::Arc::new(analysis)));
+    r.apply(out);
+    r.shows("Alice: no mistakes, Computer:");
+    r.shows("Alice D: best");
+    r.no_enlarge();
     // Esc: back to the profile.
     r.esc();
     r.shows("Profile of Alice");
@@ -1034,6 +1056,21 @@ fn a_gomoku_replay_fits_80x24() {
     r.no_enlarge();
     r.shows("Move 9 of 9");
     assert!(r.screen().contains('*'), "{}", r.screen());
+    // With its analysis (two lines more) it still fits.
+    r.send(b"a");
+    let Some(Request::Analyze(ask)) = r.take_requests().pop() else {
+        panic!("a asks for the analysis")
+    };
+    let analysis = inarow::analyst::Analyzer::new(std::time::Duration::from_millis(100), 16)
+        .game(&ask.rules, &ask.moves)
+        .expect("a Gomoku game");
+    let out = r
+        .session
+        .show_analysis(&ask, Ok(std::sync::Arc::new(analysis)));
+    r.apply(out);
+    r.no_enlarge();
+    r.shows("Alice: ");
+    r.shows("Move 9 of 9");
 }
 
 #[test]

@@ -47,7 +47,7 @@ async fn a_player_with_a_key_replays_a_game_from_the_profile_and_gets_a_link_cod
     c.wait_for("Move 2 of 2").await;
     c.walk(&[
         (b"\x1b[H", "Move 0 of 2"),
-        (b"\x1b[C", "Move 1 of 2   last: D"),
+        (b"\x1b[C", "Move 1 of 2  Nora D"),
         (b"\x1b[F", "Move 2 of 2"),
         (b"\x1b", "Profile of Nora"),
     ])

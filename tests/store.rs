@@ -1779,3 +1779,140 @@ async fn store_an_accounts_stones_are_kept_between_visits() {
     })
     .await;
 }
+
+/// A game's analysis is kept with its record once: read back as it was
+/// written, never for a game the store does not hold, replaced only by a
+/// newer format, gone with its game's row never left dangling, bounded.
+#[tokio::test]
+async fn store_keeps_a_games_analysis_with_its_record() {
+    use inarow::store::KeptAnalysis;
+    on_both(|b, store| async move {
+        let g = game(
+            [person("Alice", None, "red"), person("Bob", None, "yellow")],
+            Some(0),
+            false,
+            NOW,
+        );
+        store.record_game(&g).await.unwrap();
+        assert_eq!(store.analysis(&g.id).await.unwrap(), None, "{}", b.name);
+        let first = KeptAnalysis {
+            version: 1,
+            budget_ms: 1000,
+            moves: r#"[{"move":"4"}]"#.into(),
+        };
+        assert!(store.keep_analysis(&g.id, &first, NOW).await.unwrap());
+        assert_eq!(store.analysis(&g.id).await.unwrap(), Some(first.clone()));
+        // Kept once: a second host's analysis of the same format is not
+        // written over it; a newer format's is.
+        let again = KeptAnalysis {
+            moves: "[]".into(),
+            ..first.clone()
+        };
+        assert!(!store.keep_analysis(&g.id, &again, NOW).await.unwrap());
+        assert_eq!(store.analysis(&g.id).await.unwrap(), Some(first.clone()));
+        let newer = KeptAnalysis {
+            version: 2,
+            ..again.clone()
+        };
+        assert!(store.keep_analysis(&g.id, &newer, NOW).await.unwrap());
+        assert_eq!(store.analysis(&g.id).await.unwrap(), Some(newer));
+        // No game, no analysis.
+        assert!(
+            !store
+                .keep_analysis("no-such-game", &first, NOW)
+                .await
+                .unwrap()
+        );
+        assert_eq!(store.analysis("no-such-game").await.unwrap(), None);
+        assert_eq!(store.analysis(&"x".repeat(100)).await.unwrap(), None);
+        // Bounded.
+        let huge = KeptAnalysis {
+            moves: "x".repeat(inarow::store::MAX_ANALYSIS_LEN + 1),
+            ..first.clone()
+        };
+        assert!(matches!(
+            store.keep_analysis(&g.id, &huge, NOW).await,
+            Err(StoreError::Invalid(_))
+        ));
+        // A reopened store still has it.
+        let reopened = b.open().await.unwrap();
+        assert!(reopened.analysis(&g.id).await.unwrap().is_some());
+        reopened.close().await;
+    })
+    .await;
+}
+
+/// The host's analyst: a recorded game is analysed off the caller's task,
+/// kept in the store, and read back from there the next time (on any
+/// host, in a cluster); a game asked for by two people at once is
+/// analysed once; switched off, it says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyst_keeps_what_it_made_and_makes_it_once() {
+    use inarow::analyst::{Analyst, Unanalysed};
+    use inarow::config::AnalysisConfig;
+    use inarow::game::{Move, Rules};
+    on_both(|b, store| async move {
+        let mut g = game(
+            [person("Alice", None, "red"), person("Bob", None, "yellow")],
+            Some(0),
+            false,
+            NOW,
+        );
+        // Alice plays the middle column four times, Bob beside it.
+        g.moves = [(3, 0), (4, 0), (3, 1), (4, 1), (3, 2), (4, 2), (3, 3)]
+            .iter()
+            .map(|&(x, y)| MoveRecord { x, y, ms: 100 })
+            .collect();
+        store.record_game(&g).await.unwrap();
+        let config = AnalysisConfig {
+            enabled: true,
+            max_parallel: 1,
+            budget: std::time::Duration::from_millis(3000),
+        };
+        let analyst = Analyst::new(config.clone(), Some(store.clone()));
+        let moves: Vec<Move> = g.moves.iter().map(|m| Move::Column(m.x)).collect();
+        let rules = Rules::connect_four();
+        let (one, two) = tokio::join!(
+            analyst.of_game(Some(g.id.clone()), rules, moves.clone()),
+            analyst.of_game(Some(g.id.clone()), rules, moves.clone()),
+        );
+        let one = one.expect("analysed");
+        assert_eq!(one, two.expect("analysed"), "{}", b.name);
+        assert_eq!(one.len(), 7);
+        // The last move is the win itself, proven.
+        assert_eq!(one[6].before, one[6].after);
+        assert!(one[6].exact && one[6].before.is_some_and(|v| v > 0));
+        let kept = store.analysis(&g.id).await.unwrap().expect("kept");
+        let json: serde_json::Value = serde_json::from_str(&kept.moves).unwrap();
+        assert_eq!(json.as_array().map(Vec::len), Some(7));
+        // A second host (a second analyst on the same store) reads it
+        // back: the kept analysis, even when it is not what this host
+        // would make (here: written over by hand).
+        let marked = kept.moves.replacen("\"exact\":true", "\"exact\":false", 1);
+        assert_ne!(marked, kept.moves);
+        b.raw(
+            &format!("UPDATE game_analyses SET moves = '{marked}'"),
+            &format!("UPDATE game_analyses SET moves = '{marked}'"),
+        )
+        .await;
+        let other = Analyst::new(config.clone(), Some(store.clone()));
+        let read = other
+            .of_game(Some(g.id.clone()), rules, moves.clone())
+            .await
+            .unwrap();
+        assert_eq!(
+            read.iter().filter(|m| !m.exact).count(),
+            one.iter().filter(|m| !m.exact).count() + 1
+        );
+        // Off: said, nothing made.
+        let off = Analyst::new(
+            AnalysisConfig {
+                enabled: false,
+                ..config
+            },
+            None,
+        );
+        assert_eq!(off.of_game(None, rules, moves).await, Err(Unanalysed::Off));
+    })
+    .await;
+}

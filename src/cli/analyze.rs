@@ -7,22 +7,18 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::analysis::{Label, MoveAnalysis, connect4, gomoku, summary};
+use crate::analysis::{MoveAnalysis, connect4, gomoku, summary};
+use crate::analyst::{EVAL_LEVEL, move_id, move_json};
 use crate::engine::connect4::{Book, Solver};
-use crate::engine::gomoku::GomokuLevel;
 use crate::game::Rules;
 use crate::game::{GameKind, Move};
-use crate::store::GameRecord;
+use crate::session::review::{label_words, summary_words, value_words};
 
 /// Longest move list read (characters): a Connect Four game has at most
 /// 42 moves, a Gomoku game 225 points of up to 4 characters each.
 const MAX_MOVES_TEXT: usize = 2048;
-
-/// The level whose search judges Gomoku and Renju positions: the full
-/// engine, within each position's time.
-const EVAL_LEVEL: GomokuLevel = GomokuLevel::STRONG;
 
 #[derive(Debug, clap::Args)]
 pub struct AnalyzeArgs {
@@ -83,48 +79,6 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The engines an analysis runs on, kept from one game to the next (the
-/// solver's table stays warm).
-pub(crate) struct Analyzer {
-    solver: Solver,
-    book: Book,
-    /// The Gomoku engine of the last Gomoku or Renju game, for its rules.
-    gomoku: Option<(Rules, crate::engine::gomoku::GomokuPlayer)>,
-    budget: Duration,
-}
-
-impl Analyzer {
-    pub(crate) fn new(budget: Duration) -> Analyzer {
-        Analyzer {
-            solver: Solver::new(256),
-            book: Book::builtin(),
-            gomoku: None,
-            budget,
-        }
-    }
-
-    /// A recorded game's analysis; `None` for a game this host cannot
-    /// analyse yet (Connect Four on a board other than 7x6) or whose moves
-    /// are not a game.
-    pub(crate) fn record(&mut self, g: &GameRecord) -> Option<Vec<MoveAnalysis>> {
-        let rules = g.rules()?;
-        if g.game != GameKind::ConnectFour {
-            let points: Vec<(u8, u8)> = g.moves.iter().map(|m| (m.x, m.y)).collect();
-            if self.gomoku.as_ref().is_none_or(|(r, _)| *r != rules) {
-                self.gomoku = Some((rules, gomoku::player_for(&rules, 64)));
-            }
-            let (_, player) = self.gomoku.as_mut()?;
-            return gomoku::analyze(rules, &points, player, EVAL_LEVEL, self.budget).ok();
-        }
-        let standard = (g.width, g.height, g.k) == (7, 6, 4);
-        if !standard {
-            return None;
-        }
-        let columns: Vec<u8> = g.moves.iter().map(|m| m.x).collect();
-        connect4::analyze(&columns, &mut self.solver, Some(&self.book), self.budget).ok()
-    }
-}
-
 /// Gomoku or Renju points (`h8 i9`, spaces or commas between them) as
 /// (x column, y row) from 0.
 fn points_of(rules: &Rules, text: &str) -> anyhow::Result<Vec<(u8, u8)>> {
@@ -162,98 +116,6 @@ fn connect4_columns(text: &str) -> anyhow::Result<Vec<u8>> {
         }
     }
     Ok(out)
-}
-
-/// A move as the export writes it: a Connect Four column `"1"`-`"7"`, a
-/// Gomoku point `"h8"`.
-pub(crate) fn move_text(game: GameKind, x: u8, y: u8) -> String {
-    match game {
-        GameKind::ConnectFour => (u16::from(x) + 1).to_string(),
-        GameKind::Gomoku | GameKind::Renju => {
-            format!("{}{}", char::from(b'a' + x), u16::from(y) + 1)
-        }
-    }
-}
-
-/// A move as the export writes it: a Connect Four column `"1"`-`"7"`.
-fn move_id(game: GameKind, m: Move) -> String {
-    match m {
-        Move::Column(c) => move_text(game, c, 0),
-        Move::Point(p) => move_text(game, p.x, p.y),
-    }
-}
-
-/// One move's analysis as JSON: `value_before`, `value_after` (`null`
-/// where not settled), `best`, `label` (`null`: not settled), `exact`.
-pub fn move_json(game: GameKind, m: &MoveAnalysis) -> Value {
-    json!({
-        "move": move_id(game, m.played),
-        "value_before": m.before,
-        "value_after": m.after,
-        "best": m.best.iter().map(|&b| move_id(game, b)).collect::<Vec<_>>(),
-        "label": m.label.map(Label::id),
-        "exact": m.exact,
-    })
-}
-
-/// A value in words: Connect Four's `win (+3)`, `draw`, `loss (-2)`;
-/// Gomoku's evaluation `+250` or a proven `win`, `loss`; `not settled`.
-fn value_words(game: GameKind, v: Option<i32>) -> String {
-    match (game, v) {
-        (_, None) => "not settled".into(),
-        (GameKind::ConnectFour, Some(0)) => "draw".into(),
-        (GameKind::ConnectFour, Some(v)) if v > 0 => format!("win (+{v})"),
-        (GameKind::ConnectFour, Some(v)) => format!("loss ({v})"),
-        (_, Some(v)) if v > gomoku::PROVEN => "win".into(),
-        (_, Some(v)) if v < -gomoku::PROVEN => "loss".into(),
-        (_, Some(v)) => format!("{v:+}"),
-    }
-}
-
-/// What a label says to people. Without one: a Connect Four position the
-/// solver did not settle; a Gomoku move no threat search had a word for.
-fn label_words(game: GameKind, label: Option<Label>) -> &'static str {
-    match label {
-        None if game == GameKind::ConnectFour => "not settled",
-        None => "-",
-        Some(Label::Best) => "best",
-        Some(Label::SlowerWin) => "slower",
-        Some(Label::Mistake) => "mistake",
-        Some(Label::Blunder) => "blunder",
-        Some(Label::MissedWin) => "missed win",
-        Some(Label::AllowedWin) => "allowed a win",
-    }
-}
-
-/// The counts of one player's labelled moves: `1 blunder (move 14), 2
-/// mistakes (moves 3, 9)`, or `no mistakes`.
-pub fn summary_words(list: &[(Label, Vec<usize>)]) -> String {
-    if list.is_empty() {
-        return "no mistakes".into();
-    }
-    let parts: Vec<String> = list
-        .iter()
-        .map(|(label, at)| {
-            let n = at.len();
-            let name = match (label, n) {
-                (Label::Blunder, 1) => "blunder",
-                (Label::Blunder, _) => "blunders",
-                (Label::Mistake, 1) => "mistake",
-                (Label::Mistake, _) => "mistakes",
-                (Label::SlowerWin, 1) => "slower move",
-                (Label::SlowerWin, _) => "slower moves",
-                (Label::MissedWin, 1) => "missed win",
-                (Label::MissedWin, _) => "missed wins",
-                (Label::AllowedWin, 1) => "allowed win",
-                (Label::AllowedWin, _) => "allowed wins",
-                (Label::Best, _) => "best moves",
-            };
-            let moves: Vec<String> = at.iter().map(usize::to_string).collect();
-            let which = if n == 1 { "move" } else { "moves" };
-            format!("{n} {name} ({which} {})", moves.join(", "))
-        })
-        .collect();
-    parts.join(", ")
 }
 
 /// The analysis as text: a summary, then a line a move.
@@ -305,15 +167,5 @@ mod tests {
         assert!(!e.contains('\u{1b}'), "{e}");
         assert!(connect4_columns("48").is_err());
         assert!(connect4_columns("40").is_err());
-    }
-
-    #[test]
-    fn a_summary_counts_each_kind_with_its_moves() {
-        let list = vec![(Label::Blunder, vec![14]), (Label::Mistake, vec![3, 9])];
-        assert_eq!(
-            summary_words(&list),
-            "1 blunder (move 14), 2 mistakes (moves 3, 9)"
-        );
-        assert_eq!(summary_words(&[]), "no mistakes");
     }
 }

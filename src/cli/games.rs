@@ -19,7 +19,7 @@ use crate::game::{GameKind, Point, Position};
 use crate::store::{ExportFilter, GameRecord, GameResult, MAX_PAGE, Store, parse_day, rfc3339};
 use crate::term::board::{BoardView, Theme, draw_board};
 
-use super::analyze::move_text;
+use crate::analyst::move_text;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum GamesCommand {
@@ -117,7 +117,7 @@ async fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let mut analyzer = args
         .analyze
-        .then(|| super::analyze::Analyzer::new(ANALYSIS_BUDGET));
+        .then(|| crate::analyst::Analyzer::new(ANALYSIS_BUDGET, 256));
     let stdout = io::stdout();
     let mut out = stdout.lock();
     loop {
@@ -127,12 +127,14 @@ async fn export(args: ExportArgs) -> anyhow::Result<ExitCode> {
                 Format::Json => {
                     let mut json = export_json(g);
                     if let Some(a) = analyzer.as_mut() {
-                        let moves = a.record(g).map(|moves| {
-                            moves
-                                .iter()
-                                .map(|m| super::analyze::move_json(g.game, m))
-                                .collect::<Vec<_>>()
-                        });
+                        let moves = crate::analyst::kept_or_made(&store, a, g)
+                            .await
+                            .map(|moves| {
+                                moves
+                                    .iter()
+                                    .map(|m| crate::analyst::move_json(g.game, m))
+                                    .collect::<Vec<_>>()
+                            });
                         json["analysis"] = serde_json::json!(moves);
                     }
                     json.to_string()
@@ -164,12 +166,11 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
             crate::text::sanitize_quote(&args.id, 40)
         );
     };
-    store.close().await;
     out!("{}", show_text(&g));
     if args.analyze {
         let started = std::time::Instant::now();
-        let mut analyzer = super::analyze::Analyzer::new(ANALYSIS_BUDGET);
-        match analyzer.record(&g) {
+        let mut analyzer = crate::analyst::Analyzer::new(ANALYSIS_BUDGET, 256);
+        match crate::analyst::kept_or_made(&store, &mut analyzer, &g).await {
             Some(moves) => out!(
                 "\n{}",
                 super::analyze::text_of(g.game, &moves, started.elapsed())
@@ -179,6 +180,7 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    store.close().await;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -362,6 +364,7 @@ pub fn show_text(g: &GameRecord) -> String {
             cursor: None,
             theme: Theme::Ascii,
             show_forbidden: false,
+            hint: None,
         };
         let (lines, _) = draw_board(&view);
         for line in lines {

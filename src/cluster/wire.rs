@@ -106,6 +106,9 @@ pub struct WireState {
     /// The last swap2 choice: the chooser's side now, and the choice.
     #[serde(default)]
     swap2_chosen: Option<(u8, Swap2Choice)>,
+    /// The id the ended game is recorded under.
+    #[serde(default)]
+    record: Option<String>,
     /// Which change of the table this is, as its sender counts them (0:
     /// not counted). The sender sends the state again on its heartbeat,
     /// with the same number, so a state lost on the way (NATS restarting)
@@ -237,6 +240,7 @@ impl WireState {
             claim_in_ms: v.claim_from.map(|at| millis_from(now, at)),
             away_in_ms: v.away.map(|a| a.map(|at| millis_from(now, at))),
             watchers: v.watchers.min(u32::MAX as usize) as u32,
+            record: v.record.clone(),
             chat: v.chat.each_ref().map(|lines| {
                 lines
                     .iter()
@@ -390,6 +394,9 @@ impl WireState {
             away: self.away_in_ms.map(|a| a.map(|ms| instant_at(now, ms))),
             watchers: self.watchers as usize,
             chat,
+            record: self.record.filter(|id| {
+                id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            }),
         };
         let ids = [0, 1].map(|i| {
             if self.computer[i] {

@@ -74,6 +74,14 @@ pub enum ToSession {
     /// A guest back at their table by a resume code chose these stones
     /// (`[t]`) before.
     Stones(crate::term::board::Theme),
+    /// The host's analysis of a finished game this session asked for
+    /// (from the host's analyst, not the lobby).
+    Analysed(
+        Box<(
+            crate::session::review::AnalyzeAsk,
+            crate::session::review::Analysed,
+        )>,
+    ),
     /// You wait in quick match for this game: the other seeker here
     /// nearest to being paired with you, if any.
     Waiting(Box<(crate::game::GameKind, Option<crate::presence::Nearest>)>),

@@ -680,6 +680,10 @@ impl Room {
         view.away = self.sitters.each_ref().map(|s| s.away_until);
         view.watchers = self.watchers.len();
         view.chat = self.chat_shown.clone();
+        // The record's id once the game ended and was handed to the
+        // recorder (its analysis is kept with it).
+        view.record = (self.table.is_over() && self.record.recorded && self.recorder.is_some())
+            .then(|| self.record.id.clone());
         self.state_tx.send_replace(Arc::new(RoomState {
             view,
             ids: self.sitters.each_ref().map(|s| s.id),

@@ -141,6 +141,11 @@ struct Conn {
     /// The person chose the stones (now, or on an earlier visit): the
     /// terminal type no longer decides them.
     stones_chosen: bool,
+    /// This session's own inbox: answers of the host's services (the
+    /// analyst) come back on it.
+    inbox: crate::mailbox::Sender<ToSession>,
+    /// An analysis asked for and not yet answered.
+    analysing: Arc<std::sync::atomic::AtomicBool>,
     /// The last write of the stones setting to the store, if any (the next
     /// one waits for it).
     stones_write: Option<tokio::task::JoinHandle<()>>,
@@ -244,6 +249,7 @@ pub async fn run(
     let account = welcome.player.as_ref().map(|pl| pl.account.clone());
     let stones = welcome.stones;
     let (inbox_tx, mut inbox) = crate::mailbox::channel::<ToSession>(INBOX);
+    let own_inbox = inbox_tx.clone();
     let Some(name) = ctx
         .lobby
         .join(
@@ -297,6 +303,8 @@ pub async fn run(
         input_at: std::time::Instant::now(),
         remote_games: std::collections::HashMap::new(),
         stones_chosen: stones.is_some(),
+        inbox: own_inbox,
+        analysing: Arc::new(std::sync::atomic::AtomicBool::new(false)),
         stones_write: None,
     };
     let out = conn.session.open();
@@ -698,6 +706,7 @@ impl Conn {
         match req {
             Request::Quit => return Some(End::Quit),
             Request::Seat(cmd) => return self.seat(cmd).await,
+            Request::Analyze(ask) => self.analyze(ask),
             Request::ToMenu => self.leave_room().await,
             Request::Games => {
                 let mut rows = self.ctx.lobby.games().await;
@@ -807,6 +816,32 @@ impl Conn {
             }
         }
         None
+    }
+
+    /// Asks the host's analyst for a finished game's analysis; the answer
+    /// comes back through this session's inbox. One at a time a session.
+    fn analyze(&mut self, ask: crate::session::review::AnalyzeAsk) {
+        use std::sync::atomic::Ordering;
+        let inbox = self.inbox.clone();
+        if self.analysing.swap(true, Ordering::Relaxed) {
+            let answer = Err("one analysis at a time: the last one is on its way".to_string());
+            let _ = inbox.try_send(ToSession::Analysed(Box::new((ask, answer))));
+            return;
+        }
+        let analyst = Arc::clone(&self.ctx.analyst);
+        let pending = Arc::clone(&self.analysing);
+        tokio::spawn(async move {
+            let answer = analyst
+                .of_game(ask.game_id.clone(), ask.rules, ask.moves.clone())
+                .await
+                .map_err(|e| e.to_string());
+            if inbox
+                .try_send(ToSession::Analysed(Box::new((ask, answer))))
+                .is_err()
+            {
+                pending.store(false, Ordering::Relaxed);
+            }
+        });
     }
 
     /// Asks the store for what the profile, keys, leaderboard or replay
@@ -943,6 +978,12 @@ impl Conn {
             ToSession::Kick(m) => return Some(End::Message(m)),
             ToSession::Replaced(m) => return Some(End::Replaced(m)),
             ToSession::Said(m) => self.session.notice(&m),
+            ToSession::Analysed(done) => {
+                self.analysing
+                    .store(false, std::sync::atomic::Ordering::Relaxed);
+                let (ask, answer) = *done;
+                self.session.show_analysis(&ask, answer)
+            }
             ToSession::Invited(i) => self.session.invited(*i),
             ToSession::InvitationGone { from } => self.session.invitation_gone(from),
             // A guest back by a resume code: the stones they chose.

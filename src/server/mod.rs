@@ -56,6 +56,8 @@ pub struct Ctx {
     pub recorder: Arc<Recorder>,
     /// The computer's pool (for its load).
     pub computer: Computer,
+    /// Analyses finished games off their rooms.
+    pub analyst: Arc<crate::analyst::Analyst>,
     /// What operators see at `/metrics`.
     pub metrics: Arc<Metrics>,
     /// Cluster mode: this host's place in the cluster.
@@ -265,6 +267,7 @@ impl Host {
         let join_hint = join_hint(config.lobby.public_address.as_deref(), ssh_addr.port());
         let initial = store.bans_in_force(crate::store::now_ms()).await;
         let (bans_tx, bans_rx) = tokio::sync::watch::channel(Arc::new(initial.unwrap_or_default()));
+        let analyst = crate::analyst::Analyst::new(config.analysis.clone(), Some(store.clone()));
         let ctx = Arc::new(Ctx {
             ssh_config: Arc::new(ssh::russh_config(&config, key)),
             admission: Admission::new(config.limits.max_sessions, config.limits.max_per_ip),
@@ -274,6 +277,7 @@ impl Host {
             shutdown: CancellationToken::new(),
             tracker: TaskTracker::new(),
             join_hint,
+            analyst,
             store,
             recorder,
             computer,

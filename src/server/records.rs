@@ -2,7 +2,7 @@
 //! the leaderboard, a recorded game, an account's keys. Names are passed
 //! on as stored; the session sanitises every text it draws.
 
-use crate::game::{Colour, GameKind, Move, Point, Side};
+use crate::game::{Colour, Side};
 use crate::session::records::{
     GameOutcome, GameRow, KeyRow, LeaderRow, LeaderboardView, ProfileView, RatingRow, ReplayPlayer,
     ReplayView,
@@ -167,14 +167,7 @@ pub fn replay_view(g: &GameRecord) -> Option<ReplayView> {
             .find(|c| *c != players[0].colour)
             .unwrap_or(players[1].colour);
     }
-    let moves = g
-        .moves
-        .iter()
-        .map(|m| match g.game {
-            GameKind::ConnectFour => Move::Column(m.x),
-            GameKind::Gomoku | GameKind::Renju => Move::Point(Point::new(m.x, m.y)),
-        })
-        .collect();
+    let moves = crate::analyst::record_moves(g);
     let winner = match (g.result, g.winner) {
         (GameResult::Win, Some(w)) => Some(if usize::from(w) == first {
             Side::First
@@ -190,5 +183,6 @@ pub fn replay_view(g: &GameRecord) -> Option<ReplayView> {
         winner,
         reason: reason_text(g),
         date: date(g.started_ms),
+        game_id: Some(g.id.clone()),
     })
 }

@@ -260,6 +260,7 @@ impl Session {
             RecordsAction::LinkCode => out.requests.push(Request::LinkCode),
             RecordsAction::RemoveKey(fp) => out.requests.push(Request::RemoveKey(fp)),
             RecordsAction::Leaderboard(kind) => out.requests.push(Request::Leaderboard(kind)),
+            RecordsAction::Analyze(ask) => out.requests.push(Request::Analyze(ask)),
         }
     }
 
@@ -329,6 +330,7 @@ impl Session {
                         self.show_lobby();
                     }
                     PlayAction::Quit => out.requests.push(Request::Quit),
+                    PlayAction::Analyze(ask) => out.requests.push(Request::Analyze(ask)),
                 }
             }
             State::Lobby(lobby) => {

@@ -17,6 +17,7 @@ pub mod people;
 pub mod play;
 pub mod records;
 mod request;
+pub mod review;
 pub mod setup;
 mod shared;
 pub mod widgets;
@@ -528,6 +529,18 @@ impl Session {
         self.rendered()
     }
 
+    /// The host's analysis of a finished game ([`Request::Analyze`]):
+    /// shown on the end screen's analysis or the replay that asked for
+    /// it, if it is still showing that game.
+    pub fn show_analysis(&mut self, ask: &review::AnalyzeAsk, answer: review::Analysed) -> Output {
+        match &mut self.state {
+            State::Play(p) => p.set_analysis(ask, answer),
+            State::Records(r, _) => r.set_analysis(ask, answer),
+            _ => return Output::default(),
+        }
+        self.rendered()
+    }
+
     /// Remote: my account's keys.
     pub fn show_keys(&mut self, keys: Vec<KeyRow>) -> Output {
         if let State::Records(r, _) = &mut self.state {
@@ -724,7 +737,7 @@ impl Session {
                 s.frame(label, &r.stats, now.unwrap_or(s.since()), r.opts.match_wait)
             }
             (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
-            (State::Records(r, _), _) => r.frame(self.theme),
+            (State::Records(r, _), _) => r.frame(self.theme, usize::from(self.screen.size().0)),
             _ => Frame::new(),
         }
     }

@@ -35,6 +35,8 @@ pub enum PlayAction {
     ToMenu,
     Quit,
     Redraw,
+    /// The analysis of the game just ended.
+    Analyze(super::review::AnalyzeAsk),
 }
 
 /// Narrowest chat pane worth showing beside the board.
@@ -110,6 +112,9 @@ pub struct PlayScreen {
     /// In the last frame: the clock row (if any), the row above the board,
     /// and where the second clock starts ([`PlayScreen::time_lines`]).
     time_rows: Option<(Option<usize>, usize, usize)>,
+    /// `[a]` after the game: the game stepped through with its analysis
+    /// (Esc goes back to the end screen).
+    review: Option<Box<super::review::Review>>,
 }
 
 /// A drawn board and what it was drawn from.
@@ -146,6 +151,7 @@ impl PlayScreen {
             my_name: String::new(),
             board_cache: None,
             time_rows: None,
+            review: None,
         }
     }
 
@@ -255,6 +261,10 @@ impl PlayScreen {
         self.game = game;
         if self.game.ending.is_some() {
             self.confirm = None;
+        } else {
+            // A new game began (a rematch, a takeback): its analysis is
+            // not this one's.
+            self.review = None;
         }
         if new_round {
             let rules = *self.game.position.rules();

@@ -7,8 +7,9 @@
 //! text from a view is sanitised here before it is drawn, and every list is
 //! bounded.
 
-use crate::game::{Colour, GameKind, Move, Position, Rules, Side};
-use crate::term::board::{BoardView, Theme, draw_board};
+use super::review::{Review, ReviewAction};
+use crate::game::GameKind;
+use crate::term::board::Theme;
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Line, Style};
 use crate::text;
@@ -109,27 +110,7 @@ pub struct KeyRow {
     pub added: String,
 }
 
-/// One player of a recorded game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReplayPlayer {
-    pub name: String,
-    pub colour: Colour,
-}
-
-/// A recorded game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReplayView {
-    pub rules: Rules,
-    /// The side that moved first, then the other.
-    pub players: [ReplayPlayer; 2],
-    pub moves: Vec<Move>,
-    /// The winning side, if one won.
-    pub winner: Option<Side>,
-    /// Why the game ended, in words ("four in a line", "left the game").
-    pub reason: String,
-    /// `YYYY-MM-DD`.
-    pub date: String,
-}
+pub use super::review::{ReplayPlayer, ReplayView};
 
 /// What a key on these screens asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,6 +123,8 @@ pub enum RecordsAction {
     LinkCode,
     RemoveKey(String),
     Leaderboard(GameKind),
+    /// The analysis of the game replayed.
+    Analyze(super::review::AnalyzeAsk),
 }
 
 #[derive(Debug, Clone)]
@@ -159,10 +142,7 @@ enum Page {
         view: Option<LeaderboardView>,
         scroll: usize,
     },
-    Replay {
-        view: Box<ReplayView>,
-        shown: usize,
-    },
+    Replay(Box<Review>),
 }
 
 /// The profile and the screens reached from it, and the leaderboard.
@@ -284,12 +264,23 @@ impl RecordsScreen {
     }
 
     pub fn set_replay(&mut self, view: ReplayView) {
-        let shown = view.moves.len();
         self.message = None;
-        self.page = Page::Replay {
-            view: Box::new(view),
-            shown,
-        };
+        let game_id = view.game_id.clone();
+        self.page = Page::Replay(Box::new(Review::new(view, game_id)));
+    }
+
+    /// The host's analysis of the game replayed (dropped if another game
+    /// is shown by now).
+    pub fn set_analysis(
+        &mut self,
+        ask: &super::review::AnalyzeAsk,
+        answer: super::review::Analysed,
+    ) {
+        if let Page::Replay(review) = &mut self.page
+            && review.is_for(ask)
+        {
+            review.analysed(answer);
+        }
     }
 
     pub fn set_keys(&mut self, mut rows: Vec<KeyRow>) {
@@ -317,9 +308,7 @@ impl RecordsScreen {
     fn back(&mut self) -> RecordsAction {
         self.message = None;
         match self.page {
-            Page::Keys { .. } | Page::Replay { .. } | Page::Loading(_)
-                if self.profile.is_some() =>
-            {
+            Page::Keys { .. } | Page::Replay(_) | Page::Loading(_) if self.profile.is_some() => {
                 self.page = Page::Profile;
                 RecordsAction::None
             }
@@ -424,24 +413,14 @@ impl RecordsScreen {
                     _ => RecordsAction::None,
                 }
             }
-            Page::Replay { view, shown } => {
-                let n = view.moves.len();
-                match key {
-                    // , and . step too: a client in line mode has no arrows.
-                    Key::Left | Key::Up | Key::Char(',') => *shown = shown.saturating_sub(1),
-                    Key::Right | Key::Down | Key::Char(' ') | Key::Char('.') => {
-                        *shown = (*shown + 1).min(n)
-                    }
-                    Key::Home => *shown = 0,
-                    Key::End => *shown = n,
-                    _ => {}
-                }
-                RecordsAction::None
-            }
+            Page::Replay(review) => match review.handle(key) {
+                ReviewAction::None => RecordsAction::None,
+                ReviewAction::Analyze(ask) => RecordsAction::Analyze(ask),
+            },
         }
     }
 
-    pub fn frame(&self, theme: Theme) -> Frame {
+    pub fn frame(&self, theme: Theme, width: usize) -> Frame {
         let mut f = Frame::new();
         let keys = match &self.page {
             Page::Loading(text) => {
@@ -468,9 +447,9 @@ impl RecordsScreen {
                 self.board_lines(&mut f, *game, view.as_ref(), *scroll);
                 " arrows: other game, scroll   Esc back"
             }
-            Page::Replay { view, shown } => {
-                replay_lines(&mut f, view, *shown, theme);
-                " arrows: one move   Home/End: first/last   Esc back"
+            Page::Replay(review) => {
+                review.lines(&mut f, theme, width);
+                review.keys()
             }
         };
         match &self.message {
@@ -725,60 +704,4 @@ pub(super) fn window_start(selected: usize, len: usize, size: usize) -> usize {
     } else {
         selected.saturating_sub(size / 2).min(len - size)
     }
-}
-
-/// A recorded game at move `shown`: players, result, the board.
-fn replay_lines(f: &mut Frame, v: &ReplayView, shown: usize, theme: Theme) {
-    let colours = [v.players[0].colour, v.players[1].colour];
-    let mut players = Line::plain(" ");
-    for side in Side::BOTH {
-        let p = &v.players[side.index()];
-        players.push(
-            format!("{} {}", theme.stone(p.colour).trim_end(), clean(&p.name)),
-            theme.style(p.colour),
-        );
-        if side == Side::First {
-            players.push("  vs  ", Style::PLAIN.dim());
-        }
-    }
-    f.push(Line::styled(
-        format!(" {}   {}", v.rules.describe(), text::sanitize(&v.date, 10)),
-        Style::PLAIN.bold(),
-    ));
-    f.push(players);
-    let reason = text::sanitize(&v.reason, 30);
-    let result = match v.winner {
-        Some(s) => format!(" {} won: {reason}", clean(&v.players[s.index()].name)),
-        None => format!(" {reason}"),
-    };
-    f.push(Line::styled(result, Style::PLAIN.bold()));
-    // The position after `shown` moves, drawn as in a game: the last move
-    // and, once the line is on the board, the winning line marked.
-    let mut pos = Position::new(v.rules);
-    for m in v.moves.iter().take(shown) {
-        if pos.play(*m).is_err() {
-            break;
-        }
-    }
-    let (board, _) = draw_board(&BoardView {
-        position: &pos,
-        colours,
-        cursor: None,
-        theme,
-        show_forbidden: false,
-    });
-    for line in board {
-        let mut indented = Line::plain("  ");
-        indented.spans.extend(line.spans);
-        f.push(indented);
-    }
-    let last = shown
-        .checked_sub(1)
-        .and_then(|i| v.moves.get(i))
-        .map(|m| format!("   last: {}", v.rules.format_move(*m)))
-        .unwrap_or_default();
-    f.push(Line::styled(
-        format!(" Move {shown} of {}{last}", v.moves.len()),
-        Style::PLAIN,
-    ));
 }

@@ -66,6 +66,10 @@ pub enum Request {
     RoomClock(Option<crate::clock::TimeControl>),
     /// Remote: my room for a friend opens its games this way.
     RoomOpening(crate::table::Opening),
+    /// The analysis of a finished game (answered with
+    /// [`Session::show_analysis`]): on the end screen (local and remote)
+    /// and in a replay.
+    Analyze(super::review::AnalyzeAsk),
     /// Remote: the person chose these stones (`[t]`): keep the choice
     /// (with the account, or with a guest's resume code).
     SetStones(Theme),

@@ -165,7 +165,7 @@ impl<A: Clone> Default for Menu<A> {
 pub fn not_a_choice(key: Key) -> Option<String> {
     match key {
         Key::Char(c) if !c.is_whitespace() => Some(format!(
-            "'{}' is not one of the choices: use the key in brackets or the arrows and Enter",
+            "'{}' is not one of the choices: press a key in brackets",
             text::sanitize_quote(&c.to_string(), 4)
         )),
         _ => None,

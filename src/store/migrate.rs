@@ -31,6 +31,12 @@ const STEPS: &[Step] = &[
         include_str!("../../migrations/sqlite/0003_account_stones.sql"),
         include_str!("../../migrations/postgres/0003_account_stones.sql"),
     ),
+    (
+        4,
+        "game_analyses",
+        include_str!("../../migrations/sqlite/0004_game_analyses.sql"),
+        include_str!("../../migrations/postgres/0004_game_analyses.sql"),
+    ),
 ];
 
 /// The newest schema version this binary knows.

@@ -29,6 +29,7 @@ use crate::metrics::Metrics;
 
 mod accounts;
 mod admin;
+mod analyses;
 pub mod bench;
 mod games;
 mod journal;
@@ -59,6 +60,7 @@ pub use accounts::{
     normalize_link_code,
 };
 pub use admin::{BAN_TARGETS, BadBanTarget, Ban, BanTarget, UserInfo, account_target, ban_covers};
+pub use analyses::{KeptAnalysis, MAX_ANALYSIS_LEN};
 pub use games::{ExportFilter, LeaderEntry, Leaderboard, MAX_PAGE, Profile, Stored};
 pub use journal::{Journal, JournalRead};
 pub use migrate::SCHEMA_VERSION;

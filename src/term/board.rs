@@ -157,6 +157,9 @@ pub struct BoardView<'a> {
     /// Mark black's forbidden points (renju, black to move): set on the
     /// screen of the person who plays black, on their turn.
     pub show_forbidden: bool,
+    /// An empty point marked as the better move (the analysis of the move
+    /// just played): drawn `*` in that player's colour.
+    pub hint: Option<Point>,
 }
 
 /// Where the board's cells are within its lines: for mouse clicks.
@@ -316,6 +319,10 @@ pub fn draw_board(view: &BoardView<'_>) -> (Vec<Line>, BoardGeometry) {
                     }
                     (view.theme.stone(c), st)
                 }
+                None if view.hint == Some(p) => {
+                    let c = view.colours[pos.to_move().other().index()];
+                    ("* ", view.theme.style(c))
+                }
                 None if forbidden.contains(&p) => {
                     let st = match view.theme {
                         Theme::Emoji => Style {
@@ -464,6 +471,7 @@ mod tests {
                 cursor: Some(Cursor::Column(2)),
                 theme,
                 show_forbidden: false,
+                hint: None,
             };
             let (lines, geo) = draw_board(&view);
             let rows: Vec<&Line> = lines[geo.top..geo.top + 6].iter().collect();
@@ -500,6 +508,7 @@ mod tests {
             cursor: None,
             theme: Theme::Ascii,
             show_forbidden: false,
+            hint: None,
         })
     }
 
@@ -522,6 +531,7 @@ mod tests {
                 cursor: None,
                 theme: Theme::Ascii,
                 show_forbidden,
+                hint: None,
             })
         };
         let (lines, geo) = draw(&pos, true);
@@ -592,6 +602,7 @@ mod tests {
             cursor: Some(Cursor::Point(Point::new(3, 3))),
             theme: Theme::Ascii,
             show_forbidden: false,
+            hint: None,
         };
         let all = texts(&draw_board(&view).0).join("\n");
         assert_eq!(all.matches("(B )").count(), 1, "{all}");
@@ -611,6 +622,7 @@ mod tests {
                     cursor: Some(Cursor::Point(Point::new(cx, cy))),
                     theme,
                     show_forbidden: false,
+                    hint: None,
                 };
                 let lines = draw_board(&view).0;
                 let all = texts(&lines).join("\n");
@@ -642,6 +654,7 @@ mod tests {
             cursor: Some(Cursor::Point(Point::new(0, 14))),
             theme: Theme::Ascii,
             show_forbidden: false,
+            hint: None,
         };
         let (lines, geo) = draw_board(&view);
         let t = texts(&lines);

@@ -309,6 +309,9 @@ pub struct GameView {
     /// The last swap2 choice, until the next stone: the side the chooser
     /// sits at now, and what they chose.
     pub swap2_chosen: Option<(Side, Swap2Choice)>,
+    /// The id the game is recorded under, once it ended and its record
+    /// was kept (set by the room): its analysis is kept with it.
+    pub record: Option<String>,
 }
 
 /// Which of [`GameView::chat`] a line belongs to.
@@ -438,6 +441,7 @@ impl Table {
                 clock: None,
                 swap2: None,
                 swap2_chosen: None,
+                record: None,
             },
             offered_at: [None; 2],
             opening: Opening::Standard,

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
+pub mod analysis;
 pub mod cluster;
 pub mod connect4;
 pub mod failover;
@@ -14,6 +15,8 @@ pub mod store;
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
+    /// Play Connect Four games between the computer's easy and medium levels and report how much of them the analysis settles exactly, and how fast.
+    Analysis(analysis::BenchAnalysisArgs),
     /// Score the Connect Four reference positions and report speed.
     Connect4(connect4::BenchConnect4Args),
     /// Search fixed Gomoku positions; the node count is a regression signature.
@@ -42,6 +45,7 @@ pub struct PaceArgs {
 
 pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
     match cmd {
+        BenchCommand::Analysis(args) => analysis::run(args),
         BenchCommand::Connect4(args) => connect4::run(args),
         BenchCommand::Gomoku(args) => gomoku::run(args),
         BenchCommand::Server(args) => server::run(args),

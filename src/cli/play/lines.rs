@@ -26,6 +26,7 @@ fn print_board(out: &mut impl Write, view: &GameView, theme: Theme) -> io::Resul
         cursor: None,
         theme,
         show_forbidden: true,
+        hint: None,
     };
     let (lines, _) = draw_board(&bv);
     for line in lines {

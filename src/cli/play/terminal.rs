@@ -69,6 +69,9 @@ fn spawn_reader() -> mpsc::Receiver<Vec<u8>> {
     rx
 }
 
+/// Time for each position of a game's analysis (`[a]` after a game).
+const ANALYSIS_BUDGET: Duration = Duration::from_millis(1000);
+
 pub(super) fn run_terminal(
     options: PlayOptions,
     theme: Theme,
@@ -83,6 +86,7 @@ pub(super) fn run_terminal(
     let mut driver = LocalDriver::new(seed);
     let keys = spawn_reader();
     let (answer_tx, answers) = mpsc::channel::<Answer>();
+    let (analysed_tx, analysed) = mpsc::channel();
 
     let mut out = session.open();
     loop {
@@ -104,6 +108,21 @@ pub(super) fn run_terminal(
                 }
                 // The game loop has ended: nobody needs the answer.
                 let _ = tx.send(answer);
+            });
+        }
+
+        // The analysis of a game that ended: on another thread too.
+        if let Some(ask) = driver.take_analysis() {
+            let tx = analysed_tx.clone();
+            std::thread::spawn(move || {
+                let mut analyzer = crate::analyst::Analyzer::new(ANALYSIS_BUDGET, 64);
+                let answer = analyzer
+                    .game(&ask.rules, &ask.moves)
+                    .map(std::sync::Arc::new)
+                    .ok_or_else(|| {
+                        "only standard 7x6 Connect Four, Gomoku and Renju are analysed".to_string()
+                    });
+                let _ = tx.send((ask, answer));
             });
         }
 
@@ -129,6 +148,10 @@ pub(super) fn run_terminal(
         }
         while let Ok(answer) = answers.try_recv() {
             let o = driver.answer(&mut session, answer);
+            out.bytes.extend(o.bytes);
+        }
+        while let Ok((ask, answer)) = analysed.try_recv() {
+            let o = session.show_analysis(&ask, answer);
             out.bytes.extend(o.bytes);
         }
     }

@@ -125,13 +125,54 @@ impl PlayScreen {
 
     pub(super) fn after_game_keys(&self) -> String {
         let self_gone = self.seat_left(true);
-        let undo = if self.can_undo() { "[u] undo   " } else { "" };
+        let undo = if self.can_undo() { "[u] undo  " } else { "" };
         if self.remote && (self.partner_gone() || self_gone) {
-            "[l] back to the lobby   [q] quit".to_string()
+            "[a] analysis   [l] back to the lobby   [q] quit".to_string()
         } else if self.remote {
-            format!("[r] rematch   {undo}[l] back to the lobby   [q] quit")
+            format!("[r] rematch  [a] analysis  {undo}[l] lobby  [q] quit")
         } else {
-            format!("[r] play again   {undo}[m] menu   [q] quit")
+            format!("[r] play again  [a] analysis  {undo}[m] menu  [q] quit")
+        }
+    }
+
+    /// The game on this screen as a replay (for `[a]`): who played, the
+    /// moves, how it ended.
+    pub(super) fn replay_view(&self) -> super::super::records::ReplayView {
+        use crate::session::records::{ReplayPlayer, ReplayView};
+        let g = &self.game;
+        let player = |side: Side| ReplayPlayer {
+            name: g.seat(side).name.clone(),
+            colour: g.seat(side).colour,
+        };
+        let (winner, reason) = match g.ending.as_ref() {
+            Some(Ending::Line { winner, .. }) => (Some(*winner), "a line".to_string()),
+            Some(Ending::Draw) => (None, "draw: the board is full".to_string()),
+            Some(Ending::Forfeit { leaver, reason }) => (Some(leaver.other()), reason.clone()),
+            Some(Ending::Aborted { reason }) => (None, format!("stopped: {reason}")),
+            Some(Ending::Resigned { loser }) => (Some(loser.other()), "resigned".to_string()),
+            Some(Ending::DrawAgreed) => (None, "draw agreed".to_string()),
+            Some(Ending::Flag { loser }) => (Some(loser.other()), "out of time".to_string()),
+            None => (None, String::new()),
+        };
+        let mut pos = crate::game::Position::new(*g.position.rules());
+        let moves = g
+            .position
+            .history()
+            .iter()
+            .map(|&p| match self.kind() {
+                GameKind::ConnectFour => Move::Column(p.x),
+                GameKind::Gomoku | GameKind::Renju => Move::Point(p),
+            })
+            .take_while(|m| pos.play(*m).is_ok())
+            .collect();
+        ReplayView {
+            rules: *g.position.rules(),
+            players: [player(Side::First), player(Side::Second)],
+            moves,
+            winner,
+            reason,
+            date: String::new(),
+            game_id: g.record.clone(),
         }
     }
 

@@ -7,6 +7,15 @@ use super::*;
 impl PlayScreen {
     /// Draws the screen, top to bottom.
     pub fn frame(&mut self, theme: Theme) -> Frame {
+        if let Some(review) = &self.review {
+            // Nothing on it changes with the time alone.
+            self.time_rows = None;
+            let mut f = Frame::new();
+            review.lines(&mut f, theme, self.width);
+            f.push(self.message_line(true));
+            f.push(Line::styled(review.keys(), Style::PLAIN.dim()));
+            return f;
+        }
         let mut f = Frame::new();
         f.push(self.title_line());
         let (players, second_at) = self.players_line(theme);
@@ -145,6 +154,7 @@ impl PlayScreen {
             // On my turn: only black has forbidden points, and the
             // board marks them only when black is to move.
             show_forbidden: cursor.is_some(),
+            hint: None,
         };
         let (lines, geometry) = draw_board(&view);
         self.board_cache = Some(Box::new(BoardCache {

@@ -135,6 +135,9 @@ impl PlayScreen {
             Key::CtrlL => return PlayAction::Redraw,
             _ => {}
         }
+        if self.review.is_some() {
+            return self.review_key(key);
+        }
         if self.chat_typing.is_some() {
             return self.chat_key(key);
         }
@@ -300,24 +303,61 @@ impl PlayScreen {
         }
     }
 
+    /// Keys of the analysis after the game: stepping, and back.
+    fn review_key(&mut self, key: Key) -> PlayAction {
+        match key {
+            Key::Esc | Key::Backspace | Key::Char('q' | 'Q') => {
+                self.review = None;
+                PlayAction::Redraw
+            }
+            key => match self.review.as_mut().map(|r| r.handle(key)) {
+                Some(super::super::review::ReviewAction::Analyze(ask)) => PlayAction::Analyze(ask),
+                _ => PlayAction::None,
+            },
+        }
+    }
+
+    /// `[a]` after the game: the game stepped through with its analysis,
+    /// asked of the host now.
+    fn open_review(&mut self) -> PlayAction {
+        let mut review = Box::new(super::super::review::Review::new(
+            self.replay_view(),
+            self.game.record.clone(),
+        ));
+        let ask = review.ask();
+        self.review = Some(review);
+        PlayAction::Analyze(ask)
+    }
+
+    /// The host's analysis of the game ended here (dropped when the
+    /// review is closed or another game began).
+    pub fn set_analysis(
+        &mut self,
+        ask: &super::super::review::AnalyzeAsk,
+        answer: super::super::review::Analysed,
+    ) {
+        if let Some(review) = self.review.as_mut()
+            && review.is_for(ask)
+        {
+            review.analysed(answer);
+        }
+    }
+
     /// Keys after the game: a rematch (when both are still there), the
-    /// lobby or menu, quitting.
+    /// analysis, the lobby or menu, quitting.
     fn after_game_key(&mut self, key: Key) -> PlayAction {
         let self_gone = self.seat_left(true);
         match key {
-            Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A') if self_gone => {
+            Key::Char('a' | 'A') => self.open_review(),
+            Key::Char('r') | Key::Char('R') if self_gone => {
                 self.set_notice("you left this game: no rematch", true);
                 PlayAction::None
             }
-            Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A')
-                if self.partner_gone() =>
-            {
+            Key::Char('r') | Key::Char('R') if self.partner_gone() => {
                 self.set_notice("your opponent has left: no rematch", true);
                 PlayAction::None
             }
-            Key::Char('r') | Key::Char('R') | Key::Char('a') | Key::Char('A') => {
-                PlayAction::Seat(SeatCmd::Rematch)
-            }
+            Key::Char('r') | Key::Char('R') => PlayAction::Seat(SeatCmd::Rematch),
             Key::Char('m') | Key::Char('M') | Key::Char('l') | Key::Char('L') | Key::Esc => {
                 PlayAction::ToMenu
             }

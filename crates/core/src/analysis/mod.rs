@@ -44,6 +44,20 @@ impl Label {
         }
     }
 
+    /// The label whose [`Label::id`] is `id`.
+    pub fn of_id(id: &str) -> Option<Label> {
+        [
+            Label::Best,
+            Label::SlowerWin,
+            Label::Mistake,
+            Label::Blunder,
+            Label::MissedWin,
+            Label::AllowedWin,
+        ]
+        .into_iter()
+        .find(|l| l.id() == id)
+    }
+
     /// The label of a move from exact values, both seen from the player
     /// who made it (positive: that player wins, the larger the sooner; 0:
     /// draw; negative: that player loses).
