@@ -101,6 +101,34 @@ impl Analyzer {
     }
 }
 
+/// A Connect Four game of the computer against itself, the kind people
+/// play against it: its `easy` level against its `medium` one (`easy_first`
+/// says who opens), seeded (the same seed, the same game). The moves until
+/// the game ends.
+pub fn computer_game(seed: u64, easy_first: bool) -> Vec<Move> {
+    use crate::engine::{EngineOptions, Level, Limits, engine_for};
+    let rules = Rules::connect_four();
+    let options = |s: u64| EngineOptions {
+        seed: Some(s),
+        ..EngineOptions::default()
+    };
+    let mut easy = engine_for(&rules, Level::Easy, &options(seed.wrapping_mul(2)));
+    let mut medium = engine_for(&rules, Level::Medium, &options(seed.wrapping_mul(2) + 1));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut pos = crate::game::Position::new(rules);
+    let mut moves = Vec::new();
+    while !pos.is_over() {
+        let easy_to_move = (moves.len() % 2 == 0) == easy_first;
+        let engine = if easy_to_move { &mut easy } else { &mut medium };
+        let m = engine.choose(&pos, &Limits::new(Duration::from_millis(200)), &stop);
+        if pos.play(m).is_err() {
+            break;
+        }
+        moves.push(m);
+    }
+    moves
+}
+
 /// A record's moves as the game's moves.
 pub fn record_moves(g: &GameRecord) -> Vec<Move> {
     g.moves

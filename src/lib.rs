@@ -54,4 +54,4 @@ pub mod term;
 
 // The pure core, a crate of its own (crates/core): the same paths as
 // before (`crate::game`, `inarow::engine`, ...).
-pub use inarow_core::{analysis, clock, engine, game, rng, table, text};
+pub use inarow_core::{analysis, clock, engine, game, puzzle, rng, table, text};

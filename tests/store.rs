@@ -203,7 +203,7 @@ where
     }
 }
 
-fn person(name: &str, account: Option<&str>, colour: &str) -> PlayerRecord {
+pub(crate) fn person(name: &str, account: Option<&str>, colour: &str) -> PlayerRecord {
     PlayerRecord::person(name, account, colour)
 }
 
@@ -1913,6 +1913,61 @@ async fn analyst_keeps_what_it_made_and_makes_it_once() {
             None,
         );
         assert_eq!(off.of_game(None, rules, moves).await, Err(Unanalysed::Off));
+    })
+    .await;
+}
+
+/// Puzzles are kept once per position (the mirror image's key is the
+/// same key), read back whole by id and in order, and bounded.
+#[tokio::test]
+async fn store_keeps_each_puzzle_once_and_reads_it_back() {
+    use inarow::store::NewPuzzle;
+    on_both(|b, store| async move {
+        let p = NewPuzzle {
+            game: "connect4".into(),
+            kind: "win".into(),
+            position: "641354636633611".into(),
+            line: "11212".into(),
+            win_in: Some(3),
+            key: "c4:1234abcd".into(),
+            source: "self-play".into(),
+        };
+        let id = store.add_puzzle(&p, NOW).await.unwrap().expect("new");
+        // The same position again (from another game): not kept twice.
+        let again = NewPuzzle {
+            source: "another-game".into(),
+            ..p.clone()
+        };
+        assert_eq!(store.add_puzzle(&again, NOW + 1).await.unwrap(), None, "{}", b.name);
+        let hold = NewPuzzle {
+            kind: "hold".into(),
+            position: "5355".into(),
+            line: "3".into(),
+            win_in: None,
+            key: "c4:99".into(),
+            ..p.clone()
+        };
+        let second = store.add_puzzle(&hold, NOW + 2).await.unwrap().expect("new");
+        let got = store.puzzle(&id).await.unwrap().expect("kept");
+        assert_eq!(got.puzzle, p);
+        assert_eq!((got.rating, got.deviation, got.created_ms), (1500, 350, NOW));
+        let all = store.puzzles(10).await.unwrap();
+        assert_eq!(
+            all.iter().map(|p| p.id.clone()).collect::<Vec<_>>(),
+            vec![id, second]
+        );
+        assert_eq!(store.puzzles(1).await.unwrap().len(), 1);
+        assert_eq!(store.puzzle("no-such-id").await.unwrap(), None);
+        assert_eq!(store.puzzle(&"x".repeat(100)).await.unwrap(), None);
+        let huge = NewPuzzle {
+            line: "1".repeat(5000),
+            key: "c4:big".into(),
+            ..p.clone()
+        };
+        assert!(matches!(
+            store.add_puzzle(&huge, NOW).await,
+            Err(StoreError::Invalid(_))
+        ));
     })
     .await;
 }

@@ -12,6 +12,7 @@ mod gomoku_engine;
 mod live;
 mod operators;
 mod properties;
+mod puzzles;
 mod rules;
 mod screens;
 mod screens_ssh;

@@ -33,6 +33,7 @@ pub mod games;
 pub mod keygen;
 pub mod pbrain;
 pub mod play;
+pub mod puzzles;
 pub mod serve;
 pub mod solve;
 pub mod train;
@@ -69,6 +70,9 @@ pub enum Command {
     /// The recorded games: export them, show one.
     #[command(subcommand)]
     Games(games::GamesCommand),
+    /// Puzzles made from real games: build them, list them, show one.
+    #[command(subcommand)]
+    Puzzles(puzzles::PuzzlesCommand),
     /// Bans, accounts and renames, on the store the configuration names.
     #[command(subcommand)]
     Admin(admin::AdminCommand),
@@ -118,6 +122,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Book(cmd) => book::run(cmd),
         Command::Pbrain(args) => pbrain::run(args),
         Command::Games(cmd) => games::run(cmd),
+        Command::Puzzles(cmd) => puzzles::run(cmd),
         Command::Admin(cmd) => admin::run(cmd),
         Command::Train(cmd) => train::run(cmd),
     }

@@ -37,6 +37,12 @@ const STEPS: &[Step] = &[
         include_str!("../../migrations/sqlite/0004_game_analyses.sql"),
         include_str!("../../migrations/postgres/0004_game_analyses.sql"),
     ),
+    (
+        5,
+        "puzzles",
+        include_str!("../../migrations/sqlite/0005_puzzles.sql"),
+        include_str!("../../migrations/postgres/0005_puzzles.sql"),
+    ),
 ];
 
 /// The newest schema version this binary knows.

@@ -30,6 +30,7 @@ use crate::metrics::Metrics;
 mod accounts;
 mod admin;
 mod analyses;
+mod puzzles;
 pub mod bench;
 mod games;
 mod journal;
@@ -61,6 +62,7 @@ pub use accounts::{
 };
 pub use admin::{BAN_TARGETS, BadBanTarget, Ban, BanTarget, UserInfo, account_target, ban_covers};
 pub use analyses::{KeptAnalysis, MAX_ANALYSIS_LEN};
+pub use puzzles::{NewPuzzle, StoredPuzzle};
 pub use games::{ExportFilter, LeaderEntry, Leaderboard, MAX_PAGE, Profile, Stored};
 pub use journal::{Journal, JournalRead};
 pub use migrate::SCHEMA_VERSION;

@@ -17,6 +17,7 @@
 pub mod analysis;
 pub mod clock;
 pub mod engine;
+pub mod puzzle;
 pub mod game;
 pub mod rng;
 pub mod table;

@@ -6,12 +6,10 @@
 //! same engines kept from one game to the next.
 
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::analyst::Analyzer;
-use crate::engine::{EngineOptions, Level, Limits, engine_for};
-use crate::game::{Move, Position, Rules};
+use crate::game::{Move, Rules};
 
 #[derive(Debug, clap::Args)]
 pub struct BenchAnalysisArgs {
@@ -32,31 +30,6 @@ pub struct BenchAnalysisArgs {
     /// seconds.
     #[arg(long, default_value_t = 20)]
     pub target_secs: u64,
-}
-
-/// One game between `easy` and `medium`, seeded; `easy_first` says who
-/// opens. The moves until the game ends.
-fn play_game(seed: u64, easy_first: bool) -> Vec<Move> {
-    let rules = Rules::connect_four();
-    let options = |s: u64| EngineOptions {
-        seed: Some(s),
-        ..EngineOptions::default()
-    };
-    let mut easy = engine_for(&rules, Level::Easy, &options(seed * 2));
-    let mut medium = engine_for(&rules, Level::Medium, &options(seed * 2 + 1));
-    let stop = AtomicBool::new(false);
-    let mut pos = Position::new(rules);
-    let mut moves = Vec::new();
-    while !pos.is_over() {
-        let easy_to_move = (moves.len() % 2 == 0) == easy_first;
-        let engine = if easy_to_move { &mut easy } else { &mut medium };
-        let m = engine.choose(&pos, &Limits::new(Duration::from_millis(200)), &stop);
-        if pos.play(m).is_err() {
-            break;
-        }
-        moves.push(m);
-    }
-    moves
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -85,7 +58,7 @@ pub fn run(args: BenchAnalysisArgs) -> anyhow::Result<ExitCode> {
     let (mut positions, mut exact, mut full, mut in_time) = (0, 0, 0, 0);
     for i in 0..games {
         let seed = args.seed + i as u64;
-        let moves = play_game(seed, i % 2 == 0);
+        let moves = crate::analyst::computer_game(seed, i % 2 == 0);
         let started = Instant::now();
         let Some(analysis) = analyzer.game(&rules, &moves) else {
             anyhow::bail!("game {seed}: not analysed");

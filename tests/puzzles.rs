@@ -1,0 +1,157 @@
+//! `inarow puzzles`: puzzles mined from games, kept once, listed and
+//! shown; every kept Connect Four puzzle checked again by a fresh solve
+//! of all its columns.
+
+use inarow::engine::connect4::{Book, C4Position, Cutoff, Solver, WIDTH};
+use inarow::puzzle::win_stones;
+
+use crate::util::inarow;
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = inarow().args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `N new kept` in `build`'s summary.
+fn kept(summary: &str) -> usize {
+    number_before(summary, " new kept")
+}
+
+/// `N already kept` in `build`'s summary.
+fn already(summary: &str) -> usize {
+    number_before(summary, " already kept")
+}
+
+fn number_before(summary: &str, what: &str) -> usize {
+    let at = summary.find(what).unwrap_or_else(|| panic!("{what:?} in {summary}"));
+    summary[..at]
+        .rsplit(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a number before {what:?} in {summary}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("var/inarow.db").display());
+    let config = dir.path().join("inarow.toml");
+    std::fs::write(&config, format!("[store]\nurl = \"{url}\"\n")).unwrap();
+    let config = config.to_str().unwrap();
+    // A recorded game with a puzzle in it: after its first 15 moves the
+    // second player wins only in column A (A, A, B, A, B).
+    let store = inarow::store::Store::open(&url).await.unwrap();
+    let mut g = crate::store::game(
+        [
+            crate::store::person("Ann", None, "red"),
+            crate::store::person("Bob", None, "yellow"),
+        ],
+        Some(1),
+        false,
+        1_700_000_000_000,
+    );
+    let mut heights = [0u8; 7];
+    g.moves = "641354636633611"
+        .bytes()
+        .chain("11212".bytes())
+        .map(|b| {
+            let x = b - b'1';
+            heights[usize::from(x)] += 1;
+            inarow::store::MoveRecord {
+                x,
+                y: heights[usize::from(x)] - 1,
+                ms: 100,
+            }
+        })
+        .collect();
+    store.record_game(&g).await.unwrap();
+    store.close().await;
+    let (ok, mined, err) = run(&[
+        "puzzles", "build", "--config", config, "--games", "1", "--budget-ms", "2000",
+    ]);
+    assert!(ok, "{mined}{err}");
+    assert!(mined.starts_with("1 games mined"), "{mined}");
+    let store = inarow::store::Store::open(&url).await.unwrap();
+    let from_game = store.puzzles(1000).await.unwrap();
+    store.close().await;
+    assert!(
+        from_game
+            .iter()
+            .any(|p| p.puzzle.source == g.id && p.puzzle.position == "641354636633611"),
+        "{mined}: {from_game:?}"
+    );
+    let (ok, out, err) = run(&[
+        "puzzles", "build", "--config", config, "--games", "0", "--from-self-play", "6",
+    ]);
+    assert!(ok, "{out}{err}");
+    assert!(out.starts_with("6 games mined in "), "{out}");
+    // Again: the same games give the same puzzles, none kept twice (a
+    // position settled only this time, on a busy machine, is new).
+    let (ok, again, err) = run(&[
+        "puzzles", "build", "--config", config, "--games", "0", "--from-self-play", "6",
+    ]);
+    assert!(ok, "{again}{err}");
+    let store = inarow::store::Store::open(&url).await.unwrap();
+    let all = store.puzzles(1000).await.unwrap();
+    store.close().await;
+    assert!(!all.is_empty(), "six games and no puzzle: {out}");
+    assert_eq!(
+        all.len(),
+        from_game.len() + kept(&out) + kept(&again),
+        "{out}{again}"
+    );
+    assert!(already(&again) >= 1, "{again}");
+    let (ok, list, _) = run(&["puzzles", "list", "--config", config]);
+    assert!(ok);
+    assert!(list.starts_with(&format!("{} puzzles", all.len())), "{list}");
+    // Every puzzle, solved afresh: exactly its first move wins (or, for
+    // "only move", does not lose), its win is as near as it says, and its
+    // line is legal and ends with the winning stone.
+    let book = Book::builtin();
+    let mut keys = std::collections::HashSet::new();
+    for p in &all {
+        let q = &p.puzzle;
+        assert!(keys.insert(q.key.clone()), "kept twice: {q:?}");
+        let pos = C4Position::from_moves(&q.position).unwrap();
+        let mut fresh = Solver::new(64);
+        let scores = fresh
+            .analyze_within(&pos, false, Some(&book), Cutoff::NONE)
+            .unwrap();
+        let first = usize::from(q.line.as_bytes()[0] - b'1');
+        let good: Vec<usize> = (0..WIDTH)
+            .filter(|&c| match q.kind.as_str() {
+                "win" => scores[c].is_some_and(|v| v > 0),
+                _ => scores[c].is_some_and(|v| v >= 0),
+            })
+            .collect();
+        assert_eq!(good, vec![first], "{q:?}: {scores:?}");
+        if q.kind == "win" {
+            let k = win_stones(scores[first].unwrap(), pos.moves());
+            assert_eq!(q.win_in, Some(i64::from(k)), "{q:?}");
+            assert!((2..=10).contains(&k), "{q:?}");
+        }
+        let mut line = pos;
+        for (i, b) in q.line.bytes().enumerate() {
+            let c = usize::from(b - b'1');
+            assert!(line.can_play(c), "{q:?}");
+            let last = i + 1 == q.line.len();
+            assert_eq!(line.is_winning_move(c), last && q.kind == "win", "{q:?}");
+            line.play_col(c);
+        }
+    }
+    // One shown: the task, the board, the solution.
+    let (ok, shown, err) = run(&["puzzles", "show", &all[0].id, "--config", config]);
+    assert!(ok, "{err}");
+    assert!(shown.contains("player to move: find the"), "{shown}");
+    assert!(shown.contains(&format!("solution {}", all[0].puzzle.line)), "{shown}");
+    assert!(shown.contains("+--+--+"), "{shown}");
+    // An unknown id: said, and a failure.
+    let (ok, _, err) = run(&["puzzles", "show", "no-such-puzzle\u{1b}[31m", "--config", config]);
+    assert!(!ok);
+    assert!(err.contains("no puzzle has the id"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err}");
+}
