@@ -27,7 +27,9 @@ fn already(summary: &str) -> usize {
 }
 
 fn number_before(summary: &str, what: &str) -> usize {
-    let at = summary.find(what).unwrap_or_else(|| panic!("{what:?} in {summary}"));
+    let at = summary
+        .find(what)
+        .unwrap_or_else(|| panic!("{what:?} in {summary}"));
     summary[..at]
         .rsplit(' ')
         .next()
@@ -71,7 +73,14 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
     store.record_game(&g).await.unwrap();
     store.close().await;
     let (ok, mined, err) = run(&[
-        "puzzles", "build", "--config", config, "--games", "1", "--budget-ms", "2000",
+        "puzzles",
+        "build",
+        "--config",
+        config,
+        "--games",
+        "1",
+        "--budget-ms",
+        "2000",
     ]);
     assert!(ok, "{mined}{err}");
     assert!(mined.starts_with("1 games mined"), "{mined}");
@@ -85,14 +94,28 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
         "{mined}: {from_game:?}"
     );
     let (ok, out, err) = run(&[
-        "puzzles", "build", "--config", config, "--games", "0", "--from-self-play", "6",
+        "puzzles",
+        "build",
+        "--config",
+        config,
+        "--games",
+        "0",
+        "--from-self-play",
+        "6",
     ]);
     assert!(ok, "{out}{err}");
     assert!(out.starts_with("6 games mined in "), "{out}");
     // Again: the same games give the same puzzles, none kept twice (a
     // position settled only this time, on a busy machine, is new).
     let (ok, again, err) = run(&[
-        "puzzles", "build", "--config", config, "--games", "0", "--from-self-play", "6",
+        "puzzles",
+        "build",
+        "--config",
+        config,
+        "--games",
+        "0",
+        "--from-self-play",
+        "6",
     ]);
     assert!(ok, "{again}{err}");
     let store = inarow::store::Store::open(&url).await.unwrap();
@@ -107,7 +130,10 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
     assert!(already(&again) >= 1, "{again}");
     let (ok, list, _) = run(&["puzzles", "list", "--config", config]);
     assert!(ok);
-    assert!(list.starts_with(&format!("{} puzzles", all.len())), "{list}");
+    assert!(
+        list.starts_with(&format!("{} puzzles", all.len())),
+        "{list}"
+    );
     // Every puzzle, solved afresh: exactly its first move wins (or, for
     // "only move", does not lose), its win is as near as it says, and its
     // line is legal and ends with the winning stone.
@@ -147,10 +173,19 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
     let (ok, shown, err) = run(&["puzzles", "show", &all[0].id, "--config", config]);
     assert!(ok, "{err}");
     assert!(shown.contains("player to move: find the"), "{shown}");
-    assert!(shown.contains(&format!("solution {}", all[0].puzzle.line)), "{shown}");
+    assert!(
+        shown.contains(&format!("solution {}", all[0].puzzle.line)),
+        "{shown}"
+    );
     assert!(shown.contains("+--+--+"), "{shown}");
     // An unknown id: said, and a failure.
-    let (ok, _, err) = run(&["puzzles", "show", "no-such-puzzle\u{1b}[31m", "--config", config]);
+    let (ok, _, err) = run(&[
+        "puzzles",
+        "show",
+        "no-such-puzzle\u{1b}[31m",
+        "--config",
+        config,
+    ]);
     assert!(!ok);
     assert!(err.contains("no puzzle has the id"), "{err}");
     assert!(!err.contains('\u{1b}'), "{err}");

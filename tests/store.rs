@@ -1938,7 +1938,12 @@ async fn store_keeps_each_puzzle_once_and_reads_it_back() {
             source: "another-game".into(),
             ..p.clone()
         };
-        assert_eq!(store.add_puzzle(&again, NOW + 1).await.unwrap(), None, "{}", b.name);
+        assert_eq!(
+            store.add_puzzle(&again, NOW + 1).await.unwrap(),
+            None,
+            "{}",
+            b.name
+        );
         let hold = NewPuzzle {
             kind: "hold".into(),
             position: "5355".into(),
@@ -1947,10 +1952,17 @@ async fn store_keeps_each_puzzle_once_and_reads_it_back() {
             key: "c4:99".into(),
             ..p.clone()
         };
-        let second = store.add_puzzle(&hold, NOW + 2).await.unwrap().expect("new");
+        let second = store
+            .add_puzzle(&hold, NOW + 2)
+            .await
+            .unwrap()
+            .expect("new");
         let got = store.puzzle(&id).await.unwrap().expect("kept");
         assert_eq!(got.puzzle, p);
-        assert_eq!((got.rating, got.deviation, got.created_ms), (1500, 350, NOW));
+        assert_eq!(
+            (got.rating, got.deviation, got.created_ms),
+            (1500, 350, NOW)
+        );
         let all = store.puzzles(10).await.unwrap();
         assert_eq!(
             all.iter().map(|p| p.id.clone()).collect::<Vec<_>>(),

@@ -129,12 +129,20 @@ async fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let newest = recorded.len().saturating_sub(args.games);
     for g in &recorded[newest..] {
         let columns: Vec<u8> = g.moves.iter().map(|m| m.x).collect();
-        keep_all(puzzles_in(&columns, &mut solver, Some(&book), budget), &g.id).await?;
+        keep_all(
+            puzzles_in(&columns, &mut solver, Some(&book), budget),
+            &g.id,
+        )
+        .await?;
         games += 1;
     }
     for i in 0..args.from_self_play {
         let columns = columns_of(&crate::analyst::computer_game(i as u64 + 1, i % 2 == 0));
-        keep_all(puzzles_in(&columns, &mut solver, Some(&book), budget), "self-play").await?;
+        keep_all(
+            puzzles_in(&columns, &mut solver, Some(&book), budget),
+            "self-play",
+        )
+        .await?;
         games += 1;
     }
     store.close().await;
@@ -182,7 +190,10 @@ async fn show(id: &str, config: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     let found = store.puzzle(id.trim()).await?;
     store.close().await;
     let Some(p) = found else {
-        bail!("no puzzle has the id {}", crate::text::sanitize_quote(id, 40));
+        bail!(
+            "no puzzle has the id {}",
+            crate::text::sanitize_quote(id, 40)
+        );
     };
     outln!("{}", show_text(&p));
     Ok(ExitCode::SUCCESS)
@@ -206,7 +217,11 @@ fn show_text(p: &StoredPuzzle) -> String {
             break;
         }
     }
-    let who = if columns.len() % 2 == 0 { "first" } else { "second" };
+    let who = if columns.len() % 2 == 0 {
+        "first"
+    } else {
+        "second"
+    };
     let task = match p.puzzle.kind.as_str() {
         "win" => format!(
             "the {who} player to move: find the winning move (a win in {} stones)",

@@ -30,11 +30,11 @@ use crate::metrics::Metrics;
 mod accounts;
 mod admin;
 mod analyses;
-mod puzzles;
 pub mod bench;
 mod games;
 mod journal;
 mod migrate;
+mod puzzles;
 mod rating;
 mod record;
 /// A sample game record for tests elsewhere in the crate.
@@ -62,10 +62,10 @@ pub use accounts::{
 };
 pub use admin::{BAN_TARGETS, BadBanTarget, Ban, BanTarget, UserInfo, account_target, ban_covers};
 pub use analyses::{KeptAnalysis, MAX_ANALYSIS_LEN};
-pub use puzzles::{NewPuzzle, StoredPuzzle};
 pub use games::{ExportFilter, LeaderEntry, Leaderboard, MAX_PAGE, Profile, Stored};
 pub use journal::{Journal, JournalRead};
 pub use migrate::SCHEMA_VERSION;
+pub use puzzles::{NewPuzzle, StoredPuzzle};
 pub use rating::{RATING_PERIOD_MS, Rating, RatingChange, RatingInfo};
 pub use record::{
     BadPoints, GameRecord, GameResult, InvalidRecord, MoveRecord, PlayerRecord, Reason, UnknownName,

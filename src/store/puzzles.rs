@@ -77,7 +77,11 @@ const COLUMNS: &str =
 impl Store {
     /// Keeps a new puzzle; `None` when its position (or its mirror image)
     /// is a puzzle already, else its id.
-    pub async fn add_puzzle(&self, p: &NewPuzzle, now_ms: i64) -> Result<Option<String>, StoreError> {
+    pub async fn add_puzzle(
+        &self,
+        p: &NewPuzzle,
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError> {
         if [&p.position, &p.line, &p.key, &p.source, &p.game, &p.kind]
             .iter()
             .any(|t| t.len() > MAX_TEXT)

@@ -17,8 +17,8 @@
 pub mod analysis;
 pub mod clock;
 pub mod engine;
-pub mod puzzle;
 pub mod game;
+pub mod puzzle;
 pub mod rng;
 pub mod table;
 pub mod text;

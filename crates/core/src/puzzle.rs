@@ -250,7 +250,10 @@ mod tests {
         // The empty board (several columns hold) and a win on the spot are
         // none.
         assert_eq!(puzzle_at(&[], &mut solver, Some(&book), budget), None);
-        assert_eq!(puzzle_at(&cols("112233"), &mut solver, Some(&book), budget), None);
+        assert_eq!(
+            puzzle_at(&cols("112233"), &mut solver, Some(&book), budget),
+            None
+        );
     }
 
     #[test]
