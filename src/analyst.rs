@@ -118,7 +118,7 @@ pub fn computer_game(seed: u64, easy_first: bool) -> Vec<Move> {
     let mut pos = crate::game::Position::new(rules);
     let mut moves = Vec::new();
     while !pos.is_over() {
-        let easy_to_move = (moves.len() % 2 == 0) == easy_first;
+        let easy_to_move = moves.len().is_multiple_of(2) == easy_first;
         let engine = if easy_to_move { &mut easy } else { &mut medium };
         let m = engine.choose(&pos, &Limits::new(Duration::from_millis(200)), &stop);
         if pos.play(m).is_err() {
@@ -127,6 +127,40 @@ pub fn computer_game(seed: u64, easy_first: bool) -> Vec<Move> {
         moves.push(m);
     }
     moves
+}
+
+/// A Gomoku (or Renju) game of the computer against itself: its level 3
+/// against its level 5 (`weak_first` says who opens), each with `think`
+/// a move and seeded. The points until the game ends (at most a full
+/// board).
+pub fn computer_points_game(
+    rules: Rules,
+    seed: u64,
+    weak_first: bool,
+    think: Duration,
+) -> Vec<(u8, u8)> {
+    use crate::engine::gomoku::GomokuLevel;
+    use crate::engine::{EngineOptions, Level, Limits, engine_for};
+    let options = |s: u64| EngineOptions {
+        seed: Some(s),
+        ..EngineOptions::default()
+    };
+    let level = |n| Level::Gomoku(GomokuLevel::new(n).unwrap_or(GomokuLevel::STRONG));
+    let mut weak = engine_for(&rules, level(3), &options(seed.wrapping_mul(2)));
+    let mut strong = engine_for(&rules, level(5), &options(seed.wrapping_mul(2) + 1));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut pos = crate::game::Position::new(rules);
+    let mut points = Vec::new();
+    while !pos.is_over() {
+        let weak_to_move = points.len().is_multiple_of(2) == weak_first;
+        let engine = if weak_to_move { &mut weak } else { &mut strong };
+        let m = engine.choose(&pos, &Limits::new(think), &stop);
+        match pos.play(m) {
+            Ok(p) => points.push((p.x, p.y)),
+            Err(_) => break,
+        }
+    }
+    points
 }
 
 /// A record's moves as the game's moves.

@@ -71,6 +71,31 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
         })
         .collect();
     store.record_game(&g).await.unwrap();
+    // And a Gomoku game with one: the second player wins by fours on the
+    // diagonal d8-h4, and only g5 starts it.
+    let mut go = crate::store::game(
+        [
+            crate::store::person("Ann", None, "red"),
+            crate::store::person("Bob", None, "yellow"),
+        ],
+        Some(1),
+        false,
+        1_700_000_100_000,
+    );
+    go.game = inarow::game::GameKind::Gomoku;
+    (go.width, go.height, go.k) = (15, 15, 5);
+    go.line = vec![(3, 7), (4, 6), (5, 5), (6, 4), (7, 3)];
+    go.moves = "h8 f6 i7 j6 h7 h6 k7 j7 i6 j5 j8 j4 j3 i5 k3 f8 g7 f5 f7 e7 i10 g5 h5 h4 i3 d8"
+        .split_whitespace()
+        .map(|w| inarow::store::MoveRecord {
+            x: w.as_bytes()[0] - b'a',
+            y: w[1..].parse::<u8>().unwrap() - 1,
+            ms: 100,
+        })
+        .collect();
+    store.record_game(&go).await.unwrap();
+    let back = store.game(&go.id).await.unwrap().expect("recorded");
+    assert!(back.rules().is_some(), "{back:?}");
     store.close().await;
     let (ok, mined, err) = run(&[
         "puzzles",
@@ -78,12 +103,12 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
         "--config",
         config,
         "--games",
-        "1",
+        "2",
         "--budget-ms",
         "2000",
     ]);
     assert!(ok, "{mined}{err}");
-    assert!(mined.starts_with("1 games mined"), "{mined}");
+    assert!(mined.starts_with("2 games mined"), "{mined}");
     let store = inarow::store::Store::open(&url).await.unwrap();
     let from_game = store.puzzles(1000).await.unwrap();
     store.close().await;
@@ -91,6 +116,12 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
         from_game
             .iter()
             .any(|p| p.puzzle.source == g.id && p.puzzle.position == "641354636633611"),
+        "{mined}: {from_game:?}"
+    );
+    assert!(
+        from_game.iter().any(|p| p.puzzle.source == go.id
+            && p.puzzle.line == "g5 h5 h4 i3 d8"
+            && p.puzzle.game == "gomoku"),
         "{mined}: {from_game:?}"
     );
     let (ok, out, err) = run(&[
@@ -104,7 +135,7 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
         "6",
     ]);
     assert!(ok, "{out}{err}");
-    assert!(out.starts_with("6 games mined in "), "{out}");
+    assert!(out.starts_with("12 games mined in "), "{out}");
     // Again: the same games give the same puzzles, none kept twice (a
     // position settled only this time, on a busy machine, is new).
     let (ok, again, err) = run(&[
@@ -139,9 +170,16 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
     // line is legal and ends with the winning stone.
     let book = Book::builtin();
     let mut keys = std::collections::HashSet::new();
+    let mut gomoku = 0;
     for p in &all {
         let q = &p.puzzle;
         assert!(keys.insert(q.key.clone()), "kept twice: {q:?}");
+        if q.game == "gomoku" {
+            gomoku_checks_out(q);
+            gomoku += 1;
+            continue;
+        }
+        assert_eq!(q.game, "connect4");
         let pos = C4Position::from_moves(&q.position).unwrap();
         let mut fresh = Solver::new(64);
         let scores = fresh
@@ -169,6 +207,7 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
             line.play_col(c);
         }
     }
+    assert!(gomoku >= 1, "the recorded game's puzzle, at least");
     // One shown: the task, the board, the solution.
     let (ok, shown, err) = run(&["puzzles", "show", &all[0].id, "--config", config]);
     assert!(ok, "{err}");
@@ -189,4 +228,71 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
     assert!(!ok);
     assert!(err.contains("no puzzle has the id"), "{err}");
     assert!(!err.contains('\u{1b}'), "{err}");
+}
+
+/// A Gomoku puzzle, checked afresh: a new engine finds a win by fours
+/// from the position starting with the puzzle's first move, no other
+/// first move keeps one, and the line is legal: fours, each answered at
+/// the one point that stops five, to the five.
+fn gomoku_checks_out(q: &inarow::store::NewPuzzle) {
+    use inarow::engine::Limits;
+    use inarow::engine::gomoku::stones_from_moves;
+    use inarow::game::{Move, Position, Rules};
+    let rules = Rules::gomoku();
+    let moves: Vec<Move> = q
+        .position
+        .split_whitespace()
+        .map(|w| rules.parse_move(w).unwrap())
+        .collect();
+    let line: Vec<Move> = q
+        .line
+        .split_whitespace()
+        .map(|w| rules.parse_move(w).unwrap())
+        .collect();
+    let xy = |m: &Move| match m {
+        Move::Point(p) => (p.x, p.y),
+        Move::Column(_) => panic!("a point"),
+    };
+    let points: Vec<(u8, u8)> = moves.iter().map(xy).collect();
+    let mut fresh = inarow::analysis::gomoku::player_for(&rules, 16);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let limits = Limits::new(std::time::Duration::from_secs(30));
+    let stones = stones_from_moves(&points);
+    assert!(
+        fresh.vcf(&stones, 12, &limits, &stop).unwrap().is_some(),
+        "{q:?}"
+    );
+    assert!(
+        fresh
+            .keeps_vcf(&stones, xy(&line[0]), 12, &limits, &stop)
+            .unwrap(),
+        "{q:?}"
+    );
+    let mut pos = Position::new(rules);
+    for m in &moves {
+        pos.play(*m).unwrap();
+    }
+    let mover = pos.to_move();
+    for y in 0..15 {
+        for x in 0..15 {
+            if (x, y) != xy(&line[0]) && pos.is_empty(inarow::game::Point::new(x, y)) {
+                assert!(
+                    !fresh
+                        .keeps_vcf(&stones, (x, y), 12, &limits, &stop)
+                        .unwrap(),
+                    "{q:?}: {x},{y} keeps a win too"
+                );
+            }
+        }
+    }
+    for (i, m) in line.iter().enumerate() {
+        assert!(!pos.is_over(), "{q:?}");
+        if i % 2 == 1 {
+            // The answer stops a five that was there.
+            assert!(pos.wins_with(*m, mover), "{q:?}: answer {i}");
+        }
+        pos.play(*m).unwrap();
+    }
+    assert!(pos.is_over(), "{q:?}");
+    assert_eq!(q.win_in, Some(line.len().div_ceil(2) as i64), "{q:?}");
 }

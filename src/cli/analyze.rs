@@ -143,10 +143,11 @@ pub(crate) fn text_of(game: GameKind, moves: &[MoveAnalysis], took: Duration) ->
             move_id(game, m.played),
             value_words(game, m.before),
             value_words(game, m.after),
-            if best.is_empty() {
-                "-".into()
-            } else {
-                best.join(",")
+            match (best.is_empty(), m.exact || game != GameKind::ConnectFour) {
+                (true, _) => "-".into(),
+                (false, true) => best.join(","),
+                // Not settled: the engine's guess.
+                (false, false) => format!("{}?", best.join(",")),
             },
             label_words(game, m.label),
         );

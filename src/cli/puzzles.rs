@@ -17,7 +17,8 @@ use clap::Subcommand;
 
 use crate::engine::connect4::{Book, Solver};
 use crate::game::{GameKind, Move, Rules};
-use crate::puzzle::{C4Puzzle, puzzles_in};
+use crate::puzzle::PuzzleKind;
+use crate::puzzle::{C4Puzzle, VcfPuzzle, puzzles_in, vcf_puzzles_in};
 use crate::store::{ExportFilter, NewPuzzle, StoredPuzzle};
 
 #[derive(Debug, Subcommand)]
@@ -45,8 +46,9 @@ pub struct BuildArgs {
     /// The newest N recorded games to mine.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
-    /// Also N games of the computer against itself (its easy level
-    /// against its medium one), for a store still young.
+    /// Also N games of the computer against itself, for a store still
+    /// young: N of Connect Four (its easy level against its medium one)
+    /// and N of Gomoku (its level 3 against its level 5).
     #[arg(long, default_value_t = 0)]
     pub from_self_play: usize,
     /// Time for each position's search, in milliseconds; a position not
@@ -83,6 +85,28 @@ fn columns_of(moves: &[Move]) -> Vec<u8> {
         .collect()
 }
 
+/// Points as the export writes them: `h8 i9`.
+fn points_text(game: GameKind, points: &[(u8, u8)]) -> String {
+    points
+        .iter()
+        .map(|&(x, y)| crate::analyst::move_text(game, x, y))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn new_vcf_puzzle(game: GameKind, p: &VcfPuzzle, source: &str) -> NewPuzzle {
+    NewPuzzle {
+        game: game.id().to_string(),
+        kind: "win".to_string(),
+        position: points_text(game, &p.moves),
+        line: points_text(game, &p.line),
+        // The mover's fours and five.
+        win_in: Some(p.line.len().div_ceil(2) as i64),
+        key: format!("{}:{}", game.id(), p.key),
+        source: source.to_string(),
+    }
+}
+
 fn new_puzzle(p: &C4Puzzle, source: &str) -> NewPuzzle {
     NewPuzzle {
         game: GameKind::ConnectFour.id().to_string(),
@@ -102,48 +126,74 @@ async fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let mut solver = Solver::new(256);
     let book = Book::builtin();
     let (mut found, mut kept, mut games) = (0usize, [0usize; 2], 0usize);
-    let mut keep_all = async |list: Vec<C4Puzzle>, source: &str| -> anyhow::Result<()> {
-        for p in list {
-            found += 1;
-            if store
-                .add_puzzle(&new_puzzle(&p, source), crate::store::now_ms())
-                .await?
-                .is_some()
-            {
-                kept[usize::from(p.kind == crate::puzzle::PuzzleKind::Hold)] += 1;
-            }
+    let mut keep = async |p: NewPuzzle, hold: bool| -> anyhow::Result<()> {
+        found += 1;
+        if store
+            .add_puzzle(&p, crate::store::now_ms())
+            .await?
+            .is_some()
+        {
+            kept[usize::from(hold)] += 1;
         }
         Ok(())
     };
-    // The store's newest Connect Four games on the standard board.
+    // The store's newest games: Connect Four on the standard board,
+    // Gomoku and Renju on square boards.
     let mut recorded = store
         .export(&ExportFilter {
             player: None,
-            game: Some(GameKind::ConnectFour),
+            game: None,
             since_ms: None,
             after: None,
             limit: i64::MAX,
         })
         .await?;
-    recorded.retain(|g| g.rules() == Some(Rules::connect_four()));
+    recorded.retain(|g| match g.rules() {
+        Some(r) if g.game == GameKind::ConnectFour => r == Rules::connect_four(),
+        Some(r) => r.width() == r.height(),
+        None => false,
+    });
     let newest = recorded.len().saturating_sub(args.games);
+    let mut gomoku: Option<(Rules, crate::engine::gomoku::GomokuPlayer)> = None;
     for g in &recorded[newest..] {
-        let columns: Vec<u8> = g.moves.iter().map(|m| m.x).collect();
-        keep_all(
-            puzzles_in(&columns, &mut solver, Some(&book), budget),
-            &g.id,
-        )
-        .await?;
+        let Some(rules) = g.rules() else { continue };
+        if g.game == GameKind::ConnectFour {
+            let columns: Vec<u8> = g.moves.iter().map(|m| m.x).collect();
+            for p in puzzles_in(&columns, &mut solver, Some(&book), budget) {
+                keep(new_puzzle(&p, &g.id), p.kind == PuzzleKind::Hold).await?;
+            }
+        } else {
+            if gomoku.as_ref().is_none_or(|(r, _)| *r != rules) {
+                gomoku = Some((rules, crate::analysis::gomoku::player_for(&rules, 64)));
+            }
+            let Some((_, player)) = gomoku.as_mut() else {
+                continue;
+            };
+            let points: Vec<(u8, u8)> = g.moves.iter().map(|m| (m.x, m.y)).collect();
+            for p in vcf_puzzles_in(rules, &points, player, budget) {
+                keep(new_vcf_puzzle(g.game, &p, &g.id), false).await?;
+            }
+        }
         games += 1;
     }
+    let gomoku_rules = Rules::gomoku();
+    let mut player = crate::analysis::gomoku::player_for(&gomoku_rules, 64);
     for i in 0..args.from_self_play {
-        let columns = columns_of(&crate::analyst::computer_game(i as u64 + 1, i % 2 == 0));
-        keep_all(
-            puzzles_in(&columns, &mut solver, Some(&book), budget),
-            "self-play",
-        )
-        .await?;
-        games += 1;
+        let seed = i as u64 + 1;
+        let columns = columns_of(&crate::analyst::computer_game(seed, i.is_multiple_of(2)));
+        for p in puzzles_in(&columns, &mut solver, Some(&book), budget) {
+            keep(new_puzzle(&p, "self-play"), p.kind == PuzzleKind::Hold).await?;
+        }
+        let points = crate::analyst::computer_points_game(
+            gomoku_rules,
+            seed,
+            i.is_multiple_of(2),
+            Duration::from_millis(50),
+        );
+        for p in vcf_puzzles_in(gomoku_rules, &points, &mut player, budget) {
+            keep(new_vcf_puzzle(GameKind::Gomoku, &p, "self-play"), false).await?;
+        }
+        games += 2;
     }
     store.close().await;
     outln!(
@@ -203,28 +253,44 @@ async fn show(id: &str, config: Option<PathBuf>) -> anyhow::Result<ExitCode> {
 /// the solution.
 fn show_text(p: &StoredPuzzle) -> String {
     use crate::term::board::{BoardView, Theme, draw_board};
-    let rules = Rules::connect_four();
-    let columns: Vec<u8> = p
-        .puzzle
-        .position
-        .bytes()
-        .filter(|b| (b'1'..=b'7').contains(b))
-        .map(|b| b - b'1')
-        .collect();
+    let game: Option<GameKind> = p.puzzle.game.parse().ok();
+    let rules = match game {
+        Some(GameKind::Renju) => Rules::renju(),
+        Some(GameKind::Gomoku) => Rules::gomoku(),
+        _ => Rules::connect_four(),
+    };
+    let moves: Vec<Move> = if rules.kind() == GameKind::ConnectFour {
+        p.puzzle
+            .position
+            .bytes()
+            .filter(|b| (b'1'..=b'7').contains(b))
+            .map(|b| Move::Column(b - b'1'))
+            .collect()
+    } else {
+        p.puzzle
+            .position
+            .split_whitespace()
+            .filter_map(|w| rules.parse_move(w).ok())
+            .collect()
+    };
     let mut pos = crate::game::Position::new(rules);
-    for &c in &columns {
-        if pos.play(Move::Column(c)).is_err() {
+    for &m in &moves {
+        if pos.play(m).is_err() {
             break;
         }
     }
-    let who = if columns.len() % 2 == 0 {
+    let who = if moves.len().is_multiple_of(2) {
         "first"
     } else {
         "second"
     };
-    let task = match p.puzzle.kind.as_str() {
-        "win" => format!(
+    let task = match (p.puzzle.kind.as_str(), rules.kind()) {
+        ("win", GameKind::ConnectFour) => format!(
             "the {who} player to move: find the winning move (a win in {} stones)",
+            p.puzzle.win_in.unwrap_or(0)
+        ),
+        ("win", _) => format!(
+            "the {who} player to move: find the win by continuous fours ({} stones)",
             p.puzzle.win_in.unwrap_or(0)
         ),
         _ => format!("the {who} player to move: find the only move that does not lose"),
@@ -251,18 +317,25 @@ fn show_text(p: &StoredPuzzle) -> String {
             s.push('\n');
         }
     }
-    let letters: Vec<String> = p
-        .puzzle
-        .line
-        .bytes()
-        .filter(|b| (b'1'..=b'7').contains(b))
-        .map(|b| char::from(b - b'1' + b'A').to_string())
-        .collect();
+    let solution = if rules.kind() == GameKind::ConnectFour {
+        let letters: Vec<String> = p
+            .puzzle
+            .line
+            .bytes()
+            .filter(|b| (b'1'..=b'7').contains(b))
+            .map(|b| char::from(b - b'1' + b'A').to_string())
+            .collect();
+        format!(
+            "{} ({})",
+            crate::text::sanitize(&p.puzzle.line, 60),
+            letters.join(" ")
+        )
+    } else {
+        crate::text::sanitize(&p.puzzle.line, 200)
+    };
     s.push_str(&format!(
-        "position {}\nsolution {} ({})\n",
-        crate::text::sanitize(&p.puzzle.position, 60),
-        crate::text::sanitize(&p.puzzle.line, 60),
-        letters.join(" ")
+        "position {}\nsolution {solution}\n",
+        crate::text::sanitize(&p.puzzle.position, 1000),
     ));
     s
 }

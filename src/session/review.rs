@@ -328,7 +328,9 @@ impl Review {
                 );
                 if !best.is_empty() && hint.is_some() {
                     let room = width.saturating_sub(l.width() + 4);
-                    let best = format!("best: {} (marked *)", best.join(" "));
+                    // Not settled: the move is the engine's guess.
+                    let what = if a.exact { "best" } else { "guess" };
+                    let best = format!("{what}: {} (marked *)", best.join(" "));
                     l.push("   ", Style::PLAIN);
                     l.push(text::sanitize(&best, room), Style::PLAIN);
                 }

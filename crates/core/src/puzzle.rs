@@ -6,8 +6,13 @@
 //! puts the loss furthest away), the winner's fastest continuation, to
 //! the win.
 //!
-//! Pure: the solver is handed in, and every search has its budget; a
-//! position whose columns are not all settled within it is no puzzle.
+//! Gomoku and Renju puzzles are positions with a win by continuous fours
+//! (a VCF) whose first move is the only move that keeps such a win, both
+//! proven by the engine's threat search; the line is the fours and their
+//! forced answers, to the five.
+//!
+//! Pure: the engines are handed in, and every search has its budget; a
+//! position not settled within it is no puzzle.
 
 use std::time::{Duration, Instant};
 
@@ -221,6 +226,160 @@ pub fn puzzles_in(
         .collect()
 }
 
+/// A Gomoku or Renju puzzle found in a game: find the win by continuous
+/// fours.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VcfPuzzle {
+    /// The points (x, y from 0) from the empty board to the puzzle.
+    pub moves: Vec<(u8, u8)>,
+    /// The solution: the fours and the forced answers in turn, to the
+    /// five.
+    pub line: Vec<(u8, u8)>,
+    /// The position under the board's eight symmetries, the smallest:
+    /// a puzzle is kept once.
+    pub key: String,
+}
+
+/// The longest VCF a puzzle is made of, in the mover's fours.
+pub const MAX_VCF_FOURS: i32 = 12;
+
+/// One of a square board's symmetries: (last index, x, y) to (x, y).
+type Symmetry = fn(u8, u8, u8) -> (u8, u8);
+
+/// The position's key under the square board's eight symmetries (the
+/// smallest of the eight sorted stone lists, each stone with its side).
+pub fn point_key(size: u8, moves: &[(u8, u8)]) -> String {
+    let n = size.saturating_sub(1);
+    let maps: [Symmetry; 8] = [
+        |_, x, y| (x, y),
+        |n, x, y| (n - x, y),
+        |n, x, y| (x, n - y),
+        |n, x, y| (n - x, n - y),
+        |_, x, y| (y, x),
+        |n, x, y| (n - y, x),
+        |n, x, y| (y, n - x),
+        |n, x, y| (n - y, n - x),
+    ];
+    maps.iter()
+        .map(|f| {
+            let mut stones: Vec<(u8, u8, usize)> = moves
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y))| {
+                    let (a, b) = f(n, x, y);
+                    (a, b, i % 2)
+                })
+                .collect();
+            stones.sort_unstable();
+            stones
+                .iter()
+                .map(|(x, y, side)| format!("{x}.{y}.{side}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// The puzzle in the position after `moves` under `rules` (Gomoku or
+/// Renju, a square board), if it is one: `player` is set to those rules.
+pub fn vcf_puzzle_at(
+    rules: crate::game::Rules,
+    moves: &[(u8, u8)],
+    player: &mut crate::engine::gomoku::GomokuPlayer,
+    budget: Duration,
+) -> Option<VcfPuzzle> {
+    use crate::engine::Limits;
+    use crate::engine::gomoku::stones_from_moves;
+    use crate::game::{Move, Point, Position};
+    let mut pos = Position::new(rules);
+    for &(x, y) in moves {
+        pos.play(Move::Point(Point::new(x, y))).ok()?;
+    }
+    if pos.is_over() || rules.width() != rules.height() {
+        return None;
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let limits = || Limits::new(budget);
+    let stones = stones_from_moves(moves);
+    let first = player
+        .vcf(&stones, MAX_VCF_FOURS, &limits(), &stop)
+        .ok()??;
+    let mover = pos.to_move();
+    let at = |(x, y): (u8, u8)| Move::Point(Point::new(x, y));
+    // A five on the spot: nothing to find.
+    if pos.wins_with(at(first), mover) {
+        return None;
+    }
+    // The only move that keeps a win by fours: every other is proven not
+    // to (a search that does not finish is no proof: no puzzle).
+    for y in 0..rules.height() {
+        for x in 0..rules.width() {
+            if (x, y) == first || !pos.is_empty(Point::new(x, y)) {
+                continue;
+            }
+            match player.keeps_vcf(&stones, (x, y), MAX_VCF_FOURS, &limits(), &stop) {
+                Ok(false) => {}
+                _ => return None,
+            }
+        }
+    }
+    // The line: each four, its one answer, the next four, to the five.
+    let mut line = Vec::new();
+    let mut now: Vec<(u8, u8)> = moves.to_vec();
+    let mut m = first;
+    for _ in 0..MAX_VCF_FOURS + 1 {
+        pos.play(at(m)).ok()?;
+        line.push(m);
+        now.push(m);
+        if pos.is_over() {
+            return Some(VcfPuzzle {
+                moves: moves.to_vec(),
+                line,
+                key: point_key(rules.width(), moves),
+            });
+        }
+        // The one point where the mover would make five: the answer.
+        let empty = (0..rules.height())
+            .flat_map(|y| (0..rules.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| pos.is_empty(Point::new(x, y)));
+        let fives: Vec<(u8, u8)> = empty.filter(|&q| pos.wins_with(at(q), mover)).collect();
+        let &[block] = fives.as_slice() else {
+            // Two fives at once (an open four): any answer loses.
+            let block = *fives.first()?;
+            pos.play(at(block)).ok()?;
+            line.push(block);
+            let five = fives.iter().copied().find(|&q| q != block)?;
+            pos.play(at(five)).ok()?;
+            line.push(five);
+            return pos.is_over().then(|| VcfPuzzle {
+                moves: moves.to_vec(),
+                line,
+                key: point_key(rules.width(), moves),
+            });
+        };
+        pos.play(at(block)).ok()?;
+        line.push(block);
+        now.push(block);
+        m = player
+            .vcf(&stones_from_moves(&now), MAX_VCF_FOURS, &limits(), &stop)
+            .ok()??;
+    }
+    None
+}
+
+/// Every Gomoku or Renju puzzle in the game `points`, in order.
+pub fn vcf_puzzles_in(
+    rules: crate::game::Rules,
+    points: &[(u8, u8)],
+    player: &mut crate::engine::gomoku::GomokuPlayer,
+    budget: Duration,
+) -> Vec<VcfPuzzle> {
+    (1..points.len())
+        .filter_map(|n| vcf_puzzle_at(rules, &points[..n], player, budget))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,6 +413,30 @@ mod tests {
             puzzle_at(&cols("112233"), &mut solver, Some(&book), budget),
             None
         );
+    }
+
+    fn points(s: &str) -> Vec<(u8, u8)> {
+        s.split_whitespace()
+            .map(|w| (w.as_bytes()[0] - b'a', w[1..].parse::<u8>().unwrap() - 1))
+            .collect()
+    }
+
+    #[test]
+    fn a_win_by_fours_with_one_first_move_is_a_gomoku_puzzle() {
+        let rules = crate::game::Rules::gomoku();
+        let mut player = crate::analysis::gomoku::player_for(&rules, 16);
+        let budget = Duration::from_secs(5);
+        // Found in a game of the computer's: the second player wins by
+        // fours on the diagonal d8-h4, and only g5 starts it.
+        let game = points("h8 f6 i7 j6 h7 h6 k7 j7 i6 j5 j8 j4 j3 i5 k3 f8 g7 f5 f7 e7 i10");
+        let p = vcf_puzzle_at(rules, &game, &mut player, budget).expect("a puzzle");
+        assert_eq!(p.line, points("g5 h5 h4 i3 d8"));
+        // The same position turned a quarter: the same key.
+        let turned: Vec<(u8, u8)> = game.iter().map(|&(x, y)| (y, 14 - x)).collect();
+        assert_eq!(point_key(15, &turned), p.key);
+        assert_ne!(point_key(15, &game[..20]), p.key);
+        // A move earlier, the first player to move: no such win.
+        assert_eq!(vcf_puzzle_at(rules, &game[..20], &mut player, budget), None);
     }
 
     #[test]

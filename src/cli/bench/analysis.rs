@@ -58,7 +58,7 @@ pub fn run(args: BenchAnalysisArgs) -> anyhow::Result<ExitCode> {
     let (mut positions, mut exact, mut full, mut in_time) = (0, 0, 0, 0);
     for i in 0..games {
         let seed = args.seed + i as u64;
-        let moves = crate::analyst::computer_game(seed, i % 2 == 0);
+        let moves = crate::analyst::computer_game(seed, i.is_multiple_of(2));
         let started = Instant::now();
         let Some(analysis) = analyzer.game(&rules, &moves) else {
             anyhow::bail!("game {seed}: not analysed");

@@ -101,7 +101,19 @@ pub fn analyze_move(
         deadline: Some(Instant::now() + budget),
         stop: None,
     };
-    of_scores(col, solver.analyze_within(pos, false, book, limits))
+    let mut out = of_scores(col, solver.analyze_within(pos, false, book, limits));
+    if !out.exact {
+        // Not settled: the engine's best guess, the move its search
+        // would try first (one that does not lose at once, making the
+        // most threats, nearest the centre).
+        let guess = crate::engine::connect4::player::ordered_non_losing(pos);
+        out.best = guess
+            .first()
+            .map(|&c| Move::Column(c))
+            .into_iter()
+            .collect();
+    }
+    out
 }
 
 /// One move's analysis from the scores of every column of the position
@@ -197,6 +209,8 @@ mod tests {
         let a = analyze(&[3], &mut solver, None, Duration::ZERO).unwrap();
         assert_eq!(a[0].label, None);
         assert_eq!((a[0].before, a[0].after), (None, None));
-        assert!(a[0].best.is_empty() && !a[0].exact);
+        assert!(!a[0].exact);
+        // With the engine's best guess: the middle column.
+        assert_eq!(a[0].best, vec![Move::Column(3)]);
     }
 }
