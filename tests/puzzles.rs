@@ -16,6 +16,19 @@ fn run(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// A casual game Bob won, ended at `ended_ms` (moves set by the caller).
+fn ann_bob_game(ended_ms: i64) -> inarow::store::GameRecord {
+    crate::store::game(
+        [
+            crate::store::person("Ann", None, "red"),
+            crate::store::person("Bob", None, "yellow"),
+        ],
+        Some(1),
+        false,
+        ended_ms,
+    )
+}
+
 /// `N new kept` in `build`'s summary.
 fn kept(summary: &str) -> usize {
     number_before(summary, " new kept")
@@ -47,15 +60,7 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
     // A recorded game with a puzzle in it: after its first 15 moves the
     // second player wins only in column A (A, A, B, A, B).
     let store = inarow::store::Store::open(&url).await.unwrap();
-    let mut g = crate::store::game(
-        [
-            crate::store::person("Ann", None, "red"),
-            crate::store::person("Bob", None, "yellow"),
-        ],
-        Some(1),
-        false,
-        1_700_000_000_000,
-    );
+    let mut g = ann_bob_game(1_700_000_000_000);
     let mut heights = [0u8; 7];
     g.moves = "641354636633611"
         .bytes()
@@ -73,15 +78,7 @@ async fn puzzles_are_built_from_games_kept_once_and_every_one_checks_out() {
     store.record_game(&g).await.unwrap();
     // And a Gomoku game with one: the second player wins by fours on the
     // diagonal d8-h4, and only g5 starts it.
-    let mut go = crate::store::game(
-        [
-            crate::store::person("Ann", None, "red"),
-            crate::store::person("Bob", None, "yellow"),
-        ],
-        Some(1),
-        false,
-        1_700_000_100_000,
-    );
+    let mut go = ann_bob_game(1_700_000_100_000);
     go.game = inarow::game::GameKind::Gomoku;
     (go.width, go.height, go.k) = (15, 15, 5);
     go.line = vec![(3, 7), (4, 6), (5, 5), (6, 4), (7, 3)];

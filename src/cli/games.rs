@@ -73,16 +73,23 @@ pub struct ShowArgs {
 }
 
 pub fn run(cmd: GamesCommand) -> anyhow::Result<ExitCode> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    runtime.block_on(async {
+    block_on(async {
         match cmd {
             GamesCommand::Export(args) => export(args).await,
             GamesCommand::Show(args) => show(args).await,
         }
     })
+}
+
+/// Runs a store command to its end on a runtime of this thread.
+pub fn block_on(
+    command: impl std::future::Future<Output = anyhow::Result<ExitCode>>,
+) -> anyhow::Result<ExitCode> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?
+        .block_on(command)
 }
 
 /// Opens the store a configuration file (or the defaults) names.

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Subcommand;
 
 use crate::engine::connect4::{Book, Solver};
@@ -58,11 +58,7 @@ pub struct BuildArgs {
 }
 
 pub fn run(cmd: PuzzlesCommand) -> anyhow::Result<ExitCode> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    runtime.block_on(async {
+    super::games::block_on(async {
         match cmd {
             PuzzlesCommand::Build(args) => build(args).await,
             PuzzlesCommand::List { config } => list(config).await,
