@@ -21,7 +21,7 @@ use tokio::sync::{Semaphore, oneshot};
 
 use crate::analysis::{Label, MoveAnalysis, connect4, gomoku};
 use crate::config::AnalysisConfig;
-use crate::engine::connect4::{Book, Solver};
+use crate::engine::connect4::{Book, Cutoff, Solver, WIDTH};
 use crate::engine::gomoku::{GomokuLevel, GomokuPlayer};
 use crate::game::{GameKind, Move, Point, Rules};
 use crate::store::{GameRecord, KeptAnalysis, Store};
@@ -35,6 +35,9 @@ pub const EVAL_LEVEL: GomokuLevel = GomokuLevel::STRONG;
 
 /// Games waiting for a free analyser at most; more are refused.
 pub const MAX_QUEUED: usize = 16;
+
+/// How long a puzzle's refutation waits for a free analyser.
+pub const REPLY_WAIT: Duration = Duration::from_secs(3);
 
 /// Transposition table of the host's analysers, in MiB each.
 const HOST_TT_MB: usize = 64;
@@ -92,6 +95,70 @@ impl Analyzer {
         }
         let (_, player) = self.gomoku.as_mut()?;
         gomoku::analyze(*rules, &points, player, EVAL_LEVEL, self.budget).ok()
+    }
+
+    /// The best move in the position after `moves` (the side to move's):
+    /// Connect Four's solver (a win on the spot first; the engine's guess
+    /// when the position does not settle within the budget), Gomoku's and
+    /// Renju's engine. `None`: no move (the game is over, or the moves are
+    /// not a game this host analyses).
+    pub fn reply(&mut self, rules: &Rules, moves: &[Move]) -> Option<Move> {
+        if rules.kind() == GameKind::ConnectFour {
+            if *rules != Rules::connect_four() {
+                return None;
+            }
+            let columns: Vec<u8> = moves
+                .iter()
+                .map(|m| match m {
+                    Move::Column(c) => *c,
+                    Move::Point(p) => p.x,
+                })
+                .collect();
+            let pos = crate::puzzle::position_of(&columns)?;
+            let playable = (0..WIDTH).filter(|&c| pos.can_play(c));
+            if let Some(c) = playable.clone().find(|&c| pos.is_winning_move(c)) {
+                return Some(Move::Column(c as u8));
+            }
+            let limits = Cutoff {
+                deadline: Some(std::time::Instant::now() + self.budget),
+                stop: None,
+            };
+            let scores = self
+                .solver
+                .analyze_within(&pos, false, Some(&self.book), limits);
+            let settled = scores.and_then(|s| {
+                playable
+                    .clone()
+                    .filter_map(|c| Some((s[c]?, -(c as i32), c)))
+                    .max()
+            });
+            return match settled {
+                Some((_, _, c)) => Some(Move::Column(c as u8)),
+                None => crate::engine::connect4::player::ordered_non_losing(&pos)
+                    .first()
+                    .or(playable.clone().next().map(|c| c as u8).as_ref())
+                    .map(|&c| Move::Column(c)),
+            };
+        }
+        let points = moves
+            .iter()
+            .map(|m| match m {
+                Move::Point(p) => Some((p.x, p.y)),
+                Move::Column(_) => None,
+            })
+            .collect::<Option<Vec<(u8, u8)>>>()?;
+        if gomoku::check(*rules, &points).ok()? {
+            return None; // won already
+        }
+        if self.gomoku.as_ref().is_none_or(|(r, _)| r != rules) {
+            self.gomoku = Some((*rules, gomoku::player_for(rules, self.tt_mb.min(256))));
+        }
+        let (_, player) = self.gomoku.as_mut()?;
+        let stones = crate::engine::gomoku::stones_from_moves(&points);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let limits = crate::engine::Limits::new(self.budget);
+        let report = player.analyse(&stones, EVAL_LEVEL, &limits, &stop);
+        report.mv.map(|(x, y)| Move::Point(Point::new(x, y)))
     }
 
     /// A recorded game's analysis ([`Analyzer::game`]).
@@ -432,6 +499,28 @@ impl Analyst {
             });
         }
         rx.await.unwrap_or(Err(Unanalysed::Busy))
+    }
+
+    /// The best move in the position after `moves` ([`Analyzer::reply`]),
+    /// on a free analyser within the host's budget: a puzzle's refutation.
+    /// `None` when there is none, analysis is off, or every analyser stays
+    /// busy for [`REPLY_WAIT`].
+    pub async fn reply(self: &Arc<Self>, rules: Rules, moves: Vec<Move>) -> Option<Move> {
+        if !self.config.enabled {
+            return None;
+        }
+        let permit = Arc::clone(&self.slots).acquire_owned();
+        let _permit = tokio::time::timeout(REPLY_WAIT, permit).await.ok()?.ok()?;
+        let mut analyzer = lock(&self.idle)
+            .pop()
+            .unwrap_or_else(|| Analyzer::new(self.config.budget, HOST_TT_MB));
+        let job = tokio::task::spawn_blocking(move || {
+            let reply = analyzer.reply(&rules, &moves);
+            (analyzer, reply)
+        });
+        let (analyzer, reply) = job.await.ok()?;
+        lock(&self.idle).push(analyzer);
+        reply
     }
 
     /// Analyses a game on a free analyser and keeps the result.

@@ -341,6 +341,8 @@ impl LocalDriver {
             | Request::SetInvitations(_)
             | Request::RoomClock(_)
             | Request::RoomOpening(_)
+            | Request::Puzzle(_)
+            | Request::PuzzleDone(_)
             | Request::SetStones(_) => Output::default(),
         };
         Some(out)

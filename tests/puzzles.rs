@@ -293,3 +293,101 @@ fn gomoku_checks_out(q: &inarow::store::NewPuzzle) {
     assert!(pos.is_over(), "{q:?}");
     assert_eq!(q.win_in, Some(line.len().div_ceil(2) as i64), "{q:?}");
 }
+
+/// Two Connect Four puzzles in the store of a test host: red to move
+/// makes an open three on the bottom row and wins with the other end
+/// (`2233`: `4`, yellow `1`, `5`; `4455`: `3`, yellow `6`, `2`).
+async fn two_puzzles(store: &inarow::store::Store) -> [String; 2] {
+    let now = inarow::store::now_ms();
+    let puzzle = |position: &str, line: &str, key: &str| inarow::store::NewPuzzle {
+        game: "connect4".into(),
+        kind: "win".into(),
+        position: position.into(),
+        line: line.into(),
+        win_in: Some(2),
+        key: key.into(),
+        source: "self-play".into(),
+    };
+    let first = store
+        .add_puzzle(&puzzle("2233", "415", "test:a"), now - 2_000)
+        .await
+        .unwrap()
+        .unwrap();
+    let second = store
+        .add_puzzle(&puzzle("4455", "362", "test:b"), now - 1_000)
+        .await
+        .unwrap()
+        .unwrap();
+    [first, second]
+}
+
+/// `[z] Puzzles` over SSH, as a player with a key: the day's puzzle in
+/// the lobby's header and first; the line played against the host's
+/// answer to "Solved!" and a higher puzzle rating; the next puzzle with
+/// a wrong move, its refutation on the board and a lower rating; the
+/// profile's puzzle line; each attempt recorded once in the store; a
+/// guest plays unrated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn puzzles_are_played_in_the_lobby_rated_once_and_shown_on_the_profile() {
+    use crate::util::ssh::{Client, Login, new_key, start_host};
+    let mut t = start_host().await;
+    let url = format!("sqlite://{}", t.dir.path().join("var/inarow.db").display());
+    let store = inarow::store::Store::open(&url).await.unwrap();
+    let [first, second] = two_puzzles(&store).await;
+    let mut ann = Client::in_lobby(t.addr, "ann", Login::Key(new_key())).await;
+    let lobby = ann.wait_for("Puzzle of the day: Connect Four, win in 2 [z]").await;
+    assert!(lobby.contains("[z] Puzzles"), "{lobby}");
+    ann.send(b"z").await;
+    let shown = ann.wait_for("Red to move").await;
+    assert!(shown.contains("Puzzle of the day"), "{shown}");
+    assert!(
+        shown.contains("Red to move: find the winning move (win in 2)"),
+        "{shown}"
+    );
+    assert!(shown.contains("rated"), "{shown}");
+    ann.send(b"4").await;
+    ann.wait_for("Yellow answers A").await;
+    ann.send(b"5").await;
+    ann.wait_for("Solved!").await;
+    let rated = ann.wait_for("your puzzle rating: 1500 -> ").await;
+    assert!(rated.contains("(+"), "{rated}");
+    // The next puzzle (the other one: the first was tried), a wrong move.
+    ann.send(b"n").await;
+    let next = ann.wait_for("Puzzle   Connect Four").await;
+    assert!(!next.contains("Puzzle of the day"), "{next}");
+    ann.send(b"7").await;
+    let failed = ann.wait_for("Yellow answers").await;
+    assert!(failed.contains("G is not the move"), "{failed}");
+    assert!(failed.contains("best: C"), "{failed}");
+    ann.wait_for("your puzzle rating: ").await;
+    // The day's puzzle again: not rated twice.
+    ann.send(b"d").await;
+    ann.wait_for("Red to move").await;
+    ann.send(b"4").await;
+    ann.send(b"5").await;
+    ann.wait_for("tried before: not rated again").await;
+    // The profile: the puzzle rating, one solved of two.
+    ann.send(b"\x1b").await;
+    ann.wait_for("[z] Puzzles").await;
+    ann.send(b"p").await;
+    ann.wait_for("1 solved of 2").await;
+    // In the store: two attempts, one each, and the puzzles rated.
+    let a = store.puzzle(&first).await.unwrap().unwrap();
+    let b = store.puzzle(&second).await.unwrap().unwrap();
+    assert_eq!((a.attempts, a.solved), (1, 1));
+    assert_eq!((b.attempts, b.solved), (1, 0));
+    assert!(a.rating.rating < 1500.0 && b.rating.rating > 1500.0);
+    // A guest plays unrated: nothing kept.
+    let mut guest = Client::in_lobby(t.addr, "guest", Login::Guest).await;
+    guest.send(b"z").await;
+    let shown = guest.wait_for("Red to move").await;
+    assert!(shown.contains("unrated"), "{shown}");
+    assert!(shown.contains("Puzzle of the day"), "{shown}");
+    guest.send(b"4").await;
+    guest.send(b"5").await;
+    guest.wait_for("unrated: guests keep no puzzle rating").await;
+    let a = store.puzzle(&first).await.unwrap().unwrap();
+    assert_eq!(a.attempts, 1);
+    store.close().await;
+    t.shutdown().await;
+}

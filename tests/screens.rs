@@ -801,6 +801,12 @@ fn profile(games: usize) -> ProfileView {
             losses: 3,
             draws: 1,
         }],
+        puzzles: Some(inarow::session::records::PuzzleRow {
+            rating: 1612,
+            deviation: 88,
+            solved: 9,
+            tried: 14,
+        }),
         games: (0..games)
             .map(|i| game_row(i, &format!("Bob{i}")))
             .collect(),

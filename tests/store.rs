@@ -1960,8 +1960,13 @@ async fn store_keeps_each_puzzle_once_and_reads_it_back() {
         let got = store.puzzle(&id).await.unwrap().expect("kept");
         assert_eq!(got.puzzle, p);
         assert_eq!(
-            (got.rating, got.deviation, got.created_ms),
-            (1500, 350, NOW)
+            (
+                got.rating.rating,
+                got.rating.deviation,
+                got.attempts,
+                got.created_ms
+            ),
+            (1500.0, 350.0, 0, NOW)
         );
         let all = store.puzzles(10).await.unwrap();
         assert_eq!(
@@ -1980,6 +1985,208 @@ async fn store_keeps_each_puzzle_once_and_reads_it_back() {
             store.add_puzzle(&huge, NOW).await,
             Err(StoreError::Invalid(_))
         ));
+    })
+    .await;
+}
+
+/// Puzzle ratings, both ways (Glicko-2: the player against the puzzle):
+/// an account's first try of a puzzle rates both once, a second try
+/// (from this host or another at the same moment) changes nothing; the
+/// next puzzle is an untried one near the player's rating; the day's
+/// puzzle is the same all day, one made before the day.
+#[tokio::test]
+async fn puzzle_attempts_rate_player_and_puzzle_once_and_the_next_is_near() {
+    use inarow::store::{Attempt, NewPuzzle, Rating, day_start};
+    on_both(|b, store| async move {
+        let puzzle = |i: usize| NewPuzzle {
+            game: "connect4".into(),
+            kind: "win".into(),
+            position: "2233".into(),
+            line: "415".into(),
+            win_in: Some(2),
+            key: format!("test:{i}"),
+            source: "self-play".into(),
+        };
+        let mut ids = Vec::new();
+        for i in 0..5 {
+            let at = NOW + i as i64 * 1000;
+            ids.push(store.add_puzzle(&puzzle(i), at).await.unwrap().unwrap());
+        }
+        // Spread the puzzles' ratings: 1300, 1400, ... 1700.
+        for (i, id) in ids.iter().enumerate() {
+            let r = 1300 + 100 * i;
+            b.raw(
+                &format!("UPDATE puzzles SET rating = {r} WHERE id = '{id}'"),
+                &format!("UPDATE puzzles SET rating = {r} WHERE id = '{id}'"),
+            )
+            .await;
+        }
+        let ann = account(&store, "SHA256:ann", "Ann").await;
+        assert_eq!(store.puzzle_standing(&ann.id, NOW).await.unwrap(), None);
+        // Ann solves the 1700 puzzle: both rated as a game she won.
+        let got = store
+            .record_attempt(&ann.id, &ids[4], true, NOW + 10_000)
+            .await
+            .unwrap();
+        let Attempt::Rated {
+            before,
+            after,
+            puzzle_before,
+            puzzle_after,
+        } = got
+        else {
+            panic!("{}: the first try is rated: {got:?}", b.name);
+        };
+        assert_eq!(before, Rating::default());
+        assert!(close(puzzle_before.rating, 1700.0));
+        let expected = glicko2(
+            &Glicko2Rating::new(),
+            &Glicko2Rating {
+                rating: 1700.0,
+                deviation: 350.0,
+                volatility: 0.06,
+            },
+            &Outcomes::WIN,
+            &Glicko2Config::new(),
+        );
+        assert!(close(after.rating, expected.0.rating), "{after:?}");
+        assert!(
+            close(puzzle_after.rating, expected.1.rating),
+            "{puzzle_after:?}"
+        );
+        assert!(after.rating > 1500.0 && puzzle_after.rating < 1700.0);
+        // Again, from two stores at once (two hosts sharing PostgreSQL;
+        // SQLite has one host, and its one writer): nothing changes.
+        let other = match b.schema {
+            Some(_) => b.open().await.unwrap(),
+            None => store.clone(),
+        };
+        let (x, y) = tokio::join!(
+            store.record_attempt(&ann.id, &ids[4], false, NOW + 20_000),
+            other.record_attempt(&ann.id, &ids[4], false, NOW + 20_000)
+        );
+        assert_eq!(x.unwrap(), Attempt::Repeat);
+        assert_eq!(y.unwrap(), Attempt::Repeat);
+        let standing = store
+            .puzzle_standing(&ann.id, NOW + 20_000)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(close(standing.rating.rating, after.rating));
+        assert_eq!((standing.attempts, standing.solved), (1, 1));
+        let p = store.puzzle(&ids[4]).await.unwrap().unwrap();
+        assert!(close(p.rating.rating, puzzle_after.rating));
+        assert_eq!((p.attempts, p.solved), (1, 1));
+        // Ben tries a new puzzle on both hosts at once: one rated try.
+        let ben = account(&store, "SHA256:ben", "Ben").await;
+        let (x, y) = tokio::join!(
+            store.record_attempt(&ben.id, &ids[0], false, NOW),
+            other.record_attempt(&ben.id, &ids[0], false, NOW)
+        );
+        let results = [x.unwrap(), y.unwrap()];
+        assert_eq!(
+            results
+                .iter()
+                .filter(|r| matches!(r, Attempt::Rated { .. }))
+                .count(),
+            1,
+            "{}: {results:?}",
+            b.name
+        );
+        assert_eq!(results.iter().filter(|r| **r == Attempt::Repeat).count(), 1);
+        let p = store.puzzle(&ids[0]).await.unwrap().unwrap();
+        assert_eq!((p.attempts, p.solved), (1, 0));
+        assert!(p.rating.rating > 1300.0, "a failed try raises the puzzle");
+        if b.schema.is_some() {
+            other.close().await;
+        }
+        // Unknown puzzles and accounts are said so, not errors.
+        assert_eq!(
+            store
+                .record_attempt(&ann.id, "no-such", true, NOW)
+                .await
+                .unwrap(),
+            Attempt::Unknown
+        );
+        assert_eq!(
+            store
+                .record_attempt("nobody", &ids[1], true, NOW)
+                .await
+                .unwrap(),
+            Attempt::Unknown
+        );
+        // The next puzzle for Ann: untried, the nearest to her rating
+        // among the few nearest (never the one she solved).
+        for pick in 0..20 {
+            let next = store
+                .next_puzzle(Some(&ann.id), standing.rating.rating, &[], pick)
+                .await
+                .unwrap()
+                .unwrap();
+            assert_ne!(next.id, ids[4]);
+        }
+        assert!(store.puzzle_tried(&ann.id, &ids[4]).await.unwrap());
+        assert!(!store.puzzle_tried(&ann.id, &ids[3]).await.unwrap());
+        // A guest skips what they saw; when all was seen, repeats.
+        let seen: Vec<String> = ids[..4].to_vec();
+        let next = store
+            .next_puzzle(None, 1300.0, &seen, 0)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(next.id, ids[4]);
+        let all: Vec<String> = ids.clone();
+        assert!(
+            store
+                .next_puzzle(None, 1500.0, &all, 3)
+                .await
+                .unwrap()
+                .is_some()
+        );
+        // Tried them all: none left.
+        for id in &ids[..4] {
+            store
+                .record_attempt(&ann.id, id, true, NOW + 30_000)
+                .await
+                .unwrap();
+        }
+        assert_eq!(
+            store
+                .next_puzzle(Some(&ann.id), 1500.0, &[], 0)
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            store
+                .puzzle_standing(&ann.id, NOW + 30_000)
+                .await
+                .unwrap()
+                .unwrap()
+                .attempts,
+            5
+        );
+        // The day's puzzle: one of those made before the day, the same
+        // all day; with only puzzles from today: the oldest.
+        let day = day_start(NOW + 86_400_000);
+        let daily = store.daily_puzzle(day).await.unwrap().unwrap();
+        assert!(ids.contains(&daily.id));
+        assert_eq!(store.daily_puzzle(day).await.unwrap().unwrap().id, daily.id);
+        let today = store.daily_puzzle(day_start(NOW)).await.unwrap().unwrap();
+        assert_eq!(today.id, ids[0]);
+        let mut days = std::collections::HashSet::new();
+        for d in 1..30 {
+            let daily = store
+                .daily_puzzle(day + d * 86_400_000)
+                .await
+                .unwrap()
+                .unwrap();
+            days.insert(daily.id);
+        }
+        assert!(
+            days.len() >= 3,
+            "the day's puzzle changes from day to day: {days:?}"
+        );
     })
     .await;
 }

@@ -145,8 +145,8 @@ async fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         })
         .await?;
     recorded.retain(|g| match g.rules() {
-        Some(r) if g.game == GameKind::ConnectFour => r == Rules::connect_four(),
-        Some(r) => r.width() == r.height(),
+        // The standard boards: a puzzle names its game, not its board.
+        Some(r) => r == Rules::connect_four() || r == Rules::gomoku() || r == Rules::renju(),
         None => false,
     });
     let newest = recorded.len().saturating_sub(args.games);
@@ -226,7 +226,7 @@ fn list_line(p: &StoredPuzzle) -> String {
         p.id,
         crate::text::sanitize(&p.puzzle.game, 10),
         what,
-        p.rating,
+        p.rating.rating.round() as i64,
         crate::text::sanitize(&p.puzzle.source, 40)
     )
 }
@@ -249,26 +249,8 @@ async fn show(id: &str, config: Option<PathBuf>) -> anyhow::Result<ExitCode> {
 /// the solution.
 fn show_text(p: &StoredPuzzle) -> String {
     use crate::term::board::{BoardView, Theme, draw_board};
-    let game: Option<GameKind> = p.puzzle.game.parse().ok();
-    let rules = match game {
-        Some(GameKind::Renju) => Rules::renju(),
-        Some(GameKind::Gomoku) => Rules::gomoku(),
-        _ => Rules::connect_four(),
-    };
-    let moves: Vec<Move> = if rules.kind() == GameKind::ConnectFour {
-        p.puzzle
-            .position
-            .bytes()
-            .filter(|b| (b'1'..=b'7').contains(b))
-            .map(|b| Move::Column(b - b'1'))
-            .collect()
-    } else {
-        p.puzzle
-            .position
-            .split_whitespace()
-            .filter_map(|w| rules.parse_move(w).ok())
-            .collect()
-    };
+    let rules = p.rules().unwrap_or_else(Rules::connect_four);
+    let moves = p.position_moves().unwrap_or_default();
     let mut pos = crate::game::Position::new(rules);
     for &m in &moves {
         if pos.play(m).is_err() {
@@ -292,11 +274,13 @@ fn show_text(p: &StoredPuzzle) -> String {
         _ => format!("the {who} player to move: find the only move that does not lose"),
     };
     let mut s = format!(
-        "puzzle   {}\nfrom     {}\nrating   {} ± {}\n{task}\n",
+        "puzzle   {}\nfrom     {}\nrating   {:.0} ± {:.0}   solved {} of {}\n{task}\n",
         p.id,
         crate::text::sanitize(&p.puzzle.source, 40),
-        p.rating,
-        p.deviation
+        p.rating.rating,
+        p.rating.deviation,
+        p.solved,
+        p.attempts
     );
     let (lines, _) = draw_board(&BoardView {
         position: &pos,

@@ -82,6 +82,8 @@ pub enum ToSession {
             crate::session::review::Analysed,
         )>,
     ),
+    /// What the host made of an attempt at a puzzle (its id).
+    PuzzleOutcome(Box<(String, crate::session::puzzle::PuzzleOutcome)>),
     /// You wait in quick match for this game: the other seeker here
     /// nearest to being paired with you, if any.
     Waiting(Box<(crate::game::GameKind, Option<crate::presence::Nearest>)>),

@@ -146,6 +146,8 @@ struct Conn {
     inbox: crate::mailbox::Sender<ToSession>,
     /// An analysis asked for and not yet answered.
     analysing: Arc<std::sync::atomic::AtomicBool>,
+    /// The puzzles this session was shown.
+    puzzles_seen: super::puzzles::Seen,
     /// The last write of the stones setting to the store, if any (the next
     /// one waits for it).
     stones_write: Option<tokio::task::JoinHandle<()>>,
@@ -305,9 +307,13 @@ pub async fn run(
         stones_chosen: stones.is_some(),
         inbox: own_inbox,
         analysing: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        puzzles_seen: Default::default(),
         stones_write: None,
     };
     let out = conn.session.open();
+    conn.emit(out).await;
+    let daily = Box::pin(conn.ctx.daily.get(&conn.ctx.store)).await;
+    let out = conn.session.set_daily(daily.map(|(_, words)| words));
     conn.emit(out).await;
     if let Some(notice) = welcome.notice {
         let out = conn.session.lobby_error(&notice);
@@ -707,6 +713,41 @@ impl Conn {
             Request::Quit => return Some(End::Quit),
             Request::Seat(cmd) => return self.seat(cmd).await,
             Request::Analyze(ask) => self.analyze(ask),
+            Request::Puzzle(ask) => {
+                let ctx = Arc::clone(&self.ctx);
+                let find = super::puzzles::find(
+                    &ctx.store,
+                    &ctx.daily,
+                    self.account.as_deref(),
+                    &mut self.puzzles_seen,
+                    ask,
+                );
+                // Boxed, as the store's futures are large (see `records`).
+                let found = Box::pin(find).await;
+                let mut out = self.session.show_puzzle(found);
+                let daily = Box::pin(ctx.daily.get(&ctx.store)).await;
+                let more = self.session.set_daily(daily.map(|(_, words)| words));
+                out.bytes.extend(more.bytes);
+                return self.emit(out).await;
+            }
+            Request::PuzzleDone(attempt) => {
+                // Off the session's loop: the refutation may take the
+                // analyst's time; the answer comes through the inbox.
+                let ctx = Arc::clone(&self.ctx);
+                let account = self.account.clone();
+                let inbox = self.inbox.clone();
+                tokio::spawn(async move {
+                    let id = attempt.id.clone();
+                    let outcome = super::puzzles::attempt(
+                        &ctx.store,
+                        &ctx.analyst,
+                        account.as_deref(),
+                        attempt,
+                    )
+                    .await;
+                    let _ = inbox.try_send(ToSession::PuzzleOutcome(Box::new((id, outcome))));
+                });
+            }
             Request::ToMenu => self.leave_room().await,
             Request::Games => {
                 let mut rows = self.ctx.lobby.games().await;
@@ -854,7 +895,13 @@ impl Conn {
         match (req, account.as_deref()) {
             (Request::Profile, None) => self.session.show_profile(None),
             (Request::Profile, Some(a)) => match within("profile", store.profile(a, now)).await {
-                Ok(Some(p)) => self.session.show_profile(Some(records::profile_view(&p))),
+                Ok(Some(p)) => {
+                    // The puzzle line is left out when the store cannot tell.
+                    let puzzles = within("puzzles", store.puzzle_standing(a, now)).await;
+                    let puzzles = puzzles.ok().flatten();
+                    let view = records::profile_view(&p, puzzles.as_ref());
+                    self.session.show_profile(Some(view))
+                }
                 Ok(None) => self.session.show_profile(None),
                 Err(e) => self.session.records_message(&e.to_string()),
             },
@@ -983,6 +1030,10 @@ impl Conn {
                     .store(false, std::sync::atomic::Ordering::Relaxed);
                 let (ask, answer) = *done;
                 self.session.show_analysis(&ask, answer)
+            }
+            ToSession::PuzzleOutcome(done) => {
+                let (id, outcome) = *done;
+                self.session.puzzle_outcome(&id, outcome)
             }
             ToSession::Invited(i) => self.session.invited(*i),
             ToSession::InvitationGone { from } => self.session.invitation_gone(from),

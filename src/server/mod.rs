@@ -10,6 +10,7 @@ pub mod http;
 pub mod net;
 pub mod outbox;
 pub mod proxy;
+pub mod puzzles;
 pub mod records;
 pub mod ssh;
 pub mod telnet;
@@ -58,6 +59,8 @@ pub struct Ctx {
     pub computer: Computer,
     /// Analyses finished games off their rooms.
     pub analyst: Arc<crate::analyst::Analyst>,
+    /// The day's puzzle, as this host last read it.
+    pub daily: puzzles::Daily,
     /// What operators see at `/metrics`.
     pub metrics: Arc<Metrics>,
     /// Cluster mode: this host's place in the cluster.
@@ -278,6 +281,7 @@ impl Host {
             tracker: TaskTracker::new(),
             join_hint,
             analyst,
+            daily: Default::default(),
             store,
             recorder,
             computer,

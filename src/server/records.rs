@@ -3,11 +3,14 @@
 //! on as stored; the session sanitises every text it draws.
 
 use crate::game::{Colour, Side};
+use crate::session::records::PuzzleRow;
 use crate::session::records::{
     GameOutcome, GameRow, KeyRow, LeaderRow, LeaderboardView, ProfileView, RatingRow, ReplayPlayer,
     ReplayView,
 };
-use crate::store::{GameRecord, GameResult, KeyInfo, LeaderEntry, Leaderboard, Profile, Reason};
+use crate::store::{
+    GameRecord, GameResult, KeyInfo, LeaderEntry, Leaderboard, Profile, PuzzleStanding, Reason,
+};
 
 /// What it takes to appear on the leaderboard (the store's conditions).
 const REQUIREMENT: &str = "5 rated games and a deviation under 110";
@@ -58,9 +61,15 @@ fn game_row(g: &GameRecord, account: &str) -> GameRow {
     }
 }
 
-pub fn profile_view(p: &Profile) -> ProfileView {
+pub fn profile_view(p: &Profile, puzzles: Option<&PuzzleStanding>) -> ProfileView {
     ProfileView {
         name: p.name.clone(),
+        puzzles: puzzles.map(|s| PuzzleRow {
+            rating: round(s.rating.rating),
+            deviation: round(s.rating.deviation),
+            solved: s.solved,
+            tried: s.attempts,
+        }),
         ratings: p
             .ratings
             .iter()

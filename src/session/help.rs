@@ -15,6 +15,8 @@ pub enum HelpTopic {
     Waiting,
     /// The profile, keys, leaderboard or a replay.
     Records,
+    /// `[z] Puzzles`.
+    Puzzles,
     /// A game; `computer`: against the computer (undo works).
     Game {
         rules: Rules,
@@ -80,6 +82,7 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
                 add("l", "the leaderboard of each game".into());
                 add("w", "watch a game in play".into());
                 add("o", "who is online: invite someone to a game".into());
+                add("z", "puzzles from real games (rated)".into());
             }
             add("click", "choose an entry with the mouse".into());
         }
@@ -97,6 +100,14 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
             add("k", "profile: your keys and link codes".into());
             add("d, g", "keys: remove the chosen key; a link code".into());
             add("Esc or q", "back".into());
+        }
+        HelpTopic::Puzzles => {
+            add("1-7, arrows", "Connect Four: drop in that column".into());
+            add("h8, arrows", "Gomoku: type a point or move, Enter".into());
+            add("the line", "play on: the host answers each move".into());
+            add("n, d", "after a puzzle: the next one, the daily".into());
+            add("s", "after a puzzle: show the solution".into());
+            add("Esc", "back to the lobby".into());
         }
         HelpTopic::Game {
             rules,
@@ -193,6 +204,7 @@ mod tests {
             HelpTopic::Setup,
             HelpTopic::Waiting,
             HelpTopic::Records,
+            HelpTopic::Puzzles,
             HelpTopic::Game {
                 rules: Rules::gomoku(),
                 remote: false,

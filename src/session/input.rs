@@ -11,6 +11,7 @@ use super::games::{GamesScreen, LiveAction};
 use super::lobby::{HostScreen, RemoteAction, SeekScreen};
 use super::people::{PeopleAction, PeopleScreen};
 use super::play::PlayAction;
+use super::puzzle::{PuzzleAction, PuzzleAsk};
 use super::records::{RecordsAction, RecordsScreen};
 use super::setup::SetupEvent;
 use super::{Output, RemoteState, Request, Session, State, game_kinds};
@@ -82,6 +83,7 @@ impl Session {
             State::Play(p) => p.game.ending.is_none() || p.chat_open(),
             State::Setup(s) => s.is_text_step(),
             State::Lobby(l) => l.is_text_step(),
+            State::Puzzle(p, _) => p.wants_text(),
             _ => false,
         }
     }
@@ -233,6 +235,11 @@ impl Session {
                 let back = self.lobby_game();
                 self.state = State::People(Box::new(PeopleScreen::new(r.opts.games.clone())), back);
                 out.requests.push(Request::People);
+            }
+            RemoteAction::Puzzles => {
+                let back = self.lobby_game();
+                self.state = State::Puzzle(Box::default(), back);
+                out.requests.push(Request::Puzzle(PuzzleAsk::Start));
             }
             RemoteAction::Leaderboard(kind) => {
                 let Some(r) = &self.remote else { return };
@@ -396,6 +403,13 @@ impl Session {
                     PeopleAction::Challenge(c) => out.requests.push(Request::Challenge(c)),
                 }
             }
+            State::Puzzle(screen, _) => match screen.handle(key) {
+                PuzzleAction::None => {}
+                PuzzleAction::Ask(ask) => out.requests.push(Request::Puzzle(ask)),
+                PuzzleAction::Done(attempt) => out.requests.push(Request::PuzzleDone(attempt)),
+                PuzzleAction::Lobby => self.show_lobby(),
+                PuzzleAction::Quit => out.requests.push(Request::Quit),
+            },
             State::Closed => {}
         }
     }

@@ -82,6 +82,8 @@ pub enum RemoteAction {
     RoomOpening(crate::table::Opening),
     /// Who is online, to invite one of them.
     People,
+    /// `[z] Puzzles`.
+    Puzzles,
     Quit,
 }
 
@@ -104,6 +106,7 @@ enum Choice {
     Leaderboard,
     Watch,
     People,
+    Puzzles,
     Back,
     KeepWaiting,
     Quit,
@@ -217,6 +220,7 @@ fn with_common_entries(m: Menu<Choice>) -> Menu<Choice> {
         Choice::People,
     )
     .entry('t', "Stones", "emoji or letters", Choice::Theme)
+    .entry('z', "Puzzles", "positions from real games", Choice::Puzzles)
 }
 
 /// Room codes are typed with these characters (upper or lower case).
@@ -400,6 +404,7 @@ impl LobbyScreen {
             (Choice::Profile, _) => return RemoteAction::Profile,
             (Choice::Watch, _) => return RemoteAction::Games,
             (Choice::People, _) => return RemoteAction::People,
+            (Choice::Puzzles, _) => return RemoteAction::Puzzles,
             (Choice::Leaderboard, _) => {
                 let kind = self
                     .current
@@ -558,8 +563,16 @@ impl LobbyScreen {
         }
     }
 
-    pub fn frame(&self, opts: &RemoteOptions, name: &str, stats: &Stats, theme: Theme) -> Frame {
-        let mut f = header(name, stats);
+    /// The lobby; `daily`: the day's puzzle in words, for the header.
+    pub fn frame(
+        &self,
+        opts: &RemoteOptions,
+        name: &str,
+        stats: &Stats,
+        theme: Theme,
+        daily: Option<&str>,
+    ) -> Frame {
+        let mut f = header_with(name, stats, daily);
         let (title, lines): (String, Vec<Line>) = match &self.step {
             Step::Name(field) => {
                 let mut lines = vec![field.line("   Name: ")];
@@ -634,6 +647,12 @@ fn whole_secs_left(d: Duration) -> u64 {
 }
 
 pub(crate) fn header(name: &str, stats: &Stats) -> Frame {
+    header_with(name, stats, None)
+}
+
+/// The header, with the day's puzzle (`extra`) on its second line when
+/// that line has room for it.
+fn header_with(name: &str, stats: &Stats, extra: Option<&str>) -> Frame {
     let mut f = Frame::new();
     let mut l = Line::new();
     l.push(" inarow", Style::PLAIN.bold());
@@ -656,13 +675,16 @@ pub(crate) fn header(name: &str, stats: &Stats) -> Frame {
             " some features are unavailable: the other hosts cannot be reached just now",
             Style::PLAIN.dim(),
         ));
-    } else if waiting.is_empty() {
-        f.blank();
     } else {
-        f.push(Line::styled(
-            format!(" {}", waiting.join(", ")),
-            Style::PLAIN.dim(),
-        ));
+        let mut l = Line::styled(format!(" {}", waiting.join(", ")), Style::PLAIN.dim());
+        if let Some(extra) = extra {
+            let lead = if waiting.is_empty() { "" } else { "   " };
+            let extra = format!("{lead}{}", text::sanitize(extra, TEXT_WIDTH));
+            if l.width() + text::width(&extra) <= TEXT_WIDTH + 2 {
+                l.push(extra, Style::PLAIN);
+            }
+        }
+        f.push(l);
     }
     f
 }

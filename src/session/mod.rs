@@ -15,6 +15,7 @@ mod input;
 pub mod lobby;
 pub mod people;
 pub mod play;
+pub mod puzzle;
 pub mod records;
 mod request;
 pub mod review;
@@ -58,6 +59,8 @@ enum State {
     Games(Box<GamesScreen>, Option<crate::game::Rules>),
     /// Who is online, to invite one of them.
     People(Box<PeopleScreen>, Option<crate::game::Rules>),
+    /// `[z] Puzzles`.
+    Puzzle(Box<puzzle::PuzzleScreen>, Option<crate::game::Rules>),
     Closed,
 }
 
@@ -69,6 +72,8 @@ struct RemoteState {
     stats: Stats,
     /// Invitations received, the one shown first (bounded by the lobby).
     invitations: std::collections::VecDeque<crate::protocol::Invitation>,
+    /// The day's puzzle in words, for the lobby's header.
+    daily: Option<String>,
 }
 
 pub struct Session {
@@ -139,6 +144,7 @@ impl Session {
                 opts,
                 stats: Stats::default(),
                 invitations: std::collections::VecDeque::new(),
+                daily: None,
             }),
             ..Session::showing(State::Lobby(Box::new(lobby)), theme, cols, rows)
         }
@@ -435,6 +441,7 @@ impl Session {
             State::People(p, _) => p.set_message(text),
             State::Games(g, _) => g.set_message(text),
             State::Records(r, _) => r.set_message(text),
+            State::Puzzle(p, _) => p.set_notice(text),
             _ => {}
         }
         self.rendered()
@@ -541,6 +548,32 @@ impl Session {
         self.rendered()
     }
 
+    /// Remote: the puzzle asked for (`[z] Puzzles`), or why there is none.
+    pub fn show_puzzle(&mut self, puzzle: Result<puzzle::PuzzleView, String>) -> Output {
+        if let State::Puzzle(p, _) = &mut self.state {
+            p.set_puzzle(puzzle);
+        }
+        self.rendered()
+    }
+
+    /// Remote: what the host made of the attempt at puzzle `id`.
+    pub fn puzzle_outcome(&mut self, id: &str, outcome: puzzle::PuzzleOutcome) -> Output {
+        if let State::Puzzle(p, _) = &mut self.state {
+            p.set_outcome(id, outcome);
+        }
+        self.rendered()
+    }
+
+    /// Remote: the day's puzzle in words (`None`: no puzzles), for the
+    /// lobby's header.
+    pub fn set_daily(&mut self, daily: Option<String>) -> Output {
+        match &mut self.remote {
+            Some(r) if r.daily != daily => r.daily = daily,
+            _ => return Output::default(),
+        }
+        self.rendered()
+    }
+
     /// Remote: my account's keys.
     pub fn show_keys(&mut self, keys: Vec<KeyRow>) -> Output {
         if let State::Records(r, _) = &mut self.state {
@@ -638,7 +671,10 @@ impl Session {
             State::Play(p) => Some(*p.game.position.rules()),
             State::Seeking(s) => Some(s.rules()),
             State::Hosting(h) => Some(h.rules()),
-            State::Records(_, back) | State::Games(_, back) | State::People(_, back) => *back,
+            State::Records(_, back)
+            | State::Games(_, back)
+            | State::People(_, back)
+            | State::Puzzle(_, back) => *back,
             _ => None,
         }
     }
@@ -674,6 +710,7 @@ impl Session {
             State::Lobby(_) => HelpTopic::Lobby,
             State::Seeking(_) | State::Hosting(_) => HelpTopic::Waiting,
             State::Records(..) | State::Games(..) | State::People(..) => HelpTopic::Records,
+            State::Puzzle(..) => HelpTopic::Puzzles,
             State::Play(p) => HelpTopic::Game {
                 rules: *p.game.position.rules(),
                 remote: self.remote.is_some(),
@@ -707,6 +744,7 @@ impl Session {
                 }
             }
             State::Play(play) => play.paste(c),
+            State::Puzzle(p, _) => p.paste(c),
             _ => {}
         }
     }
@@ -732,7 +770,10 @@ impl Session {
             }
             (State::Games(g, _), Some(r)) => g.frame(label, &r.stats),
             (State::People(p, _), Some(r)) => p.frame(label, &r.stats),
-            (State::Lobby(l), Some(r)) => l.frame(&r.opts, label, &r.stats, self.theme),
+            (State::Lobby(l), Some(r)) => {
+                l.frame(&r.opts, label, &r.stats, self.theme, r.daily.as_deref())
+            }
+            (State::Puzzle(p, _), _) => p.frame(self.theme, usize::from(self.screen.size().0)),
             (State::Seeking(s), Some(r)) => {
                 s.frame(label, &r.stats, now.unwrap_or(s.since()), r.opts.match_wait)
             }

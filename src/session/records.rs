@@ -75,8 +75,20 @@ pub struct GameRow {
 pub struct ProfileView {
     pub name: String,
     pub ratings: Vec<RatingRow>,
+    /// The puzzle rating (one for all games) and the puzzles solved of
+    /// those tried; `None` before the first rated puzzle.
+    pub puzzles: Option<PuzzleRow>,
     /// Most recent first.
     pub games: Vec<GameRow>,
+}
+
+/// A player's puzzle standing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PuzzleRow {
+    pub rating: i64,
+    pub deviation: i64,
+    pub solved: i64,
+    pub tried: i64,
 }
 
 /// One leaderboard row.
@@ -504,6 +516,14 @@ impl RecordsScreen {
             };
             f.push(Line::plain(text));
         }
+        let puzzles = match &p.puzzles {
+            Some(r) => format!(
+                " {:<13} {} \u{b1} {}   {} solved of {}",
+                "Puzzles", r.rating, r.deviation, r.solved, r.tried
+            ),
+            None => format!(" {:<13} none tried yet: [z] in the lobby", "Puzzles"),
+        };
+        f.push(Line::plain(puzzles));
         f.blank();
         if p.games.is_empty() {
             f.push(Line::styled(" No games yet.", Style::PLAIN.dim()));

@@ -70,6 +70,12 @@ pub enum Request {
     /// [`Session::show_analysis`]): on the end screen (local and remote)
     /// and in a replay.
     Analyze(super::review::AnalyzeAsk),
+    /// Remote: a puzzle (answered with [`Session::show_puzzle`]).
+    Puzzle(super::puzzle::PuzzleAsk),
+    /// Remote: an attempt at a puzzle is over: record and rate it, and
+    /// find the refutation of a wrong move (answered with
+    /// [`Session::puzzle_outcome`]).
+    PuzzleDone(super::puzzle::PuzzleAttempt),
     /// Remote: the person chose these stones (`[t]`): keep the choice
     /// (with the account, or with a guest's resume code).
     SetStones(Theme),

@@ -43,6 +43,12 @@ const STEPS: &[Step] = &[
         include_str!("../../migrations/sqlite/0005_puzzles.sql"),
         include_str!("../../migrations/postgres/0005_puzzles.sql"),
     ),
+    (
+        6,
+        "puzzle_ratings",
+        include_str!("../../migrations/sqlite/0006_puzzle_ratings.sql"),
+        include_str!("../../migrations/postgres/0006_puzzle_ratings.sql"),
+    ),
 ];
 
 /// The newest schema version this binary knows.

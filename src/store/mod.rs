@@ -65,7 +65,7 @@ pub use analyses::{KeptAnalysis, MAX_ANALYSIS_LEN};
 pub use games::{ExportFilter, LeaderEntry, Leaderboard, MAX_PAGE, Profile, Stored};
 pub use journal::{Journal, JournalRead};
 pub use migrate::SCHEMA_VERSION;
-pub use puzzles::{NewPuzzle, StoredPuzzle};
+pub use puzzles::{Attempt, MAX_SKIPPED, NewPuzzle, PuzzleStanding, StoredPuzzle, day_start};
 pub use rating::{RATING_PERIOD_MS, Rating, RatingChange, RatingInfo};
 pub use record::{
     BadPoints, GameRecord, GameResult, InvalidRecord, MoveRecord, PlayerRecord, Reason, UnknownName,

@@ -304,7 +304,7 @@ fn pick(cols: &[u8], rng: &mut impl rand::Rng) -> u8 {
 
 /// Columns that do not let the opponent win at once, most promising first
 /// (the solver's ordering: threats created, then centre first).
-pub(crate) fn ordered_non_losing(pos: &C4Position) -> Vec<u8> {
+pub fn ordered_non_losing(pos: &C4Position) -> Vec<u8> {
     let next = pos.non_losing_moves();
     let mut list: Vec<(i32, u8)> = Vec::new();
     for col in [3usize, 2, 4, 1, 5, 0, 6] {
