@@ -345,9 +345,9 @@ async fn puzzles_are_played_in_the_lobby_rated_once_and_shown_on_the_profile() {
         "{shown}"
     );
     assert!(shown.contains("rated"), "{shown}");
-    ann.send(b"4").await;
+    ann.send(b"4\r").await;
     ann.wait_for("Yellow answers A").await;
-    ann.send(b"5").await;
+    ann.send(b"5\r").await;
     ann.wait_for("Solved!").await;
     let rated = ann.wait_for("your puzzle rating: 1500 -> ").await;
     assert!(rated.contains("(+"), "{rated}");
@@ -355,7 +355,7 @@ async fn puzzles_are_played_in_the_lobby_rated_once_and_shown_on_the_profile() {
     ann.send(b"n").await;
     let next = ann.wait_for("Puzzle   Connect Four").await;
     assert!(!next.contains("Puzzle of the day"), "{next}");
-    ann.send(b"7").await;
+    ann.send(b"7\r").await;
     let failed = ann.wait_for("Yellow answers").await;
     assert!(failed.contains("G is not the move"), "{failed}");
     assert!(failed.contains("best: C"), "{failed}");
@@ -363,8 +363,8 @@ async fn puzzles_are_played_in_the_lobby_rated_once_and_shown_on_the_profile() {
     // The day's puzzle again: not rated twice.
     ann.send(b"d").await;
     ann.wait_for("Red to move").await;
-    ann.send(b"4").await;
-    ann.send(b"5").await;
+    ann.send(b"4\r").await;
+    ann.send(b"5\r").await;
     ann.wait_for("tried before: not rated again").await;
     // The profile: the puzzle rating, one solved of two.
     ann.send(b"\x1b").await;
@@ -383,8 +383,8 @@ async fn puzzles_are_played_in_the_lobby_rated_once_and_shown_on_the_profile() {
     let shown = guest.wait_for("Red to move").await;
     assert!(shown.contains("unrated"), "{shown}");
     assert!(shown.contains("Puzzle of the day"), "{shown}");
-    guest.send(b"4").await;
-    guest.send(b"5").await;
+    guest.send(b"4\r").await;
+    guest.send(b"5\r").await;
     guest.wait_for("unrated: guests keep no puzzle rating").await;
     let a = store.puzzle(&first).await.unwrap().unwrap();
     assert_eq!(a.attempts, 1);

@@ -148,6 +148,9 @@ struct Conn {
     analysing: Arc<std::sync::atomic::AtomicBool>,
     /// The puzzles this session was shown.
     puzzles_seen: super::puzzles::Seen,
+    /// A refutation of a wrong puzzle move is being looked for (one at a
+    /// time a session: another attempt meanwhile is recorded without one).
+    refuting: Arc<std::sync::atomic::AtomicBool>,
     /// The last write of the stones setting to the store, if any (the next
     /// one waits for it).
     stones_write: Option<tokio::task::JoinHandle<()>>,
@@ -308,6 +311,7 @@ pub async fn run(
         inbox: own_inbox,
         analysing: Arc::new(std::sync::atomic::AtomicBool::new(false)),
         puzzles_seen: Default::default(),
+        refuting: Arc::new(std::sync::atomic::AtomicBool::new(false)),
         stones_write: None,
     };
     let out = conn.session.open();
@@ -733,9 +737,12 @@ impl Conn {
             Request::PuzzleDone(attempt) => {
                 // Off the session's loop: the refutation may take the
                 // analyst's time; the answer comes through the inbox.
+                use std::sync::atomic::Ordering;
                 let ctx = Arc::clone(&self.ctx);
                 let account = self.account.clone();
                 let inbox = self.inbox.clone();
+                let refuting = Arc::clone(&self.refuting);
+                let refute = !attempt.solved && !refuting.swap(true, Ordering::Relaxed);
                 tokio::spawn(async move {
                     let id = attempt.id.clone();
                     let outcome = super::puzzles::attempt(
@@ -743,8 +750,12 @@ impl Conn {
                         &ctx.analyst,
                         account.as_deref(),
                         attempt,
+                        refute,
                     )
                     .await;
+                    if refute {
+                        refuting.store(false, Ordering::Relaxed);
+                    }
                     let _ = inbox.try_send(ToSession::PuzzleOutcome(Box::new((id, outcome))));
                 });
             }

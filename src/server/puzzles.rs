@@ -201,12 +201,13 @@ pub fn view_of(
 }
 
 /// Records an attempt (an account's; a guest's is not kept) and, for a
-/// failed one, finds the host's answer to the wrong move.
+/// failed one when `refute`, finds the host's answer to the wrong move.
 pub async fn attempt(
     store: &Store,
     analyst: &Arc<Analyst>,
     account: Option<&str>,
     a: PuzzleAttempt,
+    refute: bool,
 ) -> PuzzleOutcome {
     let mut outcome = PuzzleOutcome::default();
     if let Some(account) = account {
@@ -226,7 +227,7 @@ pub async fn attempt(
             Err(_) => outcome.trouble = Some("not recorded: the host's records are away".into()),
         }
     }
-    if !a.solved {
+    if !a.solved && refute {
         let mut moves = a.position;
         moves.extend(a.played);
         outcome.refutation = analyst.reply(a.rules, moves).await;

@@ -622,7 +622,8 @@ impl LobbyScreen {
         for line in text::wrap(&opts.motd, TEXT_WIDTH) {
             f.push(Line::styled(format!(" {line}"), Style::PLAIN.dim()));
         }
-        f.blank();
+        // The error's row, blank without one, sets the message of the day
+        // apart from the keys.
         match &self.error {
             Some(e) => {
                 for (i, part) in text::wrap(e, TEXT_WIDTH).into_iter().enumerate() {

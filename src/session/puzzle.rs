@@ -372,16 +372,15 @@ impl PuzzleScreen {
             Key::Backspace => {
                 self.typed.pop();
             }
-            // Connect Four: a column's digit or letter plays at once.
+            // Connect Four: a column's digit or letter takes the stone
+            // there, Enter drops it (as in a game).
             Key::Char(c) if c4 => {
                 if let Ok(m) = rules.parse_move(&c.to_string()) {
                     self.cursor.x = match m {
                         Move::Column(x) => x,
                         Move::Point(p) => p.x,
                     };
-                    return self.play(m);
-                }
-                if matches!(c, 'q' | 'Q') {
+                } else if matches!(c, 'q' | 'Q') {
                     return PuzzleAction::Lobby;
                 }
             }
@@ -402,7 +401,7 @@ impl PuzzleScreen {
     /// The keys this screen takes now, for the key bar.
     fn keys(&self) -> &'static str {
         match (&self.phase, self.kind().has_gravity()) {
-            (Phase::Solving, true) => " 1-7 or arrows + Enter: your move   Esc: lobby   ? help",
+            (Phase::Solving, true) => " 1-7 or arrows, Enter: your move   Esc: lobby   ? help",
             (Phase::Solving, false) => {
                 " arrows + Enter, or type a point (h8) + Enter   Esc: lobby   ? help"
             }
@@ -639,8 +638,10 @@ mod tests {
         let shown = text(&s, 60);
         assert!(shown.contains("Red to move"), "{shown}");
         assert!(shown.contains("find the winning move"), "{shown}");
-        let PuzzleAction::Done(a) = s.handle(Key::Char('4')) else {
-            panic!("4 ends the puzzle");
+        // 4 takes the stone to column d, Enter drops it.
+        assert_eq!(s.handle(Key::Char('4')), PuzzleAction::None);
+        let PuzzleAction::Done(a) = s.handle(Key::Enter) else {
+            panic!("d ends the puzzle");
         };
         assert!(a.solved);
         assert_eq!(a.played, vec![Move::Column(3)]);
@@ -664,7 +665,8 @@ mod tests {
     fn a_wrong_move_fails_and_shows_the_refutation() {
         let mut s = PuzzleScreen::new();
         s.set_puzzle(Ok(c4_view()));
-        let PuzzleAction::Done(a) = s.handle(Key::Char('1')) else {
+        s.handle(Key::Char('1'));
+        let PuzzleAction::Done(a) = s.handle(Key::Char(' ')) else {
             panic!("a wrong move ends the puzzle");
         };
         assert!(!a.solved);
@@ -697,6 +699,7 @@ mod tests {
         let mut t = PuzzleScreen::new();
         t.set_puzzle(Ok(c4_view()));
         t.handle(Key::Char('1'));
+        t.handle(Key::Enter);
         t.set_outcome("other", PuzzleOutcome::default());
         assert!(text(&t, 60).contains("looks for the answer"));
     }
