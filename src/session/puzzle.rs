@@ -440,11 +440,9 @@ impl PuzzleScreen {
             (true, None) => facts.push_str("   rated"),
             (false, _) => facts.push_str("   unrated"),
         }
+        // (Our own words and numbers: nothing to clean.)
         title.push("   ", Style::PLAIN);
-        title.push(
-            text::sanitize(&facts, width.saturating_sub(24)),
-            Style::PLAIN.dim(),
-        );
+        title.push(facts, Style::PLAIN.dim());
         f.push(title);
         let me = self.my_colour();
         let task = match (v.task, v.rules.kind()) {
