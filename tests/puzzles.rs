@@ -335,7 +335,9 @@ async fn puzzles_are_played_in_the_lobby_rated_once_and_shown_on_the_profile() {
     let store = inarow::store::Store::open(&url).await.unwrap();
     let [first, second] = two_puzzles(&store).await;
     let mut ann = Client::in_lobby(t.addr, "ann", Login::Key(new_key())).await;
-    let lobby = ann.wait_for("Puzzle of the day: Connect Four, win in 2 [z]").await;
+    let lobby = ann
+        .wait_for("Puzzle of the day: Connect Four, win in 2 [z]")
+        .await;
     assert!(lobby.contains("[z] Puzzles"), "{lobby}");
     ann.send(b"z").await;
     let shown = ann.wait_for("Red to move").await;
@@ -385,7 +387,9 @@ async fn puzzles_are_played_in_the_lobby_rated_once_and_shown_on_the_profile() {
     assert!(shown.contains("Puzzle of the day"), "{shown}");
     guest.send(b"4\r").await;
     guest.send(b"5\r").await;
-    guest.wait_for("unrated: guests keep no puzzle rating").await;
+    guest
+        .wait_for("unrated: guests keep no puzzle rating")
+        .await;
     let a = store.puzzle(&first).await.unwrap().unwrap();
     assert_eq!(a.attempts, 1);
     store.close().await;

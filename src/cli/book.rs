@@ -47,6 +47,14 @@ pub enum BookCommand {
         /// Transposition table per thread, MiB.
         #[arg(long, default_value_t = 1024)]
         tt_mb: usize,
+        /// Also every position the computer's easy and medium levels reach
+        /// in this many seeded games against each other (the games people
+        /// play against it), with up to --reach-depth stones.
+        #[arg(long, default_value_t = 0)]
+        reach: u64,
+        /// Deepest position of those games to put in the book.
+        #[arg(long, default_value_t = 7)]
+        reach_depth: usize,
     },
     /// Print how many positions the book holds per ply.
     Stats {
@@ -69,11 +77,14 @@ pub fn run(cmd: BookCommand) -> anyhow::Result<ExitCode> {
             out,
             threads,
             tt_mb,
+            reach,
+            reach_depth,
         } => {
             let threads = threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
                 .max(1);
-            build(depth, &out, threads, tt_mb)?;
+            let reached = reached(reach, reach_depth);
+            build(depth, &out, threads, tt_mb, &reached)?;
             Ok(ExitCode::SUCCESS)
         }
         BookCommand::Stats { book } => {
@@ -139,7 +150,41 @@ fn canonical(pos: &C4Position) -> C4Position {
     }
 }
 
-fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Result<()> {
+/// The positions, by stones on the board, that `games` seeded games of the
+/// computer's easy level against its medium one reach with at most
+/// `depth` stones (the games `inarow bench analysis` plays: the same
+/// seeds), in canonical form, each once, in the order first reached.
+fn reached(games: u64, depth: usize) -> Vec<Vec<C4Position>> {
+    let mut out: Vec<Vec<C4Position>> = vec![Vec::new(); depth + 1];
+    let mut seen = std::collections::HashSet::new();
+    for seed in 1..=games {
+        let moves = crate::analyst::computer_game(seed, seed.is_multiple_of(2));
+        let mut pos = C4Position::new();
+        for (ply, m) in moves.iter().enumerate().take(depth + 1) {
+            let c = canonical(&pos);
+            if seen.insert(c.key()) {
+                out[ply].push(c);
+            }
+            let col = match m {
+                crate::game::Move::Column(c) => usize::from(*c),
+                crate::game::Move::Point(p) => usize::from(p.x),
+            };
+            if !pos.can_play(col) || pos.is_winning_move(col) {
+                break;
+            }
+            pos.play_col(col);
+        }
+    }
+    out
+}
+
+fn build(
+    depth: usize,
+    out: &Path,
+    threads: usize,
+    tt_mb: usize,
+    reached: &[Vec<C4Position>],
+) -> anyhow::Result<()> {
     let log = log_path(out);
     let mut done = read_log(&log)?;
     // The existing book counts as solved too: a deeper build starts where
@@ -169,13 +214,13 @@ fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Resu
         .with_context(|| format!("cannot open {}", log.display()))?;
 
     let start = Instant::now();
-    let mut frontier: Vec<Vec<C4Position>> = vec![Vec::new(); depth + 3];
+    let mut frontier: Vec<Vec<C4Position>> = vec![Vec::new(); depth.max(reached.len()) + 3];
     frontier[0].push(C4Position::new());
     if depth >= 1 {
         frontier[1] = first_replies();
     }
     let mut in_book: Vec<C4Position> = Vec::new();
-    for ply in 0..=depth {
+    for ply in 0..=depth.max(reached.len().saturating_sub(1)) {
         // Deduplicate by canonical form, keeping the order in which the
         // positions were reached: siblings stay next to each other, so a
         // worker's table still holds much of the tree it needs next.
@@ -185,8 +230,18 @@ fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Resu
             .map(|p| canonical(&p))
             .filter(|c| seen.insert(c.key()))
             .collect();
+        // The positions the computer's games reach: in the book too, but
+        // the perfect player's tree does not grow from them.
+        let extra: Vec<C4Position> = reached
+            .get(ply)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|c| seen.insert(c.key()))
+            .collect();
         let todo: Vec<C4Position> = level
             .iter()
+            .chain(&extra)
             .copied()
             .filter(|p| !done.contains_key(&p.key()))
             .collect();
@@ -201,13 +256,13 @@ fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Resu
             eprint!(
                 "\rply {ply:>2}: {finished}/{} solved ({} known), {rate:.1}/s, eta {eta:.0} s      ",
                 todo.len(),
-                level.len() - todo.len()
+                level.len() + extra.len() - todo.len()
             );
             Ok(())
         })?;
         eprintln!(
             "\rply {ply:>2}: {} positions ({} solved now) in {:.1} s, total {:.1} s                 ",
-            level.len(),
+            level.len() + extra.len(),
             todo.len(),
             ply_start.elapsed().as_secs_f64(),
             start.elapsed().as_secs_f64()
@@ -219,6 +274,7 @@ fn build(depth: usize, out: &Path, threads: usize, tt_mb: usize) -> anyhow::Resu
             }
         }
         in_book.extend(level);
+        in_book.extend(extra);
     }
     let book = Book::from_entries(in_book.iter().map(|p| (*p, done[&p.key()])));
     let bytes = book.to_bytes();

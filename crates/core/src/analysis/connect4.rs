@@ -97,6 +97,9 @@ pub fn analyze_move(
             exact: true,
         };
     }
+    if let Some(known) = book.and_then(|b| from_book(pos, col, b)) {
+        return known;
+    }
     let limits = Cutoff {
         deadline: Some(Instant::now() + budget),
         stop: None,
@@ -114,6 +117,30 @@ pub fn analyze_move(
             .collect();
     }
     out
+}
+
+/// The move `col` from `pos` answered by the book alone: the position is
+/// in it (its exact score and every best column) and so is the position
+/// after the move (its score, negated, is the move's value). The book
+/// holds the positions the computer's levels reach in their games, so
+/// the opening of a game against the computer is answered at once.
+fn from_book(pos: &C4Position, col: u8, book: &Book) -> Option<MoveAnalysis> {
+    let entry = book.get(pos)?;
+    let mut child = *pos;
+    child.play_col(col as usize);
+    let after = -book.score(&child)?;
+    let before = entry.score;
+    Some(MoveAnalysis {
+        played: Move::Column(col),
+        before: Some(before),
+        after: Some(after),
+        best: (0..WIDTH as u8)
+            .filter(|&c| entry.best & (1 << c) != 0)
+            .map(Move::Column)
+            .collect(),
+        label: Some(Label::of_values(before, after)),
+        exact: true,
+    })
 }
 
 /// One move's analysis from the scores of every column of the position
@@ -212,5 +239,37 @@ mod tests {
         assert!(!a[0].exact);
         // With the engine's best guess: the middle column.
         assert_eq!(a[0].best, vec![Move::Column(3)]);
+    }
+
+    /// A move between two positions of the book is answered by the book
+    /// alone, at once, and says what the solver says.
+    #[test]
+    fn a_move_between_book_positions_is_answered_by_the_book_as_the_solver_would() {
+        let book = Book::builtin();
+        let mut solver = Solver::new(64);
+        // Book positions of 8 stones with a move to another of 9.
+        let mut checked = 0;
+        for (pos, _) in book.iter().filter(|(p, _)| p.moves() == 8) {
+            let Some(col) = (0..WIDTH as u8).find(|&c| {
+                let mut child = pos;
+                pos.can_play(c as usize) && !pos.is_winning_move(c as usize) && {
+                    child.play_col(c as usize);
+                    book.score(&child).is_some()
+                }
+            }) else {
+                continue;
+            };
+            let started = Instant::now();
+            let quick = analyze_move(&pos, col, &mut solver, Some(&book), Duration::ZERO);
+            assert!(started.elapsed() < Duration::from_millis(50));
+            assert!(quick.exact, "{quick:?}");
+            let slow = analyze_move(&pos, col, &mut solver, None, Duration::from_secs(120));
+            assert_eq!(quick, slow);
+            checked += 1;
+            if checked == 3 {
+                break;
+            }
+        }
+        assert_eq!(checked, 3);
     }
 }
