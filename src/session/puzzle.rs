@@ -746,4 +746,75 @@ mod tests {
         }
         assert!(shown.lines().count() <= 24, "{shown}");
     }
+
+    #[test]
+    fn a_hold_puzzle_asks_for_the_only_move_that_does_not_lose() {
+        // Yellow has three in column e; red must block there.
+        let view = PuzzleView {
+            task: Task::Hold,
+            position: [3u8, 4, 3, 4, 0, 4].map(Move::Column).to_vec(),
+            line: vec![Move::Column(4)],
+            ..c4_view()
+        };
+        let mut s = PuzzleScreen::new();
+        s.set_puzzle(Ok(view.clone()));
+        let shown = text(&s, 60);
+        assert!(
+            shown.contains("Red to move: find the only move that does not lose"),
+            "{shown}"
+        );
+        s.handle(Key::Char('2'));
+        let PuzzleAction::Done(a) = s.handle(Key::Enter) else {
+            panic!("a wrong move ends it");
+        };
+        assert!(!a.solved);
+        assert!(text(&s, 60).contains("B loses"), "{}", text(&s, 60));
+        // Esc goes back to the lobby; q too once it is over.
+        assert_eq!(s.handle(Key::Char('q')), PuzzleAction::Lobby);
+        let mut s = PuzzleScreen::new();
+        s.set_puzzle(Ok(view));
+        s.handle(Key::Char('5'));
+        let PuzzleAction::Done(a) = s.handle(Key::Enter) else {
+            panic!("the block ends it");
+        };
+        assert!(a.solved);
+        // Nothing to show: said in words, and any key goes back.
+        let mut s = PuzzleScreen::new();
+        s.set_puzzle(Err("this host has no puzzles yet".into()));
+        assert!(text(&s, 60).contains("no puzzles yet"));
+        assert_eq!(s.handle(Key::Enter), PuzzleAction::Lobby);
+    }
+
+    #[test]
+    fn an_illegal_move_is_refused_in_words_and_the_puzzle_goes_on() {
+        let rules = Rules::gomoku();
+        let p = |s: &str| rules.parse_move(s).unwrap();
+        let view = PuzzleView {
+            id: "g2".into(),
+            rules,
+            task: Task::Win { win_in: Some(2) },
+            position: ["h8", "a1", "i8", "a3", "j8", "a5"].map(p).to_vec(),
+            line: ["k8", "g8", "l8"].map(p).to_vec(),
+            rating: 1500,
+            daily: false,
+            rated: false,
+            my_rating: None,
+        };
+        let mut s = PuzzleScreen::new();
+        s.set_puzzle(Ok(view));
+        // An occupied point, then no point at all: refused, not failed.
+        for typed in ["h8", "zz9"] {
+            for c in typed.chars() {
+                s.handle(Key::Char(c));
+            }
+            assert_eq!(s.handle(Key::Enter), PuzzleAction::None);
+            assert!(s.wants_text());
+        }
+        // Pasted text is a move, never a command.
+        for c in "k8".chars() {
+            s.paste(c);
+        }
+        assert_eq!(s.handle(Key::Enter), PuzzleAction::None);
+        assert!(text(&s, 80).contains("answers g8"), "{}", text(&s, 80));
+    }
 }
