@@ -73,28 +73,26 @@ impl Analyzer {
             if *rules != Rules::connect_four() {
                 return None;
             }
-            let columns = moves
-                .iter()
-                .map(|m| match m {
-                    Move::Column(c) => Some(*c),
-                    Move::Point(p) => Some(p.x),
-                })
-                .collect::<Option<Vec<u8>>>()?;
+            let columns = columns_of(moves);
             return connect4::analyze(&columns, &mut self.solver, Some(&self.book), self.budget)
                 .ok();
         }
-        let points = moves
-            .iter()
-            .map(|m| match m {
-                Move::Point(p) => Some((p.x, p.y)),
-                Move::Column(_) => None,
-            })
-            .collect::<Option<Vec<(u8, u8)>>>()?;
+        let points = points_of(moves)?;
+        let budget = self.budget;
+        let player = self.gomoku_for(rules);
+        gomoku::analyze(*rules, &points, player, EVAL_LEVEL, budget).ok()
+    }
+
+    /// The Gomoku engine for `rules`, made anew when the rules change.
+    fn gomoku_for(&mut self, rules: &Rules) -> &mut GomokuPlayer {
         if self.gomoku.as_ref().is_none_or(|(r, _)| r != rules) {
-            self.gomoku = Some((*rules, gomoku::player_for(rules, self.tt_mb.min(256))));
+            self.gomoku = None;
         }
-        let (_, player) = self.gomoku.as_mut()?;
-        gomoku::analyze(*rules, &points, player, EVAL_LEVEL, self.budget).ok()
+        let tt_mb = self.tt_mb.min(256);
+        &mut self
+            .gomoku
+            .get_or_insert_with(|| (*rules, gomoku::player_for(rules, tt_mb)))
+            .1
     }
 
     /// The best move in the position after `moves` (the side to move's):
@@ -107,14 +105,7 @@ impl Analyzer {
             if *rules != Rules::connect_four() {
                 return None;
             }
-            let columns: Vec<u8> = moves
-                .iter()
-                .map(|m| match m {
-                    Move::Column(c) => *c,
-                    Move::Point(p) => p.x,
-                })
-                .collect();
-            let pos = crate::puzzle::position_of(&columns)?;
+            let pos = crate::puzzle::position_of(&columns_of(moves))?;
             let playable = (0..WIDTH).filter(|&c| pos.can_play(c));
             if let Some(c) = playable.clone().find(|&c| pos.is_winning_move(c)) {
                 return Some(Move::Column(c as u8));
@@ -140,23 +131,15 @@ impl Analyzer {
                     .map(|&c| Move::Column(c)),
             };
         }
-        let points = moves
-            .iter()
-            .map(|m| match m {
-                Move::Point(p) => Some((p.x, p.y)),
-                Move::Column(_) => None,
-            })
-            .collect::<Option<Vec<(u8, u8)>>>()?;
+        let points = points_of(moves)?;
         if gomoku::check(*rules, &points).ok()? {
             return None; // won already
         }
-        if self.gomoku.as_ref().is_none_or(|(r, _)| r != rules) {
-            self.gomoku = Some((*rules, gomoku::player_for(rules, self.tt_mb.min(256))));
-        }
-        let (_, player) = self.gomoku.as_mut()?;
+        let budget = self.budget;
+        let player = self.gomoku_for(rules);
         let stones = crate::engine::gomoku::stones_from_moves(&points);
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let limits = crate::engine::Limits::new(self.budget);
+        let limits = crate::engine::Limits::new(budget);
         let report = player.analyse(&stones, EVAL_LEVEL, &limits, &stop);
         report.mv.map(|(x, y)| Move::Point(Point::new(x, y)))
     }
@@ -166,6 +149,28 @@ impl Analyzer {
         let rules = g.rules()?;
         self.game(&rules, &record_moves(g))
     }
+}
+
+/// Connect Four moves as the solver's columns (0..=6).
+fn columns_of(moves: &[Move]) -> Vec<u8> {
+    moves
+        .iter()
+        .map(|m| match m {
+            Move::Column(c) => *c,
+            Move::Point(p) => p.x,
+        })
+        .collect()
+}
+
+/// Gomoku moves as points; `None` if one is a column.
+fn points_of(moves: &[Move]) -> Option<Vec<(u8, u8)>> {
+    moves
+        .iter()
+        .map(|m| match m {
+            Move::Point(p) => Some((p.x, p.y)),
+            Move::Column(_) => None,
+        })
+        .collect()
 }
 
 /// A Connect Four game of the computer against itself, the kind people

@@ -1029,7 +1029,9 @@ fn the_replay_steps_through_the_moves_and_marks_the_line_at_the_end() {
         .session
         .show_analysis(&ask, Ok(std::sync::Arc::new(analysis)));
     r.apply(out);
-    r.shows("Alice: no mistakes, Computer:");
+    // (From the book: after d e, b wins and d only draws; after d e d,
+    // e lets d win. The solver agrees: `echo 45 | inarow solve --analyze`.)
+    r.shows("Alice: 1 mistake (move 3), Computer: 1 mistake (move 4)");
     r.shows("Alice D: best");
     r.no_enlarge();
     // Esc: back to the profile.

@@ -51,22 +51,7 @@ pub struct StoredPuzzle {
     pub created_ms: i64,
 }
 
-type Row = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<i64>,
-    String,
-    String,
-    (f64, f64, f64),
-    (i64, i64),
-    i64,
-);
-
-/// The row as the queries read it (tuples of more than 16 fields do not
-/// decode, so the ratings and counts come as pairs).
+/// A puzzle's row as the queries read it ([`COLUMNS`]).
 type FlatRow = (
     String,
     String,
@@ -85,51 +70,8 @@ type FlatRow = (
 );
 
 fn of_flat(r: FlatRow) -> StoredPuzzle {
-    let (
-        id,
-        game,
-        kind,
-        position,
-        line,
-        win_in,
-        key,
-        source,
-        rating,
-        deviation,
-        volatility,
-        attempts,
-        solved,
-        created_ms,
-    ) = r;
-    of_row((
-        id,
-        game,
-        kind,
-        position,
-        line,
-        win_in,
-        key,
-        source,
-        (rating, deviation, volatility),
-        (attempts, solved),
-        created_ms,
-    ))
-}
-
-fn of_row(r: Row) -> StoredPuzzle {
-    let (
-        id,
-        game,
-        kind,
-        position,
-        line,
-        win_in,
-        key,
-        source,
-        (rating, deviation, volatility),
-        (attempts, solved),
-        created_ms,
-    ) = r;
+    let (id, game, kind, position, line, win_in, key, source) =
+        (r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7);
     StoredPuzzle {
         id,
         puzzle: NewPuzzle {
@@ -142,13 +84,13 @@ fn of_row(r: Row) -> StoredPuzzle {
             source,
         },
         rating: Rating {
-            rating,
-            deviation,
-            volatility,
+            rating: r.8,
+            deviation: r.9,
+            volatility: r.10,
         },
-        attempts,
-        solved,
-        created_ms,
+        attempts: r.11,
+        solved: r.12,
+        created_ms: r.13,
     }
 }
 

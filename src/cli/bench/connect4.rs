@@ -230,6 +230,15 @@ fn book_moves(args: &BenchConnect4Args) -> anyhow::Result<ExitCode> {
             over += 1;
         }
         times.push(took);
+        // The positions the computer's games reach are in the book too:
+        // any move from a book position that leads to another.
+        for col in 0..WIDTH as u8 {
+            let mut next = moves.clone();
+            next.push(col);
+            if !pos.is_winning_move(col as usize) && C4Position::from_columns(&next).is_ok() {
+                stack.push(next);
+            }
+        }
         for best in 0..WIDTH as u8 {
             if entry.best & (1 << best) == 0 || pos.is_winning_move(best as usize) {
                 continue;
