@@ -152,7 +152,7 @@ impl Analyzer {
 }
 
 /// Connect Four moves as the solver's columns (0..=6).
-fn columns_of(moves: &[Move]) -> Vec<u8> {
+pub fn columns_of(moves: &[Move]) -> Vec<u8> {
     moves
         .iter()
         .map(|m| match m {

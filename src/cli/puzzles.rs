@@ -16,7 +16,7 @@ use anyhow::bail;
 use clap::Subcommand;
 
 use crate::engine::connect4::{Book, Solver};
-use crate::game::{GameKind, Move, Rules};
+use crate::game::{GameKind, Rules};
 use crate::puzzle::PuzzleKind;
 use crate::puzzle::{C4Puzzle, VcfPuzzle, puzzles_in, vcf_puzzles_in};
 use crate::store::{ExportFilter, NewPuzzle, StoredPuzzle};
@@ -69,16 +69,6 @@ pub fn run(cmd: PuzzlesCommand) -> anyhow::Result<ExitCode> {
 
 fn digits(columns: &[u8]) -> String {
     columns.iter().map(|&c| char::from(b'1' + c)).collect()
-}
-
-fn columns_of(moves: &[Move]) -> Vec<u8> {
-    moves
-        .iter()
-        .map(|m| match m {
-            Move::Column(c) => *c,
-            Move::Point(p) => p.x,
-        })
-        .collect()
 }
 
 /// Points as the export writes them: `h8 i9`.
@@ -176,7 +166,8 @@ async fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     let mut player = crate::analysis::gomoku::player_for(&gomoku_rules, 64);
     for i in 0..args.from_self_play {
         let seed = i as u64 + 1;
-        let columns = columns_of(&crate::analyst::computer_game(seed, i.is_multiple_of(2)));
+        let columns =
+            crate::analyst::columns_of(&crate::analyst::computer_game(seed, i.is_multiple_of(2)));
         for p in puzzles_in(&columns, &mut solver, Some(&book), budget) {
             keep(new_puzzle(&p, "self-play"), p.kind == PuzzleKind::Hold).await?;
         }
