@@ -102,7 +102,7 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
             add("Esc or q", "back".into());
         }
         HelpTopic::Puzzles => {
-            add("1-7, arrows", "Connect Four: drop in that column".into());
+            add("1-7, arrows", "Connect Four: a column, Enter drops".into());
             add("h8, arrows", "Gomoku: type a point or move, Enter".into());
             add("the line", "play on: the host answers each move".into());
             add("n, d", "after a puzzle: the next one, the daily".into());
