@@ -75,8 +75,9 @@ fn daily_words(p: &StoredPuzzle) -> String {
     format!("Puzzle of the day: {game}, {what} [z]")
 }
 
-/// What a session keeps of its puzzles: a guest's recent ones (not shown
-/// again soon), and whether it tried the day's puzzle.
+/// The puzzles a session was shown last (at most [`MAX_SKIPPED`]): not
+/// shown again soon, and for a guest, who keeps no attempts, whether the
+/// day's puzzle was tried.
 #[derive(Debug, Default)]
 pub struct Seen {
     recent: Vec<String>,
