@@ -1274,6 +1274,13 @@ async fn a_table_host_paused_past_its_lease_stops_its_table_and_its_player_goes_
     let mut p = paired(&scratch, &pg, ["pa", "pb"]).await;
     let paused = p.table;
     let other = 1 - paused;
+    // The paused host's player is to move when it comes back (the first
+    // player, in column a so far, one stone more in column c if need be).
+    let mut moves = 4;
+    if paused != p.first {
+        play_on(&mut p.players[other], "c").await;
+        moves += 1;
+    }
     p.procs[paused].signal("STOP");
     let stopped = std::time::Instant::now();
     // The other host takes the game over once the paused one's heartbeat
@@ -1291,21 +1298,39 @@ async fn a_table_host_paused_past_its_lease_stops_its_table_and_its_player_goes_
     // The paused host learns it lost the game: its table stops (never a
     // second table taking moves) and its player, still connected to it,
     // is taken to the table that goes on.
-    p.players[paused]
+    let mover = &mut p.players[paused];
+    mover
         .wait_for_within("your game goes on at another host", Duration::from_secs(10))
         .await;
+    // They move at once, before reaching that table: the move goes with
+    // them and is played there, once, without being asked for again.
+    let (mine, theirs) = if paused == p.first {
+        ("a", "b")
+    } else {
+        ("b", "a")
+    };
+    mover.send(format!("{mine}\r").as_bytes()).await;
+    let seen = wait_any_within(
+        mover,
+        &[THEIR_TURN[0], "play your move again"],
+        Duration::from_secs(10),
+    )
+    .await;
+    assert_eq!(seen, 0, "{}", mover.screen());
     p.players[other].wait_gone("lost the connection").await;
-    assert_eq!(
-        wait_any_within(
-            &mut p.players[paused],
-            &[MY_TURN, THEIR_TURN[0]],
-            Duration::from_secs(10)
-        )
-        .await
-            == 0,
-        paused == p.first
-    );
-    finish_recorded(&mut p, &pg).await;
+    play_on(&mut p.players[other], theirs).await;
+    // The one who moved first has three stones in column a, the other
+    // three in column b: the one to move now wins in their column.
+    let (winner, line) = if paused == p.first {
+        ("a", "(0|0) (0|1) (0|2) (0|3)")
+    } else {
+        ("b", "(1|0) (1|1) (1|2) (1|3)")
+    };
+    play_on(&mut p.players[paused], winner).await;
+    for c in &mut p.players {
+        c.wait_for(&format!("wins with {line}")).await;
+    }
+    recorded_once(&pg, "ann", moves + 3).await;
     let kept = wait_for_rooms(&rooms, |r| r.is_empty()).await;
     assert!(kept.is_empty());
 }

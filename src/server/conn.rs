@@ -154,6 +154,44 @@ struct Conn {
     /// The last write of the stones setting to the store, if any (the next
     /// one waits for it).
     stones_write: Option<tokio::task::JoinHandle<()>>,
+    /// The last move sent to a table, with the stones on the board it
+    /// was made on.
+    sent_move: Option<(crate::game::Move, usize)>,
+    /// Cluster mode: a move no table took because the game had just gone
+    /// on at another host, kept until this session reaches the table
+    /// that goes on (see [`Conn::carry_move_on`]).
+    carried: Option<Carried>,
+}
+
+/// A move made in the second a game moved to another host.
+struct Carried {
+    mv: crate::game::Move,
+    /// The stones on the board it was made on.
+    stones: usize,
+    at: Instant,
+}
+
+/// How long a carried move waits for the table that goes on.
+const CARRIED_FOR: Duration = Duration::from_secs(30);
+
+impl Carried {
+    /// The move to play at the table that goes on, whose game is `view`
+    /// and where this session sits at the seats `mine`: only at the
+    /// position it was made on, on this person's turn, within
+    /// [`CARRIED_FOR`]. Otherwise the board there shows what became of
+    /// it (taken after all, or the game went on) and nothing is played.
+    fn played_at(
+        &self,
+        view: &crate::table::GameView,
+        mine: [bool; 2],
+        now: Instant,
+    ) -> Option<crate::game::Move> {
+        let my_turn = view.to_move().is_some_and(|side| mine[side.index()]);
+        (my_turn
+            && view.position.stones() == self.stones
+            && now.duration_since(self.at) <= CARRIED_FOR)
+            .then_some(self.mv)
+    }
 }
 
 /// Numbers given to games on other hosts in a list of games (above any
@@ -311,6 +349,8 @@ pub async fn run(
         inbox: own_inbox,
         analysing: Arc::new(std::sync::atomic::AtomicBool::new(false)),
         puzzles_seen: Default::default(),
+        sent_move: None,
+        carried: None,
         refuting: Arc::new(std::sync::atomic::AtomicBool::new(false)),
         stones_write: None,
     };
@@ -660,6 +700,11 @@ impl Conn {
             }
             cmd => cmd,
         };
+        let made_on = self.session.stones_on_board();
+        self.sent_move = match (&cmd, made_on) {
+            (SeatCmd::Move(mv), Some(stones)) => Some((*mv, stones)),
+            _ => None,
+        };
         if let Some((room, _)) = &self.room {
             room.send(RoomCmd::Seat {
                 who: self.id,
@@ -668,10 +713,62 @@ impl Conn {
                 at: self.input_at,
             })
             .await;
-        } else if let Some(out) = no_table_for(&mut self.session, &cmd) {
+        } else if let Some(out) = self.no_table_for(&cmd) {
             return self.emit(out).await;
         }
         None
+    }
+
+    /// A seat's command with no table to take it: in cluster mode, the
+    /// second between a host handing the game over and the session
+    /// reaching the table that goes on. A move is carried there (the
+    /// player is told, never left waiting); the rest has nothing to act on.
+    fn no_table_for(&mut self, cmd: &SeatCmd) -> Option<Output> {
+        matches!(cmd, SeatCmd::Move(_)).then(|| self.game_moved())
+    }
+
+    /// The table did not take our last move because the game went on at
+    /// another host: the move is kept for the table that goes on.
+    fn game_moved(&mut self) -> Output {
+        match self.sent_move.take() {
+            Some((mv, stones)) => {
+                self.carried = Some(Carried {
+                    mv,
+                    stones,
+                    at: Instant::now(),
+                });
+                self.session.move_carried()
+            }
+            None => self
+                .session
+                .move_rejected(&crate::protocol::Refusal::GameMoved.shown()),
+        }
+    }
+
+    /// Just seated at a table: a move carried from the host the game was
+    /// on is played here (see [`Carried::played_at`]).
+    async fn carry_move_on(&mut self, st: &RoomState) {
+        let Some(mv) = self
+            .carried
+            .take()
+            .and_then(|c| c.played_at(&st.view, st.seating(self.id).mine, Instant::now()))
+        else {
+            return;
+        };
+        if let Some((room, _)) = &self.room {
+            tracing::info!(
+                session = self.id,
+                "a move made as the game moved: played at the table that goes on"
+            );
+            self.sent_move = self.session.stones_on_board().map(|n| (mv, n));
+            room.send(RoomCmd::Seat {
+                who: self.id,
+                name: self.session.name().unwrap_or_default().to_string(),
+                cmd: SeatCmd::Move(mv),
+                at: std::time::Instant::now(),
+            })
+            .await;
+        }
     }
 
     /// A key press: the idle clock restarts and a warning goes away.
@@ -1032,6 +1129,7 @@ impl Conn {
                 }
             }
             ToSession::NoRoomForLogin(code) => return self.no_room_for_login(code).await,
+            ToSession::Rejected(crate::protocol::Refusal::GameMoved) => self.game_moved(),
             ToSession::Rejected(e) => self.session.move_rejected(&e.shown()),
             ToSession::Kick(m) => return Some(End::Message(m)),
             ToSession::Replaced(m) => return Some(End::Replaced(m)),
@@ -1065,8 +1163,13 @@ impl Conn {
                 self.watching = watching;
                 self.session.set_resume(link.resume);
                 self.session.set_now(Instant::now().into_std());
-                self.session
-                    .game_started(st.view.clone(), st.seating(self.id))
+                let out = self
+                    .session
+                    .game_started(st.view.clone(), st.seating(self.id));
+                if !watching {
+                    self.carry_move_on(&st).await;
+                }
+                out
             }
         };
         self.emit(out).await
@@ -1093,44 +1196,59 @@ impl Conn {
     }
 }
 
-/// A seat's command with no table to take it: in cluster mode, the second
-/// between a host handing the game over and the session reaching the table
-/// that goes on. A move is answered (the player is told, never left
-/// waiting); the rest has nothing to act on.
-fn no_table_for(session: &mut Session, cmd: &SeatCmd) -> Option<Output> {
-    matches!(cmd, SeatCmd::Move(_))
-        .then(|| session.move_rejected(&crate::protocol::Refusal::GameMoved.shown()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_move_with_no_table_to_take_it_is_answered_on_screen() {
+    fn a_move_carried_to_the_new_table_is_played_only_where_it_was_made() {
         use crate::game::{Move, Rules};
         let opts = RemoteOptions::for_tests("ann");
         let mut session = Session::remote(opts, crate::term::board::Theme::Ascii, 80, 24);
         let mut term = vt100::Parser::new(24, 80, 0);
         term.process(&session.open().bytes);
-        let table = crate::session::play::tests::ann_and_bob_at(Rules::connect_four());
+        let mut table = crate::session::play::tests::ann_and_bob_at(Rules::connect_four());
         let seating = crate::protocol::Seating {
             mine: [true, false],
             present: [true, true],
         };
         term.process(&session.game_started(table.view().clone(), seating).bytes);
-        let moved = crate::protocol::Refusal::GameMoved.to_string();
-        assert!(!term.screen().contents().contains(&moved));
-        // Leaving or resigning has nothing to act on: nothing is shown.
-        assert!(no_table_for(&mut session, &SeatCmd::Resign).is_none());
-        let out = no_table_for(&mut session, &SeatCmd::Move(Move::Column(3)))
-            .expect("a move is answered");
-        term.process(&out.bytes);
+        assert_eq!(session.stones_on_board(), Some(0));
+        term.process(&session.move_carried().bytes);
         assert!(
-            term.screen().contents().contains(&moved),
+            term.screen().contents().contains("your move goes with it"),
             "{}",
             term.screen().contents()
         );
+        let now = Instant::now();
+        let c = Carried {
+            mv: Move::Column(3),
+            stones: 0,
+            at: now,
+        };
+        // The same position, ann's turn: played.
+        assert_eq!(
+            c.played_at(table.view(), [true, false], now),
+            Some(Move::Column(3))
+        );
+        // Not ann's seat, or too late: not played.
+        assert_eq!(c.played_at(table.view(), [false, true], now), None);
+        assert_eq!(
+            c.played_at(
+                table.view(),
+                [true, false],
+                now + CARRIED_FOR + Duration::from_secs(1)
+            ),
+            None
+        );
+        // The move was taken after all (or the game went on): not again.
+        table
+            .play(crate::game::Side::First, Move::Column(3))
+            .unwrap();
+        table
+            .play(crate::game::Side::Second, Move::Column(4))
+            .unwrap();
+        assert_eq!(c.played_at(table.view(), [true, false], now), None);
     }
 
     #[test]

@@ -163,6 +163,14 @@ impl Session {
         matches!(self.state, State::Play(_))
     }
 
+    /// The stones on the board of the game showing, if one is.
+    pub fn stones_on_board(&self) -> Option<usize> {
+        match &self.state {
+            State::Play(p) => Some(p.game.position.stones()),
+            _ => None,
+        }
+    }
+
     /// Whether this person is waiting for someone else: a game where it is
     /// another seat's turn, a rematch asked for and not yet answered, or a
     /// quick match or room with no opponent yet. (The host's idle timer
@@ -420,6 +428,18 @@ impl Session {
         if let State::Play(p) = &mut self.state {
             p.seat(seating.mine, seating.present);
             p.update(view);
+        }
+        self.rendered()
+    }
+
+    /// A move made just as the game moved to another host: it is played
+    /// there once this session reaches the table that goes on.
+    pub fn move_carried(&mut self) -> Output {
+        if let State::Play(p) = &mut self.state {
+            p.set_notice(
+                "your game moved to another host: your move goes with it",
+                false,
+            );
         }
         self.rendered()
     }
