@@ -83,6 +83,9 @@ impl Default for RawCluster {
 struct RawHttp {
     enabled: bool,
     listen: String,
+    max_connections: u64,
+    max_connections_per_address: u64,
+    header_timeout_secs: u64,
 }
 
 impl Default for RawHttp {
@@ -90,6 +93,9 @@ impl Default for RawHttp {
         RawHttp {
             enabled: false,
             listen: "127.0.0.1:9090".into(),
+            max_connections: 1024,
+            max_connections_per_address: 64,
+            header_timeout_secs: 5,
         }
     }
 }
@@ -433,6 +439,13 @@ pub struct ChatConfig {
 pub struct HttpConfig {
     pub enabled: bool,
     pub listen: SocketAddr,
+    /// Connections at once; a new one beyond it (or beyond the per-address
+    /// bound) closes the oldest that is not in the middle of a request.
+    pub max_connections: usize,
+    pub max_connections_per_address: usize,
+    /// A request's headers must arrive within this time of the
+    /// connection (or of the last response); else it is closed.
+    pub header_timeout: Duration,
 }
 
 /// Cluster mode: several hosts, one lobby, on NATS.
@@ -645,6 +658,24 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
                 ),
             )
         })?,
+        max_connections: count(
+            "http.max_connections",
+            raw.http.max_connections,
+            16,
+            100_000,
+        )?,
+        max_connections_per_address: count(
+            "http.max_connections_per_address",
+            raw.http.max_connections_per_address,
+            4,
+            100_000,
+        )?,
+        header_timeout: secs(
+            "http.header_timeout_secs",
+            raw.http.header_timeout_secs,
+            1,
+            300,
+        )?,
     };
     let token = valid_host_name;
     let cluster = ClusterConfig {

@@ -269,28 +269,88 @@ async fn health_readiness_and_metrics_are_scraped_and_parsed() {
     drop((first, second));
 }
 
+/// Opens a connection to `addr` that sends half a request (the request
+/// line and one header) and then nothing.
+async fn half_request(addr: SocketAddr) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: flood\r\n")
+        .await
+        .unwrap();
+    s
+}
+
+/// Whether the host closed `s` within `within` (it reads the end, or the
+/// connection is reset).
+async fn closed_within(s: &mut tokio::net::TcpStream, within: Duration) -> bool {
+    let mut buf = [0u8; 256];
+    matches!(
+        tokio::time::timeout(within, s.read(&mut buf)).await,
+        Ok(Ok(0)) | Ok(Err(_))
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_endpoints_serve_a_bounded_number_of_connections() {
-    use crate::util::http::{get, try_get};
-    use inarow::server::http::MAX_CONNECTIONS;
+async fn the_endpoints_answer_at_once_under_a_flood_of_half_requests() {
+    use crate::util::http::get;
 
     let mut t = start_host_with("[http]\nenabled = true\nlisten = \"127.0.0.1:0\"").await;
     let http = t.host.as_ref().unwrap().http_addr.unwrap();
-    // Connections that never send a request hold every place...
-    let mut idle = Vec::new();
-    for _ in 0..MAX_CONNECTIONS {
-        idle.push(tokio::net::TcpStream::connect(http).await.unwrap());
+    // A thousand connections from one address, each with half a request.
+    let mut flood = Vec::new();
+    for _ in 0..1000 {
+        flood.push(half_request(http).await);
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
-    // ...so a request waits (in the listen queue)...
-    let waiting = tokio::spawn(async move { try_get(http, "/healthz").await });
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(!waiting.is_finished(), "served beyond the bound");
-    // ...until one of them goes.
-    idle.pop();
-    let (code, body) = waiting.await.unwrap().unwrap();
-    assert_eq!((code, body.as_str()), (200, "ok\n"));
-    drop(idle);
+    let mut took = Vec::new();
+    for path in ["/healthz", "/readyz", "/metrics"].iter().cycle().take(15) {
+        let asked = std::time::Instant::now();
+        let (code, _) = get(http, path).await;
+        took.push(asked.elapsed());
+        assert_eq!(code, 200, "{path}");
+    }
+    took.sort();
+    assert!(
+        took[took.len() / 2] < Duration::from_millis(100),
+        "answers took {took:?}"
+    );
+    // The flood held only the places of its address: most of it was closed
+    // to make room, the newest are still open.
+    let mut closed = 0;
+    for s in flood.iter_mut() {
+        if closed_within(s, Duration::from_millis(1)).await {
+            closed += 1;
+        }
+    }
+    assert!(closed >= 1000 - 64, "only {closed} of the flood closed");
+    drop(flood);
+    t.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_half_request_is_cut_after_the_header_time_and_the_oldest_idle_makes_room() {
+    use crate::util::http::get;
+
+    let mut t = start_host_with(
+        "[http]\nenabled = true\nlisten = \"127.0.0.1:0\"\nheader_timeout_secs = 1\n\
+         max_connections_per_address = 4",
+    )
+    .await;
+    let http = t.host.as_ref().unwrap().http_addr.unwrap();
+    // Half a request: cut once the header time is up, not before.
+    let mut slow = half_request(http).await;
+    assert!(!closed_within(&mut slow, Duration::from_millis(500)).await);
+    assert!(closed_within(&mut slow, Duration::from_secs(3)).await);
+    // Four places for an address: a fifth connection closes the oldest.
+    let mut four = Vec::new();
+    for _ in 0..4 {
+        four.push(half_request(http).await);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(get(http, "/healthz").await.0, 200);
+    assert!(closed_within(&mut four[0], Duration::from_millis(500)).await);
+    for s in &mut four[1..] {
+        assert!(!closed_within(s, Duration::from_millis(10)).await);
+    }
     t.shutdown().await;
 }
