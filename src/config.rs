@@ -86,6 +86,7 @@ struct RawHttp {
     max_connections: u64,
     max_connections_per_address: u64,
     header_timeout_secs: u64,
+    requests_per_minute: u64,
 }
 
 impl Default for RawHttp {
@@ -96,6 +97,7 @@ impl Default for RawHttp {
             max_connections: 1024,
             max_connections_per_address: 64,
             header_timeout_secs: 5,
+            requests_per_minute: 300,
         }
     }
 }
@@ -446,6 +448,9 @@ pub struct HttpConfig {
     /// A request's headers must arrive within this time of the
     /// connection (or of the last response); else it is closed.
     pub header_timeout: Duration,
+    /// Page requests an address may make a minute (429 beyond); the
+    /// operators' endpoints are not counted.
+    pub requests_per_minute: usize,
 }
 
 /// Cluster mode: several hosts, one lobby, on NATS.
@@ -675,6 +680,12 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             raw.http.header_timeout_secs,
             1,
             300,
+        )?,
+        requests_per_minute: count(
+            "http.requests_per_minute",
+            raw.http.requests_per_minute,
+            1,
+            1_000_000,
         )?,
     };
     let token = valid_host_name;

@@ -51,6 +51,7 @@ pub mod server;
 pub mod session;
 pub mod store;
 pub mod term;
+pub mod web;
 
 // The pure core, a crate of its own (crates/core): the same paths as
 // before (`crate::game`, `inarow::engine`, ...).

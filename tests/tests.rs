@@ -22,3 +22,4 @@ mod store;
 mod swap2;
 mod telnet;
 mod util;
+mod web;

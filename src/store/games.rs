@@ -31,6 +31,8 @@ pub const LEADERBOARD_MIN_GAMES: i64 = 5;
 pub const LEADERBOARD_MAX_DEVIATION: f64 = 110.0;
 /// Rows on the leaderboard.
 pub const LEADERBOARD_SIZE: i64 = 20;
+/// The longest board [`Store::board`] returns.
+pub const LEADERBOARD_MAX: i64 = 100;
 /// Games a profile lists.
 pub const PROFILE_GAMES: i64 = 20;
 /// Most rows one history or export call returns.
@@ -219,12 +221,13 @@ fn qualifies_sql(prefix: &str) -> String {
     )
 }
 
-/// The top of the board: `$1` the game, `$2` the time to decay deviations to.
-fn board_sql() -> String {
+/// The top `limit` of the board: `$1` the game, `$2` the time to decay
+/// deviations to.
+fn board_sql(limit: i64) -> String {
     format!(
         "SELECT r.account, a.name, r.rating, r.deviation, r.volatility, r.games, r.updated_ms \
          FROM ratings r JOIN accounts a ON a.id = r.account \
-         WHERE r.game = $1 AND {} ORDER BY r.rating DESC, r.account LIMIT {LEADERBOARD_SIZE}",
+         WHERE r.game = $1 AND {} ORDER BY r.rating DESC, r.account LIMIT {limit}",
         qualifies_sql("r.")
     )
 }
@@ -727,7 +730,20 @@ impl Store {
         me: Option<&str>,
         now: i64,
     ) -> Result<Leaderboard, StoreError> {
-        let top_sql = board_sql();
+        self.board(game, me, now, LEADERBOARD_SIZE).await
+    }
+
+    /// The top `size` of a game's board (at most [`LEADERBOARD_MAX`];
+    /// the web's is longer than the terminal's) and the asking account's
+    /// row, as [`Store::leaderboard`].
+    pub async fn board(
+        &self,
+        game: GameKind,
+        me: Option<&str>,
+        now: i64,
+        size: i64,
+    ) -> Result<Leaderboard, StoreError> {
+        let top_sql = board_sql(size.clamp(1, LEADERBOARD_MAX));
 
         type Top = (String, String, f64, f64, f64, i64, i64);
         let entry =
@@ -876,7 +892,7 @@ mod tests {
         let store = Store::open(&format!("sqlite://{}", dir.path().join("s.db").display()))
             .await
             .unwrap();
-        for sql in [board_sql(), ranks_sql()] {
+        for sql in [board_sql(LEADERBOARD_SIZE), ranks_sql()] {
             let plan: Vec<(i64, i64, i64, String)> = with_pool!(&store.read, p => sqlx::query_as(sqlx::AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
                     .bind("connect4")
                     .bind(0i64)

@@ -17,10 +17,31 @@ pub async fn get(addr: SocketAddr, path: &str) -> (u16, String) {
 
 /// As [`get`], with connection errors returned.
 pub async fn try_get(addr: SocketAddr, path: &str) -> std::io::Result<(u16, String)> {
+    try_request(addr, "GET", path)
+        .await
+        .map(|(code, _, body)| (code, body))
+}
+
+/// `METHOD path`: the status code, the head (status line and headers)
+/// and the body. Panics as [`get`] does.
+pub async fn request(addr: SocketAddr, method: &str, path: &str) -> (u16, String, String) {
+    try_request(addr, method, path)
+        .await
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+}
+
+async fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+) -> std::io::Result<(u16, String, String)> {
     let work = async {
         let mut s = tokio::net::TcpStream::connect(addr).await?;
         s.write_all(
-            format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").as_bytes(),
+            format!(
+                "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+            .as_bytes(),
         )
         .await?;
         let mut raw = Vec::new();
@@ -47,7 +68,7 @@ pub async fn try_get(addr: SocketAddr, path: &str) -> std::io::Result<(u16, Stri
     } else {
         body.to_string()
     };
-    Ok((status, body))
+    Ok((status, head.to_string(), body))
 }
 
 fn dechunk(mut body: &str) -> String {

@@ -1,9 +1,10 @@
 //! The `[http]` listener: the operators' endpoints `/healthz` (the
 //! process is up), `/readyz` (taking players: not shutting down, the
-//! store answers) and `/metrics` (Prometheus text format), served within
-//! the bounds of [`listener`].
+//! store answers) and `/metrics` (Prometheus text format), and the web
+//! pages ([`pages`]), served within the bounds of [`listener`].
 
 pub mod listener;
+mod pages;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,7 +34,8 @@ pub async fn serve(ctx: Arc<Ctx>, listener: tokio::net::TcpListener, stop: Cance
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
-        .with_state(ctx);
+        .with_state(Arc::clone(&ctx))
+        .merge(pages::routes(ctx));
     listener::serve(listener, app, bounds, stop).await;
 }
 
