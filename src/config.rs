@@ -87,6 +87,7 @@ struct RawHttp {
     max_connections_per_address: u64,
     header_timeout_secs: u64,
     requests_per_minute: u64,
+    public_url: String,
 }
 
 impl Default for RawHttp {
@@ -98,6 +99,7 @@ impl Default for RawHttp {
             max_connections_per_address: 64,
             header_timeout_secs: 5,
             requests_per_minute: 300,
+            public_url: String::new(),
         }
     }
 }
@@ -451,6 +453,10 @@ pub struct HttpConfig {
     /// Page requests an address may make a minute (429 beyond); the
     /// operators' endpoints are not counted.
     pub requests_per_minute: usize,
+    /// Where people reach the pages (`https://play.example.org`, no
+    /// trailing slash): the end of a game and `inarow games show` give
+    /// the game's address there. `None`: no address is shown.
+    pub public_url: Option<String>,
 }
 
 /// Cluster mode: several hosts, one lobby, on NATS.
@@ -539,6 +545,34 @@ fn secs(key: &'static str, v: u64, min: u64, max: u64) -> Result<Duration, Confi
         ));
     }
     Ok(Duration::from_secs(v))
+}
+
+/// `[http] public_url`: empty (none), or an http(s) address of printable
+/// characters without spaces; a trailing slash is dropped.
+fn public_url(raw: &str) -> Result<Option<String>, ConfigError> {
+    let url = raw.trim().trim_end_matches('/');
+    if url.is_empty() {
+        return Ok(None);
+    }
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    match rest {
+        Some(host)
+            if !host.is_empty()
+                && url.len() <= 200
+                && url.chars().all(|c| c.is_ascii_graphic()) =>
+        {
+            Ok(Some(url.to_string()))
+        }
+        _ => Err(invalid(
+            "http.public_url",
+            format!(
+                "'{}' is not an address such as https://play.example.org",
+                crate::text::sanitize_quote(raw, 60)
+            ),
+        )),
+    }
 }
 
 fn count(key: &'static str, v: u64, min: u64, max: u64) -> Result<usize, ConfigError> {
@@ -687,6 +721,7 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             1,
             1_000_000,
         )?,
+        public_url: public_url(&raw.http.public_url)?,
     };
     let token = valid_host_name;
     let cluster = ClusterConfig {
@@ -1016,11 +1051,35 @@ mod tests {
                 "[lobby]\nreconnect_grace_secs = 0",
                 "lobby.reconnect_grace_secs",
             ),
+            (
+                "[http]\npublic_url = \"play.example.org\"",
+                "http.public_url",
+            ),
+            ("[http]\npublic_url = \"https://a b\"", "http.public_url"),
+            (
+                "[http]\nheader_timeout_secs = 0",
+                "http.header_timeout_secs",
+            ),
+            (
+                "[http]\nmax_connections_per_address = 1",
+                "http.max_connections_per_address",
+            ),
         ];
         for (text, key) in cases {
             let e = Config::parse(text, "test").unwrap_err().to_string();
             assert!(e.starts_with(key), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn a_public_url_loses_its_trailing_slash() {
+        let c =
+            Config::parse("[http]\npublic_url = \"https://play.example.org/\"", "test").unwrap();
+        assert_eq!(
+            c.http.public_url.as_deref(),
+            Some("https://play.example.org")
+        );
+        assert_eq!(Config::default().http.public_url, None);
     }
 
     #[test]

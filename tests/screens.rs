@@ -34,6 +34,7 @@ fn options(motd: &str, ask_name: bool) -> RemoteOptions {
         max_line: 64,
         ask_name,
         chat_max: 200,
+        web: Some("https://play.example.org".into()),
     }
 }
 
@@ -623,6 +624,38 @@ fn a_won_game_fits_a_60x24_terminal_and_says_how_to_read_the_line() {
     r.serve_table();
     r.shows("Move:");
     assert_eq!(r.stones(), 6);
+}
+
+#[test]
+fn an_ended_games_screen_gives_its_address_on_the_web() {
+    let id = "0190aaaa-bbbb-7ccc-8ddd-eeeeffff0000";
+    for (width, shown) in [
+        (80, format!("On the web: https://play.example.org/g/{id}")),
+        (
+            60,
+            "https://play.example.org/g/0190aaaabbbb7ccc8dddeeeeffff0000".to_string(),
+        ),
+    ] {
+        let mut r = Remote::new(width, 24);
+        r.sit_against_computer(Rules::connect_four(), true);
+        for _ in 0..3 {
+            r.send(b"a\r");
+            r.serve_table();
+            r.other_plays(Move::Column(1));
+        }
+        r.send(b"a\r");
+        r.serve_table();
+        assert!(!r.screen().contains("play.example.org"), "{}", r.screen());
+        // The room names the record once the game is stored.
+        let mut view = r.table.as_ref().unwrap().view().clone();
+        view.record = Some(id.into());
+        let seating = r.seating();
+        let out = r.session.game_update(view, seating);
+        r.apply(out);
+        let s = r.screen();
+        assert!(s.contains(&shown), "{width}: {s}");
+        assert!(!s.contains("please enlarge"), "{s}");
+    }
 }
 
 #[test]

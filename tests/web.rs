@@ -147,6 +147,37 @@ async fn recorded_games_profiles_and_leaderboards_are_pages_and_names_stay_text(
     assert_eq!(code, 200);
     assert_eq!(text.trim_end(), inarow::cli::games::export_text(&hostile));
 
+    // The short id an end screen shows where the full one does not fit.
+    let short = hostile.id.replace('-', "");
+    let (code, page) = get(http, &format!("/g/{short}")).await;
+    assert_eq!(code, 200, "{page}");
+    assert!(page.contains(&format!("/g/{}.json", hostile.id)), "{page}");
+    // `inarow games show` gives the address where the pages are public.
+    let config = t.dir.path().join("show.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[store]\nurl = \"sqlite://{}\"\n[http]\npublic_url = \"https://play.example.org/\"\n",
+            t.dir.path().join("var/inarow.db").display()
+        ),
+    )
+    .unwrap();
+    let out = crate::util::inarow()
+        .args(["games", "show", "--config"])
+        .arg(&config)
+        .arg(&hostile.id)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "web      https://play.example.org/g/{}\n",
+            hostile.id
+        )),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
     // A profile: ratings with a chart, the games with links.
     let (code, page) = get(http, "/@/Alice").await;
     assert_eq!(code, 200, "{page}");

@@ -166,7 +166,11 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
     if args.id.len() > 64 {
         bail!("not a game id");
     }
-    let store = open_store(args.config.as_ref()).await?;
+    let config = match args.config.as_ref() {
+        Some(path) => Config::load(path)?,
+        None => Config::default(),
+    };
+    let store = Store::open_with(&config.store.url, &config.store.options()).await?;
     let Some(g) = store.game(args.id.trim()).await? else {
         bail!(
             "no game has the id {}",
@@ -174,6 +178,9 @@ async fn show(args: ShowArgs) -> anyhow::Result<ExitCode> {
         );
     };
     out!("{}", show_text(&g));
+    if let Some(base) = &config.http.public_url {
+        outln!("web      {base}/g/{}", g.id);
+    }
     if args.analyze {
         let started = std::time::Instant::now();
         let mut analyzer = crate::analyst::Analyzer::new(ANALYSIS_BUDGET, 256);

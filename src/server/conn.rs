@@ -325,6 +325,7 @@ pub async fn run(
         } else {
             0
         },
+        web: cfg.http.public_url.clone(),
     };
     let outbox = Outbox::start(sink, cfg.limits.output_buffer);
     let mut conn = Conn {

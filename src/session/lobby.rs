@@ -32,6 +32,9 @@ pub struct RemoteOptions {
     pub ask_name: bool,
     /// Longest chat line at a table (0: chat is off on this host).
     pub chat_max: usize,
+    /// Where this host's pages are (`[http] public_url`): an ended game's
+    /// screen shows its address there.
+    pub web: Option<String>,
 }
 
 impl RemoteOptions {
@@ -48,6 +51,7 @@ impl RemoteOptions {
             max_line: 64,
             ask_name: false,
             chat_max: 200,
+            web: None,
         }
     }
 }

@@ -357,6 +357,7 @@ impl Session {
         if let Some(r) = &self.remote {
             p.chat_max = r.opts.chat_max;
             p.my_name = r.name.clone();
+            p.web.clone_from(&r.opts.web);
         }
         if let Some(now) = self.now {
             p.tick(now);

@@ -106,6 +106,8 @@ pub struct PlayScreen {
     muted: bool,
     /// This person's display name (their own lines stay when muted).
     pub my_name: String,
+    /// Where the host's pages are: the ended game's address is shown.
+    pub web: Option<String>,
     /// The board as last drawn, and what it was drawn from: a clock tick
     /// or a chat line redraws the screen without drawing the board again.
     board_cache: Option<Box<BoardCache>>,
@@ -146,6 +148,7 @@ impl PlayScreen {
             resume: None,
             width: 80,
             chat_max: 0,
+            web: None,
             chat_typing: None,
             muted: false,
             my_name: String::new(),

@@ -233,6 +233,7 @@ async fn game(State(ctx): State<Arc<Ctx>>, Path(id): Path<String>, uri: Uri) -> 
         Some(_) => return not_found("No game has this id."),
         None => (id.as_str(), Form::Page),
     };
+    let id = &dashed(id);
     let Some(found) = read("game", ctx.store.game(id)).await else {
         return store_down();
     };
@@ -260,6 +261,23 @@ async fn game(State(ctx): State<Arc<Ctx>>, Path(id): Path<String>, uri: Uri) -> 
                 None => not_found("This game's rules are not ones this host knows."),
             }
         }
+    }
+}
+
+/// A game id as the store keeps it: the short form an end screen may
+/// show (the 32 hex digits without dashes) gets its dashes back.
+fn dashed(id: &str) -> String {
+    if id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        format!(
+            "{}-{}-{}-{}-{}",
+            &id[..8],
+            &id[8..12],
+            &id[12..16],
+            &id[16..20],
+            &id[20..]
+        )
+    } else {
+        id.to_string()
     }
 }
 

@@ -339,9 +339,31 @@ impl PlayScreen {
                 (_, Some(l)) if no_pane => {
                     chat_line(&l, self.is_mine(&l), self.width.saturating_sub(2))
                 }
-                _ => Line::new(),
+                _ => self.web_line(),
             },
         }
+    }
+
+    /// After the game, where the host has pages: the game's address on
+    /// the web, in full, or with the short id where the full one does not
+    /// fit (the host takes both).
+    fn web_line(&self) -> Line {
+        let (Some(base), Some(id), Some(_)) = (&self.web, &self.game.record, &self.game.ending)
+        else {
+            return Line::new();
+        };
+        let full = format!("{base}/g/{id}");
+        let short = format!("{base}/g/{}", id.replace('-', ""));
+        let fits = |s: &str| crate::text::width(s) <= self.width;
+        let text = [
+            format!(" On the web: {full}"),
+            format!(" {full}"),
+            format!(" On the web: {short}"),
+        ]
+        .into_iter()
+        .find(|t| fits(t))
+        .unwrap_or_else(|| format!(" {short}"));
+        Line::styled(text, Style::PLAIN.dim())
     }
 
     /// Keys: the key bar at the bottom, for this state of the game.
