@@ -227,7 +227,12 @@ async fn recorded_games_profiles_and_leaderboards_are_pages_and_names_stay_text(
     assert_eq!(code, 405);
     let (code, _, _) = request(http, "DELETE", "/").await;
     assert_eq!(code, 405);
-    assert_eq!(get(http, "/").await.0, 200);
+    let (code, page) = get(http, "/").await;
+    assert_eq!(code, 200);
+    assert!(
+        !page.contains("Puzzle of the day"),
+        "no puzzles yet:\n{page}"
+    );
     store.close().await;
     t.shutdown().await;
 }
@@ -238,8 +243,27 @@ async fn the_front_page_says_how_to_connect_and_the_rate_limit_spares_the_endpoi
         "requests_per_minute = 5\n[lobby]\npublic_address = \"play.example.org\"\nmotd = \"Be <kind>\"",
     )
     .await;
+    // A puzzle made before today: the day's puzzle.
+    let puzzle = inarow::store::NewPuzzle {
+        game: "connect4".into(),
+        kind: "win".into(),
+        position: "2233".into(),
+        line: "415".into(),
+        win_in: Some(2),
+        key: "web:a".into(),
+        source: "self-play".into(),
+    };
+    let day = 24 * 3600 * 1000;
+    store
+        .add_puzzle(&puzzle, inarow::store::now_ms() - day)
+        .await
+        .unwrap();
     let (code, page) = get(http, "/").await;
     assert_eq!(code, 200, "{page}");
+    assert!(
+        page.contains("Connect Four, win in 2: in the terminal"),
+        "{page}"
+    );
     assert!(page.contains("ssh play@play.example.org"), "{page}");
     assert!(page.contains("Be &lt;kind&gt;"), "{page}");
     assert!(page.contains("0 online"), "{page}");

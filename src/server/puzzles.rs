@@ -64,7 +64,8 @@ impl Daily {
     }
 }
 
-/// The day's puzzle in the lobby's header.
+/// The day's puzzle in words: its game and task ("Connect Four, win in
+/// 2"), for the lobby's header and the front page.
 fn daily_words(p: &StoredPuzzle) -> String {
     let game = p.rules().map_or("", |r| r.kind().name());
     let what = match (p.puzzle.kind.as_str(), p.puzzle.win_in) {
@@ -72,7 +73,7 @@ fn daily_words(p: &StoredPuzzle) -> String {
         (_, Some(n)) => format!("win in {n}"),
         _ => "find the win".to_string(),
     };
-    format!("Puzzle of the day: {game}, {what} [z]")
+    format!("{game}, {what}")
 }
 
 /// The puzzles a session was shown last (at most [`MAX_SKIPPED`]): not

@@ -655,8 +655,8 @@ pub(crate) fn header(name: &str, stats: &Stats) -> Frame {
     header_with(name, stats, None)
 }
 
-/// The header, with the day's puzzle (`extra`) on its second line when
-/// that line has room for it.
+/// The header, with the day's puzzle (`extra`: its game and task, such as
+/// "Connect Four, win in 2") on its second line when that line has room.
 fn header_with(name: &str, stats: &Stats, extra: Option<&str>) -> Frame {
     let mut f = Frame::new();
     let mut l = Line::new();
@@ -684,7 +684,10 @@ fn header_with(name: &str, stats: &Stats, extra: Option<&str>) -> Frame {
         let mut l = Line::styled(format!(" {}", waiting.join(", ")), Style::PLAIN.dim());
         if let Some(extra) = extra {
             let lead = if waiting.is_empty() { "" } else { "   " };
-            let extra = format!("{lead}{}", text::sanitize(extra, TEXT_WIDTH));
+            let extra = format!(
+                "{lead}Puzzle of the day: {} [z]",
+                text::sanitize(extra, TEXT_WIDTH)
+            );
             if l.width() + text::width(&extra) <= TEXT_WIDTH + 2 {
                 l.push(extra, Style::PLAIN);
             }

@@ -112,7 +112,7 @@ pub fn home(h: &Home) -> String {
             }
             @if let Some(d) = h.daily {
                 h2 { "Puzzle of the day" }
-                p { (d) " (in the terminal: " kbd { "z" } " in the lobby)" }
+                p { (d) ": in the terminal, " kbd { "z" } " in the lobby." }
             }
             h2 { "Leaderboards" }
             ul {
@@ -376,11 +376,11 @@ pub fn game(g: &GameRecord, shown: Option<usize>, notes: Option<&[MoveNote]>) ->
         div.replay data-moves=(moves.len()) data-shown=(shown) {
             (board::svg(&board))
             p.steps {
-                a.step href="?move=0#board" data-step="first" { "⏮ first" } " "
+                a.step href="?move=0#board" data-step="first" { "« first" } " "
                 a.step href={"?move=" (shown.saturating_sub(1)) "#board"} data-step="back" { "◀ back" } " "
                 span.at { "move " (shown) " of " (moves.len()) } " "
                 a.step href={"?move=" ((shown + 1).min(moves.len())) "#board"} data-step="next" { "next ▶" } " "
-                a.step href={"?move=" (moves.len()) "#board"} data-step="last" { "last ⏭" }
+                a.step href={"?move=" (moves.len()) "#board"} data-step="last" { "last »" }
             }
         }
         h2 id="board" { "Moves" }
