@@ -88,6 +88,8 @@ struct RawHttp {
     header_timeout_secs: u64,
     requests_per_minute: u64,
     public_url: String,
+    max_live_viewers: u64,
+    max_live_streams: u64,
 }
 
 impl Default for RawHttp {
@@ -100,6 +102,8 @@ impl Default for RawHttp {
             header_timeout_secs: 5,
             requests_per_minute: 300,
             public_url: String::new(),
+            max_live_viewers: 1000,
+            max_live_streams: 4000,
         }
     }
 }
@@ -457,6 +461,10 @@ pub struct HttpConfig {
     /// trailing slash): the end of a game and `inarow games show` give
     /// the game's address there. `None`: no address is shown.
     pub public_url: Option<String>,
+    /// Browsers following one game in play (`/live/ID/events`) at once,
+    /// and following any game; beyond, 503.
+    pub max_live_viewers: usize,
+    pub max_live_streams: usize,
 }
 
 /// Cluster mode: several hosts, one lobby, on NATS.
@@ -722,6 +730,18 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             1_000_000,
         )?,
         public_url: public_url(&raw.http.public_url)?,
+        max_live_viewers: count(
+            "http.max_live_viewers",
+            raw.http.max_live_viewers,
+            1,
+            100_000,
+        )?,
+        max_live_streams: count(
+            "http.max_live_streams",
+            raw.http.max_live_streams,
+            1,
+            1_000_000,
+        )?,
     };
     let token = valid_host_name;
     let cluster = ClusterConfig {

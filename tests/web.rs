@@ -3,6 +3,8 @@
 //! stay text; unknown addresses get a 404 page; the rate limit answers 429
 //! and leaves the operators' endpoints alone.
 
+use std::time::Duration;
+
 use inarow::game::GameKind;
 use inarow::store::{GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Store};
 
@@ -284,6 +286,164 @@ async fn the_front_page_says_how_to_connect_and_the_rate_limit_spares_the_endpoi
     for path in ["/healthz", "/readyz", "/metrics"] {
         assert_eq!(get(http, path).await.0, 200, "{path}");
     }
+    store.close().await;
+    t.shutdown().await;
+}
+
+/// A browser's event stream, read raw: the JSON of each `data:` line.
+struct Events {
+    stream: tokio::net::TcpStream,
+    buf: String,
+    ended: bool,
+}
+
+impl Events {
+    async fn open(addr: std::net::SocketAddr, path: &str) -> (u16, Events) {
+        use tokio::io::AsyncWriteExt;
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        stream
+            .write_all(
+                format!("GET {path} HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n")
+                    .as_bytes(),
+            )
+            .await
+            .unwrap();
+        let mut e = Events {
+            stream,
+            buf: String::new(),
+            ended: false,
+        };
+        while !e.buf.contains("\r\n\r\n") {
+            assert!(e.fill(Duration::from_secs(5)).await, "no answer: {}", e.buf);
+        }
+        let code = e.buf.split(' ').nth(1).unwrap().parse().unwrap();
+        let head_end = e.buf.find("\r\n\r\n").unwrap() + 4;
+        e.buf.drain(..head_end);
+        (code, e)
+    }
+
+    /// Reads more; false once the stream ended or nothing came in `wait`.
+    async fn fill(&mut self, wait: Duration) -> bool {
+        use tokio::io::AsyncReadExt;
+        let mut chunk = [0u8; 65536];
+        match tokio::time::timeout(wait, self.stream.read(&mut chunk)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => {
+                self.ended = true;
+                false
+            }
+            Ok(Ok(n)) => {
+                self.buf.push_str(&String::from_utf8_lossy(&chunk[..n]));
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The next event, within `wait`.
+    async fn next(&mut self, wait: Duration) -> Option<serde_json::Value> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            if let Some(start) = self.buf.find("data: ")
+                && let Some(len) = self.buf[start..].find('\n')
+            {
+                let line = self.buf[start + 6..start + len].to_string();
+                self.buf.drain(..start + len);
+                return Some(serde_json::from_str(&line).unwrap());
+            }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero()
+                || !self.fill(left).await && (self.ended || tokio::time::Instant::now() >= deadline)
+            {
+                return None;
+            }
+        }
+    }
+}
+
+/// The first game in play the front page links to: its number.
+async fn live_game(http: std::net::SocketAddr) -> u64 {
+    let (_, page) = get(http, "/").await;
+    let at = page
+        .find("href=\"/live/")
+        .unwrap_or_else(|| panic!("no game in play:\n{page}"));
+    page[at + 12..].split('"').next().unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_in_play_is_followed_live_to_its_recorded_end() {
+    use crate::util::ssh::play;
+    let (mut t, http, store) = host_with_store("max_live_viewers = 2").await;
+    let (mut first, mut second) =
+        crate::ssh::quick_match_pair(&t, ["lena", "<i>max</i>"], b"1").await;
+    let room = live_game(http).await;
+    let (code, page) = get(http, &format!("/live/{room}")).await;
+    assert_eq!(code, 200, "{page}");
+    assert!(
+        page.contains(&format!("data-events=\"/live/{room}/events\"")),
+        "{page}"
+    );
+    assert!(page.contains("&lt;i&gt;max&lt;/i&gt;"), "{page}");
+    assert!(page.contains("to move"), "{page}");
+    let (code, mut events) = Events::open(http, &format!("/live/{room}/events")).await;
+    assert_eq!(code, 200);
+    // The current state first.
+    let now = events
+        .next(Duration::from_secs(5))
+        .await
+        .expect("the first event");
+    assert_eq!(now["moves"], 0, "{now}");
+    assert_eq!(now["over"], false);
+    assert!(now["board"].as_str().unwrap().starts_with("<svg"), "{now}");
+    // A second viewer fits; a third is one too many.
+    let (code, _also) = Events::open(http, &format!("/live/{room}/events")).await;
+    assert_eq!(code, 200);
+    let (code, _) = Events::open(http, &format!("/live/{room}/events")).await;
+    assert_eq!(code, 503);
+    // Each move arrives.
+    let mut moves = 0;
+    let mut last = now;
+    for (who, mv) in [
+        (0, "a"),
+        (1, "b"),
+        (0, "a"),
+        (1, "b"),
+        (0, "a"),
+        (1, "b"),
+        (0, "a"),
+    ] {
+        let c = if who == 0 { &mut first } else { &mut second };
+        let sent = std::time::Instant::now();
+        play(c, mv).await;
+        moves += 1;
+        loop {
+            let e = events
+                .next(Duration::from_secs(5))
+                .await
+                .expect("an event for each move");
+            if e["moves"] == moves {
+                assert!(sent.elapsed() < Duration::from_secs(5));
+                last = e;
+                break;
+            }
+        }
+    }
+    // Then the result, and once the game is recorded, its id: the stream
+    // ends there.
+    let mut record = last["record"].as_str().map(str::to_string);
+    assert_eq!(last["over"], true, "{last}");
+    while let Some(e) = events.next(Duration::from_secs(10)).await {
+        assert_eq!(e["over"], true, "{e}");
+        assert!(e["status"].as_str().unwrap().contains("wins with"), "{e}");
+        if let Some(id) = e["record"].as_str() {
+            record = Some(id.to_string());
+        }
+    }
+    let record = record.expect("the recorded game's id");
+    assert!(events.ended, "the stream ended after the record");
+    assert_eq!(get(http, &format!("/g/{record}")).await.0, 200);
+    // No game has the number after the players leave: a 404 page.
+    assert_eq!(get(http, "/live/999999").await.0, 404);
+    assert_eq!(get(http, "/live/x").await.0, 404);
     store.close().await;
     t.shutdown().await;
 }

@@ -20,6 +20,8 @@ use crate::store::{GameRecord, GameResult, Leaderboard, Profile, PuzzleStanding}
 pub const CSS: &str = include_str!("site.css");
 /// The replay's keys and buttons, served at `/static/replay.js`.
 pub const REPLAY_JS: &str = include_str!("replay.js");
+/// A game in play following its events, served at `/static/live.js`.
+pub const LIVE_JS: &str = include_str!("live.js");
 
 /// What the front page shows.
 pub struct Home<'a> {
@@ -102,7 +104,13 @@ pub fn home(h: &Home) -> String {
                         @for g in h.games {
                             tr {
                                 td { (g.game) }
-                                td { (g.players[0]) " vs " (g.players[1]) }
+                                td {
+                                    @if g.host.is_none() {
+                                        a href={"/live/" (g.room)} { (g.players[0]) " vs " (g.players[1]) }
+                                    } @else {
+                                        (g.players[0]) " vs " (g.players[1])
+                                    }
+                                }
                                 td.num { (g.moves) }
                                 td.num { (g.watchers) }
                             }
@@ -431,4 +439,106 @@ pub fn too_many(retry_secs: u64) -> String {
             p { "Try again in " (retry_secs) " s." }
         },
     )
+}
+
+/// The board of a game in play, for its page and its events.
+fn live_board(view: &crate::table::GameView) -> Markup {
+    use crate::table::Ending;
+    let moves: Vec<(u8, u8, u8)> = view
+        .position
+        .history()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.x, p.y, (i % 2) as u8))
+        .collect();
+    let line: Vec<(u8, u8)> = match &view.ending {
+        Some(Ending::Line { line, .. }) => line.iter().map(|p| (p.x, p.y)).collect(),
+        _ => Vec::new(),
+    };
+    board::svg(&board::Board {
+        rules: *view.position.rules(),
+        moves: &moves,
+        colours: [view.seats[0].colour.name(), view.seats[1].colour.name()],
+        shown: moves.len(),
+        line: &line,
+        best: None,
+    })
+}
+
+/// Whose turn it is, or how the game ended.
+fn live_status(view: &crate::table::GameView) -> String {
+    match (view.ending_text(), view.to_move()) {
+        (Some(end), _) => end,
+        (None, Some(side)) => format!("{} to move", view.seat(side).label()),
+        (None, None) => String::new(),
+    }
+}
+
+/// One state of a game in play as its event (JSON): the board, the
+/// status line, both clocks in milliseconds left at `now` with the one
+/// running, whether it is over, and once it is recorded, its id.
+pub fn live_event(view: &crate::table::GameView, now: std::time::Instant) -> String {
+    use crate::game::Side;
+    let clocks = view
+        .clock
+        .as_ref()
+        .map(|c| [Side::First, Side::Second].map(|s| c.left_at(s, now).as_millis() as u64));
+    let running = view
+        .clock
+        .as_ref()
+        .and_then(|c| c.running)
+        .filter(|_| view.ending.is_none())
+        .map(|s| s.index());
+    serde_json::json!({
+        "moves": view.position.stones(),
+        "board": live_board(view).into_string(),
+        "status": live_status(view),
+        "clocks": clocks,
+        "running": running,
+        "over": view.ending.is_some(),
+        "record": view.record,
+    })
+    .to_string()
+}
+
+/// Minutes and seconds: `2:05`.
+fn clock_text(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// A game in play (`/live/ID`): the board and the clocks as they are
+/// now; with JavaScript they follow the game from `/live/ID/events`.
+pub fn live(room: u64, view: &crate::table::GameView, now: std::time::Instant) -> String {
+    use crate::game::Side;
+    let title = format!("{} vs {}", view.seats[0].name, view.seats[1].name);
+    let body = html! {
+        h1 { (title) }
+        p { (view.position.rules().describe()) @if view.rated { ", rated" } @else { ", casual" } " · live" }
+        div.live data-events={"/live/" (room) "/events"} {
+            ul.players {
+                @for side in [Side::First, Side::Second] {
+                    @let seat = view.seat(side);
+                    li {
+                        span class={"swatch c-" (seat.colour.name().to_ascii_lowercase())} {}
+                        " " (seat.label())
+                        @if let Some(r) = seat.rating { " " (r) }
+                        @if let Some(c) = &view.clock {
+                            " " span.clock data-side=(side.index()) { (clock_text(c.left_at(side, now).as_millis() as u64)) }
+                        }
+                    }
+                }
+            }
+            p.status { b { (live_status(view)) } }
+            div.board-now { (live_board(view)) }
+            p.after {
+                @if let Some(id) = &view.record {
+                    a href={"/g/" (id)} { "The recorded game" }
+                }
+            }
+        }
+        p.hint { "The board follows the game as it is played (with JavaScript; otherwise reload the page)." }
+        script src="/static/live.js" defer {}
+    };
+    layout(&title, body)
 }

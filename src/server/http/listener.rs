@@ -10,7 +10,8 @@
 //!   closed at once;
 //! * a request's headers must arrive within `header_timeout` of the
 //!   connection (or of the previous response), else it is closed;
-//! * a connection lives at most [`CONNECTION_LIFETIME`].
+//! * a connection lives at most [`CONNECTION_LIFETIME`], unless it is
+//!   answering a request then (an event stream ends by its own idle time).
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::{IpAddr, SocketAddr};
@@ -129,8 +130,23 @@ impl Drop for Leave {
     }
 }
 
-/// Counts a request as being answered while it lives.
-struct Busy(Arc<AtomicUsize>);
+/// Counts a request as being answered while it lives. A response that
+/// streams (server-sent events) keeps one in its stream
+/// ([`Connection::busy`]), so its connection is neither closed to make
+/// room nor at the end of its lifetime.
+pub struct Busy(Arc<AtomicUsize>);
+
+/// The connection a request came on (a request extension).
+#[derive(Clone)]
+pub struct Connection(Arc<AtomicUsize>);
+
+impl Connection {
+    /// Marks the connection busy for as long as the guard lives.
+    pub fn busy(&self) -> Busy {
+        self.0.fetch_add(1, Ordering::AcqRel);
+        Busy(Arc::clone(&self.0))
+    }
+}
 
 impl Drop for Busy {
     fn drop(&mut self) {
@@ -174,12 +190,14 @@ pub async fn serve(
         };
         let app = app.clone();
         let stop = stop.clone();
+        let lifetime_busy = Arc::clone(&busy);
         tokio::spawn(async move {
             let _leave = leave;
             let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
                 busy.fetch_add(1, Ordering::AcqRel);
                 let busy = Busy(Arc::clone(&busy));
                 req.extensions_mut().insert(Peer(addr));
+                req.extensions_mut().insert(Connection(Arc::clone(&busy.0)));
                 let answer = app.clone().oneshot(req);
                 async move {
                     let res = answer.await;
@@ -194,10 +212,20 @@ pub async fn serve(
                 .max_buf_size(64 * 1024);
             let conn = builder.serve_connection(TokioIo::new(stream), service);
             tokio::pin!(conn);
+            // The lifetime ends a connection between requests; a stream
+            // ends by its own idle time.
+            let lifetime = async {
+                loop {
+                    tokio::time::sleep(CONNECTION_LIFETIME).await;
+                    if lifetime_busy.load(Ordering::Acquire) == 0 {
+                        break;
+                    }
+                }
+            };
             tokio::select! {
                 _ = conn.as_mut() => {}
                 _ = cut.cancelled() => {}
-                _ = tokio::time::sleep(CONNECTION_LIFETIME) => {}
+                _ = lifetime => {}
                 _ = stop.cancelled() => {}
             }
         });

@@ -4,6 +4,7 @@
 //! pages ([`pages`]), served within the bounds of [`listener`].
 
 pub mod listener;
+mod live;
 mod pages;
 
 use std::sync::Arc;

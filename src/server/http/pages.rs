@@ -14,7 +14,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use super::listener::Peer;
+use super::listener::{Connection, Peer};
+use super::live::{Event, Live, NotLive, STREAM_IDLE};
 use crate::game::GameKind;
 use crate::server::Ctx;
 use crate::store::{GameRecord, now_ms};
@@ -33,6 +34,12 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
 
 /// The pages' router (state: the host's context).
 pub fn routes(ctx: Arc<Ctx>) -> Router {
+    let http = &ctx.config.http;
+    let live = Live::new(
+        ctx.lobby.clone(),
+        http.max_live_viewers,
+        http.max_live_streams,
+    );
     let per_minute = ctx.config.http.requests_per_minute as u32;
     let limiter = Arc::new(Mutex::new(crate::limit::Keyed::new(
         crate::limit::Rate::per_minute(per_minute),
@@ -44,6 +51,8 @@ pub fn routes(ctx: Arc<Ctx>) -> Router {
         .route("/leaderboard/{game}", get(leaderboard))
         .route("/@/{name}", get(profile))
         .route("/g/{id}", get(game))
+        .route("/live/{room}", get(live_page))
+        .route("/live/{room}/events", get(live_events))
         .route(
             "/static/site.css",
             get(|| async { asset("text/css; charset=utf-8", crate::web::CSS) }),
@@ -52,8 +61,13 @@ pub fn routes(ctx: Arc<Ctx>) -> Router {
             "/static/replay.js",
             get(|| async { asset("text/javascript; charset=utf-8", crate::web::REPLAY_JS) }),
         )
+        .route(
+            "/static/live.js",
+            get(|| async { asset("text/javascript; charset=utf-8", crate::web::LIVE_JS) }),
+        )
         .fallback(|| async { not_found("Nothing is at this address.") })
         .layer(axum::middleware::from_fn_with_state(limiter, rate_limited))
+        .layer(axum::Extension(live))
         .with_state(ctx)
 }
 
@@ -293,6 +307,89 @@ fn json_record(g: &GameRecord) -> Response {
     let mut res = body.into_response();
     res.headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    security_headers(res.headers_mut());
+    res
+}
+
+/// A table's state as its event.
+fn event_of(st: &crate::lobby::room::RoomState) -> Arc<Event> {
+    Arc::new(Event {
+        json: crate::web::live_event(&st.view, crate::lobby::now()),
+        done: st.view.ending.is_some() && st.view.record.is_some(),
+    })
+}
+
+fn not_live(why: NotLive) -> Response {
+    match why {
+        NotLive::Unknown => not_found("No game in play here has this number: it may have ended."),
+        NotLive::Full => page(
+            StatusCode::SERVICE_UNAVAILABLE,
+            crate::web::not_found(
+                "This game has all the viewers on the web it may have: try again later.",
+            ),
+        ),
+    }
+}
+
+async fn live_page(
+    axum::Extension(live): axum::Extension<Arc<Live>>,
+    Path(room): Path<String>,
+) -> Response {
+    let Ok(room) = room.parse::<u64>() else {
+        return not_live(NotLive::Unknown);
+    };
+    match live.feed(room, event_of).await {
+        Ok(feed) => {
+            let st = feed.state.borrow().clone();
+            page(
+                StatusCode::OK,
+                crate::web::live(room, &st.view, crate::lobby::now()),
+            )
+        }
+        Err(why) => not_live(why),
+    }
+}
+
+/// The game's events: the current state first, then one each time it
+/// changes; the stream ends after the recorded end, when the table goes,
+/// or after [`STREAM_IDLE`] with nothing to send.
+async fn live_events(
+    axum::Extension(live): axum::Extension<Arc<Live>>,
+    Path(room): Path<String>,
+    req: Request,
+) -> Response {
+    use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+    let Ok(room) = room.parse::<u64>() else {
+        return not_live(NotLive::Unknown);
+    };
+    let viewer = match live.view(room, event_of).await {
+        Ok(v) => v,
+        Err(why) => return not_live(why),
+    };
+    // The connection serves this stream: not closed to make room.
+    let busy = req.extensions().get::<Connection>().map(Connection::busy);
+    let events = viewer.feed.events.clone();
+    let stream = futures_util::stream::unfold(
+        (Some((viewer, events, busy)), true),
+        |(held, first)| async move {
+            let (viewer, mut events, busy) = held?;
+            if !first {
+                match tokio::time::timeout(STREAM_IDLE, events.changed()).await {
+                    Ok(Ok(())) => {}
+                    _ => return None,
+                }
+            }
+            let event = events.borrow_and_update().clone();
+            let next = (!event.done).then_some((viewer, events, busy));
+            Some((
+                Ok::<_, std::convert::Infallible>(SseEvent::default().data(event.json.as_str())),
+                (next, false),
+            ))
+        },
+    );
+    let mut res = Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response();
     security_headers(res.headers_mut());
     res
 }
