@@ -46,6 +46,7 @@ pub mod mailbox;
 pub mod metrics;
 pub(crate) mod presence;
 pub mod protocol;
+pub mod records;
 pub(crate) mod room_code;
 pub mod server;
 pub mod session;

@@ -144,10 +144,10 @@ async fn recorded_games_profiles_and_leaderboards_are_pages_and_names_stay_text(
     let (code, json) = get(http, &format!("/g/{}.json", hostile.id)).await;
     assert_eq!(code, 200);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(value, inarow::cli::games::export_json(&hostile));
+    assert_eq!(value, inarow::records::export_json(&hostile));
     let (code, text) = get(http, &format!("/g/{}.txt", hostile.id)).await;
     assert_eq!(code, 200);
-    assert_eq!(text.trim_end(), inarow::cli::games::export_text(&hostile));
+    assert_eq!(text.trim_end(), inarow::records::export_text(&hostile));
 
     // The short id an end screen shows where the full one does not fit.
     let short = hostile.id.replace('-', "");

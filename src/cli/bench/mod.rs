@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod connect4;
 pub mod failover;
 pub mod gomoku;
+pub mod http;
 pub mod players;
 pub mod server;
 pub mod store;
@@ -29,6 +30,8 @@ pub enum BenchCommand {
     Failover(failover::BenchFailoverArgs),
     /// Write game records and time leaderboard and profile queries on a store.
     Store(store::BenchStoreArgs),
+    /// Ask a host for its web pages with many clients, and follow a game in play with many event streams.
+    Http(http::BenchHttpArgs),
 }
 
 /// How long the players of `bench server` and `bench cluster` play, and
@@ -52,5 +55,6 @@ pub fn run(cmd: BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Store(args) => store::run(args),
         BenchCommand::Cluster(args) => cluster::run(args),
         BenchCommand::Failover(args) => failover::run(args),
+        BenchCommand::Http(args) => http::run(args),
     }
 }

@@ -257,7 +257,7 @@ async fn game(State(ctx): State<Arc<Ctx>>, Path(id): Path<String>, uri: Uri) -> 
     match form {
         Form::Json => json_record(&g),
         Form::Text => {
-            let mut res = format!("{}\n", crate::cli::games::export_text(&g)).into_response();
+            let mut res = format!("{}\n", crate::records::export_text(&g)).into_response();
             res.headers_mut().insert(
                 CONTENT_TYPE,
                 HeaderValue::from_static("text/plain; charset=utf-8"),
@@ -303,7 +303,7 @@ enum Form {
 
 /// The game as `inarow games export --format json` writes it.
 fn json_record(g: &GameRecord) -> Response {
-    let body = format!("{}\n", crate::cli::games::export_json(g));
+    let body = format!("{}\n", crate::records::export_json(g));
     let mut res = body.into_response();
     res.headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
