@@ -5,8 +5,7 @@
 
 use std::time::Duration;
 
-use inarow::game::GameKind;
-use inarow::store::{GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Store};
+use inarow::store::{GameRecord, PlayerRecord, Store};
 
 use crate::util::http::{get, request};
 use crate::util::ssh::{TestHost, start_host_with};
@@ -31,33 +30,7 @@ async fn host_with_store(extra: &str) -> (TestHost, std::net::SocketAddr, Store)
 /// A Connect Four game: the first seat wins in column D (x = 3), the
 /// second answers in column E.
 fn game(players: [PlayerRecord; 2], rated: bool, ended_ms: i64) -> GameRecord {
-    let mut moves = Vec::new();
-    for i in 0..7u8 {
-        let (x, y) = if i % 2 == 0 { (3, i / 2) } else { (4, i / 2) };
-        moves.push(MoveRecord {
-            x,
-            y,
-            ms: u64::from(i) * 1_500 + 700,
-        });
-    }
-    GameRecord {
-        id: GameRecord::new_id(),
-        game: GameKind::ConnectFour,
-        width: 7,
-        height: 6,
-        k: 4,
-        rule: "freestyle".into(),
-        rated,
-        started_ms: ended_ms - 60_000,
-        ended_ms,
-        first: 0,
-        players,
-        result: GameResult::Win,
-        winner: Some(0),
-        reason: Reason::Line,
-        line: vec![(3, 0), (3, 1), (3, 2), (3, 3)],
-        moves,
-    }
+    GameRecord::column_win(players, rated, ended_ms)
 }
 
 fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {

@@ -217,6 +217,37 @@ mod kind_serde {
 }
 
 impl GameRecord {
+    /// A short Connect Four game, for benches and tests: the first seat
+    /// wins with four in column D (x = 3), the second answering in column
+    /// E; seven moves a second and a half apart, ended at `ended_ms`.
+    pub fn column_win(players: [PlayerRecord; 2], rated: bool, ended_ms: i64) -> GameRecord {
+        let moves = (0..7u8)
+            .map(|i| MoveRecord {
+                x: if i % 2 == 0 { 3 } else { 4 },
+                y: i / 2,
+                ms: u64::from(i) * 1_500 + 700,
+            })
+            .collect();
+        GameRecord {
+            id: GameRecord::new_id(),
+            game: GameKind::ConnectFour,
+            width: 7,
+            height: 6,
+            k: 4,
+            rule: "freestyle".into(),
+            rated,
+            started_ms: ended_ms - 60_000,
+            ended_ms,
+            first: 0,
+            players,
+            result: GameResult::Win,
+            winner: Some(0),
+            reason: Reason::Line,
+            line: vec![(3, 0), (3, 1), (3, 2), (3, 3)],
+            moves,
+        }
+    }
+
     /// A fresh game id: a UUIDv7 (time-ordered), as text.
     pub fn new_id() -> String {
         uuid::Uuid::now_v7().to_string()

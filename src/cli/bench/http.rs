@@ -16,9 +16,8 @@ use tokio::net::TcpStream;
 
 use super::players::{connect_one, seek, until_at_table};
 use crate::config::Config;
-use crate::game::GameKind;
 use crate::server::Host;
-use crate::store::{GameRecord, GameResult, MoveRecord, PlayerRecord, Reason, Store};
+use crate::store::{GameRecord, PlayerRecord, Store};
 
 #[derive(Debug, clap::Args)]
 pub struct BenchHttpArgs {
@@ -135,34 +134,17 @@ async fn seed(url: &str) -> anyhow::Result<(String, String)> {
         .await?;
     let mut games = Vec::new();
     for i in 0..200i64 {
-        let moves = (0..7u8)
-            .map(|k| MoveRecord {
-                x: if k % 2 == 0 { 3 } else { 4 },
-                y: k / 2,
-                ms: u64::from(k) * 1000,
-            })
-            .collect();
-        games.push(GameRecord {
-            id: GameRecord::new_id(),
-            game: GameKind::ConnectFour,
-            width: 7,
-            height: 6,
-            k: 4,
-            rule: "freestyle".into(),
-            rated: true,
-            started_ms: now - 1_000_000 + i * 1000,
-            ended_ms: now - 1_000_000 + i * 1000 + 500,
-            first: (i % 2) as u8,
-            players: [
+        let mut g = GameRecord::column_win(
+            [
                 PlayerRecord::person("Ada", Some(&a.id), "Red"),
                 PlayerRecord::person("Bea", Some(&b.id), "Yellow"),
             ],
-            result: GameResult::Win,
-            winner: Some((i % 2) as u8),
-            reason: Reason::Line,
-            line: vec![(3, 0), (3, 1), (3, 2), (3, 3)],
-            moves,
-        });
+            true,
+            now - 1_000_000 + i * 1000,
+        );
+        // Each wins every other game.
+        g.players.swap(0, usize::from(i % 2 == 1));
+        games.push(g);
     }
     store.record_games(&games).await?;
     store.close().await;
