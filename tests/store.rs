@@ -232,17 +232,6 @@ pub(crate) fn game(
     ended_ms: i64,
 ) -> GameRecord {
     GameRecord {
-        id: GameRecord::new_id(),
-        game: GameKind::ConnectFour,
-        width: 7,
-        height: 6,
-        k: 4,
-        rule: "freestyle".into(),
-        rated,
-        started_ms: ended_ms - 60_000,
-        ended_ms,
-        first: 0,
-        players,
         result: if winner.is_some() {
             GameResult::Win
         } else {
@@ -271,6 +260,7 @@ pub(crate) fn game(
                 ms: 2_500,
             },
         ],
+        ..GameRecord::column_win(players, rated, ended_ms)
     }
 }
 

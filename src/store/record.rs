@@ -441,27 +441,16 @@ pub(crate) mod tests {
 
     pub(crate) fn sample() -> GameRecord {
         let player = |name: &str, colour: &str| PlayerRecord::person(name, None, colour);
+        let players = [player("ann", "red"), player("bob", "yellow")];
         GameRecord {
-            id: GameRecord::new_id(),
-            game: GameKind::ConnectFour,
-            width: 7,
-            height: 6,
-            k: 4,
-            rule: "freestyle".into(),
-            rated: false,
             started_ms: 1_000,
-            ended_ms: 9_000,
-            first: 0,
-            players: [player("ann", "red"), player("bob", "yellow")],
-            result: GameResult::Win,
-            winner: Some(0),
-            reason: Reason::Line,
             line: vec![(0, 0), (1, 1), (2, 2), (3, 3)],
             moves: vec![MoveRecord {
                 x: 3,
                 y: 0,
                 ms: 400,
             }],
+            ..GameRecord::column_win(players, false, 9_000)
         }
     }
 
