@@ -95,9 +95,9 @@ impl Live {
         room: RoomId,
         make: impl Fn(&RoomState) -> Arc<Event> + Send + 'static,
     ) -> Result<Arc<Feed>, NotLive> {
-        let mut feeds = self.feeds.lock().await;
-        feeds.retain(|_, f| f.strong_count() > 0);
-        if let Some(f) = feeds.get(&room).and_then(Weak::upgrade) {
+        // The lock is not held while a table is asked: one slow table
+        // keeps no other game from being followed.
+        if let Some(f) = self.feeds.lock().await.get(&room).and_then(Weak::upgrade) {
             return Ok(f);
         }
         let (handle, ghost, mut inbox) = self
@@ -119,7 +119,18 @@ impl Live {
             viewers: AtomicUsize::new(0),
             stop: stop.clone(),
         });
-        feeds.insert(room, Arc::downgrade(&feed));
+        {
+            let mut feeds = self.feeds.lock().await;
+            feeds.retain(|_, f| f.strong_count() > 0);
+            if let Some(other) = feeds.get(&room).and_then(Weak::upgrade) {
+                // Another viewer's feed got there first: theirs is used,
+                // and this watcher place is given back.
+                drop(feeds);
+                let _ = handle.send(RoomCmd::Unwatch { id: ghost }).await;
+                return Ok(other);
+            }
+            feeds.insert(room, Arc::downgrade(&feed));
+        }
         tokio::spawn(async move {
             loop {
                 tokio::select! {
