@@ -1450,3 +1450,95 @@ async fn a_guests_host_holding_the_table_killed_the_guest_comes_back_by_resume_c
     p.players[other].wait_gone("lost the connection").await;
     finish_recorded(&mut p, &pg).await;
 }
+
+/// `/live/HOST-ROOM` on every host: a game two guests play on host la is
+/// listed on lb's front page with its host, and lb's web follows it move
+/// by move over NATS to its result, as lb's watchers would.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_on_one_host_is_followed_on_the_web_of_another() {
+    use crate::web::Events;
+    let scratch = Scratch::new();
+    let [mut a, mut b] = start_cluster_hosts(&scratch, ["la", "lb"]).await;
+    let http = |h: &TestHost| h.host.as_ref().unwrap().http_addr.unwrap();
+    let (web_a, web_b) = (http(&a), http(&b));
+    let mut ann = Client::connect(a.addr, "ann", Login::Guest).await;
+    let mut bo = Client::connect(a.addr, "bo", Login::Guest).await;
+    ann.seek(b"1").await;
+    ann.wait_for("Looking for").await;
+    bo.seek(b"1").await;
+    for c in [&mut ann, &mut bo] {
+        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
+    }
+    let (mut first, mut second) = mover_first(ann, bo);
+    play(&mut first, "d").await;
+
+    // lb's front page lists the game on la, linked by its host.
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    let id = loop {
+        let (code, page) = get(web_b, "/").await;
+        assert_eq!(code, 200);
+        if let Some(at) = page.find("href=\"/live/la-") {
+            break page[at + 12..].split('"').next().unwrap().to_string();
+        }
+        assert!(std::time::Instant::now() < deadline, "{page}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    };
+    // The page on either host names the same events.
+    for web in [web_a, web_b] {
+        let (code, page) = get(web, &format!("/live/{id}")).await;
+        assert_eq!(code, 200, "{page}");
+        assert!(
+            page.contains(&format!("data-events=\"/live/{id}/events\"")),
+            "{page}"
+        );
+    }
+    let (code, mut events) = Events::open(web_b, &format!("/live/{id}/events")).await;
+    assert_eq!(code, 200);
+    let now = events
+        .next(Duration::from_secs(5))
+        .await
+        .expect("the state");
+    assert_eq!(now["moves"], 1, "{now}");
+    // Each move crosses to lb's web, to the result.
+    let mut moves = 1;
+    let mut last = now;
+    for (who, mv) in [(1, "d"), (0, "e"), (1, "e"), (0, "f"), (1, "f"), (0, "g")] {
+        let c = if who == 0 { &mut first } else { &mut second };
+        play(c, mv).await;
+        moves += 1;
+        loop {
+            let e = events
+                .next(Duration::from_secs(5))
+                .await
+                .unwrap_or_else(|| panic!("move {moves} did not reach lb's web"));
+            if e["moves"] == moves {
+                last = e;
+                break;
+            }
+        }
+    }
+    let mut over = last["over"] == true;
+    while !over {
+        let e = events
+            .next(Duration::from_secs(5))
+            .await
+            .expect("the result");
+        over = e["over"] == true;
+        last = e;
+    }
+    assert!(
+        last["status"].as_str().unwrap().contains("wins with"),
+        "{last}"
+    );
+    // Games that are not there, and ids that are no games.
+    for path in [
+        "/live/la-999999",
+        "/live/nohost-1",
+        "/live/la-x",
+        "/live/bad!-1",
+    ] {
+        assert_eq!(get(web_b, path).await.0, 404, "{path}");
+    }
+    a.shutdown().await;
+    b.shutdown().await;
+}

@@ -3,6 +3,7 @@
 mod accounts;
 mod analysis;
 mod architecture;
+mod browser;
 mod cli_play;
 mod cluster;
 mod cluster_openssh;

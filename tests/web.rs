@@ -14,7 +14,7 @@ use crate::util::ssh::{TestHost, start_host_with};
 const HOSTILE: &str = "<script>alert(1)</script>&\"'";
 
 /// A host with its pages on, and its store opened beside it.
-async fn host_with_store(extra: &str) -> (TestHost, std::net::SocketAddr, Store) {
+pub(crate) async fn host_with_store(extra: &str) -> (TestHost, std::net::SocketAddr, Store) {
     let t = start_host_with(&format!(
         "[http]\nenabled = true\nlisten = \"127.0.0.1:0\"\n{extra}"
     ))
@@ -236,7 +236,7 @@ async fn the_front_page_says_how_to_connect_and_the_rate_limit_spares_the_endpoi
     let (code, page) = get(http, "/").await;
     assert_eq!(code, 200, "{page}");
     assert!(
-        page.contains("Connect Four, win in 2: in the terminal"),
+        page.contains("href=\"/puzzle/daily\">Connect Four, win in 2</a>"),
         "{page}"
     );
     assert!(page.contains("ssh play@play.example.org"), "{page}");
@@ -263,15 +263,137 @@ async fn the_front_page_says_how_to_connect_and_the_rate_limit_spares_the_endpoi
     t.shutdown().await;
 }
 
+/// A Connect Four puzzle made before today (so the day's puzzle): red
+/// to move makes an open three on the bottom row (D), yellow blocks one
+/// end (A), red wins at the other (E).
+pub(crate) async fn daily_puzzle(store: &Store) {
+    let puzzle = inarow::store::NewPuzzle {
+        game: "connect4".into(),
+        kind: "win".into(),
+        position: "2233".into(),
+        line: "415".into(),
+        win_in: Some(2),
+        key: "web:daily".into(),
+        source: "self-play".into(),
+    };
+    let day = 24 * 3600 * 1000;
+    store
+        .add_puzzle(&puzzle, inarow::store::now_ms() - day)
+        .await
+        .unwrap();
+}
+
+/// The column links a puzzle page offers, in order.
+fn column_links(page: &str) -> Vec<String> {
+    page.match_indices("class=\"play\" href=\"")
+        .map(|(at, m)| page[at + m.len()..].split('"').next().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_puzzle_is_played_by_address_and_checked_by_the_host() {
+    // No puzzles: no page, and the front page does not link one.
+    let (mut t, http, store) = host_with_store("").await;
+    let (code, page) = get(http, "/puzzle/daily").await;
+    assert_eq!(code, 404, "{page}");
+    assert!(page.contains("no puzzles yet"), "{page}");
+    assert!(!get(http, "/").await.1.contains("/puzzle/daily"));
+    store.close().await;
+    t.shutdown().await;
+
+    let (mut t, http, store) = host_with_store("").await;
+    daily_puzzle(&store).await;
+    let (code, page) = get(http, "/puzzle/daily").await;
+    assert_eq!(code, 200, "{page}");
+    assert!(
+        page.contains("Red to move: find the winning move (a win in 2)"),
+        "{page}"
+    );
+    assert_eq!(page.matches("class=\"stone\"").count(), 4, "{page}");
+    // Every column is a link that plays it.
+    let links = column_links(&page);
+    assert_eq!(
+        links,
+        ["A", "B", "C", "D", "E", "F", "G"]
+            .map(|c| format!("/puzzle/daily?play={c}"))
+            .to_vec(),
+        "{page}"
+    );
+    // The right move: the host answers from the line, the links go on
+    // from there.
+    let (code, page) = get(http, "/puzzle/daily?play=D").await;
+    assert_eq!(code, 200);
+    assert!(
+        page.contains("Right. Yellow answers A: your move."),
+        "{page}"
+    );
+    assert_eq!(page.matches("class=\"stone\"").count(), 6, "{page}");
+    assert!(
+        column_links(&page).contains(&"/puzzle/daily?play=D,E".to_string()),
+        "{page}"
+    );
+    assert!(page.contains("name=\"play\" value=\"D\""), "{page}");
+    // The winning move: solved, nothing more to click.
+    for path in ["/puzzle/daily?play=D,E", "/puzzle/daily?play=D&move=e"] {
+        let (code, page) = get(http, path).await;
+        assert_eq!(code, 200, "{path}");
+        assert!(
+            page.contains("Solved!</b> The line: D A E"),
+            "{path}: {page}"
+        );
+        assert!(column_links(&page).is_empty(), "{page}");
+    }
+    // A wrong move: the attempt ends, the host's answer is ringed, the
+    // solution is given.
+    let (code, page) = get(http, "/puzzle/daily?play=G").await;
+    assert_eq!(code, 200);
+    assert!(
+        page.contains("G is not the move</b>: Yellow answers"),
+        "{page}"
+    );
+    assert!(page.contains("The move was <b>D</b>"), "{page}");
+    assert!(
+        page.contains("class=\"best\""),
+        "the refutation is ringed: {page}"
+    );
+    assert!(page.contains("The solution: D A E"), "{page}");
+    assert!(column_links(&page).is_empty());
+    // After the wrong move, nothing asked later counts.
+    let (_, later) = get(http, "/puzzle/daily?play=G,E").await;
+    assert!(later.contains("G is not the move"), "{later}");
+    // Moves that cannot be played are refused in words; the puzzle goes on.
+    for (path, words) in [
+        ("/puzzle/daily?play=Z", "Z: "),
+        ("/puzzle/daily?play=%3Cscript%3E", "&lt;script"),
+        (
+            "/puzzle/daily?play=D,D,D,D",
+            "more moves than this puzzle has",
+        ),
+    ] {
+        let (code, page) = get(http, path).await;
+        assert_eq!(code, 200, "{path}");
+        assert!(page.contains(words), "{path}: {page}");
+        assert!(!page.contains("<script>"), "{path}: {page}");
+        assert!(page.contains("class=\"refused\""), "{path}: {page}");
+        assert_eq!(column_links(&page).len(), 7, "{path}: {page}");
+    }
+    let long = format!("/puzzle/daily?play={}", "D,".repeat(300));
+    assert_eq!(get(http, &long).await.0, 200);
+    // The front page links it.
+    assert!(get(http, "/").await.1.contains("href=\"/puzzle/daily\""));
+    store.close().await;
+    t.shutdown().await;
+}
+
 /// A browser's event stream, read raw: the JSON of each `data:` line.
-struct Events {
+pub(crate) struct Events {
     stream: tokio::net::TcpStream,
     buf: String,
     ended: bool,
 }
 
 impl Events {
-    async fn open(addr: std::net::SocketAddr, path: &str) -> (u16, Events) {
+    pub(crate) async fn open(addr: std::net::SocketAddr, path: &str) -> (u16, Events) {
         use tokio::io::AsyncWriteExt;
         let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
         stream
@@ -313,7 +435,7 @@ impl Events {
     }
 
     /// The next event, within `wait`.
-    async fn next(&mut self, wait: Duration) -> Option<serde_json::Value> {
+    pub(crate) async fn next(&mut self, wait: Duration) -> Option<serde_json::Value> {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
             if let Some(start) = self.buf.find("data: ")
@@ -334,7 +456,7 @@ impl Events {
 }
 
 /// The first game in play the front page links to: its number.
-async fn live_game(http: std::net::SocketAddr) -> u64 {
+pub(crate) async fn live_game(http: std::net::SocketAddr) -> u64 {
     let (_, page) = get(http, "/").await;
     let at = page
         .find("href=\"/live/")
@@ -404,6 +526,7 @@ async fn a_game_in_play_is_followed_live_to_its_recorded_end() {
     // ends there.
     let mut record = last["record"].as_str().map(str::to_string);
     assert_eq!(last["over"], true, "{last}");
+    assert_eq!(last["list"], "A B A B A B A", "the move list: {last}");
     while let Some(e) = events.next(Duration::from_secs(10)).await {
         assert_eq!(e["over"], true, "{e}");
         assert!(e["status"].as_str().unwrap().contains("wins with"), "{e}");

@@ -335,6 +335,24 @@ impl Cluster {
         self.across.watch(id, host, room);
     }
 
+    /// The web on this host would follow the game at `room` on `host`
+    /// (`id`: a session number of this host's, for the visit): the
+    /// table's states come to the inbox returned, or `None` (no such game,
+    /// the host does not answer).
+    pub async fn watch_for_web(
+        &self,
+        id: crate::lobby::SessionId,
+        host: String,
+        room: u64,
+    ) -> Option<crate::mailbox::Receiver<crate::lobby::ToSession>> {
+        self.across.watch_for_web(id, host, room).await
+    }
+
+    /// This host's name in the cluster.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     pub fn connected(&self) -> bool {
         self.client.connection_state() == async_nats::connection::State::Connected
     }

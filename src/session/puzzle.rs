@@ -231,40 +231,31 @@ impl PuzzleScreen {
         let Some(view) = self.view.clone() else {
             return PuzzleAction::None;
         };
-        let Some(pos) = self.position_with(&self.played) else {
-            return PuzzleAction::None;
-        };
-        if let Err(e) = pos.check(m) {
-            self.notice = Some(e.to_string());
-            return PuzzleAction::None;
-        }
-        self.notice = None;
-        let expected = view.line.get(self.played.len()).copied();
-        let mut after = pos.clone();
-        let _ = after.play(m);
-        // A move that wins on the spot is right wherever the line goes.
-        let wins_now = after.is_over() && !matches!(after.outcome(), crate::game::Outcome::Draw);
-        self.played.push(m);
-        if Some(m) != expected && !(wins_now && matches!(view.task, Task::Win { .. })) {
-            return self.finish(false);
-        }
-        if wins_now || self.played.len() >= view.line.len() {
-            return self.finish(true);
-        }
-        // The host answers from the line.
-        if let Some(&answer) = view.line.get(self.played.len()) {
-            self.played.push(answer);
-            if self.played.len() >= view.line.len() {
-                // A line that ends with the host's move (never made so).
-                return self.finish(true);
+        match step(&view, &self.played, m) {
+            Err(why) => {
+                self.notice = Some(why);
+                PuzzleAction::None
             }
-            self.notice = Some(format!(
-                "{} answers {}",
-                self.their_colour().name(),
-                view.rules.format_move(answer)
-            ));
+            Ok(Step::Failed) => {
+                self.notice = None;
+                self.played.push(m);
+                self.finish(false)
+            }
+            Ok(Step::Solved) => {
+                self.notice = None;
+                self.played.push(m);
+                self.finish(true)
+            }
+            Ok(Step::Answered(answer)) => {
+                self.played.extend([m, answer]);
+                self.notice = Some(format!(
+                    "{} answers {}",
+                    self.their_colour().name(),
+                    view.rules.format_move(answer)
+                ));
+                PuzzleAction::None
+            }
         }
-        PuzzleAction::None
     }
 
     fn finish(&mut self, solved: bool) -> PuzzleAction {
@@ -587,6 +578,47 @@ impl PuzzleScreen {
             }
             _ => (Line::default(), Line::default()),
         }
+    }
+}
+
+/// What became of a move played in a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Off the line: the attempt failed.
+    Failed,
+    /// The line played out, or a win on the spot: solved.
+    Solved,
+    /// Right, and the host answers with this move from the line.
+    Answered(Move),
+}
+
+/// The person plays `m` after `played` (their moves and the host's
+/// answers so far, from the puzzle's position): checked against the
+/// puzzle's line. A move that wins on the spot is right wherever the line
+/// goes. An illegal move is refused in words (the attempt goes on). The
+/// same judge for the terminal's puzzle screen and the web's.
+pub fn step(view: &PuzzleView, played: &[Move], m: Move) -> Result<Step, String> {
+    let mut pos = Position::new(view.rules);
+    for p in view.position.iter().chain(played) {
+        pos.play(*p)
+            .map_err(|_| "this puzzle cannot be played on".to_string())?;
+    }
+    pos.check(m).map_err(|e| e.to_string())?;
+    let expected = view.line.get(played.len()).copied();
+    let mut after = pos;
+    let _ = after.play(m);
+    let wins_now = after.is_over() && !matches!(after.outcome(), crate::game::Outcome::Draw);
+    if Some(m) != expected && !(wins_now && matches!(view.task, Task::Win { .. })) {
+        return Ok(Step::Failed);
+    }
+    if wins_now || played.len() + 1 >= view.line.len() {
+        return Ok(Step::Solved);
+    }
+    match view.line.get(played.len() + 1) {
+        // A line that ends with the host's move is never made; played out
+        // it is solved.
+        Some(&answer) if played.len() + 2 < view.line.len() => Ok(Step::Answered(answer)),
+        _ => Ok(Step::Solved),
     }
 }
 

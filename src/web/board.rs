@@ -36,8 +36,12 @@ pub struct Board<'a> {
     pub shown: usize,
     /// The winning line's points (marked once every move is shown).
     pub line: &'a [(u8, u8)],
-    /// A point to ring (the best move of an analysed position), if any.
+    /// A point to ring (the best move of an analysed position, a
+    /// puzzle's refutation), if any.
     pub best: Option<(u8, u8)>,
+    /// Moves to play by clicking, each with its address: a point (a
+    /// whole column in Connect Four, whose `y` is not used).
+    pub links: &'a [((u8, u8), String, String)],
 }
 
 pub fn svg(b: &Board) -> Markup {
@@ -93,6 +97,17 @@ pub fn svg(b: &Board) -> Markup {
             @if let Some((x, y)) = b.best {
                 circle.best cx=(cx(x)) cy=(cy(y)) r=(CELL / 2 - 1) {}
             }
+            @for ((x, y), href, label) in b.links {
+                a.play href=(href) aria-label=(label) {
+                    title { (label) }
+                    @if gomoku {
+                        circle cx=(cx(*x)) cy=(cy(*y)) r=(CELL / 2 - 2) {}
+                    } @else {
+                        rect x=(cx(*x) - CELL / 2) y=(MARGIN) width=(CELL)
+                            height=(u32::from(height) * CELL) {}
+                    }
+                }
+            }
         }
     }
 }
@@ -111,6 +126,7 @@ mod tests {
             shown: 2,
             line: &[(0, 0), (0, 1)],
             best: None,
+            links: &[],
         };
         let s = svg(&b).into_string();
         assert_eq!(s.matches("class=\"stone\"").count(), 2, "{s}");

@@ -8,6 +8,7 @@
   if (!live || !window.EventSource) return;
   const board = live.querySelector(".board-now");
   const status = live.querySelector(".status b");
+  const list = live.querySelector(".list");
   const after = live.querySelector(".after");
   const clocks = live.querySelectorAll(".clock");
   let left = null, running = null, at = 0;
@@ -29,6 +30,7 @@
     const s = JSON.parse(e.data);
     board.innerHTML = s.board;
     status.textContent = s.status;
+    if (list) list.textContent = s.list;
     left = s.clocks; running = s.running; at = Date.now();
     tick();
     live.dataset.moves = s.moves;

@@ -9,6 +9,7 @@
 //! them: the replay's move list links to each position.
 
 pub mod board;
+pub mod puzzle;
 
 use maud::{DOCTYPE, Markup, html};
 
@@ -66,6 +67,15 @@ fn layout(title: &str, body: Markup) -> String {
 }
 
 /// The path of a player's page.
+/// A game in play's page: `/live/ROOM`, or `/live/HOST-ROOM` for a game
+/// listed with its host (cluster mode).
+pub fn live_path(g: &GameSummary) -> String {
+    match &g.host {
+        Some(host) => format!("/live/{}-{}", percent(host), g.room),
+        None => format!("/live/{}", g.room),
+    }
+}
+
 pub fn profile_path(name: &str) -> String {
     format!("/@/{}", percent(name))
 }
@@ -105,11 +115,7 @@ pub fn home(h: &Home) -> String {
                             tr {
                                 td { (g.game) }
                                 td {
-                                    @if g.host.is_none() {
-                                        a href={"/live/" (g.room)} { (g.players[0]) " vs " (g.players[1]) }
-                                    } @else {
-                                        (g.players[0]) " vs " (g.players[1])
-                                    }
+                                    a href=(live_path(g)) { (g.players[0]) " vs " (g.players[1]) }
                                 }
                                 td.num { (g.moves) }
                                 td.num { (g.watchers) }
@@ -120,7 +126,10 @@ pub fn home(h: &Home) -> String {
             }
             @if let Some(d) = h.daily {
                 h2 { "Puzzle of the day" }
-                p { (d) ": in the terminal, " kbd { "z" } " in the lobby." }
+                p {
+                    a href="/puzzle/daily" { (d) } ": play it here, or in the terminal with "
+                    kbd { "z" } " in the lobby."
+                }
             }
             h2 { "Leaderboards" }
             ul {
@@ -224,7 +233,7 @@ pub fn profile(p: &Profile, games: &[GameRecord], puzzles: Option<&PuzzleStandin
                     h3 { (r.game.name()) }
                     p {
                         b { (format!("{:.0}", r.rating.rating)) } (format!(" ± {:.0}", r.rating.deviation))
-                        " · " (r.games) " rated games: " (r.wins) " won, " (r.losses) " lost, " (r.draws) " drawn"
+                        " · " (r.games) @if r.games == 1 { " rated game: " } @else { " rated games: " } (r.wins) " won, " (r.losses) " lost, " (r.draws) " drawn"
                     }
                     @if history.len() >= 2 { (rating_chart(&history)) }
                 }
@@ -341,6 +350,7 @@ pub fn game(g: &GameRecord, shown: Option<usize>, notes: Option<&[MoveNote]>) ->
         shown,
         line: &g.line,
         best: None,
+        links: &[],
     };
     let title = format!(
         "{} vs {}",
@@ -462,7 +472,21 @@ fn live_board(view: &crate::table::GameView) -> Markup {
         shown: moves.len(),
         line: &line,
         best: None,
+        links: &[],
     })
+}
+
+/// The moves of a game in play in words (`A B A` or `h8 i9`), for the
+/// page's move list.
+fn live_moves(view: &crate::table::GameView) -> String {
+    let rules = view.position.rules();
+    let words: Vec<String> = view
+        .position
+        .history()
+        .iter()
+        .map(|p| move_words(rules, p.x, p.y))
+        .collect();
+    words.join(" ")
 }
 
 /// Whose turn it is, or how the game ended.
@@ -491,6 +515,7 @@ pub fn live_event(view: &crate::table::GameView, now: std::time::Instant) -> Str
         .map(|s| s.index());
     serde_json::json!({
         "moves": view.position.stones(),
+        "list": live_moves(view),
         "board": live_board(view).into_string(),
         "status": live_status(view),
         "clocks": clocks,
@@ -509,13 +534,13 @@ fn clock_text(ms: u64) -> String {
 
 /// A game in play (`/live/ID`): the board and the clocks as they are
 /// now; with JavaScript they follow the game from `/live/ID/events`.
-pub fn live(room: u64, view: &crate::table::GameView, now: std::time::Instant) -> String {
+pub fn live(id: &str, view: &crate::table::GameView, now: std::time::Instant) -> String {
     use crate::game::Side;
     let title = format!("{} vs {}", view.seats[0].name, view.seats[1].name);
     let body = html! {
         h1 { (title) }
         p { (view.position.rules().describe()) @if view.rated { ", rated" } @else { ", casual" } " · live" }
-        div.live data-events={"/live/" (room) "/events"} {
+        div.live data-events={"/live/" (id) "/events"} {
             ul.players {
                 @for side in [Side::First, Side::Second] {
                     @let seat = view.seat(side);
@@ -531,6 +556,7 @@ pub fn live(room: u64, view: &crate::table::GameView, now: std::time::Instant) -
             }
             p.status { b { (live_status(view)) } }
             div.board-now { (live_board(view)) }
+            p { "Moves: " span.list { (live_moves(view)) } }
             p.after {
                 @if let Some(id) = &view.record {
                     a href={"/g/" (id)} { "The recorded game" }

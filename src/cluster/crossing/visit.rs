@@ -172,6 +172,41 @@ impl Crossing {
         self.visit_failed(id, &inbox, why).await;
     }
 
+    /// The web on this host would follow the game at `room` on `host`: a
+    /// watcher's visit with no session behind it (`id`, one of this host's
+    /// session numbers, names it). The table's states come to the inbox
+    /// returned, as for a session ([`ToSession::Watching`] first); `None`
+    /// when the table's host says no or does not answer.
+    pub async fn watch_for_web(
+        &self,
+        id: SessionId,
+        host: String,
+        room: u64,
+    ) -> Option<crate::mailbox::Receiver<ToSession>> {
+        if !crate::cluster::valid_host_name(&host) || host == self.host {
+            return None;
+        }
+        let (inbox, rx) = crate::mailbox::channel(8);
+        let token = new_token();
+        lock(&self.visits).insert(id, Visit::watcher(host.clone(), &token, inbox));
+        let ask = WatchAsk {
+            room,
+            token,
+            host: self.host.clone(),
+            session: id,
+            name: "web".into(),
+        };
+        let answer = match serde_json::to_vec(&ask) {
+            Ok(body) => self.ask(&host, "watch", body).await,
+            Err(_) => None,
+        };
+        if let Some(JoinAnswer::Yes) = answer {
+            return Some(rx);
+        }
+        lock(&self.visits).remove(&id);
+        None
+    }
+
     /// The visit of our session `id` did not begin: it is back in the
     /// lobby and reads why (unless the visit was over already).
     pub(super) async fn visit_failed(

@@ -2,7 +2,9 @@
 //! `/live/ID/events`. A game followed from the web is watched once per
 //! host (one watcher seat at its table, as a watcher on another host
 //! has): its states are made into one event each, shared by every
-//! browser that follows it. Bounded: `[http] max_live_viewers` streams a
+//! browser that follows it. In cluster mode a game's id names its host
+//! (`HOST-ROOM`), and a game on another host is followed from any host
+//! as a watcher there follows it: its states come over NATS. Bounded: `[http] max_live_viewers` streams a
 //! game and `max_live_streams` in all (beyond: 503 with a page saying
 //! so), and a stream with nothing to send for [`STREAM_IDLE`] ends (a
 //! browser's EventSource asks again, and gets the current state first).
@@ -31,10 +33,52 @@ pub struct Event {
     pub done: bool,
 }
 
+/// A game in play as the web names it: at a table here, or (cluster
+/// mode) on another host.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum GameId {
+    Here(RoomId),
+    There(String, u64),
+}
+
+impl GameId {
+    /// `ROOM`, or `HOST-ROOM` (a host name may hold `-`: the room is after
+    /// the last); `here` is this host's name in a cluster.
+    pub fn parse(id: &str, here: Option<&str>) -> Option<GameId> {
+        if let Ok(room) = id.parse::<u64>() {
+            return Some(GameId::Here(room));
+        }
+        let (host, room) = id.rsplit_once('-')?;
+        let room = room.parse::<u64>().ok()?;
+        let here = here?;
+        if host == here {
+            Some(GameId::Here(room))
+        } else if crate::cluster::valid_host_name(host) {
+            Some(GameId::There(host.to_string(), room))
+        } else {
+            None
+        }
+    }
+}
+
+/// Starts following a game on another host: the inbox its table's
+/// states come to (see [`crate::cluster::Cluster::watch_for_web`]).
+pub type Elsewhere = Box<
+    dyn Fn(
+            String,
+            u64,
+        ) -> std::pin::Pin<
+            Box<dyn Future<Output = Option<crate::mailbox::Receiver<ToSession>>> + Send>,
+        > + Send
+        + Sync,
+>;
+
 /// The games followed from the web on this host.
 pub struct Live {
     lobby: LobbyHandle,
-    feeds: tokio::sync::Mutex<HashMap<RoomId, Weak<Feed>>>,
+    /// Cluster mode: games on other hosts.
+    elsewhere: Option<Elsewhere>,
+    feeds: tokio::sync::Mutex<HashMap<GameId, Weak<Feed>>>,
     streams: AtomicUsize,
     pub max_per_game: usize,
     pub max_total: usize,
@@ -78,9 +122,15 @@ impl Drop for Viewer {
 }
 
 impl Live {
-    pub fn new(lobby: LobbyHandle, max_per_game: usize, max_total: usize) -> Arc<Live> {
+    pub fn new(
+        lobby: LobbyHandle,
+        elsewhere: Option<Elsewhere>,
+        max_per_game: usize,
+        max_total: usize,
+    ) -> Arc<Live> {
         Arc::new(Live {
             lobby,
+            elsewhere,
             feeds: tokio::sync::Mutex::new(HashMap::new()),
             streams: AtomicUsize::new(0),
             max_per_game,
@@ -92,23 +142,37 @@ impl Live {
     /// among its viewers: for the page itself.
     pub async fn feed(
         &self,
-        room: RoomId,
+        game: &GameId,
         make: impl Fn(&RoomState) -> Arc<Event> + Send + 'static,
     ) -> Result<Arc<Feed>, NotLive> {
         // The lock is not held while a table is asked: one slow table
         // keeps no other game from being followed.
-        if let Some(f) = self.feeds.lock().await.get(&room).and_then(Weak::upgrade) {
+        if let Some(f) = self.feeds.lock().await.get(game).and_then(Weak::upgrade) {
             return Ok(f);
         }
-        let (handle, ghost, mut inbox) = self
-            .lobby
-            .watch_for_visitor(room)
-            .await
-            .map_err(|_| NotLive::Unknown)?;
+        // Our watcher's id at the table, and the inbox the table lets us
+        // in on.
+        let (ghost, mut inbox) = match game {
+            GameId::Here(room) => {
+                let (_, ghost, inbox) = self
+                    .lobby
+                    .watch_for_visitor(*room)
+                    .await
+                    .map_err(|_| NotLive::Unknown)?;
+                (ghost, inbox)
+            }
+            GameId::There(host, room) => {
+                let ask = self.elsewhere.as_ref().ok_or(NotLive::Unknown)?;
+                // A watcher's id at a table elsewhere is its host's business.
+                (0, ask(host.clone(), *room).await.ok_or(NotLive::Unknown)?)
+            }
+        };
         let link = match tokio::time::timeout(ASK_WAIT, inbox.recv()).await {
             Ok(Some(ToSession::Watching(link))) => link,
             _ => return Err(NotLive::Unknown),
         };
+        // What the table is left by.
+        let handle = link.room.clone();
         let mut state = link.state;
         let first = make(&state.borrow_and_update());
         let (tx, rx) = watch::channel(first);
@@ -122,14 +186,14 @@ impl Live {
         {
             let mut feeds = self.feeds.lock().await;
             feeds.retain(|_, f| f.strong_count() > 0);
-            if let Some(other) = feeds.get(&room).and_then(Weak::upgrade) {
+            if let Some(other) = feeds.get(game).and_then(Weak::upgrade) {
                 // Another viewer's feed got there first: theirs is used,
                 // and this watcher place is given back.
                 drop(feeds);
                 let _ = handle.send(RoomCmd::Unwatch { id: ghost }).await;
                 return Ok(other);
             }
-            feeds.insert(room, Arc::downgrade(&feed));
+            feeds.insert(game.clone(), Arc::downgrade(&feed));
         }
         tokio::spawn(async move {
             loop {
@@ -152,10 +216,10 @@ impl Live {
     /// A place to follow the game's events.
     pub async fn view(
         self: &Arc<Self>,
-        room: RoomId,
+        game: &GameId,
         make: impl Fn(&RoomState) -> Arc<Event> + Send + 'static,
     ) -> Result<Viewer, NotLive> {
-        let feed = self.feed(room, make).await?;
+        let feed = self.feed(game, make).await?;
         if feed.viewers.fetch_add(1, Ordering::AcqRel) >= self.max_per_game {
             feed.viewers.fetch_sub(1, Ordering::AcqRel);
             return Err(NotLive::Full);

@@ -2,6 +2,7 @@
 //! lobby, made into HTML by [`crate::web`], served with a Content Security
 //! Policy that allows no inline script, within a per-address request rate.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use super::listener::{Connection, Peer};
-use super::live::{Event, Live, NotLive, STREAM_IDLE};
+use super::live::{Event, GameId, Live, NotLive, STREAM_IDLE};
 use crate::game::GameKind;
 use crate::server::Ctx;
 use crate::store::{GameRecord, now_ms};
@@ -35,8 +36,24 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
 /// The pages' router (state: the host's context).
 pub fn routes(ctx: Arc<Ctx>) -> Router {
     let http = &ctx.config.http;
+    // Cluster mode: games on other hosts are followed as their watchers
+    // on this host follow them.
+    let elsewhere = ctx.cluster.as_ref().map(|_| {
+        let ctx = Arc::clone(&ctx);
+        let ask: super::live::Elsewhere = Box::new(move |host, room| {
+            let ctx = Arc::clone(&ctx);
+            Box::pin(async move {
+                let cluster = ctx.cluster.as_ref()?;
+                cluster
+                    .watch_for_web(ctx.new_session_id(), host, room)
+                    .await
+            })
+        });
+        ask
+    });
     let live = Live::new(
         ctx.lobby.clone(),
+        elsewhere,
         http.max_live_viewers,
         http.max_live_streams,
     );
@@ -53,6 +70,7 @@ pub fn routes(ctx: Arc<Ctx>) -> Router {
         .route("/g/{id}", get(game))
         .route("/live/{room}", get(live_page))
         .route("/live/{room}/events", get(live_events))
+        .route("/puzzle/daily", get(daily_puzzle))
         .route(
             "/static/site.css",
             get(|| async { asset("text/css; charset=utf-8", crate::web::CSS) }),
@@ -68,6 +86,8 @@ pub fn routes(ctx: Arc<Ctx>) -> Router {
         .fallback(|| async { not_found("Nothing is at this address.") })
         .layer(axum::middleware::from_fn_with_state(limiter, rate_limited))
         .layer(axum::Extension(live))
+        .layer(axum::Extension(Arc::new(Refutations::default())))
+        .layer(axum::Extension(Arc::new(Made::default())))
         .with_state(ctx)
 }
 
@@ -93,7 +113,7 @@ async fn rate_limited(State(limiter): State<Limiter>, req: Request, next: Next) 
 }
 
 /// An HTML page with the pages' headers.
-fn page(status: StatusCode, html: String) -> Response {
+fn page(status: StatusCode, html: impl IntoResponse) -> Response {
     let mut res = (status, html).into_response();
     let h = res.headers_mut();
     h.insert(
@@ -164,19 +184,20 @@ async fn read<T>(
 
 async fn home(State(ctx): State<Arc<Ctx>>) -> Response {
     let stats = ctx.lobby.stats().borrow().clone();
-    let games = ctx.lobby.games().await;
+    // Cluster mode: the games on every host, each linked by its host.
+    let mut games = ctx.lobby.games().await;
+    if let Some(cluster) = &ctx.cluster {
+        for g in &mut games {
+            g.host = Some(cluster.name().to_string());
+        }
+        games.extend(cluster.games().await);
+        games.sort_by(crate::protocol::GameSummary::order);
+        games.truncate(crate::lobby::GAMES_LISTED);
+    }
     let daily = ctx.daily.get(&ctx.store).await.map(|(_, words)| words);
     let lobby = &ctx.config.lobby;
     let name = lobby.public_address.as_deref().unwrap_or("inarow");
-    let connect = lobby
-        .public_address
-        .as_ref()
-        .map(|a| match a.rsplit_once(':') {
-            Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => {
-                format!("ssh -p {port} play@{host}")
-            }
-            _ => format!("ssh play@{a}"),
-        });
+    let connect = connect_command(&ctx);
     let home = crate::web::Home {
         name,
         motd: &lobby.motd,
@@ -187,6 +208,21 @@ async fn home(State(ctx): State<Arc<Ctx>>) -> Response {
         daily: daily.as_deref(),
     };
     page(StatusCode::OK, crate::web::home(&home))
+}
+
+/// `ssh play@ADDRESS` (with `-p PORT` when the address names one), when
+/// the host's public address is configured.
+fn connect_command(ctx: &Ctx) -> Option<String> {
+    ctx.config
+        .lobby
+        .public_address
+        .as_ref()
+        .map(|a| match a.rsplit_once(':') {
+            Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => {
+                format!("ssh -p {port} play@{host}")
+            }
+            _ => format!("ssh play@{a}"),
+        })
 }
 
 async fn leaderboard(State(ctx): State<Arc<Ctx>>, Path(game): Path<String>) -> Response {
@@ -201,10 +237,18 @@ async fn leaderboard(State(ctx): State<Arc<Ctx>>, Path(game): Path<String>) -> R
     }
 }
 
-async fn profile(State(ctx): State<Arc<Ctx>>, Path(name): Path<String>) -> Response {
+async fn profile(
+    State(ctx): State<Arc<Ctx>>,
+    axum::Extension(made): axum::Extension<Arc<Made>>,
+    Path(name): Path<String>,
+) -> Response {
     let nobody = || not_found("No player has this name.");
     if name.chars().count() > 64 {
         return nobody();
+    }
+    let key = format!("@ {name}");
+    if let Some(html) = made.fresh(&key, PROFILE_FRESH) {
+        return page(StatusCode::OK, html);
     }
     let Some(account) = read("profile name", ctx.store.name_taken(&name)).await else {
         return store_down();
@@ -222,10 +266,11 @@ async fn profile(State(ctx): State<Arc<Ctx>>, Path(name): Path<String>) -> Respo
         read("profile puzzles", ctx.store.puzzle_standing(&account, now)),
     );
     match (profile, games, puzzles) {
-        (Some(Some(p)), Some(games), Some(puzzles)) => page(
-            StatusCode::OK,
-            crate::web::profile(&p, &games, puzzles.as_ref()),
-        ),
+        (Some(Some(p)), Some(games), Some(puzzles)) => {
+            let html = bytes::Bytes::from(crate::web::profile(&p, &games, puzzles.as_ref()));
+            made.keep(key, html.clone());
+            page(StatusCode::OK, html)
+        }
         (Some(None), _, _) => nobody(),
         _ => store_down(),
     }
@@ -240,7 +285,12 @@ fn move_asked(uri: &Uri) -> Option<usize> {
         .ok()
 }
 
-async fn game(State(ctx): State<Arc<Ctx>>, Path(id): Path<String>, uri: Uri) -> Response {
+async fn game(
+    State(ctx): State<Arc<Ctx>>,
+    axum::Extension(made): axum::Extension<Arc<Made>>,
+    Path(id): Path<String>,
+    uri: Uri,
+) -> Response {
     let (id, form) = match id.rsplit_once('.') {
         Some((id, "json")) => (id, Form::Json),
         Some((id, "txt")) => (id, Form::Text),
@@ -248,6 +298,13 @@ async fn game(State(ctx): State<Arc<Ctx>>, Path(id): Path<String>, uri: Uri) -> 
         None => (id.as_str(), Form::Page),
     };
     let id = &dashed(id);
+    // A recorded game does not change (but for its analysis, kept later).
+    let key = format!("g {id} {:?}", move_asked(&uri));
+    if let Form::Page = form
+        && let Some(html) = made.fresh(&key, GAME_PAGE_FRESH)
+    {
+        return page(StatusCode::OK, html);
+    }
     let Some(found) = read("game", ctx.store.game(id)).await else {
         return store_down();
     };
@@ -271,7 +328,11 @@ async fn game(State(ctx): State<Arc<Ctx>>, Path(id): Path<String>, uri: Uri) -> 
                 .flatten();
             let notes = kept.and_then(|k| crate::web::move_notes(&k.moves));
             match crate::web::game(&g, move_asked(&uri), notes.as_deref()) {
-                Some(html) => page(StatusCode::OK, html),
+                Some(html) => {
+                    let html = bytes::Bytes::from(html);
+                    made.keep(key, html.clone());
+                    page(StatusCode::OK, html)
+                }
                 None => not_found("This game's rules are not ones this host knows."),
             }
         }
@@ -331,19 +392,28 @@ fn not_live(why: NotLive) -> Response {
     }
 }
 
+/// The game `/live/ID` names: `ROOM`, or in cluster mode `HOST-ROOM`.
+fn game_id(ctx: &Ctx, id: &str) -> Option<GameId> {
+    if id.len() > 100 {
+        return None;
+    }
+    GameId::parse(id, ctx.cluster.as_ref().map(|c| c.name()))
+}
+
 async fn live_page(
+    State(ctx): State<Arc<Ctx>>,
     axum::Extension(live): axum::Extension<Arc<Live>>,
-    Path(room): Path<String>,
+    Path(id): Path<String>,
 ) -> Response {
-    let Ok(room) = room.parse::<u64>() else {
+    let Some(game) = game_id(&ctx, &id) else {
         return not_live(NotLive::Unknown);
     };
-    match live.feed(room, event_of).await {
+    match live.feed(&game, event_of).await {
         Ok(feed) => {
             let st = feed.state.borrow().clone();
             page(
                 StatusCode::OK,
-                crate::web::live(room, &st.view, crate::lobby::now()),
+                crate::web::live(&id, &st.view, crate::lobby::now()),
             )
         }
         Err(why) => not_live(why),
@@ -354,15 +424,16 @@ async fn live_page(
 /// changes; the stream ends after the recorded end, when the table goes,
 /// or after [`STREAM_IDLE`] with nothing to send.
 async fn live_events(
+    State(ctx): State<Arc<Ctx>>,
     axum::Extension(live): axum::Extension<Arc<Live>>,
-    Path(room): Path<String>,
+    Path(id): Path<String>,
     req: Request,
 ) -> Response {
     use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
-    let Ok(room) = room.parse::<u64>() else {
+    let Some(game) = game_id(&ctx, &id) else {
         return not_live(NotLive::Unknown);
     };
-    let viewer = match live.view(room, event_of).await {
+    let viewer = match live.view(&game, event_of).await {
         Ok(v) => v,
         Err(why) => return not_live(why),
     };
@@ -391,5 +462,159 @@ async fn live_events(
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response();
     security_headers(res.headers_mut());
+    res
+}
+
+/// How long a recorded game's page is served as made (its analysis,
+/// when kept later, shows after this).
+const GAME_PAGE_FRESH: Duration = Duration::from_secs(60);
+/// How long a profile is served as made (a game just finished shows
+/// after this).
+const PROFILE_FRESH: Duration = Duration::from_secs(5);
+/// Pages kept at once.
+const PAGES_KEPT: usize = 4096;
+
+/// Pages made lately, by what they show: a page asked for again soon is
+/// sent as made, without reading the store or making it again. Only
+/// pages that exist are kept (a made-up id or name is never a key), at
+/// most [`PAGES_KEPT`]; when full, the stale go, and if none is stale,
+/// all.
+#[derive(Default)]
+struct Made(Mutex<HashMap<String, (std::time::Instant, bytes::Bytes)>>);
+
+impl Made {
+    fn fresh(&self, key: &str, fresh: Duration) -> Option<bytes::Bytes> {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        kept.get(key)
+            .filter(|(at, _)| at.elapsed() < fresh)
+            .map(|(_, html)| html.clone())
+    }
+
+    fn keep(&self, key: String, html: bytes::Bytes) {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() >= PAGES_KEPT {
+            kept.retain(|_, (at, _)| at.elapsed() < PROFILE_FRESH);
+            if kept.len() >= PAGES_KEPT {
+                kept.clear();
+            }
+        }
+        kept.insert(key, (std::time::Instant::now(), html));
+    }
+}
+
+/// Refutations of wrong puzzle moves already found: a wrong move asked
+/// again (a reload, many people making the same mistake) costs no new
+/// search. At most [`REFUTATIONS_KEPT`]; when full it starts again.
+#[derive(Default)]
+struct Refutations(Mutex<HashMap<Attempted, Option<crate::game::Move>>>);
+
+/// A puzzle's id and the moves played in it.
+type Attempted = (String, Vec<crate::game::Move>);
+
+const REFUTATIONS_KEPT: usize = 4096;
+/// The longest `?play=` list read (a puzzle's line is far shorter).
+const MAX_PLAY_CHARS: usize = 400;
+
+/// `/puzzle/daily[?play=D,E][&move=F]`: the day's puzzle with the
+/// person's moves so far (`play`) and one more typed into the form
+/// (`move`), each checked against the puzzle's line; not kept, not rated.
+async fn daily_puzzle(
+    State(ctx): State<Arc<Ctx>>,
+    axum::Extension(refutations): axum::Extension<Arc<Refutations>>,
+    axum::extract::Query(query): axum::extract::Query<HashMap<String, String>>,
+) -> Response {
+    use crate::session::puzzle::{Step, step};
+    use crate::web::puzzle::{Attempt, PuzzlePage};
+    let Some((id, _)) = ctx.daily.get(&ctx.store).await else {
+        return not_found(
+            "This host has no puzzles yet (its admin makes them with `inarow puzzles build`).",
+        );
+    };
+    let Some(found) = read("daily puzzle", ctx.store.puzzle(&id)).await else {
+        return store_down();
+    };
+    let Some(view) = found.and_then(|p| crate::server::puzzles::view_of(&p, true, false, None))
+    else {
+        return not_found("The day's puzzle cannot be shown.");
+    };
+    let rules = view.rules;
+    let asked: Vec<&str> = query
+        .get("play")
+        .map(String::as_str)
+        .unwrap_or("")
+        .split(',')
+        .chain(query.get("move").map(String::as_str))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let too_long = query.values().map(String::len).sum::<usize>() > MAX_PLAY_CHARS;
+    let mut played = Vec::new();
+    let mut attempt = Attempt::Solving;
+    let mut refused = None;
+    if too_long || asked.len() > view.line.len() {
+        refused = Some("more moves than this puzzle has: start again".to_string());
+    } else {
+        for text in asked {
+            let m = match rules.parse_move(text) {
+                Ok(m) => m,
+                Err(e) => {
+                    refused = Some(format!("{}: {e}", crate::text::sanitize(text, 8)));
+                    break;
+                }
+            };
+            match step(&view, &played, m) {
+                Err(why) => {
+                    refused = Some(format!("{}: {why}", rules.format_move(m)));
+                    break;
+                }
+                Ok(Step::Answered(answer)) => played.extend([m, answer]),
+                Ok(Step::Solved) => {
+                    played.push(m);
+                    attempt = Attempt::Solved;
+                    break;
+                }
+                Ok(Step::Failed) => {
+                    played.push(m);
+                    attempt = Attempt::Failed { refutation: None };
+                    break;
+                }
+            }
+        }
+    }
+    if let Attempt::Failed { .. } = attempt {
+        let key = (view.id.clone(), played.clone());
+        let kept = refutations
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied();
+        let refutation = match kept {
+            Some(r) => r,
+            None => {
+                let moves: Vec<_> = view.position.iter().chain(&played).copied().collect();
+                let r = ctx.analyst.reply(rules, moves).await;
+                let mut kept = refutations.0.lock().unwrap_or_else(|e| e.into_inner());
+                if kept.len() >= REFUTATIONS_KEPT {
+                    kept.clear();
+                }
+                kept.insert(key, r);
+                r
+            }
+        };
+        attempt = Attempt::Failed { refutation };
+    }
+    let connect = connect_command(&ctx);
+    let html = crate::web::puzzle::page(&PuzzlePage {
+        view: &view,
+        played: &played,
+        attempt,
+        refused: refused.as_deref(),
+        connect: connect.as_deref(),
+    });
+    let mut res = page(StatusCode::OK, html);
+    // Each address is one position: the same answer every time today.
+    res.headers_mut()
+        .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     res
 }
