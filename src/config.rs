@@ -149,6 +149,7 @@ struct RawLobby {
     max_spectators: u64,
     motd: String,
     public_address: String,
+    default_language: String,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -286,6 +287,7 @@ impl Default for RawLobby {
                 "Welcome to inarow: Connect Four, Gomoku and Renju, against people or the computer."
                     .into(),
             public_address: String::new(),
+            default_language: "en".into(),
         }
     }
 }
@@ -383,6 +385,9 @@ pub struct LobbyConfig {
     /// The address people reach this host at (`play.example.org`, with
     /// `:PORT` when not 22), for instructions; `None`: not configured.
     pub public_address: Option<String>,
+    /// The language of whoever's client does not say one (`en`, `de`,
+    /// `zh-TW`).
+    pub default_language: crate::lang::Lang,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -693,6 +698,17 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
         max_spectators: count("lobby.max_spectators", raw.lobby.max_spectators, 0, 10_000)?,
         motd,
         public_address,
+        default_language: crate::lang::Lang::of_id(&raw.lobby.default_language).ok_or_else(
+            || {
+                invalid(
+                    "lobby.default_language",
+                    format!(
+                        "'{}' is not one of en, de, zh-TW",
+                        crate::text::sanitize_quote(&raw.lobby.default_language, 20)
+                    ),
+                )
+            },
+        )?,
     };
     let http = HttpConfig {
         enabled: raw.http.enabled,
@@ -1050,6 +1066,10 @@ mod tests {
     fn errors_name_the_key() {
         let cases = [
             ("[limits]\nmax_sessions = 0", "limits.max_sessions"),
+            (
+                "[lobby]\ndefault_language = \"fr\"",
+                "lobby.default_language",
+            ),
             ("[ssh]\nlisten = \"nowhere\"", "ssh.listen"),
             ("[telnet]\nlisten = \"2323\"", "telnet.listen"),
             ("[games]\nconnect4_size = \"7by6\"", "games.connect4_size"),

@@ -39,6 +39,7 @@ pub mod analyst;
 pub mod cli;
 pub mod cluster;
 pub mod config;
+pub mod lang;
 pub mod limit;
 pub(crate) mod lobby;
 pub mod local;

@@ -35,6 +35,7 @@ fn options(motd: &str, ask_name: bool) -> RemoteOptions {
         ask_name,
         chat_max: 200,
         web: Some("https://play.example.org".into()),
+        lang: inarow::lang::Lang::En,
     }
 }
 
@@ -211,6 +212,71 @@ fn the_lobby_fits_a_60x24_terminal_with_a_long_message_of_the_day() {
         r.send(keys);
         let s = r.screen();
         assert!(!s.contains("please enlarge"), "after {keys:?}:\n{s}");
+    }
+}
+
+/// The lobby's game menus and a won game's end, in every language, at
+/// the smallest size: nothing spills past 60 columns (Chinese characters
+/// take two), nothing asks for a bigger terminal, and each language's own
+/// words are there whole.
+#[test]
+fn the_lobby_and_a_won_game_fit_60x24_in_every_language() {
+    use inarow::lang::Lang;
+    for (lang, menu, action, won) in [
+        (
+            Lang::En,
+            "Choose a game:",
+            "Quick match",
+            "Red) wins with (0|0) (0|1) (0|2) (0|3)",
+        ),
+        (
+            Lang::De,
+            "Wähle ein Spiel:",
+            "Schnelles Spiel",
+            "(Rot) hat mit folgenden Steinen gewonnen:",
+        ),
+        (
+            Lang::ZhTw,
+            "選擇遊戲：",
+            "快速配對",
+            "（紅） 以 (0|0) (0|1) (0|2) (0|3) 連線獲勝",
+        ),
+    ] {
+        let opts = RemoteOptions {
+            lang,
+            ..options(LONG_MOTD, false)
+        };
+        let mut r = Remote::with(opts, 60, 24);
+        let fits = |r: &mut Remote, what: &str| {
+            let s = r.screen();
+            assert!(!s.contains("please enlarge"), "{lang:?} {what}:\n{s}");
+            for line in r.session.frame_text().lines() {
+                assert!(
+                    inarow::text::width(line) <= 60,
+                    "{lang:?} {what}: {} columns: {line}",
+                    inarow::text::width(line)
+                );
+            }
+            s
+        };
+        let s = fits(&mut r, "games");
+        assert!(s.contains(menu), "{lang:?}:\n{s}");
+        r.send(b"1");
+        let s = fits(&mut r, "actions");
+        assert!(s.contains(action), "{lang:?}:\n{s}");
+        r.sit_against_computer(Rules::connect_four(), true);
+        for _ in 0..3 {
+            r.send(b"a\r");
+            r.serve_table();
+            r.other_plays(Move::Column(1));
+        }
+        r.send(b"a\r");
+        r.serve_table();
+        // The status line as the session drew it (the terminal emulator
+        // keeps a wide character's cell apart).
+        let text = r.session.frame_text();
+        fits(&mut r, "won");
+        assert!(text.contains(won), "{lang:?}:\n{text}");
     }
 }
 

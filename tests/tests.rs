@@ -10,6 +10,7 @@ mod cluster_openssh;
 mod computer;
 mod connect4_engine;
 mod gomoku_engine;
+mod languages;
 mod live;
 mod operators;
 mod properties;

@@ -107,6 +107,9 @@ pub struct ConnParams {
     /// Ask for a name before the lobby.
     pub ask_name: bool,
     pub transport: &'static str,
+    /// The language the client asked for (SSH's `LANG`), if inarow
+    /// speaks it; else the host's `[lobby] default_language`.
+    pub lang: Option<crate::lang::Lang>,
 }
 
 struct Conn {
@@ -326,6 +329,7 @@ pub async fn run(
             0
         },
         web: cfg.http.public_url.clone(),
+        lang: p.lang.unwrap_or(cfg.lobby.default_language),
     };
     let outbox = Outbox::start(sink, cfg.limits.output_buffer);
     let mut conn = Conn {

@@ -74,6 +74,7 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
         events: None,
         bucket: super::net::input_bucket(&ctx.config.limits),
         shell_started: false,
+        locale: Default::default(),
     };
     let login_timeout = ctx.config.ssh.login_timeout;
     // Detached, and ended by the connection's end at the latest: nothing
@@ -133,7 +134,14 @@ struct SshHandler {
     events: Option<mpsc::Sender<ConnEvent>>,
     bucket: crate::limit::Bucket,
     shell_started: bool,
+    /// `LC_ALL`, `LC_MESSAGES` and `LANG` as the client sent them
+    /// (`SendEnv`), bounded: what language the person reads.
+    locale: [Option<String>; 3],
 }
+
+/// The environment variables that say a client's language, in the order
+/// they decide it.
+const LOCALE_VARS: [&str; 3] = ["LC_ALL", "LC_MESSAGES", "LANG"];
 
 /// The username is attacker-controlled: keep only a bounded, printable copy.
 fn bounded_user(user: &str) -> String {
@@ -255,6 +263,10 @@ impl russh::server::Handler for SshHandler {
             join_code,
             ask_name: false,
             transport: "ssh",
+            lang: crate::lang::Lang::from_vars(|var| {
+                let i = LOCALE_VARS.iter().position(|v| *v == var)?;
+                self.locale[i].clone()
+            }),
         };
         let sink = Sink::Ssh {
             handle: session.handle(),
@@ -299,14 +311,23 @@ impl russh::server::Handler for SshHandler {
         Ok(())
     }
 
+    /// The client's language (`LANG` and the `LC_*` that override it,
+    /// which OpenSSH sends with `SendEnv`) is kept for the session;
+    /// every other variable is refused.
     async fn env_request(
         &mut self,
         channel: ChannelId,
-        _name: &str,
-        _value: &str,
+        name: &str,
+        value: &str,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        session.channel_failure(channel)?;
+        match LOCALE_VARS.iter().position(|v| *v == name) {
+            Some(i) if self.ours(channel) && !self.shell_started && value.len() <= 64 => {
+                self.locale[i] = Some(value.to_string());
+                session.channel_success(channel)?;
+            }
+            _ => session.channel_failure(channel)?,
+        }
         Ok(())
     }
 

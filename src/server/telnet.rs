@@ -95,6 +95,7 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
         join_code: None,
         ask_name: true,
         transport: "telnet",
+        lang: None,
     };
     ctx.tracker.spawn(conn::run(
         Arc::clone(&ctx),

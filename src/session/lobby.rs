@@ -15,6 +15,18 @@ use crate::text;
 
 pub use crate::presence::{Nearest, Stats};
 
+use crate::lang::Lang;
+use fluent_templates::fluent_bundle::FluentValue;
+
+/// A game's name in `lang`: Connect Four, Vier Gewinnt, 四子棋.
+pub fn game_name(lang: Lang, kind: GameKind) -> String {
+    lang.text(match kind {
+        GameKind::ConnectFour => "game-connect4",
+        GameKind::Gomoku => "game-gomoku",
+        GameKind::Renju => "game-renju",
+    })
+}
+
 /// Fixed facts of a remote session.
 #[derive(Debug, Clone)]
 pub struct RemoteOptions {
@@ -35,6 +47,8 @@ pub struct RemoteOptions {
     /// Where this host's pages are (`[http] public_url`): an ended game's
     /// screen shows its address there.
     pub web: Option<String>,
+    /// The language the person reads.
+    pub lang: Lang,
 }
 
 impl RemoteOptions {
@@ -52,6 +66,7 @@ impl RemoteOptions {
             ask_name: false,
             chat_max: 200,
             web: None,
+            lang: Lang::En,
         }
     }
 }
@@ -145,6 +160,8 @@ pub struct LobbyScreen {
     name_sent: bool,
     /// Names refused at the prompt so far (bounded: [`MAX_NAME_TRIES`]).
     name_refusals: u8,
+    /// The language the person reads.
+    lang: Lang,
 }
 
 /// Names a person may have refused at the name prompt before the lobby
@@ -247,6 +264,7 @@ impl LobbyScreen {
             first_prompt: false,
             name_sent: false,
             name_refusals: 0,
+            lang: opts.lang,
         };
         if opts.ask_name {
             s.first_prompt = true;
@@ -332,24 +350,23 @@ impl LobbyScreen {
             self.show_actions(opts.games[0]);
             return;
         }
+        let lang = self.lang;
         let mut m = Menu::numbered(opts.games.iter().map(|r| {
+            let size = [
+                ("width", FluentValue::from(r.width())),
+                ("height", FluentValue::from(r.height())),
+            ];
             let detail = match r.kind() {
-                GameKind::ConnectFour => {
-                    format!("{}x{}, four in a line, stones drop", r.width(), r.height())
-                }
+                GameKind::ConnectFour => lang.text_with("lobby-connect4-detail", &size),
                 GameKind::Gomoku if r.is_exact() => {
-                    format!("{}x{}, exactly five in a row", r.width(), r.height())
+                    lang.text_with("lobby-gomoku-exact-detail", &size)
                 }
-                GameKind::Gomoku => format!("{}x{}, five in a row", r.width(), r.height()),
-                GameKind::Renju => format!(
-                    "{}x{}, five; first to move: no 3x3, 4x4, six",
-                    r.width(),
-                    r.height()
-                ),
+                GameKind::Gomoku => lang.text_with("lobby-gomoku-detail", &size),
+                GameKind::Renju => lang.text_with("lobby-renju-detail", &size),
             };
-            (r.kind().name().to_string(), detail, Choice::Game(*r))
+            (game_name(lang, r.kind()), detail, Choice::Game(*r))
         }));
-        m = with_common_entries(m).entry('q', "Quit", "", Choice::Quit);
+        m = with_common_entries(m).entry('q', lang.text("lobby-quit"), "", Choice::Quit);
         // The screen most people idle on: no spare room kept.
         m.entries.shrink_to_fit();
         if let Some(cur) = self.current {
@@ -360,31 +377,37 @@ impl LobbyScreen {
 
     fn show_actions(&mut self, rules: Rules) {
         self.current = Some(rules);
+        let t = |id: &str| self.lang.text(id);
         let mut m = Menu::new()
             .entry(
                 '1',
-                "Quick match",
-                "the next person who wants this game",
+                t("lobby-quick-match"),
+                t("lobby-quick-match-detail"),
                 Choice::QuickMatch,
             )
-            .entry('2', "Play the computer", "choose a level", Choice::Computer)
+            .entry(
+                '2',
+                t("lobby-computer"),
+                t("lobby-computer-detail"),
+                Choice::Computer,
+            )
             .entry(
                 '3',
-                "Invite a friend",
-                "get a room code to give them",
+                t("lobby-invite"),
+                t("lobby-invite-detail"),
                 Choice::Invite,
             );
         if rules.is_rated() {
             m = m.entry(
                 '4',
-                "Rated invite",
-                "for two players with keys",
+                t("lobby-rated-invite"),
+                t("lobby-rated-invite-detail"),
                 Choice::InviteRated,
             );
         }
         let m = with_common_entries(m)
-            .entry('b', "Back", "other games", Choice::Back)
-            .entry('q', "Quit", "", Choice::Quit);
+            .entry('b', t("lobby-back"), t("lobby-back-detail"), Choice::Back)
+            .entry('q', t("lobby-quit"), "", Choice::Quit);
         self.step = Step::Actions(rules, m);
     }
 
@@ -592,7 +615,10 @@ impl LobbyScreen {
                 "Your friend's room code:".into(),
                 vec![field.line("   Code: ")],
             ),
-            Step::Games(m) => ("Choose a game:".into(), m.lines(Style::PLAIN.bold())),
+            Step::Games(m) => (
+                self.lang.text("lobby-choose-game"),
+                m.lines(Style::PLAIN.bold()),
+            ),
             Step::Actions(r, m) => {
                 let waiting = stats.waiting_for(r.kind());
                 let mut t = format!("{}:", r.describe());

@@ -22,6 +22,7 @@ pub mod review;
 pub mod setup;
 mod shared;
 pub mod widgets;
+pub mod words;
 
 pub use input::{BURST_CHARS, ESC_TIMEOUT, MAX_WAITING_KEYS};
 pub use request::{Output, Request};
@@ -358,6 +359,7 @@ impl Session {
             p.chat_max = r.opts.chat_max;
             p.my_name = r.name.clone();
             p.web.clone_from(&r.opts.web);
+            p.lang = r.opts.lang;
         }
         if let Some(now) = self.now {
             p.tick(now);

@@ -72,6 +72,8 @@ pub struct StatusLine {
 #[derive(Debug, Clone)]
 pub struct PlayScreen {
     pub game: GameView,
+    /// The language the person reads.
+    pub lang: crate::lang::Lang,
     /// Sides this terminal moves for (both on a hot seat).
     pub mine: [bool; 2],
     /// Sides whose player is still at the table (a rematch needs both).
@@ -134,6 +136,7 @@ impl PlayScreen {
     pub fn new(game: GameView, mine: [bool; 2], remote: bool) -> PlayScreen {
         let rules = *game.position.rules();
         PlayScreen {
+            lang: crate::lang::Lang::En,
             cursor: Point::new(rules.width() / 2, rules.height() / 2),
             game,
             mine,

@@ -31,7 +31,9 @@ impl PlayScreen {
         self.time_rows = Some((clock_row, f.height() - 1, second_at));
         let board_top = f.height();
         let board_rows = self.push_board(&mut f, theme);
-        f.push(self.status_line(theme));
+        for line in self.status_lines(theme) {
+            f.push(line);
+        }
         f.push(self.field_line());
         let pane = self.pane_fits(&f, board_top, board_rows);
         f.push(self.message_line(pane.is_none()));
@@ -169,9 +171,25 @@ impl PlayScreen {
     }
 
     /// Status: how the game ended, or whose move (or choice) it is.
+    /// Status: one line, but for an ending too long for the screen in the
+    /// person's language (German's winning line), wrapped by display width.
+    fn status_lines(&self, theme: Theme) -> Vec<Line> {
+        let line = self.status_line(theme);
+        let text = line.text();
+        let max = self.width.saturating_sub(1).max(20);
+        if self.game.ending.is_none() || crate::text::width(&text) <= max {
+            return vec![line];
+        }
+        let style = line.spans.first().map_or(Style::PLAIN, |s| s.style);
+        crate::text::wrap(text.trim_start(), max - 1)
+            .into_iter()
+            .map(|l| Line::styled(format!(" {l}"), style))
+            .collect()
+    }
+
     fn status_line(&self, theme: Theme) -> Line {
         let g = &self.game;
-        match (g.ending_text(), g.to_move()) {
+        match (crate::session::words::ending(self.lang, g), g.to_move()) {
             (Some(text), _) => {
                 let colour = match &g.ending {
                     Some(Ending::Line { winner, .. }) => Some(g.seat(*winner).colour),
