@@ -38,6 +38,37 @@ fn scripted_connect_four_game_with_bad_lines() {
     assert!(!out.contains('\x1b'), "no escape sequences in plain output");
 }
 
+/// In German (the language the programs inarow grew from were written
+/// in), a scripted game ends with the original's winner line.
+#[test]
+fn a_scripted_game_in_german_prints_the_winner_line_in_german() {
+    let mut child = crate::util::inarow()
+        .args(["play", "--game", "connect4", "--vs", "human"])
+        .env("LANG", "de_DE.UTF-8")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a\nb\na\nb\na\nb\na\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o);
+    assert!(out.contains("Spieler 1 (Rot) vs Spieler 2 (Gelb)"), "{out}");
+    assert!(
+        out.trim_end().ends_with(
+            "Spieler 1 (Rot) hat mit folgenden Steinen gewonnen: (0|0) (0|1) (0|2) (0|3)"
+        ),
+        "{out}"
+    );
+}
+
 #[test]
 fn the_example_from_the_issue() {
     let o = run_with_input(

@@ -511,11 +511,9 @@ async fn two_hosts_racing_to_apply_a_move_to_the_same_room_apply_it_once() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_on_one_host_is_watched_live_from_another() {
-    let scratch = Scratch::new();
-    let [a, b] = start_cluster_hosts(&scratch, ["wa", "wb"]).await;
-    // Two players meet on host wa.
+/// Two guests, ann and bo, meet by quick match of Connect Four on host
+/// `a`; the first to move has played column D. First mover first.
+async fn guests_playing_on(a: &TestHost) -> (Client, Client) {
     let mut ann = Client::connect(a.addr, "ann", Login::Guest).await;
     let mut bo = Client::connect(a.addr, "bo", Login::Guest).await;
     ann.seek(b"1").await;
@@ -524,8 +522,17 @@ async fn a_game_on_one_host_is_watched_live_from_another() {
     for c in [&mut ann, &mut bo] {
         wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
     }
-    let (mut first, mut second) = mover_first(ann, bo);
+    let (mut first, second) = mover_first(ann, bo);
     play(&mut first, "d").await;
+    (first, second)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_on_one_host_is_watched_live_from_another() {
+    let scratch = Scratch::new();
+    let [a, b] = start_cluster_hosts(&scratch, ["wa", "wb"]).await;
+    // Two players meet on host wa.
+    let (mut first, mut second) = guests_playing_on(&a).await;
 
     // A watcher on host wb finds the game in the list, marked with its
     // host (once wb has seen wa's heartbeat), and joins it late.
@@ -1461,16 +1468,7 @@ async fn a_game_on_one_host_is_followed_on_the_web_of_another() {
     let [mut a, mut b] = start_cluster_hosts(&scratch, ["la", "lb"]).await;
     let http = |h: &TestHost| h.host.as_ref().unwrap().http_addr.unwrap();
     let (web_a, web_b) = (http(&a), http(&b));
-    let mut ann = Client::connect(a.addr, "ann", Login::Guest).await;
-    let mut bo = Client::connect(a.addr, "bo", Login::Guest).await;
-    ann.seek(b"1").await;
-    ann.wait_for("Looking for").await;
-    bo.seek(b"1").await;
-    for c in [&mut ann, &mut bo] {
-        wait_any(c, &[MY_TURN, THEIR_TURN[0]]).await;
-    }
-    let (mut first, mut second) = mover_first(ann, bo);
-    play(&mut first, "d").await;
+    let (mut first, mut second) = guests_playing_on(&a).await;
 
     // lb's front page lists the game on la, linked by its host.
     let deadline = std::time::Instant::now() + Duration::from_secs(15);

@@ -218,21 +218,7 @@ async fn the_front_page_says_how_to_connect_and_the_rate_limit_spares_the_endpoi
         "requests_per_minute = 5\n[lobby]\npublic_address = \"play.example.org\"\nmotd = \"Be <kind>\"",
     )
     .await;
-    // A puzzle made before today: the day's puzzle.
-    let puzzle = inarow::store::NewPuzzle {
-        game: "connect4".into(),
-        kind: "win".into(),
-        position: "2233".into(),
-        line: "415".into(),
-        win_in: Some(2),
-        key: "web:a".into(),
-        source: "self-play".into(),
-    };
-    let day = 24 * 3600 * 1000;
-    store
-        .add_puzzle(&puzzle, inarow::store::now_ms() - day)
-        .await
-        .unwrap();
+    daily_puzzle(&store).await;
     let (code, page) = get(http, "/").await;
     assert_eq!(code, 200, "{page}");
     assert!(

@@ -12,6 +12,7 @@ colour-green = Grün
 colour-yellow = Gelb
 colour-blue = Blau
 
+player-numbered = Spieler { $number }
 player = { $name } ({ $colour })
 player-computer = Computer ({ $level }, { $colour })
 

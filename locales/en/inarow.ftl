@@ -13,6 +13,8 @@ colour-green = Green
 colour-yellow = Yellow
 colour-blue = Blue
 
+# A player with no name of their own: the first, the second.
+player-numbered = Player { $number }
 # A player at a table: their name and stone colour.
 player = { $name } ({ $colour })
 # The computer at a table: its level and stone colour.

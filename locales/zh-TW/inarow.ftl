@@ -12,6 +12,7 @@ colour-green = 綠
 colour-yellow = 黃
 colour-blue = 藍
 
+player-numbered = 玩家 { $number }
 player = { $name }（{ $colour }）
 player-computer = 電腦（{ $level }，{ $colour }）
 

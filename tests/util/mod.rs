@@ -6,8 +6,14 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 /// The built `inarow` binary.
+/// `inarow`, in English whatever the test's own environment says (a test
+/// of another language sets its own).
 pub fn inarow() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_inarow"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_inarow"));
+    c.env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "C.UTF-8");
+    c
 }
 
 /// Runs `inarow ARGS` with `input` on stdin and returns its output.

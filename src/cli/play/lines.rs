@@ -9,10 +9,14 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use fluent_templates::fluent_bundle::FluentValue;
+
 use crate::engine::{Level, Limits};
 use crate::game::{Colour, Rules};
+use crate::lang::Lang;
 use crate::local::LocalTable;
 use crate::session::setup::{Opponent, PlayOptions, Setup};
+use crate::session::words;
 use crate::table::{GameView, Swap2Choice, Swap2Stage};
 use crate::term::board::{BoardView, Theme, draw_board};
 
@@ -39,16 +43,19 @@ fn print_board(out: &mut impl Write, view: &GameView, theme: Theme) -> io::Resul
     Ok(())
 }
 
-/// Scripts get working defaults for every question not answered by a flag.
-fn with_defaults(options: PlayOptions) -> PlayOptions {
+/// Scripts get working defaults for every question not answered by a flag
+/// (the players' names in the person's language: Player 1, Spieler 1).
+fn with_defaults(options: PlayOptions, lang: Lang) -> PlayOptions {
     let mut preset = options;
     preset.rules.get_or_insert_with(Rules::connect_four);
     preset.opponent.get_or_insert(Opponent::Human);
     if preset.opponent == Some(Opponent::Computer) {
         preset.level.get_or_insert(Level::Medium);
     }
-    for (i, default) in ["Player 1", "Player 2"].into_iter().enumerate() {
-        preset.names[i].get_or_insert_with(|| default.to_string());
+    for (i, name) in preset.names.iter_mut().enumerate() {
+        name.get_or_insert_with(|| {
+            lang.text_with("player-numbered", &[("number", FluentValue::from(i + 1))])
+        });
     }
     let c1 = *preset.colours[0].get_or_insert(Colour::Red);
     if preset.opponent == Some(Opponent::Human) && preset.colours[1].is_none() {
@@ -130,7 +137,9 @@ pub(super) fn run_lines(
     budget: Duration,
     seed: Option<u64>,
 ) -> anyhow::Result<ExitCode> {
-    let mut setup = Setup::new(with_defaults(options), crate::rng::make_rng(seed));
+    // The language of the environment (LC_ALL, LC_MESSAGES, LANG).
+    let lang = Lang::from_vars(|var| std::env::var(var).ok()).unwrap_or_default();
+    let mut setup = Setup::new(with_defaults(options, lang), crate::rng::make_rng(seed));
     let game = setup
         .completed()
         .context("the game could not be set up from the flags")?;
@@ -143,8 +152,8 @@ pub(super) fn run_lines(
         out,
         "{}: {} vs {}",
         rules.describe(),
-        v.seats[0].label(),
-        v.seats[1].label()
+        words::seat(lang, &v.seats[0]),
+        words::seat(lang, &v.seats[1])
     )?;
     print_board(&mut out, local.table().view(), theme)?;
 
@@ -154,7 +163,7 @@ pub(super) fn run_lines(
     let mut buf = Vec::new();
     loop {
         let view = local.table().view();
-        if let Some(text) = view.ending_text() {
+        if let Some(text) = words::ending(lang, view) {
             writeln!(out, "{text}")?;
             out.flush()?;
             return Ok(ExitCode::SUCCESS);
