@@ -22,6 +22,10 @@ static_loader! {
     };
 }
 
+/// An argument of a message: text or a number (numbers choose the plural
+/// form).
+pub type Value<'a> = FluentValue<'a>;
+
 /// A language inarow speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Lang {
@@ -94,6 +98,30 @@ impl Lang {
             .and_then(|l| Lang::from_locale(&l))
     }
 
+    /// The language a browser asks for first (`Accept-Language: de-DE,
+    /// de;q=0.9, en;q=0.8`), among those inarow speaks: the highest
+    /// quality wins, the first listed among equals; `zh-TW`, `zh-HK` and
+    /// `zh-Hant` are Traditional Chinese. Bounded: at most 32 entries
+    /// are read.
+    pub fn from_accept_language(header: &str) -> Option<Lang> {
+        let mut best: Option<(f32, Lang)> = None;
+        for entry in header.split(',').take(32) {
+            let mut parts = entry.split(';');
+            let tag = parts.next().unwrap_or("").trim();
+            let q = parts
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .map_or(Some(1.0), |q| q.trim().parse::<f32>().ok())
+                .filter(|q| q.is_finite() && *q > 0.0);
+            let (Some(q), Some(lang)) = (q, Lang::from_locale(tag)) else {
+                continue;
+            };
+            if best.is_none_or(|(b, _)| q > b) {
+                best = Some((q, lang));
+            }
+        }
+        best.map(|(_, l)| l)
+    }
+
     fn langid(self) -> &'static LanguageIdentifier {
         match self {
             Lang::En => &EN,
@@ -137,7 +165,7 @@ mod tests {
                 current = Some(id.trim().to_string());
                 out.entry(id.trim().to_string()).or_default();
                 value
-            } else if line.starts_with(' ') {
+            } else if line.starts_with([' ', '}']) {
                 line
             } else {
                 current = None;
@@ -184,42 +212,86 @@ mod tests {
         }
     }
 
-    /// Every message id the code asks for exists in English (and so,
-    /// by the test above, in every language).
-    #[test]
-    fn every_message_the_code_asks_for_exists() {
-        let english = messages(FILES[0].1);
+    /// The string literals of the code that have a message id's shape
+    /// (`keys-undo`), with their files: in the screens (`src/session`)
+    /// every such literal is a message id; elsewhere those
+    /// given to `text`, `text_with`, `t`, `tw`, `say` and `words` (or,
+    /// `everywhere`, all of them: a message may be named anywhere).
+    fn ids_in_code(everywhere: bool) -> Vec<(String, String)> {
+        let root = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+        let shaped = |s: &str| {
+            s.contains('-')
+                && s.starts_with(|c: char| c.is_ascii_lowercase())
+                && !s.ends_with('-')
+                && s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        };
         let mut asked = Vec::new();
-        let mut dirs = vec![std::path::PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/src"
-        ))];
+        let mut dirs = vec![root.clone()];
         while let Some(dir) = dirs.pop() {
             for entry in std::fs::read_dir(&dir).unwrap() {
                 let path = entry.unwrap().path();
                 if path.is_dir() {
                     dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    let code = std::fs::read_to_string(&path).unwrap();
-                    for call in [".text(\"", ".text_with(\""] {
-                        for part in code.split(call).skip(1) {
-                            let id = part.split('"').next().unwrap();
-                            asked.push((path.display().to_string(), id.to_string()));
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "rs") || path.ends_with("lang.rs") {
+                    continue;
+                }
+                let code = std::fs::read_to_string(&path).unwrap();
+                let rel = path.strip_prefix(&root).unwrap().display().to_string();
+                let screens = rel.starts_with("session");
+                // Literals: the text between quotes, outside comments and
+                // outside the tests at the end of the file.
+                for line in code.lines().take_while(|l| !l.starts_with("#[cfg(test)]")) {
+                    let line = line.split("//").next().unwrap();
+                    for (i, lit) in line.split('"').enumerate() {
+                        if i % 2 == 0 || !shaped(lit) {
+                            continue;
+                        }
+                        let before = line.split(&format!("\"{lit}\"")).next().unwrap();
+                        let called = [".text(", ".text_with(", ".t(", ".tw(", ".say(", ".words("]
+                            .iter()
+                            .any(|c| before.trim_end().ends_with(c));
+                        if screens || called || everywhere {
+                            asked.push((rel.clone(), lit.to_string()));
                         }
                     }
                 }
             }
         }
-        assert!(asked.len() > 10, "{asked:?}");
-        for (file, id) in asked {
-            if id == "{id}" {
-                continue;
-            }
-            assert!(
-                english.contains_key(&id),
-                "{file} asks for {id}, which no file has"
-            );
-        }
+        asked
+    }
+
+    /// Every message id the code asks for exists in English (and so,
+    /// by the test above, in every language).
+    #[test]
+    fn every_message_the_code_asks_for_exists() {
+        let english = messages(FILES[0].1);
+        let asked = ids_in_code(false);
+        assert!(asked.len() > 100, "{asked:?}");
+        let missing: Vec<_> = asked
+            .iter()
+            .filter(|(_, id)| !english.contains_key(id))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "asked for, and no file has: {missing:?}"
+        );
+    }
+
+    /// Every English message is asked for somewhere: no translation is
+    /// kept of a text nobody sees.
+    #[test]
+    fn every_message_is_used() {
+        let asked: std::collections::HashSet<String> =
+            ids_in_code(true).into_iter().map(|(_, id)| id).collect();
+        let mut unused: Vec<_> = messages(FILES[0].1)
+            .into_keys()
+            .filter(|id| !asked.contains(id))
+            .collect();
+        unused.sort();
+        assert!(unused.is_empty(), "never asked for: {unused:?}");
     }
 
     #[test]
@@ -243,6 +315,36 @@ mod tests {
         assert!(!zh.contains('\u{2068}') && !zh.contains('\u{2069}'));
         assert_eq!(Lang::De.text("game-connect4"), "Vier Gewinnt");
         assert_eq!(Lang::ZhTw.text("game-renju"), "連珠");
+    }
+
+    #[test]
+    fn a_browsers_first_choice_among_the_languages_spoken_wins() {
+        assert_eq!(
+            Lang::from_accept_language("de-DE,de;q=0.9,en;q=0.8"),
+            Some(Lang::De)
+        );
+        assert_eq!(
+            Lang::from_accept_language("fr, zh-TW;q=0.7, de;q=0.5"),
+            Some(Lang::ZhTw)
+        );
+        assert_eq!(
+            Lang::from_accept_language("en;q=0.2, zh-Hant;q=0.9"),
+            Some(Lang::ZhTw)
+        );
+        // Simplified Chinese and the rest: none of ours.
+        assert_eq!(Lang::from_accept_language("zh-CN, fr;q=0.9, *;q=0.1"), None);
+        assert_eq!(Lang::from_accept_language(""), None);
+        // A quality of 0 means "not this one"; nonsense is skipped.
+        assert_eq!(
+            Lang::from_accept_language("de;q=0, en;q=x, zh-HK;q=0.1"),
+            Some(Lang::ZhTw)
+        );
+        let long = "xx, ".repeat(1000) + "de";
+        assert_eq!(
+            Lang::from_accept_language(&long),
+            None,
+            "only the first entries"
+        );
     }
 
     #[test]

@@ -229,7 +229,7 @@ impl LocalDriver {
             SeatCmd::Move(m) => match self.game.as_mut() {
                 Some(t) if t.human_to_move().is_some() => match t.play_human(m) {
                     Ok(_) => session.game_update(t.table.view().clone(), t.seating()),
-                    Err(e) => session.move_rejected(&e.to_string()),
+                    Err(e) => session.table_refused(&e),
                 },
                 _ => Output::default(),
             },
@@ -246,7 +246,7 @@ impl LocalDriver {
                         self.move_on();
                         o
                     }
-                    Err(e) => session.move_rejected(&e.to_string()),
+                    Err(e) => session.table_refused(&e),
                 }
             }
             // Nobody waits at one keyboard: there is nothing to claim, and
@@ -281,7 +281,7 @@ impl LocalDriver {
                         self.move_on();
                         o
                     }
-                    Err(e) => session.move_rejected(&e.to_string()),
+                    Err(e) => session.table_refused(&e),
                 }
             }
             SeatCmd::Rematch => {
@@ -343,7 +343,8 @@ impl LocalDriver {
             | Request::RoomOpening(_)
             | Request::Puzzle(_)
             | Request::PuzzleDone(_)
-            | Request::SetStones(_) => Output::default(),
+            | Request::SetStones(_)
+            | Request::SetLanguage(_) => Output::default(),
         };
         Some(out)
     }
@@ -406,6 +407,7 @@ mod tests {
             colours: [Some(Colour::Red), Some(Colour::Yellow)],
             first: Some(first),
             opening: Default::default(),
+            lang: Default::default(),
         };
         let mut session = Session::local(opts, Theme::Ascii, 80, 24, Some(3));
         let mut driver = LocalDriver::new(Some(3));

@@ -61,3 +61,65 @@ fn a_client_that_sends_no_language_reads_the_hosts_default() {
     drop(t);
     drop(rt);
 }
+
+/// A player whose client sends `zh_TW.UTF-8` plays a game against the
+/// computer to its end, all in Traditional Chinese: the game's title, the
+/// status line, the question before resigning and the end screen.
+#[test]
+fn a_game_in_traditional_chinese_is_played_to_its_end_screen() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let t = rt.block_on(start_host_with(""));
+    let tmux = crate::util::Tmux::new("inarow-lang-zh-game", 80, 24);
+    connect(&t, &tmux, "LC_ALL= LANG=zh_TW.UTF-8", "mei");
+    tmux.wait_for("選擇遊戲：");
+    tmux.keys(&["1"]);
+    tmux.wait_for("與電腦對弈");
+    tmux.keys(&["2"]);
+    let s = tmux.wait_for("誰先下");
+    assert!(s.contains("與電腦下四子棋：要多強？"), "{s}");
+    tmux.keys(&["f"]);
+    tmux.wait_for("你");
+    tmux.keys(&["1"]);
+    let s = tmux.wait_for("四子棋 7x6");
+    assert!(s.contains("（你）") && s.contains("? 說明"), "{s}");
+    tmux.wait_for("輪到 mei");
+    tmux.keys(&["d", "Enter"]);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    tmux.keys(&["!"]);
+    tmux.wait_for("認輸？你將輸掉這局。y/n");
+    tmux.keys(&["y"]);
+    let s = tmux.wait_for("你輸了。");
+    assert!(
+        s.contains(" 認輸：電腦（簡單，") && s.contains("） 獲勝"),
+        "{s}"
+    );
+    assert!(s.contains("[r] 再來一局"), "{s}");
+    tmux.kill();
+    drop(t);
+    drop(rt);
+}
+
+/// `L` in the lobby switches the language (English, Deutsch, 繁體中文)
+/// at once, and an account keeps the choice: the same key connecting
+/// again reads German, whatever its client sends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn l_switches_the_language_and_the_account_keeps_it() {
+    use crate::util::ssh::{Client, Login, new_key, start_host};
+    let t = start_host().await;
+    let key = new_key();
+    let mut a = Client::in_lobby(t.addr, "play", Login::Key(key.clone())).await;
+    a.wait_for("Choose a game:").await;
+    a.send(b"L").await;
+    a.wait_for("Wähle ein Spiel:").await;
+    a.wait_for("[L] Sprache").await;
+    a.send(b"1").await;
+    a.wait_for("Schnelles Spiel").await;
+    drop(a);
+    let mut again = Client::connect(t.addr, "play", Login::Key(key)).await;
+    again.wait_for("Wähle ein Spiel:").await;
+    // Twice more: Chinese, then English again.
+    again.send(b"L").await;
+    again.wait_for("選擇遊戲：").await;
+    again.send(b"L").await;
+    again.wait_for("Choose a game:").await;
+}

@@ -598,7 +598,8 @@ async fn a_player_invites_another_from_the_list_of_people_online() {
 
     // The list: both, what they do, ann first as "(you)".
     ann.send(b"o").await;
-    ann.wait_for("Who is online: 2 (2 in the lobby").await;
+    ann.wait_for("Who is online: 2").await;
+    ann.wait_for("2 in the lobby").await;
     let s = ann.wait_for("bob").await;
     assert!(s.contains("ann (you)"), "{s}");
     // Inviting oneself is refused; bob gets an invitation with the clock.
@@ -624,11 +625,8 @@ async fn a_player_invites_another_from_the_list_of_people_online() {
 
     // Someone who turns invitations off is not invited.
     let mut cy = Client::in_lobby(t.addr, "cy", Login::Guest).await;
-    cy.walk(&[
-        (b"o", "invitations (now on)"),
-        (b"i", "invitations (now off)"),
-    ])
-    .await;
+    cy.walk(&[(b"o", "invitations (on)"), (b"i", "invitations (off)")])
+        .await;
     let mut dee = Client::in_lobby(t.addr, "dee", Login::Guest).await;
     dee.send(b"o").await;
     let s = dee.wait_for("no invitations").await;

@@ -178,7 +178,7 @@ impl Remote {
                 Ok(()) => self
                     .session
                     .game_update(t.view().clone(), Seating::local(mine)),
-                Err(e) => self.session.move_rejected(&e.to_string()),
+                Err(e) => self.session.table_refused(&e),
             };
             self.apply(out);
         }
@@ -1433,7 +1433,7 @@ fn oversized_input_on_these_screens_does_nothing_bad() {
 fn help_on_the_records_screens_names_their_keys() {
     let mut r = Remote::new(60, 24);
     r.send(b"?");
-    r.shows("your profile: ratings, games, replays, keys");
+    r.shows("your profile: ratings, games, replays,");
     r.send(b" ");
     r.send(b"p");
     let out = r.session.show_profile(Some(profile(2)));
@@ -1443,4 +1443,264 @@ fn help_on_the_records_screens_names_their_keys() {
     r.shows("replay: first and last move");
     r.send(b" ");
     r.shows("Profile of Alice");
+}
+
+/// The screen fits 60x24 and shows `words` (their first few characters:
+/// a line may be shortened to fit).
+fn fits_showing(r: &mut Remote, lang: inarow::lang::Lang, what: &str, words: &str) {
+    let s = r.screen();
+    let small = lang.text("small-title");
+    assert!(!s.contains(&small), "{lang:?} {what}:\n{s}");
+    let text = r.session.frame_text();
+    for line in text.lines() {
+        let w = inarow::text::width(line);
+        assert!(w <= 60, "{lang:?} {what}: {w} columns: {line}");
+        // Nothing was shortened to fit: the words are short enough (the
+        // games in play shorten players' names to their column).
+        assert!(
+            what == "games in play" || !line.ends_with('…'),
+            "{lang:?} {what}: shortened: {line}"
+        );
+    }
+    let head: String = words
+        .split('\n')
+        .next()
+        .unwrap()
+        .trim()
+        .chars()
+        .take(12)
+        .collect();
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(head.trim()),
+        "{lang:?} {what}: no {head:?}\n{text}"
+    );
+}
+
+/// Every screen a person meets, in every language, at the smallest size
+/// (60x24): nothing spills past 60 columns (Chinese characters take two),
+/// no screen asks for a bigger terminal instead of showing itself, and
+/// each screen shows its own words in the person's language.
+#[test]
+fn every_screen_fits_60x24_in_every_language() {
+    use inarow::lang::Lang;
+    use inarow::protocol::{Doing, GameSummary, Invitation, Person};
+    use inarow::session::puzzle::{PuzzleView, Task};
+    use inarow::table::OfferKind;
+    for lang in Lang::ALL {
+        let opts = RemoteOptions {
+            lang,
+            ..options(LONG_MOTD, false)
+        };
+        let mut r = Remote::with(opts, 60, 24);
+        let small = lang.text("small-title");
+        // The screen fits and shows `id`'s words (a message of the
+        // language's own file, before any argument).
+        let fits = |r: &mut Remote, what: &str, id: &str| {
+            fits_showing(r, lang, what, &lang.text(id));
+        };
+        fits(&mut r, "games menu", "lobby-choose-game");
+        r.send(b"?");
+        fits(&mut r, "lobby help", "help-lobby-join");
+        r.send(b" ");
+        r.send(b"1");
+        fits(&mut r, "actions", "lobby-quick-match");
+        r.send(b"c");
+        fits(&mut r, "colours", "colour-any");
+        r.esc();
+        r.send(b"n");
+        fits(&mut r, "name", "name-field");
+        r.esc();
+        r.send(b"j");
+        fits(&mut r, "room code", "join-field");
+        r.esc();
+        r.send(b"2");
+        fits(&mut r, "levels", "first-who");
+        r.esc();
+        // Gomoku's levels too, then back to Connect Four's menu.
+        r.send(b"b");
+        r.send(b"2");
+        r.send(b"2");
+        fits(&mut r, "gomoku levels", "level-gomoku-8");
+        r.esc();
+        r.send(b"b");
+        r.send(b"1");
+        r.send(b"1"); // quick match
+        let since = r.clock;
+        fits(&mut r, "seeking", "seek-esc");
+        r.tick_at(since, 31);
+        fits(&mut r, "offer of the computer", "seek-keep-waiting");
+        r.esc();
+        r.send(b"3");
+        let out = r.session.room_code("QX7K");
+        r.apply(out);
+        fits(&mut r, "room for a friend", "room-code");
+        r.esc();
+        r.send(b"w");
+        let out = r.session.show_games(vec![GameSummary {
+            room: 1,
+            game: "Connect Four 7x6".into(),
+            players: ["Alice (Red)".into(), "Bob (Yellow)".into()],
+            rated: true,
+            moves: 12,
+            watchers: 3,
+            host: None,
+            facts: Some(Box::new(inarow::protocol::summary::SummaryFacts::of(
+                Table::new(
+                    Rules::connect_four(),
+                    [
+                        Seat::human("Alice", Colour::Red),
+                        Seat::computer(Level::Easy, Colour::Yellow),
+                    ],
+                )
+                .view(),
+            ))),
+        }]);
+        r.apply(out);
+        fits(&mut r, "games in play", "games-keys");
+        // The game and its players in the reader's words.
+        fits(&mut r, "games in play", "game-connect4");
+        r.esc();
+        r.send(b"o");
+        let person = |id: u64, name: &str, me: bool| Person {
+            id,
+            name: name.into(),
+            ratings: [Some(1520), None],
+            account: true,
+            account_id: None,
+            doing: if me { Doing::Lobby } else { Doing::Playing },
+            invitable: true,
+            me,
+            host: None,
+        };
+        let out = r.session.show_people(vec![
+            person(1, "Guest0042", true),
+            person(2, "Beatrix Lindqvist", false),
+        ]);
+        r.apply(out);
+        fits(&mut r, "who is online", "people-doing");
+        r.send(b"\x1b[B\r");
+        fits(&mut r, "invitation form", "invite-keys");
+        r.esc();
+        r.esc();
+        let out = r.session.invited(Invitation {
+            from: 7,
+            name: "Beatrix Lindqvist".into(),
+            account: true,
+            rating: Some(1600),
+            kind: GameKind::Gomoku,
+            rated: true,
+            clock: Some("5+3".parse().unwrap()),
+            opening: inarow::table::Opening::Swap2,
+        });
+        r.apply(out);
+        fits(&mut r, "invitation", "invitation-title");
+        r.send(b"n");
+        r.send(b"p");
+        let out = r.session.show_profile(None);
+        r.apply(out);
+        fits(&mut r, "a guest's profile", "records-for-example");
+        r.esc();
+        r.send(b"p");
+        let out = r.session.show_profile(Some(profile(12)));
+        r.apply(out);
+        fits(&mut r, "profile", "records-keys-profile");
+        r.send(b"k");
+        let out = r.session.show_keys(Vec::new());
+        r.apply(out);
+        fits(&mut r, "keys", "records-keys-title");
+        r.esc();
+        r.esc();
+        r.send(b"l");
+        let out = r.session.show_leaderboard(LeaderboardView {
+            game: GameKind::ConnectFour,
+            top: (1..=20)
+                .map(|i| leader(i, &format!("Top{i}"), false))
+                .collect(),
+            me: Some(leader(0, "Guest0042", true)),
+            requirement: "5 rated games and a deviation under 110".into(),
+        });
+        r.apply(out);
+        fits(&mut r, "leaderboard", "records-keys-leaderboard");
+        r.esc();
+        r.send(b"z");
+        let rules = Rules::gomoku();
+        let p = |s: &str| rules.parse_move(s).unwrap();
+        let out = r.session.show_puzzle(Ok(PuzzleView {
+            id: "g1".into(),
+            rules,
+            task: Task::Win { win_in: Some(3) },
+            position: ["h8", "a1", "i8", "a3", "j8", "a5"].map(p).to_vec(),
+            line: ["k8", "g8", "l8"].map(p).to_vec(),
+            rating: 1480,
+            daily: true,
+            rated: true,
+            my_rating: Some(1500),
+        }));
+        r.apply(out);
+        fits(&mut r, "puzzle", "puzzle-daily");
+        r.send(b"a1\r");
+        fits(&mut r, "puzzle refused", "puzzle-daily");
+        let refused = inarow::session::words::illegal(
+            lang,
+            &inarow::game::IllegalMoveError::Occupied("a1".into()),
+            Colour::Red,
+        );
+        assert!(
+            r.session.frame_text().contains(&refused),
+            "{lang:?}: no {refused:?}"
+        );
+        r.esc();
+        // A game against the computer: help, the questions, the end.
+        r.sit_against_computer(Rules::connect_four(), true);
+        fits(&mut r, "game", "keys-resign");
+        r.send(b"?");
+        fits(&mut r, "game help", "help-game-drop");
+        r.send(b" ");
+        r.send(b"!");
+        fits(&mut r, "resign?", "confirm-resign");
+        r.send(b"x");
+        r.send(b"q");
+        fits(&mut r, "leave?", "confirm-leave-lose");
+        r.send(b"x");
+        for _ in 0..3 {
+            r.send(b"a\r");
+            r.serve_table();
+            r.other_plays(Move::Column(1));
+        }
+        r.send(b"a\r");
+        r.serve_table();
+        fits(&mut r, "won", "points-how-to-read");
+        // A Gomoku game between people: an offer, the chat, a forfeit.
+        r.sit_against_person(Rules::gomoku());
+        r.send(b"h8\r");
+        r.serve_table();
+        r.other_plays(Rules::gomoku().parse_move("a1").unwrap());
+        r.table
+            .as_mut()
+            .unwrap()
+            .offer(Side::Second, OfferKind::Draw)
+            .unwrap();
+        let view = r.table.as_ref().unwrap().view().clone();
+        let out = r.session.game_update(view, r.seating());
+        r.apply(out);
+        let offer = lang.text_with("offer-draw-to-me", &[("name", "Bob".into())]);
+        fits_showing(&mut r, lang, "offered a draw", &offer);
+        r.send(b"\t");
+        fits(&mut r, "chat", "chat-enter-sends");
+        r.esc();
+        r.table
+            .as_mut()
+            .unwrap()
+            .forfeit(Side::Second, "lost the connection");
+        let view = r.table.as_ref().unwrap().view().clone();
+        let out = r.session.game_update(view, r.seating());
+        r.apply(out);
+        fits(&mut r, "forfeit", "why-lost-connection");
+        // A terminal too small says so in the person's language.
+        r.resize(30, 10);
+        let s = r.screen();
+        assert!(s.contains(&small), "{lang:?}:\n{s}");
+        r.resize(60, 24);
+    }
 }

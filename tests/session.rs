@@ -256,6 +256,7 @@ fn against_the_computer_it_answers_undo_takes_back_and_rematch_swaps() {
             colours: [Some(Colour::Red), Some(Colour::Yellow)],
             first: Some(1),
             opening: Default::default(),
+            lang: Default::default(),
         },
         80,
         24,
@@ -288,4 +289,42 @@ fn against_the_computer_it_answers_undo_takes_back_and_rematch_swaps() {
         "the computer opened round 2"
     );
     h.shows("Ann (Red) to move");
+}
+
+/// `inarow play` in the terminal speaks the language it was given (the
+/// environment's): the new-game questions, the game screen and its end,
+/// here in Traditional Chinese and German.
+#[test]
+fn inarow_play_asks_and_plays_in_the_environments_language() {
+    use inarow::lang::Lang;
+    let mut h = Harness::new(
+        PlayOptions {
+            lang: Lang::ZhTw,
+            ..Default::default()
+        },
+        80,
+        24,
+    );
+    h.shows("玩哪種棋？");
+    h.shows("四子棋");
+    h.send(b"1"); // Connect Four
+    h.shows("誰來下？");
+    h.send(b"2"); // two players
+    h.shows("玩家 1 叫什麼名字？");
+    let mut h = Harness::new(
+        PlayOptions {
+            lang: Lang::De,
+            ..hot_seat()
+        },
+        80,
+        24,
+    );
+    h.shows("Ann (Rot) ist am Zug");
+    for _ in 0..3 {
+        h.send(b"a\r");
+        h.send(b"b\r");
+    }
+    h.send(b"a\r");
+    h.shows("Ann (Rot) hat mit folgenden Steinen gewonnen: (0|0) (0|1) (0|2) (0|3)");
+    h.shows("[r] nochmal");
 }

@@ -974,7 +974,7 @@ async fn colour_wishes_are_granted_when_free() {
     // Alone against the computer: the wish is granted.
     let mut c = Client::in_lobby(t.addr, "yan", Login::Guest).await;
     c.walk(&[
-        (b"c", "Which colour would you like?"),
+        (b"c", "Your colour, when your opponent"),
         (b"4", "you are yan (Blue)"),
         (b"1", "Play the computer"),
         (b"2", "how strong"),
@@ -988,7 +988,7 @@ async fn colour_wishes_are_granted_when_free() {
     for x in [&mut a, &mut b] {
         x.wait_for("Choose a game").await;
         x.walk(&[
-            (b"c", "Which colour"),
+            (b"c", "Your colour, when"),
             (b"1", "(Red)"),
             (b"1", "Quick match"),
         ])

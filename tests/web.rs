@@ -292,7 +292,7 @@ async fn the_daily_puzzle_is_played_by_address_and_checked_by_the_host() {
     let (code, page) = get(http, "/puzzle/daily").await;
     assert_eq!(code, 200, "{page}");
     assert!(
-        page.contains("Red to move: find the winning move (a win in 2)"),
+        page.contains("Red to move: find the winning move (win in 2)"),
         "{page}"
     );
     assert_eq!(page.matches("class=\"stone\"").count(), 4, "{page}");
@@ -526,6 +526,79 @@ async fn a_game_in_play_is_followed_live_to_its_recorded_end() {
     // No game has the number after the players leave: a 404 page.
     assert_eq!(get(http, "/live/999999").await.0, 404);
     assert_eq!(get(http, "/live/x").await.0, 404);
+    store.close().await;
+    t.shutdown().await;
+}
+
+/// The pages speak the browser's language (`Accept-Language`), a
+/// language link (`?lang=`) chooses another and a cookie keeps it; the
+/// answers say which language they are in and that they vary with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_speak_the_browsers_language_and_a_link_keeps_another() {
+    use crate::util::http::get_with;
+    let (mut t, http, store) = host_with_store("").await;
+    let now = inarow::store::now_ms();
+    let g = game(
+        [
+            PlayerRecord::person("Anna", None, "Red"),
+            PlayerRecord::person("Mei", None, "Yellow"),
+        ],
+        false,
+        now,
+    );
+    store.record_game(&g).await.unwrap();
+    let german = [("Accept-Language", "fr;q=0.9, de-DE;q=0.8, en;q=0.5")];
+    let (code, head, page) = get_with(http, "/", &german).await;
+    assert_eq!(code, 200, "{page}");
+    assert!(page.contains("<html lang=\"de\""), "{page}");
+    assert!(page.contains("Laufende Partien"), "{page}");
+    assert!(page.contains("Bestenliste Vier Gewinnt"), "{page}");
+    assert_eq!(header(&head, "content-language"), Some("de"), "{head}");
+    assert!(
+        header(&head, "vary").is_some_and(|v| v.contains("Accept-Language")),
+        "{head}"
+    );
+    assert!(header(&head, "set-cookie").is_none(), "{head}");
+    // Each language is linked at the foot, named in its own words.
+    for (id, name) in [("en", "English"), ("zh-TW", "繁體中文")] {
+        assert!(
+            page.contains(&format!(
+                "href=\"?lang={id}\" lang=\"{id}\" hreflang=\"{id}\">{name}</a>"
+            )),
+            "{id}: {page}"
+        );
+    }
+    // The game page and its replay in German.
+    let (_, _, page) = get_with(http, &format!("/g/{}", g.id), &german).await;
+    assert!(page.contains("Zug 7 von 7"), "{page}");
+    assert!(page.contains("data-text=\"Zug #n von #m\""), "{page}");
+    assert!(page.contains("Anna gewann: eine Reihe"), "{page}");
+    // A 404 in German.
+    let (code, _, page) = get_with(http, "/nothing", &german).await;
+    assert_eq!(code, 404);
+    assert!(page.contains("Nicht gefunden"), "{page}");
+    // Traditional Chinese from a browser that asks for it.
+    let (_, _, page) = get_with(
+        http,
+        "/leaderboard/gomoku",
+        &[("Accept-Language", "zh-Hant-TW")],
+    )
+    .await;
+    assert!(page.contains("五子棋排行榜"), "{page}");
+    // The link to Chinese wins over the browser, and a cookie keeps it.
+    let (_, head, page) = get_with(http, "/?lang=zh-TW", &german).await;
+    assert!(page.contains("進行中的對局"), "{page}");
+    let cookie = header(&head, "set-cookie").expect("the choice is kept");
+    assert!(cookie.starts_with("lang=zh-TW;"), "{cookie}");
+    let (_, _, page) = get_with(http, "/", &[german[0], ("Cookie", "theme=x; lang=zh-TW")]).await;
+    assert!(page.contains("進行中的對局"), "{page}");
+    // Nothing asked: the host's default, English.
+    let (_, head, page) = get_with(http, "/", &[]).await;
+    assert!(page.contains("Games in play"), "{page}");
+    assert_eq!(header(&head, "content-language"), Some("en"), "{head}");
+    // A language inarow does not speak, or nonsense: the default too.
+    let (_, _, page) = get_with(http, "/?lang=xx", &[("Accept-Language", "ja, *;q=0.1")]).await;
+    assert!(page.contains("Games in play"), "{page}");
     store.close().await;
     t.shutdown().await;
 }

@@ -14,6 +14,7 @@ use crate::analyst::{EVAL_LEVEL, move_id, move_json};
 use crate::engine::connect4::{Book, Solver};
 use crate::game::Rules;
 use crate::game::{GameKind, Move};
+use crate::lang::Lang;
 use crate::session::review::{label_words, summary_words, value_words};
 
 /// Longest move list read (characters): a Connect Four game has at most
@@ -131,8 +132,8 @@ pub(crate) fn text_of(game: GameKind, moves: &[MoveAnalysis], took: Duration) ->
         moves.len(),
         took.as_secs_f64()
     );
-    let _ = writeln!(s, "first player: {}", summary_words(&first));
-    let _ = writeln!(s, "second player: {}", summary_words(&second));
+    let _ = writeln!(s, "first player: {}", summary_words(Lang::En, &first));
+    let _ = writeln!(s, "second player: {}", summary_words(Lang::En, &second));
     for (i, m) in moves.iter().enumerate() {
         let best: Vec<String> = m.best.iter().map(|&b| move_id(game, b)).collect();
         let _ = writeln!(
@@ -141,15 +142,15 @@ pub(crate) fn text_of(game: GameKind, moves: &[MoveAnalysis], took: Duration) ->
             i + 1,
             if i % 2 == 0 { "first" } else { "second" },
             move_id(game, m.played),
-            value_words(game, m.before),
-            value_words(game, m.after),
+            value_words(Lang::En, game, m.before),
+            value_words(Lang::En, game, m.after),
             match (best.is_empty(), m.exact || game != GameKind::ConnectFour) {
                 (true, _) => "-".into(),
                 (false, true) => best.join(","),
                 // Not settled: the engine's guess.
                 (false, false) => format!("{}?", best.join(",")),
             },
-            label_words(game, m.label),
+            label_words(Lang::En, game, m.label),
         );
     }
     s

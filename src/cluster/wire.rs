@@ -472,8 +472,10 @@ impl WireCmd {
 pub enum ToVisitor {
     State(Box<WireState>),
     Rejected(Refusal),
-    Said(String),
+    Told(crate::protocol::News),
     Kick(String),
+    /// Why the room will not have the visitor (words made where shown).
+    Refused(Refusal),
 }
 
 impl ToVisitor {
@@ -482,7 +484,8 @@ impl ToVisitor {
     pub fn of(msg: ToSession) -> Option<ToVisitor> {
         match msg {
             ToSession::Rejected(t) => Some(ToVisitor::Rejected(t)),
-            ToSession::Said(t) | ToSession::LobbyError(t) => Some(ToVisitor::Said(t)),
+            ToSession::Told(t) => Some(ToVisitor::Told(*t)),
+            ToSession::LobbyError(r) => Some(ToVisitor::Refused(*r)),
             ToSession::Kick(t) => Some(ToVisitor::Kick(t)),
             _ => None,
         }
@@ -501,8 +504,9 @@ impl ToVisitor {
         Some(match self {
             ToVisitor::State(_) => return None,
             ToVisitor::Rejected(r) => ToSession::Rejected(r),
-            ToVisitor::Said(t) => ToSession::Said(text(&t, MAX_TEXT)),
+            ToVisitor::Told(t) => ToSession::Told(Box::new(t)),
             ToVisitor::Kick(t) => ToSession::Kick(text(&t, MAX_TEXT)),
+            ToVisitor::Refused(r) => ToSession::LobbyError(Box::new(r)),
         })
     }
 }
@@ -907,6 +911,7 @@ mod tests {
             moves: 3,
             watchers: 1,
             host: None,
+            facts: None,
         };
         let list: Vec<GameSummary> = (0..3).map(game).collect();
         let bytes = serde_json::to_vec(&list).unwrap();

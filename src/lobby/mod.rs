@@ -31,7 +31,7 @@ pub use crate::protocol::{GameSummary, Refusal};
 pub(crate) use codes::{looks_like_code, normalise_code};
 pub use state::{
     Arrival, Ask, Command, Effect, Invitation, LobbyState, NewTable, Notice, Occupant, Person,
-    RoomId, Seeker, SessionId, Visitor,
+    Prefs, RoomId, Seeker, SessionId, Visitor,
 };
 pub use task::spawn;
 pub(crate) use task::stats_interval;
@@ -49,7 +49,9 @@ pub enum ToSession {
     /// Your room for a friend is open under this code.
     RoomCode(String),
     /// What you asked for did not work.
-    LobbyError(String),
+    /// Boxed: a message to a session stays small (two refusals side by
+    /// side would double it).
+    LobbyError(Box<Refusal>),
     /// The login name had the shape of a room code, and no room has it:
     /// the session decides whether it may be the person's name.
     NoRoomForLogin(String),
@@ -66,14 +68,15 @@ pub enum ToSession {
     /// any, is kept for the new session).
     Replaced(String),
     /// Something to read, wherever the person is.
-    Said(String),
+    /// Boxed, as [`ToSession::LobbyError`].
+    Told(Box<crate::protocol::News>),
     /// An invitation to a game.
     Invited(Box<state::Invitation>),
     /// The invitation from this session is gone.
     InvitationGone { from: SessionId },
     /// A guest back at their table by a resume code chose these stones
-    /// (`[t]`) before.
-    Stones(crate::term::board::Theme),
+    /// (`[t]`) and this language (`[L]`) before.
+    Prefs(Prefs),
     /// The host's analysis of a finished game this session asked for
     /// (from the host's analyst, not the lobby).
     Analysed(
@@ -185,7 +188,7 @@ pub enum Cmd {
         inviter: SessionId,
         host: String,
         session: SessionId,
-        why: String,
+        why: crate::protocol::News,
     },
     /// Cluster mode: someone on another host takes a seat here (in the
     /// room for a friend under a code, or at the table of the person whose
@@ -219,7 +222,10 @@ pub enum Cmd {
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Something for session `id` to read, wherever it is.
-    Tell { id: SessionId, text: String },
+    Tell {
+        id: SessionId,
+        news: crate::protocol::News,
+    },
     /// Anything else, for the lobby state as it is.
     Do(Command),
 }

@@ -29,9 +29,6 @@ const GENERIC_USERS: [&str; 14] = [
     "nobody",
 ];
 
-/// Why a reserved name is refused.
-pub const RESERVED: &str = "that name is kept for the computer: choose another";
-
 /// The display name a user name suggests, if any.
 pub fn suggested_name(user: &str) -> Option<String> {
     let name = sanitize(user, MAX_NAME_WIDTH);

@@ -565,17 +565,17 @@ impl Room {
     fn rejoin(&mut self, key: &str, id: SessionId, inbox: crate::mailbox::Sender<ToSession>) {
         // A resume code typed in vain is told why (an account's automatic
         // attempt at every login is not).
-        let refuse = |why: &str| {
+        let refuse = |why: Refusal| {
             if self
                 .sitters
                 .iter()
                 .any(|s| s.resume.as_deref() == Some(key))
             {
-                let _ = inbox.try_send(ToSession::LobbyError(why.into()));
+                let _ = inbox.try_send(ToSession::LobbyError(Box::new(why)));
             }
         };
         if self.table.is_over() {
-            refuse("that game is over: the code no longer leads back to it");
+            refuse(Refusal::ResumeOver);
             return;
         }
         let Some(side) = Side::BOTH
@@ -589,7 +589,7 @@ impl Room {
             !sitter.present && sitter.away_until.is_none()
         };
         if gave_up {
-            refuse("that player left the game");
+            refuse(Refusal::PlayerLeft);
             return;
         }
         let sitter = &mut self.sitters[side.index()];
@@ -708,10 +708,9 @@ impl Room {
             return;
         }
         if self.watchers.len() >= self.max_spectators && !self.watchers.contains(&id) {
-            let _ = inbox.try_send(ToSession::LobbyError(format!(
-                "that game has all the watchers it may have ({}): choose another",
-                self.max_spectators
-            )));
+            let _ = inbox.try_send(ToSession::LobbyError(Box::new(Refusal::FullOfWatchers(
+                self.max_spectators,
+            ))));
             let _ = self.lobby.try_send(Command::LeftRoom { id }.into());
             return;
         }
@@ -1157,9 +1156,9 @@ impl Room {
                         continue;
                     };
                     if let Some(inbox) = &sitter.inbox {
-                        let _ = inbox.try_send(ToSession::Said(
-                            "your game goes on at another host: taking you there".into(),
-                        ));
+                        let _ = inbox.try_send(ToSession::Told(Box::new(
+                            crate::protocol::News::GameElsewhere,
+                        )));
                     }
                     let _ = self.lobby.try_send(
                         Command::Fenced {

@@ -253,7 +253,7 @@ impl Lobby {
                 let effects = self.state.take_effects();
                 self.carry_out(effects);
             }
-            Cmd::Tell { id, text } => self.tell(id, Notice::Said(text)),
+            Cmd::Tell { id, news } => self.tell(id, Notice::Told(news)),
             Cmd::RejoinForVisitor {
                 room,
                 key,
@@ -432,6 +432,7 @@ impl Lobby {
                     moves: v.position.stones(),
                     watchers: v.watchers,
                     host: None,
+                    facts: Some(Box::new(crate::protocol::summary::SummaryFacts::of(v))),
                 })
             })
             .collect();
@@ -569,14 +570,14 @@ impl Lobby {
         let msg = match notice {
             Notice::Name(n) => ToSession::Name(n),
             Notice::RoomCode(c) => ToSession::RoomCode(c),
-            Notice::LobbyError(e) => ToSession::LobbyError(e),
+            Notice::LobbyError(e) => ToSession::LobbyError(Box::new(e)),
             Notice::NoRoomForLogin(c) => ToSession::NoRoomForLogin(c),
             Notice::Kick(m) => ToSession::Kick(m),
             Notice::Replaced(m) => ToSession::Replaced(m),
-            Notice::Said(m) => ToSession::Said(m),
+            Notice::Told(m) => ToSession::Told(Box::new(m)),
             Notice::Invited(i) => ToSession::Invited(Box::new(i)),
             Notice::InvitationGone { from } => ToSession::InvitationGone { from },
-            Notice::Stones(t) => ToSession::Stones(t),
+            Notice::Prefs(p) => ToSession::Prefs(p),
             Notice::Waiting { kind, nearest } => ToSession::Waiting(Box::new((kind, nearest))),
             Notice::Joined(room) => match self.rooms.get(&room) {
                 Some((handle, state)) => ToSession::Joined(Box::new(RoomLink {
@@ -779,7 +780,7 @@ mod tests {
         let got = news(&mut ann).await;
         assert!(
             got.iter()
-                .any(|m| matches!(m, ToSession::Said(s) if s.starts_with("invitation sent to p2"))),
+                .any(|m| matches!(m, ToSession::Told(s) if s.to_string().starts_with("invitation sent to p2"))),
             "{got:?}"
         );
         // The lobby's ticks come and go (the paused clock moves from one
@@ -797,7 +798,7 @@ mod tests {
         );
         let got = news(&mut ann).await;
         assert!(
-            matches!(&got[..], [ToSession::Said(s)] if s == "p2 did not answer your invitation"),
+            matches!(&got[..], [ToSession::Told(s)] if s.to_string() == "p2 did not answer your invitation"),
             "{got:?}"
         );
         // Accepting it now seats nobody.
@@ -810,7 +811,7 @@ mod tests {
             .await;
         let got = news(&mut bob).await;
         assert!(
-            matches!(&got[..], [ToSession::LobbyError(e)] if e == "that invitation is no longer open"),
+            matches!(&got[..], [ToSession::LobbyError(r)] if **r == Refusal::InvitationClosed),
             "{got:?}"
         );
         assert!(news(&mut ann).await.is_empty());

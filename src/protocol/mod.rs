@@ -23,12 +23,14 @@
 //!   version are not played with.
 
 pub mod invite;
+pub mod news;
 pub mod refusal;
 pub mod seat;
 pub mod slot;
 pub mod summary;
 
 pub use invite::{Challenge, Invitation, JoinTo};
+pub use news::News;
 pub use refusal::Refusal;
 pub use seat::{LeaveReason, SeatCmd, Seating};
 pub use slot::RenderSlot;

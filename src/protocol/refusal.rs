@@ -68,6 +68,27 @@ pub enum Refusal {
     /// move in time (it went, or NATS is restarting).
     #[error("the host of your game is not answering: play again in a moment")]
     HostNotAnswering,
+    /// A room code of one's own room, typed to join it.
+    #[error("that is your own room: give the code to a friend")]
+    OwnRoom,
+    /// Asked to watch a game one plays in.
+    #[error("you play in that game")]
+    YouPlayThere,
+    #[error("you cannot invite yourself")]
+    InviteYourself,
+    /// A name kept for the computer's seats.
+    #[error("that name is kept for the computer: choose another")]
+    NameReserved,
+    /// A name asked for is someone else's: the person has another
+    /// (boxed: a refusal stays as small as one name).
+    #[error("{} is taken: you are {}", .0.asked, .0.given)]
+    NameTaken(Box<NameTaken>),
+    /// The game has all the watchers it may have (`0`).
+    #[error("that game has all the watchers it may have ({0}): choose another")]
+    FullOfWatchers(usize),
+    /// A resume code of a game that has ended.
+    #[error("that game is over: the code no longer leads back to it")]
+    ResumeOver,
     /// A win claimed before the opponent has been idle long enough.
     #[error("you can claim the win only when your opponent has not moved for a while")]
     ClaimEarly,
@@ -75,6 +96,13 @@ pub enum Refusal {
     /// because the game has all the watchers it may have...).
     #[error("{0}")]
     Said(String),
+}
+
+/// The name asked for and the one given instead.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameTaken {
+    pub asked: String,
+    pub given: String,
 }
 
 impl Refusal {

@@ -27,6 +27,76 @@ pub struct GameSummary {
     /// wire: the host that asked knows whom it asked.
     #[serde(skip)]
     pub host: Option<String>,
+    /// The rules and both seats as facts, so the reader's screen names
+    /// them in its own language (`None` from a host of an older version:
+    /// `game` and `players` are shown as they came).
+    #[serde(default)]
+    pub facts: Option<Box<SummaryFacts>>,
+}
+
+/// A game in play's rules and seats, as facts (see [`GameSummary::facts`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SummaryFacts {
+    pub game: String,
+    pub width: u8,
+    pub height: u8,
+    pub line: u8,
+    pub exact: bool,
+    /// First player first: name, colour, rating, the computer's level.
+    pub seats: [SummarySeat; 2],
+}
+
+/// One seat of a game in play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SummarySeat {
+    pub name: String,
+    pub colour: String,
+    pub rating: Option<u32>,
+    /// The computer's level by name (`easy`, `level 3`), at its seat.
+    pub computer: Option<String>,
+}
+
+impl SummaryFacts {
+    /// The facts of a game in play.
+    pub fn of(view: &crate::table::GameView) -> SummaryFacts {
+        let r = view.position.rules();
+        SummaryFacts {
+            game: r.kind().id().to_string(),
+            width: r.width(),
+            height: r.height(),
+            line: r.line(),
+            exact: r.is_exact(),
+            seats: [0, 1].map(|i| {
+                let s = &view.seats[i];
+                SummarySeat {
+                    name: s.name.clone(),
+                    colour: s.colour.name().to_string(),
+                    rating: s.rating,
+                    computer: s.computer.map(|l| l.name().to_string()),
+                }
+            }),
+        }
+    }
+
+    /// The rules, if they are ones this host knows.
+    pub fn rules(&self) -> Option<crate::game::Rules> {
+        let kind: GameKind = self.game.parse().ok()?;
+        crate::game::Rules::new(kind, self.width, self.height, self.line, self.exact).ok()
+    }
+
+    /// A seat as the table has it, if its colour and level read
+    /// (names bounded and cleaned).
+    pub fn seat(&self, i: usize) -> Option<crate::table::Seat> {
+        let s = self.seats.get(i)?;
+        let colour = s.colour.parse().ok()?;
+        let name = crate::text::sanitize(&s.name, crate::text::MAX_NAME_WIDTH);
+        let mut seat = match &s.computer {
+            Some(level) => crate::table::Seat::computer(level.parse().ok()?, colour),
+            None => crate::table::Seat::human(name, colour),
+        };
+        seat.rating = s.rating.filter(|&r| r <= 10_000);
+        Some(seat)
+    }
 }
 
 impl GameSummary {

@@ -28,35 +28,79 @@ pub struct Welcome {
     pub player: Option<Player>,
     /// Something to tell the person in the lobby (a link code that did
     /// not work, the store being away).
-    pub notice: Option<String>,
+    pub notice: Option<WelcomeNotice>,
     /// The stones the account's player chose on an earlier visit (`None`:
     /// never chosen; the terminal type decides).
     pub stones: Option<Theme>,
+    /// The language the account's player chose on an earlier visit
+    /// (`None`: never chosen; the client's LANG or the default decides).
+    pub lang: Option<crate::lang::Lang>,
+}
+
+/// What a person is told as they arrive in the lobby (the words are
+/// made by their session, in their language).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WelcomeNotice {
+    /// The store cannot be reached: a guest this time.
+    StoreDown,
+    /// The link code (the login name) joined this key to the account.
+    Linked(String),
+    LinkUnknown(String),
+    LinkExpired(String),
+    LinkKeyTaken(String),
+}
+
+impl WelcomeNotice {
+    /// The message id and its arguments.
+    pub fn words(&self) -> (&'static str, Vec<(&'static str, String)>) {
+        match self {
+            WelcomeNotice::StoreDown => ("welcome-store-down", vec![]),
+            WelcomeNotice::Linked(name) => ("welcome-linked", vec![("name", name.clone())]),
+            WelcomeNotice::LinkUnknown(code) => {
+                ("welcome-link-unknown", vec![("code", code.clone())])
+            }
+            WelcomeNotice::LinkExpired(code) => {
+                ("welcome-link-expired", vec![("code", code.clone())])
+            }
+            WelcomeNotice::LinkKeyTaken(code) => {
+                ("welcome-link-key-taken", vec![("code", code.clone())])
+            }
+        }
+    }
+}
+
+/// A choice of the player's that an account keeps.
+#[derive(Debug, Clone, Copy)]
+pub enum Setting {
+    /// The stones (`[t]`).
+    Stones(Theme),
+    /// The language (`[L]`).
+    Language(crate::lang::Lang),
 }
 
 /// What a banned person reads.
-pub(crate) fn banned_text(reason: &str, until_ms: Option<i64>) -> String {
-    let until = match until_ms {
-        Some(ms) => {
-            let hours = ((ms - now_ms()).max(0) + 3_599_999) / 3_600_000;
-            format!(
-                " for about {hours} more hour{}",
-                if hours == 1 { "" } else { "s" }
-            )
-        }
-        None => String::new(),
-    };
+pub(crate) fn banned_text(lang: crate::lang::Lang, reason: &str, until_ms: Option<i64>) -> String {
+    let hours = until_ms.map(|ms| ((ms - now_ms()).max(0) + 3_599_999) / 3_600_000);
     let reason = crate::text::sanitize(reason, 200);
-    if reason.is_empty() {
-        format!("You are banned from this host{until}.")
-    } else {
-        format!("You are banned from this host{until}: {reason}")
-    }
+    let id = match (hours, reason.is_empty()) {
+        (None, true) => "banned-plain",
+        (None, false) => "banned-reason",
+        (Some(_), true) => "banned-for",
+        (Some(_), false) => "banned-for-reason",
+    };
+    lang.text_with(
+        id,
+        &[
+            ("hours", hours.unwrap_or(0).into()),
+            ("reason", reason.into()),
+        ],
+    )
 }
 
 /// The ban in `bans` that covers a session from `ip` with `key` and
 /// `account`, if any: what the person reads.
 pub(crate) fn banned(
+    lang: crate::lang::Lang,
     bans: &[crate::store::Ban],
     ip: Option<std::net::IpAddr>,
     key: Option<&str>,
@@ -64,12 +108,18 @@ pub(crate) fn banned(
 ) -> Option<String> {
     bans.iter()
         .find(|b| ban_covers(&b.target, ip, key, account))
-        .map(|b| banned_text(&b.reason, b.until_ms))
+        .map(|b| banned_text(lang, &b.reason, b.until_ms))
 }
 
 /// Looks the person up: bans first (address or network, then key), then
 /// the account (and the bans on it).
-pub async fn log_in(store: &Store, ip: &str, user: &str, key: Option<&str>) -> Login {
+pub async fn log_in(
+    store: &Store,
+    ip: &str,
+    user: &str,
+    key: Option<&str>,
+    lang: crate::lang::Lang,
+) -> Login {
     let now = now_ms();
     let ip = ip.parse().ok();
     let bans = match store.bans_in_force(now).await {
@@ -79,7 +129,7 @@ pub async fn log_in(store: &Store, ip: &str, user: &str, key: Option<&str>) -> L
             Vec::new()
         }
     };
-    if let Some(text) = banned(&bans, ip, key, None) {
+    if let Some(text) = banned(lang, &bans, ip, key, None) {
         return Login::Banned(text);
     }
     let Some(fp) = key else {
@@ -88,7 +138,7 @@ pub async fn log_in(store: &Store, ip: &str, user: &str, key: Option<&str>) -> L
     match with_account(store, user, fp, now).await {
         Ok(w) => {
             let account = w.player.as_ref().map(|p| p.account.as_str());
-            match banned(&bans, ip, key, account) {
+            match banned(lang, &bans, ip, key, account) {
                 Some(text) => Login::Banned(text),
                 None => Login::Welcome(w),
             }
@@ -106,8 +156,9 @@ pub async fn log_in(store: &Store, ip: &str, user: &str, key: Option<&str>) -> L
             Login::Welcome(Welcome {
                 name: Some(name),
                 player: None,
-                notice: Some("the store is unavailable: playing as a guest".into()),
+                notice: Some(WelcomeNotice::StoreDown),
                 stones: None,
+                lang: None,
             })
         }
     }
@@ -145,16 +196,18 @@ async fn with_account(
     if let Some(code) = normalize_link_code(user) {
         match store.redeem_link_code(&code, fp, now).await {
             Ok(a) => {
-                notice = Some(format!("This key is now linked to {}.", a.name));
+                notice = Some(WelcomeNotice::Linked(a.name.clone()));
                 account = Some(a);
             }
             Err(LinkError::Store(e)) => return Err(e),
-            Err(e) => notice = Some(format!("Link code {code}: {e}.")),
+            Err(LinkError::Unknown) => notice = Some(WelcomeNotice::LinkUnknown(code)),
+            Err(LinkError::Expired) => notice = Some(WelcomeNotice::LinkExpired(code)),
+            Err(LinkError::KeyTaken) => notice = Some(WelcomeNotice::LinkKeyTaken(code)),
         }
     }
-    let (account, stones) = match account {
+    let (account, stones, lang) = match account {
         Some(a) => {
-            // A setting only: not worth turning the player into a guest.
+            // Settings only: not worth turning the player into a guest.
             let stones = match store.stones(&a.id).await {
                 Ok(s) => s.as_deref().and_then(Theme::from_name),
                 Err(e) => {
@@ -162,9 +215,16 @@ async fn with_account(
                     None
                 }
             };
-            (a, stones)
+            let lang = match store.language(&a.id).await {
+                Ok(l) => l.as_deref().and_then(crate::lang::Lang::of_id),
+                Err(e) => {
+                    tracing::warn!(error = %e, "language setting not read");
+                    None
+                }
+            };
+            (a, stones, lang)
         }
-        None => (create(store, user, fp, now).await?, None),
+        None => (create(store, user, fp, now).await?, None, None),
     };
     let mut ratings = [None; 2];
     for info in store.ratings(&account.id, now).await? {
@@ -180,6 +240,7 @@ async fn with_account(
         }),
         notice,
         stones,
+        lang,
     })
 }
 
@@ -223,13 +284,14 @@ async fn create(
     )))
 }
 
-/// Keeps the stones an account's player chose (`[t]`), in the background
-/// (a store that is away only costs the setting, logged), after the write
-/// before it (`after`), so the last choice is the one kept.
-pub fn keep_stones(
+/// Keeps a setting an account's player chose (the stones, `[t]`; the
+/// language, `[L]`), in the background (a store that is away only costs
+/// the setting, counted and logged), after the write before it (`after`),
+/// so the last choice is the one kept.
+pub fn keep_setting(
     store: &Store,
     account: &str,
-    stones: Theme,
+    setting: Setting,
     after: Option<tokio::task::JoinHandle<()>>,
 ) -> tokio::task::JoinHandle<()> {
     let (store, account) = (store.clone(), account.to_string());
@@ -240,38 +302,70 @@ pub fn keep_stones(
             let _ = before.await;
         }
         let wait = std::time::Duration::from_secs(10);
-        let why = match tokio::time::timeout(wait, store.set_stones(&account, stones.name())).await
-        {
+        let write = async {
+            match setting {
+                Setting::Stones(stones) => store.set_stones(&account, stones.name()).await,
+                Setting::Language(lang) => store.set_language(&account, lang.id()).await,
+            }
+        };
+        let why = match tokio::time::timeout(wait, write).await {
             Ok(Ok(_)) => return,
             Ok(Err(e)) => e.to_string(),
             Err(_) => "the store did not answer".to_string(),
         };
         store.dropped(
             STORE_WRITE,
-            format_args!("stones setting of account {account} not kept: {why}"),
+            format_args!("{setting:?} of account {account} not kept: {why}"),
         );
     })
 }
 
-/// Why a name cannot be had, for the person; `None`: it can.
-pub async fn check_name(store: &Store, account: Option<&str>, name: &str) -> Option<String> {
+/// Why a name cannot be had (the words are made by the session).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameRefused {
+    /// Another account has it.
+    Taken,
+    /// Renamed less than a minute ago: wait this many seconds.
+    TooSoon(u64),
+    /// The store's rules refuse it, saying why.
+    Invalid(String),
+    /// The store cannot rename just now.
+    Unavailable,
+    /// A guest asked for an account's name.
+    Registered,
+}
+
+impl NameRefused {
+    /// The message id and arguments of the words for `name`.
+    pub fn words(&self, name: &str) -> (&'static str, Vec<(&'static str, String)>) {
+        let n = ("name", name.to_string());
+        match self {
+            NameRefused::Taken => ("name-owned", vec![n]),
+            NameRefused::TooSoon(s) => ("name-too-soon", vec![("seconds", s.to_string())]),
+            NameRefused::Invalid(why) => ("name-invalid", vec![("why", why.clone())]),
+            NameRefused::Unavailable => ("name-unavailable", vec![]),
+            NameRefused::Registered => ("name-registered", vec![n]),
+        }
+    }
+}
+
+/// Why a name cannot be had; `None`: it can.
+pub async fn check_name(store: &Store, account: Option<&str>, name: &str) -> Option<NameRefused> {
     match account {
         Some(account) => match store.rename(account, name, now_ms()).await {
             Ok(()) => None,
-            Err(RenameError::Taken) => Some(format!("{name} belongs to another player")),
-            Err(RenameError::TooSoon { wait_secs }) => Some(format!(
-                "you can change your name once a minute: try again in {wait_secs} s"
-            )),
-            Err(RenameError::Invalid(why)) => Some(format!("that name is not allowed: {why}")),
+            Err(RenameError::Taken) => Some(NameRefused::Taken),
+            Err(RenameError::TooSoon { wait_secs }) => {
+                Some(NameRefused::TooSoon(wait_secs.max(0) as u64))
+            }
+            Err(RenameError::Invalid(why)) => Some(NameRefused::Invalid(why.to_string())),
             Err(e) => {
                 tracing::warn!(error = %e, "rename failed");
-                Some("your name cannot be changed just now".into())
+                Some(NameRefused::Unavailable)
             }
         },
         None => match store.name_taken(name).await {
-            Ok(Some(_)) => Some(format!(
-                "{name} belongs to a registered player: choose another"
-            )),
+            Ok(Some(_)) => Some(NameRefused::Registered),
             Ok(None) => None,
             Err(e) => {
                 tracing::warn!(error = %e, "store unreachable: name not checked");
@@ -295,9 +389,14 @@ mod tests {
         let metrics = Arc::new(Metrics::new());
         let store = crate::store::scratch_counting(dir.path(), &metrics).await;
         store.close().await;
-        keep_stones(&store, "some-account", Theme::default(), None)
-            .await
-            .unwrap();
+        keep_setting(
+            &store,
+            "some-account",
+            Setting::Stones(Theme::default()),
+            None,
+        )
+        .await
+        .unwrap();
         let text = metrics.encode();
         assert!(
             text.contains("inarow_dropped_total{what=\"store_write\"} 1\n"),

@@ -18,7 +18,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::Ctx;
-use super::accounts::{self, Login};
+use super::accounts::{self, Login, Setting};
 use super::outbox::{Outbox, Sink};
 use super::records;
 use crate::lobby::room::{RoomCmd, RoomHandle, RoomState};
@@ -57,7 +57,8 @@ const CLOSE_GRACE: Duration = Duration::from_secs(3);
 /// a game or keys; past it the person reads that the records are away.
 const STORE_WAIT: Duration = Duration::from_secs(5);
 /// What a person reads when the store failed or did not answer in time.
-const STORE_AWAY: &str = "the host's records are not available right now: try again later";
+/// The message said when the store does not answer.
+const STORE_AWAY: &str = "records-away";
 
 /// How long after a change of the lobby's counts this session shows it:
 /// its own point within `interval`, the same every time.
@@ -71,7 +72,7 @@ type Boxed<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send
 
 /// The store failed or did not answer in time (logged where it happened).
 #[derive(Debug, thiserror::Error)]
-#[error("{STORE_AWAY}")]
+#[error("the host's records are not available right now")]
 struct StoreAway;
 
 /// A store call, bounded in time; an error is logged and becomes [`StoreAway`].
@@ -156,7 +157,9 @@ struct Conn {
     refuting: Arc<std::sync::atomic::AtomicBool>,
     /// The last write of the stones setting to the store, if any (the next
     /// one waits for it).
-    stones_write: Option<tokio::task::JoinHandle<()>>,
+    /// The last write of a setting the person chose (stones, language),
+    /// which the next one waits for.
+    setting_write: Option<tokio::task::JoinHandle<()>>,
     /// The last move sent to a table, with the stones on the board it
     /// was made on.
     sent_move: Option<(crate::game::Move, usize)>,
@@ -283,7 +286,8 @@ pub async fn run(
     let ip = p.peer.ip().to_string();
     // Boxed: the store's future is large, and held inline it would stay
     // in every session's task for as long as the session lasts.
-    let login = accounts::log_in(&ctx.store, &ip, &p.user, p.identity.as_deref());
+    let said = p.lang.unwrap_or(ctx.config.lobby.default_language);
+    let login = accounts::log_in(&ctx.store, &ip, &p.user, p.identity.as_deref(), said);
     let welcome = match Box::pin(login).await {
         Login::Banned(text) => {
             tracing::info!(session = p.id, peer = %p.peer, "banned: refused");
@@ -294,6 +298,12 @@ pub async fn run(
     };
     let account = welcome.player.as_ref().map(|pl| pl.account.clone());
     let stones = welcome.stones;
+    // A language chosen with [L] (kept with the account) before the
+    // client's LANG, before the host's default.
+    let lang = welcome
+        .lang
+        .or(p.lang)
+        .unwrap_or(ctx.config.lobby.default_language);
     let (inbox_tx, mut inbox) = crate::mailbox::channel::<ToSession>(INBOX);
     let own_inbox = inbox_tx.clone();
     let Some(name) = ctx
@@ -329,7 +339,7 @@ pub async fn run(
             0
         },
         web: cfg.http.public_url.clone(),
-        lang: p.lang.unwrap_or(cfg.lobby.default_language),
+        lang,
     };
     let outbox = Outbox::start(sink, cfg.limits.output_buffer);
     let mut conn = Conn {
@@ -357,14 +367,21 @@ pub async fn run(
         sent_move: None,
         carried: None,
         refuting: Arc::new(std::sync::atomic::AtomicBool::new(false)),
-        stones_write: None,
+        setting_write: None,
     };
     let out = conn.session.open();
     conn.emit(out).await;
     let daily = Box::pin(conn.ctx.daily.get(&conn.ctx.store)).await;
-    let out = conn.session.set_daily(daily.map(|(_, words)| words));
+    let lang = conn.session.lang();
+    let out = conn
+        .session
+        .set_daily(daily.map(|(_, words)| words.words(lang)));
     conn.emit(out).await;
     if let Some(notice) = welcome.notice {
+        let (id, args) = notice.words();
+        let args: Vec<(&'static str, crate::lang::Value)> =
+            args.into_iter().map(|(k, v)| (k, v.into())).collect();
+        let notice = conn.session.words(id, &args);
         let out = conn.session.lobby_error(&notice);
         conn.emit(out).await;
     }
@@ -470,7 +487,8 @@ pub async fn run(
                 Some(ConnEvent::InputDropped) => {
                     if !conn.rate_noted {
                         conn.rate_noted = true;
-                        let out = conn.session.notice("Too much input at once: some keys were dropped.");
+                        let text = conn.session.words("input-dropped", &[]);
+                        let out = conn.session.notice(&text);
                         conn.emit(out).await;
                     }
                 }
@@ -501,6 +519,7 @@ pub async fn run(
             Ok(()) = bans.changed() => {
                 let list = Arc::clone(&bans.borrow_and_update());
                 let banned = accounts::banned(
+                    conn.session.lang(),
                     &list,
                     peer_ip,
                     p.identity.as_deref(),
@@ -524,10 +543,8 @@ pub async fn run(
                     }
                     if conn.warning.is_none() && now >= from + (idle - warn_lead) {
                         let left = (from + idle).saturating_duration_since(now);
-                        let text = format!(
-                            "You will be disconnected in {} s: press a key.",
-                            left.as_secs_f64().ceil() as u64
-                        );
+                        let secs = left.as_secs_f64().ceil() as u64;
+                        let text = conn.session.words("idle-warning", &[("seconds", secs.into())]);
                         out = conn.session.notice(&text);
                         conn.warning = Some(text);
                     }
@@ -665,23 +682,26 @@ impl Conn {
     async fn chat(&mut self, text: String) -> Output {
         let chat = &self.ctx.config.chat;
         if !chat.enabled {
-            return self.session.notice("chat is turned off on this host");
+            let text = self.session.words("chat-off", &[]);
+            return self.session.notice(&text);
         }
         let Some((room, _)) = &self.room else {
             return Output::default();
         };
         let now = Instant::now();
         if let Err(wait) = self.chat_sent.ready(now.into_std()) {
-            return self.session.notice(&format!(
-                "slow down: at most {} messages a minute (wait {} s)",
-                chat.per_minute,
-                wait.as_secs_f64().ceil().max(1.0)
-            ));
+            let wait = wait.as_secs_f64().ceil().max(1.0) as u64;
+            let text = self.session.words(
+                "chat-slow-down",
+                &[("count", chat.per_minute.into()), ("seconds", wait.into())],
+            );
+            return self.session.notice(&text);
         }
         if text.chars().count() > chat.max_length {
-            return self
+            let text = self
                 .session
-                .notice(&format!("too long: at most {} characters", chat.max_length));
+                .words("chat-too-long", &[("count", chat.max_length.into())]);
+            return self.session.notice(&text);
         }
         self.chat_sent.allow(now.into_std());
         let from = self.session.name().unwrap_or_default().to_string();
@@ -744,9 +764,7 @@ impl Conn {
                 });
                 self.session.move_carried()
             }
-            None => self
-                .session
-                .move_rejected(&crate::protocol::Refusal::GameMoved.shown()),
+            None => self.session.refused(&crate::protocol::Refusal::GameMoved),
         }
     }
 
@@ -827,12 +845,16 @@ impl Conn {
                     self.account.as_deref(),
                     &mut self.puzzles_seen,
                     ask,
+                    self.session.lang(),
                 );
                 // Boxed, as the store's futures are large (see `records`).
                 let found = Box::pin(find).await;
                 let mut out = self.session.show_puzzle(found);
                 let daily = Box::pin(ctx.daily.get(&ctx.store)).await;
-                let more = self.session.set_daily(daily.map(|(_, words)| words));
+                let lang = self.session.lang();
+                let more = self
+                    .session
+                    .set_daily(daily.map(|(_, words)| words.words(lang)));
                 out.bytes.extend(more.bytes);
                 return self.emit(out).await;
             }
@@ -845,6 +867,7 @@ impl Conn {
                 let inbox = self.inbox.clone();
                 let refuting = Arc::clone(&self.refuting);
                 let refute = !attempt.solved && !refuting.swap(true, Ordering::Relaxed);
+                let lang = self.session.lang();
                 tokio::spawn(async move {
                     let id = attempt.id.clone();
                     let outcome = super::puzzles::attempt(
@@ -853,6 +876,7 @@ impl Conn {
                         account.as_deref(),
                         attempt,
                         refute,
+                        lang,
                     )
                     .await;
                     if refute {
@@ -885,7 +909,10 @@ impl Conn {
                 match (self.remote_games.get(&room), &self.ctx.cluster) {
                     (Some((host, room)), Some(cluster)) => cluster.watch(id, host.clone(), *room),
                     _ => {
-                        let out = self.session.notice("that game has ended: choose another");
+                        let text = self
+                            .session
+                            .refusal_words(&crate::protocol::Refusal::GameEnded);
+                        let out = self.session.notice(&text);
                         return self.emit(out).await;
                     }
                 }
@@ -913,7 +940,11 @@ impl Conn {
                 let check = accounts::check_name(&self.ctx.store, self.account.as_deref(), &name);
                 match Box::pin(check).await {
                     Some(why) => {
-                        let out = self.session.lobby_error(&why);
+                        let (id, args) = why.words(&name);
+                        let args: Vec<(&'static str, crate::lang::Value)> =
+                            args.into_iter().map(|(k, v)| (k, v.into())).collect();
+                        let text = self.session.words(id, &args);
+                        let out = self.session.lobby_error(&text);
                         return self.emit(out).await;
                     }
                     None => self.ctx.lobby.send(Command::SetName { id, name }).await,
@@ -923,15 +954,15 @@ impl Conn {
             Request::SetStones(stones) => {
                 self.stones_chosen = true;
                 match &self.account {
-                    Some(account) => {
-                        let after = self.stones_write.take();
-                        let write = accounts::keep_stones(&self.ctx.store, account, stones, after);
-                        self.stones_write = Some(write);
-                    }
+                    Some(account) => self.keep(account.clone(), Setting::Stones(stones)),
                     // A guest's choice goes with their resume codes.
                     None => lobby.send(Command::SetStones { id, stones }).await,
                 }
             }
+            Request::SetLanguage(lang) => match &self.account {
+                Some(account) => self.keep(account.clone(), Setting::Language(lang)),
+                None => lobby.send(Command::SetLanguage { id, lang }).await,
+            },
             Request::QuickMatch(kind) => lobby.send(Command::QuickMatch { id, kind }).await,
             Request::PlayComputer(kind, level, human_first) => {
                 lobby
@@ -1004,7 +1035,7 @@ impl Conn {
         let store = &self.ctx.store;
         let account = self.account.clone();
         let now = crate::store::now_ms();
-        let no_account = "guests have no account: connect with an SSH key to keep one";
+        let no_account = "records-guest-no-account";
         match (req, account.as_deref()) {
             (Request::Profile, None) => self.session.show_profile(None),
             (Request::Profile, Some(a)) => match within("profile", store.profile(a, now)).await {
@@ -1016,32 +1047,40 @@ impl Conn {
                     self.session.show_profile(Some(view))
                 }
                 Ok(None) => self.session.show_profile(None),
-                Err(e) => self.session.records_message(&e.to_string()),
+                Err(StoreAway) => self.records_words(STORE_AWAY),
             },
             (Request::Leaderboard(kind), me) => {
                 match within("leaderboard", store.leaderboard(kind, me, now)).await {
                     Ok(b) => self
                         .session
                         .show_leaderboard(records::leaderboard_view(&b, me)),
-                    Err(e) => self.session.records_message(&e.to_string()),
+                    Err(StoreAway) => self.records_words(STORE_AWAY),
                 }
             }
             (Request::Replay(game), Some(a)) => match within("game", store.game(&game)).await {
-                Ok(Some(g)) if records::played_in(&g, a) => match records::replay_view(&g) {
-                    Some(v) => self.session.show_replay(v),
-                    None => self.session.records_message("this game cannot be shown"),
-                },
-                Ok(_) => self.session.records_message("no such game among yours"),
-                Err(e) => self.session.records_message(&e.to_string()),
+                Ok(Some(g)) if records::played_in(&g, a) => {
+                    match records::replay_view(self.session.lang(), &g) {
+                        Some(v) => self.session.show_replay(v),
+                        None => {
+                            let text = self.session.words("records-game-unshown", &[]);
+                            self.session.records_message(&text)
+                        }
+                    }
+                }
+                Ok(_) => {
+                    let text = self.session.words("records-not-yours", &[]);
+                    self.session.records_message(&text)
+                }
+                Err(StoreAway) => self.records_words(STORE_AWAY),
             },
             (Request::Keys, Some(a)) => match within("keys", store.keys(a)).await {
                 Ok(keys) => self.session.show_keys(records::key_rows(&keys)),
-                Err(e) => self.session.records_message(&e.to_string()),
+                Err(StoreAway) => self.records_words(STORE_AWAY),
             },
             (Request::LinkCode, Some(a)) => {
                 match within("link code", store.create_link_code(a, now)).await {
                     Ok(code) => self.session.show_link_code(&code),
-                    Err(e) => self.session.records_message(&e.to_string()),
+                    Err(StoreAway) => self.records_words(STORE_AWAY),
                 }
             }
             (Request::RemoveKey(fp), Some(a)) => {
@@ -1049,15 +1088,17 @@ impl Conn {
                 let message = match removed {
                     Ok(Ok(())) => {
                         tracing::info!(session = self.id, account = a, "key removed");
-                        "key removed".to_string()
+                        "records-key-removed"
                     }
                     Ok(Err(crate::store::KeyError::Store(e))) => {
                         tracing::warn!(error = %e, "store error: key not removed");
-                        STORE_AWAY.to_string()
+                        STORE_AWAY
                     }
-                    Ok(Err(e)) => e.to_string(),
-                    Err(_) => STORE_AWAY.to_string(),
+                    Ok(Err(crate::store::KeyError::NotFound)) => "records-no-such-key",
+                    Ok(Err(crate::store::KeyError::LastKey)) => "records-last-key",
+                    Err(_) => STORE_AWAY,
                 };
+                let message = self.session.words(message, &[]);
                 let mut out = match within("keys", store.keys(a)).await {
                     Ok(keys) => self.session.show_keys(records::key_rows(&keys)),
                     Err(_) => Output::default(),
@@ -1066,7 +1107,7 @@ impl Conn {
                 out.bytes.extend(more.bytes);
                 out
             }
-            (_, _) => self.session.records_message(no_account),
+            (_, _) => self.records_words(no_account),
         }
     }
 
@@ -1078,15 +1119,29 @@ impl Conn {
         Box::pin(self.news_inline(msg))
     }
 
+    /// The message `id` on the records screen.
+    fn records_words(&mut self, id: &str) -> Output {
+        let text = self.session.words(id, &[]);
+        self.session.records_message(&text)
+    }
+
+    /// Keeps a setting the account's player chose, after the one before.
+    fn keep(&mut self, account: String, setting: Setting) {
+        let after = self.setting_write.take();
+        let write = accounts::keep_setting(&self.ctx.store, &account, setting, after);
+        self.setting_write = Some(write);
+    }
+
     /// `ssh FWDX@host` and no room has FWDX. An account keeps its own name
     /// (the one its profile and records show); a guest is FWDX unless an
     /// account has that name.
     async fn no_room_for_login(&mut self, code: String) -> Option<End> {
         let code = crate::text::sanitize(&code, crate::text::MAX_NAME_WIDTH);
         if self.account.is_some() {
-            let out = self.session.lobby_error(&format!(
-                "no room has the code {code}: you play under your account's name"
-            ));
+            let text = self
+                .session
+                .words("login-no-room-account", &[("code", code.as_str().into())]);
+            let out = self.session.lobby_error(&text);
             return self.emit(out).await;
         }
         // Only a name the store says is free: while it cannot tell, the
@@ -1094,17 +1149,16 @@ impl Conn {
         let taken = self.ctx.store.name_taken(&code);
         let why = match Box::pin(taken).await {
             Ok(None) => None,
-            Ok(Some(_)) => Some(format!("{code} belongs to a registered player")),
+            Ok(Some(_)) => Some("login-no-room-registered"),
             Err(e) => {
                 tracing::warn!(error = %e, "store unreachable: login name not checked");
-                Some("the store cannot check it as a name just now".to_string())
+                Some("login-no-room-unchecked")
             }
         };
         match why {
-            Some(why) => {
-                let out = self
-                    .session
-                    .lobby_error(&format!("no room has the code {code}, and {why}"));
+            Some(id) => {
+                let text = self.session.words(id, &[("code", code.as_str().into())]);
+                let out = self.session.lobby_error(&text);
                 self.emit(out).await
             }
             None => {
@@ -1126,7 +1180,8 @@ impl Conn {
         let out = match msg {
             ToSession::Name(n) => self.session.name_set(&n),
             ToSession::RoomCode(code) => self.session.room_code(&code),
-            ToSession::LobbyError(e) => {
+            ToSession::LobbyError(why) => {
+                let e = self.session.refusal_words(&why);
                 if self.session.in_game() {
                     self.session.notice(&e)
                 } else {
@@ -1135,10 +1190,13 @@ impl Conn {
             }
             ToSession::NoRoomForLogin(code) => return self.no_room_for_login(code).await,
             ToSession::Rejected(crate::protocol::Refusal::GameMoved) => self.game_moved(),
-            ToSession::Rejected(e) => self.session.move_rejected(&e.shown()),
+            ToSession::Rejected(e) => self.session.refused(&e),
             ToSession::Kick(m) => return Some(End::Message(m)),
             ToSession::Replaced(m) => return Some(End::Replaced(m)),
-            ToSession::Said(m) => self.session.notice(&m),
+            ToSession::Told(news) => {
+                let text = self.session.news_words(&news);
+                self.session.notice(&text)
+            }
             ToSession::Analysed(done) => {
                 self.analysing
                     .store(false, std::sync::atomic::Ordering::Relaxed);
@@ -1153,9 +1211,16 @@ impl Conn {
             ToSession::InvitationGone { from } => self.session.invitation_gone(from),
             // A guest back by a resume code: the stones they chose.
             ToSession::Waiting(news) => self.session.waiting_news(news.0, news.1),
-            ToSession::Stones(stones) => {
-                self.stones_chosen = true;
-                self.session.set_theme(stones)
+            ToSession::Prefs(prefs) => {
+                let mut out = Output::default();
+                if let Some(stones) = prefs.stones {
+                    self.stones_chosen = true;
+                    out = self.session.set_theme(stones);
+                }
+                if let Some(lang) = prefs.lang {
+                    out = self.session.set_lang(lang);
+                }
+                out
             }
             ToSession::Joined(link) | ToSession::Watching(link) => {
                 let watching = matches!(msg_kind, MsgKind::Watching);

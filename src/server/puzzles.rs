@@ -15,7 +15,8 @@ use crate::store::{Attempt, MAX_SKIPPED, Store, StoredPuzzle, day_start, now_ms}
 /// How long a person waits for the store's answer about a puzzle.
 const STORE_WAIT: Duration = Duration::from_secs(5);
 /// What a person reads when the store does not answer.
-const STORE_AWAY: &str = "the host's puzzles are not available right now: try again later";
+/// The message said when the store does not answer.
+const STORE_AWAY: &str = "puzzles-away";
 /// The lobby's header asks the store again after this long when it could
 /// not tell the day's puzzle.
 const DAILY_RETRY_MS: i64 = 60_000;
@@ -33,13 +34,38 @@ pub struct Daily {
 
 /// One read of the day's puzzle: the day's start, when it was read, and
 /// the puzzle's id and words (`None`: none, or the read failed).
-type DailyRead = (i64, i64, Option<(String, String)>);
+type DailyRead = (i64, i64, Option<(String, DailyWords)>);
+
+/// The day's puzzle in words: its game and task ("Connect Four, win in
+/// 2"), made in the reader's language ([`DailyWords::words`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyWords {
+    kind: Option<crate::game::GameKind>,
+    /// `None`: hold (the only move); `Some(None)`: a win; `Some(n)`: a
+    /// win in `n`.
+    win: Option<Option<i64>>,
+}
+
+impl DailyWords {
+    pub fn words(&self, lang: crate::lang::Lang) -> String {
+        let game = self
+            .kind
+            .map(|k| crate::session::words::game_name(lang, k))
+            .unwrap_or_default();
+        let what = match self.win {
+            None => lang.text("daily-hold"),
+            Some(Some(n)) => lang.text_with("daily-win-in", &[("count", n.into())]),
+            Some(None) => lang.text("daily-win"),
+        };
+        format!("{game}, {what}")
+    }
+}
 
 impl Daily {
     /// The day's puzzle: `(id, words)`, read from the store once a day
     /// (again a minute after a failed read); `None` when there are no
     /// puzzles.
-    pub async fn get(&self, store: &Store) -> Option<(String, String)> {
+    pub async fn get(&self, store: &Store) -> Option<(String, DailyWords)> {
         let now = now_ms();
         let day = day_start(now);
         {
@@ -66,14 +92,14 @@ impl Daily {
 
 /// The day's puzzle in words: its game and task ("Connect Four, win in
 /// 2"), for the lobby's header and the front page.
-fn daily_words(p: &StoredPuzzle) -> String {
-    let game = p.rules().map_or("", |r| r.kind().name());
-    let what = match (p.puzzle.kind.as_str(), p.puzzle.win_in) {
-        ("hold", _) => "the only move".to_string(),
-        (_, Some(n)) => format!("win in {n}"),
-        _ => "find the win".to_string(),
-    };
-    format!("{game}, {what}")
+fn daily_words(p: &StoredPuzzle) -> DailyWords {
+    DailyWords {
+        kind: p.rules().map(|r| r.kind()),
+        win: match (p.puzzle.kind.as_str(), p.puzzle.win_in) {
+            ("hold", _) => None,
+            (_, n) => Some(n),
+        },
+    }
 }
 
 /// The puzzles a session was shown last (at most [`MAX_SKIPPED`]): not
@@ -106,6 +132,7 @@ pub async fn find(
     account: Option<&str>,
     seen: &mut Seen,
     ask: PuzzleAsk,
+    lang: crate::lang::Lang,
 ) -> Result<PuzzleView, String> {
     let now = now_ms();
     let work = async {
@@ -145,14 +172,14 @@ pub async fn find(
         Ok(Ok(v)) => v,
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "store error: no puzzle");
-            return Err(STORE_AWAY.into());
+            return Err(lang.text(STORE_AWAY));
         }
-        Err(_) => return Err(STORE_AWAY.into()),
+        Err(_) => return Err(lang.text(STORE_AWAY)),
     };
     let Some(p) = found else {
         return Err(match account {
-            Some(_) => "no puzzle left for you: you have tried them all. The host makes more with `inarow puzzles build`.".into(),
-            None => "this host has no puzzles yet (its admin makes them with `inarow puzzles build`)".into(),
+            Some(_) => lang.text("puzzles-all-tried"),
+            None => lang.text("puzzles-none"),
         });
     };
     seen.add(&p.id);
@@ -162,7 +189,7 @@ pub async fn find(
         rated,
         standing.map(|s| round(s.rating.rating)),
     )
-    .ok_or_else(|| "this puzzle cannot be shown: try the next one (n)".to_string())
+    .ok_or_else(|| lang.text("puzzles-unshown"))
 }
 
 /// A stored puzzle as the screen shows it; `None` when it does not read.
@@ -210,6 +237,7 @@ pub async fn attempt(
     account: Option<&str>,
     a: PuzzleAttempt,
     refute: bool,
+    lang: crate::lang::Lang,
 ) -> PuzzleOutcome {
     let mut outcome = PuzzleOutcome::default();
     if let Some(account) = account {
@@ -220,13 +248,13 @@ pub async fn attempt(
             }
             Ok(Ok(Attempt::Repeat)) => outcome.repeat = true,
             Ok(Ok(Attempt::Unknown)) => {
-                outcome.trouble = Some("this puzzle is no longer kept: not rated".into());
+                outcome.trouble = Some(lang.text("puzzles-gone"));
             }
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "store error: puzzle attempt not recorded");
-                outcome.trouble = Some("not recorded: the host's records are away".into());
+                outcome.trouble = Some(lang.text("puzzles-not-recorded"));
             }
-            Err(_) => outcome.trouble = Some("not recorded: the host's records are away".into()),
+            Err(_) => outcome.trouble = Some(lang.text("puzzles-not-recorded")),
         }
     }
     if !a.solved && refute {

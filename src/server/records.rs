@@ -128,31 +128,25 @@ pub fn key_rows(keys: &[KeyInfo]) -> Vec<KeyRow> {
         .collect()
 }
 
-fn reason_text(g: &GameRecord) -> String {
-    let line = format!("{} in a line", number_word(g.k));
-    match g.reason {
-        Reason::Line => line,
-        Reason::Draw => "draw: the board is full".into(),
-        Reason::ForfeitLeft => "the other player left".into(),
-        Reason::ForfeitIdle => "the other player stopped moving".into(),
-        Reason::Flag => "the other player's time ran out".into(),
-        Reason::Resign => "the other player resigned".into(),
-        Reason::Aborted => "aborted".into(),
-    }
-}
-
-fn number_word(k: u8) -> String {
-    match k {
-        3 => "three".into(),
-        4 => "four".into(),
-        5 => "five".into(),
-        6 => "six".into(),
-        n => n.to_string(),
-    }
+/// How a recorded game ended, in `lang` (made here, for the screen of
+/// the person who asked for the replay).
+fn reason_text(lang: crate::lang::Lang, g: &GameRecord) -> String {
+    lang.text_with(
+        match g.reason {
+            Reason::Line => "replay-line",
+            Reason::Draw => "reason-full",
+            Reason::ForfeitLeft => "replay-other-left",
+            Reason::ForfeitIdle => "replay-other-idle",
+            Reason::Flag => "replay-other-flag",
+            Reason::Resign => "replay-other-resigned",
+            Reason::Aborted => "outcome-aborted",
+        },
+        &[("count", g.k.into())],
+    )
 }
 
 /// A recorded game for the replay screen; `None` when its rules are not valid.
-pub fn replay_view(g: &GameRecord) -> Option<ReplayView> {
+pub fn replay_view(lang: crate::lang::Lang, g: &GameRecord) -> Option<ReplayView> {
     let rules = g.rules()?;
     let first = usize::from(g.first.min(1));
     let seat_of_side = |side: Side| match side {
@@ -190,7 +184,7 @@ pub fn replay_view(g: &GameRecord) -> Option<ReplayView> {
         players,
         moves,
         winner,
-        reason: reason_text(g),
+        reason: reason_text(lang, g),
         date: date(g.started_ms),
         game_id: Some(g.id.clone()),
     })

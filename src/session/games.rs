@@ -104,14 +104,17 @@ impl GamesScreen {
         LiveAction::None
     }
 
-    pub fn frame(&self, name: &str, stats: &Stats) -> Frame {
-        let mut f = header(name, stats);
+    /// The list for a terminal `width` columns wide (rows narrow down to
+    /// it, the players' column first).
+    pub fn frame(&self, lang: crate::lang::Lang, name: &str, stats: &Stats, width: usize) -> Frame {
+        let row_width = ROW_WIDTH.min(width.saturating_sub(4)).max(44);
+        let mut f = header(lang, name, stats);
         let title = match &self.rows {
-            None => " Games in play: asking the lobby...".to_string(),
-            Some(r) if r.is_empty() => " Games in play: none just now".to_string(),
-            Some(r) => format!(" Games in play: {} to watch", r.len()),
+            None => lang.text("games-asking"),
+            Some(r) if r.is_empty() => lang.text("games-none"),
+            Some(r) => lang.text_with("games-to-watch", &[("count", r.len().into())]),
         };
-        f.push(Line::styled(title, Style::PLAIN.bold()));
+        f.push(Line::styled(format!(" {title}"), Style::PLAIN.bold()));
         f.blank();
         let rows = self.rows.as_deref().unwrap_or(&[]);
         let start = window_start(self.selected, rows.len(), PAGE);
@@ -119,9 +122,9 @@ impl GamesScreen {
         // The game column as wide as its widest entry ("Connect Four 7x6
         // rated"); the players have the rest of the row.
         let game_of = |g: &GameSummary| {
-            let game = text::sanitize(&g.game, GAME_MAX);
+            let game = summary_game(lang, g);
             if g.rated {
-                format!("{game} rated")
+                format!("{game} {}", lang.text("title-rated"))
             } else {
                 game
             }
@@ -133,14 +136,19 @@ impl GamesScreen {
             .unwrap_or(0)
             .max(4)
             + 1;
-        let players_w = ROW_WIDTH - game_w - 6 - 9;
+        let players_w = row_width.saturating_sub(game_w + 6 + 9).max(12);
+        let head = |id: &str, w: usize| {
+            let t = lang.text(id);
+            let pad = " ".repeat(w.saturating_sub(text::width(&t)));
+            (t, pad)
+        };
+        let (moves, moves_pad) = head("games-moves", 6);
+        let (watching, watching_pad) = head("games-watching", 9);
         f.push(Line::styled(
             format!(
-                "   {}{}{:>6}{:>9}",
-                pad("game", game_w),
-                pad("players", players_w),
-                "moves",
-                "watching"
+                "   {}{}{moves_pad}{moves}{watching_pad}{watching}",
+                pad(&lang.text("games-game"), game_w),
+                pad(&lang.text("games-players"), players_w),
             ),
             Style::PLAIN.dim(),
         ));
@@ -150,7 +158,7 @@ impl GamesScreen {
             let row = format!(
                 "{}{}{:>6}{:>9}",
                 pad(&game_of(g), game_w),
-                pad(&players_text(g, players_w - 1), players_w),
+                pad(&players_text(lang, g, players_w - 1), players_w),
                 g.moves,
                 g.watchers
             );
@@ -161,7 +169,7 @@ impl GamesScreen {
             shown,
             (self.selected, start, rows.len()),
             self.message.as_deref(),
-            " arrows choose, Enter watches, r refreshes, Esc back; ? help",
+            &format!(" {}", lang.text("games-keys")),
         );
         f
     }
@@ -195,30 +203,58 @@ fn bare_name(name: &str) -> &str {
 /// the names (colour, rating), else each name shortened at a word with
 /// `…`; never a word cut in half (a host name longer than 12 columns is
 /// abbreviated with `…`).
-fn players_text(g: &GameSummary, max: usize) -> String {
+fn players_text(lang: crate::lang::Lang, g: &GameSummary, max: usize) -> String {
     let at = g
         .host
         .as_ref()
-        .map(|h| format!(" (on {})", text::shorten(h, 12)))
+        .map(|h| {
+            let on = lang.text_with("doing-on-host", &[("host", text::shorten(h, 12).into())]);
+            format!(" ({on})")
+        })
         .unwrap_or_default();
     let room = max.saturating_sub(text::width(&at));
-    let [a, b] = g.players.each_ref().map(|p| text::sanitize(p, usize::MAX));
-    let whole = format!("{a} vs {b}");
+    let [a, b] = summary_players(lang, g);
+    let vs = lang.text("players-vs");
+    let whole = format!("{a} {vs} {b}");
     if text::width(&whole) <= room {
         return format!("{whole}{at}");
     }
     let (a, b) = (bare_name(&a), bare_name(&b));
-    let bare = format!("{a} vs {b}");
+    let bare = format!("{a} {vs} {b}");
     if text::width(&bare) <= room {
         return format!("{bare}{at}");
     }
-    let names = room.saturating_sub(4);
+    let names = room.saturating_sub(text::width(&vs) + 2);
     let a = text::shorten(
         a,
         names.div_ceil(2).max(names.saturating_sub(text::width(b))),
     );
     let b = text::shorten(b, names.saturating_sub(text::width(&a)));
-    format!("{a} vs {b}{at}")
+    format!("{a} {vs} {b}{at}")
+}
+
+/// A game in play's rules in `lang` (as its host said them, from a host
+/// of an older version).
+pub fn summary_game(lang: crate::lang::Lang, g: &GameSummary) -> String {
+    match g.facts.as_ref().and_then(|f| f.rules()) {
+        Some(r) => super::words::rules(lang, &r),
+        None => text::sanitize(&g.game, GAME_MAX),
+    }
+}
+
+/// Both players of a game in play in `lang`, with their colours and
+/// ratings (as their host said them, from a host of an older version).
+pub fn summary_players(lang: crate::lang::Lang, g: &GameSummary) -> [String; 2] {
+    [0, 1].map(|i| match g.facts.as_ref().and_then(|f| f.seat(i)) {
+        Some(seat) => {
+            let label = super::words::seat(lang, &seat);
+            match seat.rating {
+                Some(r) => format!("{label} {r}"),
+                None => label,
+            }
+        }
+        None => text::sanitize(&g.players[i], usize::MAX),
+    })
 }
 
 /// A page of a list: the `shown` rows (the window from `start` of `len`
@@ -274,6 +310,7 @@ mod tests {
             moves: room as usize,
             watchers: 0,
             host: None,
+            facts: None,
         }
     }
 
@@ -302,7 +339,9 @@ mod tests {
         );
         longer.host = Some("europe-west-host-1".into());
         s.set_games(vec![long, longer, row(3, "ann", "bob")]);
-        let text = s.frame("me", &Stats::default()).to_plain("\n");
+        let text = s
+            .frame(crate::lang::Lang::En, "me", &Stats::default(), 80)
+            .to_plain("\n");
         assert!(text.contains("Connect Four 7x6 rated "), "{text}");
         assert!(text.contains("Guest7071 vs Computer"), "{text}");
         assert!(text.contains(" (on h1) "), "{text}");
@@ -331,11 +370,15 @@ mod tests {
         let mut rows: Vec<GameSummary> = (1..=30).map(|i| row(i, "ann", "bob")).collect();
         rows[0].players[0] = "evil\x1b[2Jname".into();
         s.set_games(rows);
-        let text = s.frame("me", &Stats::default()).to_plain("\n");
+        let text = s
+            .frame(crate::lang::Lang::En, "me", &Stats::default(), 80)
+            .to_plain("\n");
         assert!(!text.contains('\x1b'), "{text}");
         assert!(text.contains("1-12 of 30"), "{text}");
         s.handle(Key::End);
-        let text = s.frame("me", &Stats::default()).to_plain("\n");
+        let text = s
+            .frame(crate::lang::Lang::En, "me", &Stats::default(), 80)
+            .to_plain("\n");
         assert!(text.contains("19-30 of 30"), "{text}");
         assert_eq!(s.handle(Key::Enter), LiveAction::Watch(30));
         // A click on the first row shown watches that game.

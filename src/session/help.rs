@@ -1,8 +1,13 @@
 //! The help screen (`?` or F1): the keys of the screen it was opened from
-//! and, in a game, its rules in a few lines. Any key closes it.
+//! and, in a game, its rules in a few lines, in the viewer's language.
+//! Any key closes it.
+
+use fluent_templates::fluent_bundle::FluentValue;
 
 use crate::game::{GameKind, Rules};
+use crate::lang::Lang;
 use crate::term::screen::{Frame, Line, Style};
+use crate::text::{width, wrap};
 
 /// Which screen help was asked on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,89 +30,73 @@ pub enum HelpTopic {
     },
 }
 
-/// The rules of a game in a few lines.
-pub fn rules_lines(rules: &Rules) -> Vec<String> {
+/// The rules of a game in a few words (one paragraph, for wrapping).
+pub fn rules_text(lang: Lang, rules: &Rules) -> String {
+    let args = [
+        ("width", FluentValue::from(rules.width())),
+        ("height", FluentValue::from(rules.height())),
+    ];
     match rules.kind() {
-        GameKind::ConnectFour => vec![
-            format!(
-                "Connect Four, {}x{}: take turns dropping a stone into",
-                rules.width(),
-                rules.height()
-            ),
-            "a column; it falls to the lowest free cell. Four stones".into(),
-            "in a line (across, up and down, or diagonal) win;".into(),
-            "a full board is a draw.".into(),
-        ],
-        GameKind::Renju => vec![
-            format!(
-                "Renju, {}x{}: take turns placing a stone on a free point.",
-                rules.width(),
-                rules.height()
-            ),
-            "Five in a row wins. The first player (\"black\" in the".into(),
-            "rules, whatever the colour) may not make two threes or".into(),
-            "two fours at once, nor six or more in a row (marked x on".into(),
-            "their turn); five wins even so. The second player may".into(),
-            "play anywhere and wins with five or more.".into(),
-        ],
-        GameKind::Gomoku => vec![
-            format!(
-                "Gomoku, {}x{}: take turns placing a stone on a free point.",
-                rules.width(),
-                rules.height()
-            ),
-            "Five stones in a row (across, up and down, or diagonal)".into(),
-            if rules.is_exact() {
-                "win; six or more in a row do not count.".into()
-            } else {
-                "win; so do six or more.".into()
-            },
-            "A full board is a draw.".into(),
-        ],
+        GameKind::ConnectFour => lang.text_with("rules-connect4", &args),
+        GameKind::Renju => lang.text_with("rules-renju", &args),
+        GameKind::Gomoku if rules.is_exact() => lang.text_with("rules-gomoku-exact", &args),
+        GameKind::Gomoku => lang.text_with("rules-gomoku", &args),
     }
 }
 
-fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
+/// The rules of a game, wrapped to `cols` columns.
+pub fn rules_lines(lang: Lang, rules: &Rules, cols: usize) -> Vec<String> {
+    wrap(&rules_text(lang, rules), cols)
+}
+
+/// The keys of `topic`: (key, message id of what it does).
+fn key_lines(topic: HelpTopic, lang: Lang) -> Vec<(String, String)> {
     let mut keys: Vec<(String, String)> = Vec::new();
-    let mut add = |k: &str, v: String| keys.push((k.to_string(), v));
+    // A key named in words (arrows...) is a message too.
+    let mut add = |k: &str, v: &str| {
+        let key = if k.starts_with("help-key-") {
+            lang.text(k)
+        } else {
+            k.to_string()
+        };
+        keys.push((key, lang.text(v)))
+    };
     match topic {
         HelpTopic::Setup | HelpTopic::Lobby => {
-            add("arrows, Enter", "move through a menu and choose".into());
-            add("[key]", "the key in brackets chooses that entry".into());
-            add("Esc", "back one step (clears a field)".into());
+            add("help-key-menu", "help-menu");
+            add("help-key-bracket", "help-bracket");
+            add("Esc", "help-esc-back");
             if topic == HelpTopic::Lobby {
-                add("j", "join a friend: type their room code".into());
-                add("t", "stones as emoji or as letters".into());
-                add("p", "your profile: ratings, games, replays, keys".into());
-                add("l", "the leaderboard of each game".into());
-                add("w", "watch a game in play".into());
-                add("o", "who is online: invite someone to a game".into());
-                add("z", "puzzles from real games (rated)".into());
+                add("j", "help-lobby-join");
+                add("t", "help-lobby-stones");
+                add("p", "help-lobby-profile");
+                add("l", "help-lobby-leaderboard");
+                add("w", "help-lobby-watch");
+                add("o", "help-lobby-online");
+                add("z", "help-lobby-puzzles");
+                add("L", "help-lobby-language");
             }
-            add("click", "choose an entry with the mouse".into());
+            add("help-key-click", "help-click-menu");
         }
         HelpTopic::Waiting => {
-            add("Esc or q", "stop waiting, back to the lobby".into());
+            add("help-key-esc-q", "help-waiting-stop");
         }
         HelpTopic::Records => {
-            add("up, down", "choose a game or a key; scroll".into());
-            add("Enter", "replay the chosen game".into());
-            add(
-                "left, right",
-                "replay: one move; leaderboard: other game".into(),
-            );
-            add("Home, End", "replay: first and last move".into());
-            add("k", "profile: your keys and link codes".into());
-            add("d, g", "keys: remove the chosen key; a link code".into());
-            add("Esc or q", "back".into());
+            add("help-key-up-down", "help-records-choose");
+            add("Enter", "help-records-replay");
+            add("help-key-left-right", "help-records-step");
+            add("Home, End", "help-records-ends");
+            add("k", "help-records-keys");
+            add("d, g", "help-records-key-actions");
+            add("help-key-esc-q", "help-back");
         }
         HelpTopic::Puzzles => {
-            add("1-7, arrows", "Connect Four: a column, Enter drops".into());
-            add("h8, arrows", "Gomoku: type a point or move, Enter".into());
-            add("the line", "play on: the host answers each move".into());
-            add("n, d", "after a puzzle: the next one, the daily".into());
-            add("s", "after a puzzle: show the solution".into());
-            add("Esc", "back to the lobby".into());
+            add("help-key-puzzle-column", "help-puzzle-column");
+            add("help-key-puzzle-point", "help-puzzle-point");
+            add("help-key-the-line", "help-puzzle-line");
+            add("n, d", "help-puzzle-next");
+            add("s", "help-puzzle-solution");
+            add("Esc", "help-puzzle-back");
         }
         HelpTopic::Game {
             rules,
@@ -116,68 +105,99 @@ fn key_lines(topic: HelpTopic) -> Vec<(String, String)> {
         } => {
             match rules.kind() {
                 GameKind::ConnectFour => {
-                    add("left, right", "move the stone over the columns".into());
-                    add("Enter, Space", "drop it".into());
-                    add(&rules.move_hint(), "choose that column, then Enter".into());
+                    add("help-key-left-right", "help-game-column");
+                    add("Enter, Space", "help-game-drop");
+                    add(
+                        &crate::session::words::move_hint(lang, &rules),
+                        "help-game-typed-column",
+                    );
                 }
                 GameKind::Gomoku | GameKind::Renju => {
-                    add("arrows", "move the cursor".into());
-                    add("Enter, Space", "place a stone".into());
-                    add("h8 or 8,h", "type a point (column, row), then Enter".into());
+                    add("help-key-arrows", "help-game-cursor");
+                    add("Enter, Space", "help-game-place");
+                    add("help-key-typed-point", "help-game-typed-point");
                 }
             }
-            add("click", "play where you click".into());
-            add("!", "resign (asks first)".into());
+            add("help-key-click", "help-game-click");
+            add("!", "help-game-resign");
             if computer {
-                add("u", "take back your last move".into());
+                add("u", "help-game-undo");
             } else {
-                add("=, -", "offer a draw or accept an offer; decline".into());
-                add("u", "ask to take back your move (casual)".into());
+                add("=, -", "help-game-draw");
+                add("u", "help-game-takeback");
                 if rules.kind() != GameKind::ConnectFour {
-                    add("1, 2, 3", "swap2 opening: choose as shown".into());
+                    add("1, 2, 3", "help-game-swap2");
                 }
             }
             if remote && !computer {
-                add("w", "claim the win (no clock, opponent idle)".into());
+                add("w", "help-game-claim");
             }
             if remote {
-                add("Tab", "chat: Enter sends, Esc closes; /mute".into());
-                add("q", "leave the game (asks first: you lose it)".into());
-                add("after a game", "r rematch, l lobby, q quit".into());
+                add("Tab", "help-game-chat");
+                add("q", "help-game-leave");
+                add("help-key-after-game", "help-game-after-remote");
             } else {
-                add("q", "quit (asks first)".into());
-                add("after a game", "r play again, m menu, q quit".into());
+                add("q", "help-game-quit");
+                add("help-key-after-game", "help-game-after-local");
             }
         }
     }
-    add("? or F1", "this help".into());
-    add("Ctrl-L", "redraw the screen".into());
-    add("Ctrl-C", "quit at once".into());
+    add("help-key-help", "help-this");
+    add("Ctrl-L", "help-redraw");
+    add("Ctrl-C", "help-quit-now");
     keys
 }
 
-/// The help screen for `topic`.
-pub fn frame(topic: HelpTopic) -> Frame {
+/// The help screen for `topic` in `lang`, for a terminal of `cols` x
+/// `rows`: what each key does wrapped beside it by display width; a
+/// game's rules under them when they fit.
+pub fn frame(topic: HelpTopic, lang: Lang, cols: usize, rows: usize) -> Frame {
+    let cols = cols.max(40);
+    let keys = key_lines(topic, lang);
+    let key_col = keys
+        .iter()
+        .map(|(k, _)| width(k))
+        .max()
+        .unwrap_or(0)
+        .clamp(8, 16)
+        + 2;
     let mut f = Frame::new();
-    f.push(Line::styled(" Help", Style::PLAIN.bold()));
+    f.push(Line::styled(
+        format!(" {}", lang.text("help-title")),
+        Style::PLAIN.bold(),
+    ));
     f.blank();
-    for (key, what) in key_lines(topic) {
-        let mut l = Line::new();
-        l.push(format!("   {key:<14}"), Style::PLAIN.bold());
-        l.push(what, Style::PLAIN);
-        f.push(l);
+    for (key, what) in keys {
+        let indent = 3 + key_col;
+        let lines = wrap(&what, cols.saturating_sub(indent + 1).max(10));
+        for (i, text) in lines.into_iter().enumerate() {
+            let mut l = Line::new();
+            if i == 0 {
+                let pad = key_col.saturating_sub(width(&key));
+                l.push(format!("   {key}{}", " ".repeat(pad)), Style::PLAIN.bold());
+            } else {
+                l.push(" ".repeat(indent), Style::PLAIN);
+            }
+            l.push(text, Style::PLAIN);
+            f.push(l);
+        }
     }
+    let back = Line::styled(
+        format!(" {}", lang.text("help-any-key")),
+        Style::PLAIN.dim(),
+    );
     if let HelpTopic::Game { rules, .. } = topic {
-        f.blank();
-        for line in rules_lines(&rules) {
-            f.push(Line::plain(format!(" {line}")));
+        let rules = rules_lines(lang, &rules, cols.saturating_sub(2));
+        // The rules only where they fit with the keys.
+        if f.height() + rules.len() + 3 <= rows {
+            f.blank();
+            for line in rules {
+                f.push(Line::plain(format!(" {line}")));
+            }
         }
     }
     f.blank();
-    f.push(Line::styled(
-        " Press any key to go back.",
-        Style::PLAIN.dim(),
-    ));
+    f.push(back);
     f
 }
 
@@ -185,39 +205,67 @@ pub fn frame(topic: HelpTopic) -> Frame {
 mod tests {
     use super::*;
 
-    #[test]
-    fn game_help_names_keys_and_rules() {
-        let text = frame(HelpTopic::Game {
-            rules: Rules::connect_four(),
-            remote: true,
-            computer: true,
-        })
-        .to_plain("\n");
-        assert!(text.contains("take back your last move"), "{text}");
-        assert!(text.contains("Four stones"), "{text}");
-        assert!(text.contains("leave the game"), "{text}");
-        let lobby = frame(HelpTopic::Lobby).to_plain("\n");
-        assert!(lobby.contains("join a friend") && !lobby.contains("take back"));
-        // Fits an 80x24 terminal and a narrow one.
-        for topic in [
+    fn topics() -> Vec<HelpTopic> {
+        let mut all = vec![
             HelpTopic::Lobby,
             HelpTopic::Setup,
             HelpTopic::Waiting,
             HelpTopic::Records,
             HelpTopic::Puzzles,
+        ];
+        for rules in [Rules::connect_four(), Rules::gomoku(), Rules::renju()] {
+            for (remote, computer) in [(false, true), (true, true), (true, false), (false, false)] {
+                all.push(HelpTopic::Game {
+                    rules,
+                    remote,
+                    computer,
+                });
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn game_help_names_keys_and_rules() {
+        let text = frame(
             HelpTopic::Game {
-                rules: Rules::gomoku(),
-                remote: false,
+                rules: Rules::connect_four(),
+                remote: true,
                 computer: true,
             },
-            HelpTopic::Game {
-                rules: Rules::gomoku(),
-                remote: true,
-                computer: false,
-            },
-        ] {
-            let f = frame(topic);
-            assert!(f.height() <= 24 && f.width() <= 64, "{}", f.to_plain("\n"));
+            Lang::En,
+            80,
+            24,
+        )
+        .to_plain("\n");
+        assert!(text.contains("take back your last move"), "{text}");
+        assert!(text.contains("Four stones"), "{text}");
+        assert!(text.contains("leave the game"), "{text}");
+        let lobby = frame(HelpTopic::Lobby, Lang::En, 80, 24).to_plain("\n");
+        assert!(lobby.contains("join a friend") && !lobby.contains("take back"));
+        let de = frame(HelpTopic::Lobby, Lang::De, 80, 24).to_plain("\n");
+        assert!(de.contains("Hilfe") && de.contains("Sprache"), "{de}");
+        let zh = frame(HelpTopic::Lobby, Lang::ZhTw, 80, 24).to_plain("\n");
+        assert!(zh.contains("說明"), "{zh}");
+    }
+
+    #[test]
+    fn help_fits_the_smallest_screen_in_every_language() {
+        for lang in Lang::ALL {
+            for topic in topics() {
+                let f = frame(topic, lang, 60, 24);
+                let text = f.to_plain("\n");
+                assert!(
+                    f.height() <= 24 && f.width() <= 60,
+                    "{lang:?} {topic:?}\n{text}"
+                );
+                // In a game the rules are there on a normal terminal.
+                if let HelpTopic::Game { rules, .. } = topic {
+                    let tall = frame(topic, lang, 80, 30).to_plain("\n");
+                    let first = rules_lines(lang, &rules, 78).remove(0);
+                    assert!(tall.contains(&first), "{lang:?} {topic:?}\n{tall}");
+                }
+            }
         }
     }
 }

@@ -217,7 +217,8 @@ impl Session {
             }
             RemoteAction::Profile => {
                 let Some(r) = &self.remote else { return };
-                let screen = RecordsScreen::profile(game_kinds(&r.opts), &r.opts.join_hint);
+                let screen =
+                    RecordsScreen::profile(game_kinds(&r.opts), &r.opts.join_hint, self.lang);
                 let back = self.lobby_game();
                 self.state = State::Records(Box::new(screen), back);
                 out.requests.push(Request::Profile);
@@ -233,12 +234,25 @@ impl Session {
             RemoteAction::People => {
                 let Some(r) = &self.remote else { return };
                 let back = self.lobby_game();
-                self.state = State::People(Box::new(PeopleScreen::new(r.opts.games.clone())), back);
+                self.state = State::People(
+                    Box::new(PeopleScreen::new(r.opts.games.clone(), self.lang)),
+                    back,
+                );
                 out.requests.push(Request::People);
+            }
+            RemoteAction::Language(lang) => {
+                self.lang = lang;
+                if let Some(r) = &mut self.remote {
+                    r.opts.lang = lang;
+                }
+                self.screen.invalidate();
+                out.requests.push(Request::SetLanguage(lang));
             }
             RemoteAction::Puzzles => {
                 let back = self.lobby_game();
-                self.state = State::Puzzle(Box::default(), back);
+                let mut screen = Box::<super::puzzle::PuzzleScreen>::default();
+                screen.lang = self.lang;
+                self.state = State::Puzzle(screen, back);
                 out.requests.push(Request::Puzzle(PuzzleAsk::Start));
             }
             RemoteAction::Leaderboard(kind) => {
@@ -250,7 +264,7 @@ impl Session {
                 } else {
                     kinds.first().copied().unwrap_or(kind)
                 };
-                let screen = RecordsScreen::leaderboard(kind, kinds, &r.opts.join_hint);
+                let screen = RecordsScreen::leaderboard(kind, kinds, &r.opts.join_hint, self.lang);
                 let back = self.lobby_game();
                 self.state = State::Records(Box::new(screen), back);
                 out.requests.push(Request::Leaderboard(kind));
@@ -284,6 +298,8 @@ impl Session {
         if let Some(from) = self.invitation_showing().map(|i| i.from) {
             let accept = match key {
                 Key::Char('y' | 'Y') => Some(true),
+                // Ja, in German.
+                Key::Char('j' | 'J') if self.lang == crate::lang::Lang::De => Some(true),
                 Key::Char('n' | 'N') | Key::Esc => Some(false),
                 _ => None,
             };

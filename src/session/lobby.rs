@@ -18,14 +18,7 @@ pub use crate::presence::{Nearest, Stats};
 use crate::lang::Lang;
 use fluent_templates::fluent_bundle::FluentValue;
 
-/// A game's name in `lang`: Connect Four, Vier Gewinnt, 四子棋.
-pub fn game_name(lang: Lang, kind: GameKind) -> String {
-    lang.text(match kind {
-        GameKind::ConnectFour => "game-connect4",
-        GameKind::Gomoku => "game-gomoku",
-        GameKind::Renju => "game-renju",
-    })
-}
+pub use super::words::game_name;
 
 /// Fixed facts of a remote session.
 #[derive(Debug, Clone)]
@@ -103,6 +96,8 @@ pub enum RemoteAction {
     People,
     /// `[z] Puzzles`.
     Puzzles,
+    /// `[L]`: read the screens in this language from now on.
+    Language(Lang),
     Quit,
 }
 
@@ -126,6 +121,8 @@ enum Choice {
     Watch,
     People,
     Puzzles,
+    /// The next language (English, Deutsch, 繁體中文).
+    Language,
     Back,
     KeepWaiting,
     Quit,
@@ -162,6 +159,8 @@ pub struct LobbyScreen {
     name_refusals: u8,
     /// The language the person reads.
     lang: Lang,
+    /// The host offers one game: its menu is the top one.
+    single_game: bool,
 }
 
 /// Names a person may have refused at the name prompt before the lobby
@@ -197,51 +196,85 @@ const LOBBY_MENU_TOP: usize = 4;
 /// Line index of the first menu entry in the quick-match wait (for clicks).
 const MENU_TOP: usize = 6;
 
-fn level_menu(kind: GameKind) -> Menu<Choice> {
+fn level_menu(lang: Lang, kind: GameKind) -> Menu<Choice> {
     let levels = Level::for_game(kind).iter().map(|&l| {
-        let mut name = l.name().to_string();
-        name[..1].make_ascii_uppercase();
-        (name, l.describe(kind).to_string(), Choice::Level(l))
+        let name = capitalised(&super::words::level(lang, l));
+        (
+            name,
+            super::words::level_detail(lang, kind, l),
+            Choice::Level(l),
+        )
     });
     Menu::numbered(levels)
 }
 
+/// Text with its first letter in upper case (a menu entry's name).
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// The levels, and an entry that says and changes who moves first.
-fn levels_with_first(kind: GameKind, first: Option<bool>) -> Menu<Choice> {
-    let who = match first {
-        None => "either of you, drawn at random",
-        Some(true) => "you",
-        Some(false) => "the computer",
-    };
-    level_menu(kind).entry('f', "Who moves first", who, Choice::First)
+fn levels_with_first(lang: Lang, kind: GameKind, first: Option<bool>) -> Menu<Choice> {
+    let who = lang.text(match first {
+        None => "first-random",
+        Some(true) => "first-you",
+        Some(false) => "first-computer",
+    });
+    level_menu(lang, kind).entry('f', lang.text("first-who"), who, Choice::First)
 }
 
 /// The entries every top lobby menu has, with the same keys everywhere.
-fn with_common_entries(m: Menu<Choice>) -> Menu<Choice> {
+fn with_common_entries(lang: Lang, m: Menu<Choice>) -> Menu<Choice> {
+    let t = |id: &str| lang.text(id);
+    m.entry('j', t("lobby-join"), t("lobby-join-detail"), Choice::Join)
+        .entry('n', t("lobby-name"), "", Choice::Name)
+        .entry('c', t("lobby-colour"), "", Choice::ColourMenu)
+        .entry(
+            'p',
+            t("lobby-profile"),
+            t("lobby-profile-detail"),
+            Choice::Profile,
+        )
+        .entry('l', t("lobby-leaderboard"), "", Choice::Leaderboard)
+        .entry(
+            'w',
+            t("lobby-watch"),
+            t("lobby-watch-detail"),
+            Choice::Watch,
+        )
+        .entry(
+            'o',
+            t("lobby-online"),
+            t("lobby-online-detail"),
+            Choice::People,
+        )
+        .entry(
+            't',
+            t("lobby-stones"),
+            t("lobby-stones-detail"),
+            Choice::Theme,
+        )
+        .entry(
+            'z',
+            t("lobby-puzzles"),
+            t("lobby-puzzles-detail"),
+            Choice::Puzzles,
+        )
+}
+
+/// The entry that switches the language (`L`): on the top menu only (the
+/// game's menu has no row to spare on a 24-row terminal; the key works
+/// there too).
+fn with_language(lang: Lang, m: Menu<Choice>) -> Menu<Choice> {
     m.entry(
-        'j',
-        "Join a friend",
-        "type the room code they gave you",
-        Choice::Join,
+        'L',
+        lang.text("lobby-language"),
+        lang.text("lobby-language-detail"),
+        Choice::Language,
     )
-    .entry('n', "Change your name", "", Choice::Name)
-    .entry('c', "Your colour", "", Choice::ColourMenu)
-    .entry(
-        'p',
-        "Your profile",
-        "ratings, games, replays",
-        Choice::Profile,
-    )
-    .entry('l', "Leaderboard", "", Choice::Leaderboard)
-    .entry('w', "Watch a game", "the games in play", Choice::Watch)
-    .entry(
-        'o',
-        "Who is online",
-        "invite someone to a game",
-        Choice::People,
-    )
-    .entry('t', "Stones", "emoji or letters", Choice::Theme)
-    .entry('z', "Puzzles", "positions from real games", Choice::Puzzles)
 }
 
 /// Room codes are typed with these characters (upper or lower case).
@@ -265,6 +298,7 @@ impl LobbyScreen {
             name_sent: false,
             name_refusals: 0,
             lang: opts.lang,
+            single_game: opts.games.len() == 1,
         };
         if opts.ask_name {
             s.first_prompt = true;
@@ -345,6 +379,34 @@ impl LobbyScreen {
         }
     }
 
+    /// Reads the lobby in `lang` from now on: the menu showing is made
+    /// again in it (a name or code being typed stays as it is).
+    pub fn set_lang(&mut self, lang: Lang, opts: &RemoteOptions) {
+        self.lang = lang;
+        match &self.step {
+            Step::Games(_) => self.show_games(opts),
+            Step::Actions(r, _) => {
+                let r = *r;
+                self.show_actions(r);
+                if let Step::Actions(_, m) = &mut self.step {
+                    *m = std::mem::take(m).select_where(|c| *c == Choice::Language);
+                }
+            }
+            Step::Levels(r, _, first) => {
+                let (r, first) = (*r, *first);
+                self.step = Step::Levels(r, levels_with_first(lang, r.kind(), first), first);
+            }
+            Step::Colours(_) => {
+                self.step = Step::Games(Menu::new());
+                self.choose(Choice::ColourMenu, opts);
+            }
+            Step::Name(_) | Step::JoinCode(_) => {}
+        }
+        if let Step::Games(m) = &mut self.step {
+            *m = std::mem::take(m).select_where(|c| *c == Choice::Language);
+        }
+    }
+
     fn show_games(&mut self, opts: &RemoteOptions) {
         if opts.games.len() == 1 {
             self.show_actions(opts.games[0]);
@@ -366,7 +428,12 @@ impl LobbyScreen {
             };
             (game_name(lang, r.kind()), detail, Choice::Game(*r))
         }));
-        m = with_common_entries(m).entry('q', lang.text("lobby-quit"), "", Choice::Quit);
+        m = with_language(lang, with_common_entries(lang, m)).entry(
+            'q',
+            lang.text("lobby-quit"),
+            "",
+            Choice::Quit,
+        );
         // The screen most people idle on: no spare room kept.
         m.entries.shrink_to_fit();
         if let Some(cur) = self.current {
@@ -405,9 +472,15 @@ impl LobbyScreen {
                 Choice::InviteRated,
             );
         }
-        let m = with_common_entries(m)
-            .entry('b', t("lobby-back"), t("lobby-back-detail"), Choice::Back)
-            .entry('q', t("lobby-quit"), "", Choice::Quit);
+        let m = with_common_entries(self.lang, m);
+        // The top menu when the host offers one game: no other games to go
+        // back to, and the language's entry in their place.
+        let m = if self.single_game {
+            with_language(self.lang, m)
+        } else {
+            m.entry('b', t("lobby-back"), t("lobby-back-detail"), Choice::Back)
+        };
+        let m = m.entry('q', t("lobby-quit"), "", Choice::Quit);
         self.step = Step::Actions(rules, m);
     }
 
@@ -432,6 +505,16 @@ impl LobbyScreen {
             (Choice::Watch, _) => return RemoteAction::Games,
             (Choice::People, _) => return RemoteAction::People,
             (Choice::Puzzles, _) => return RemoteAction::Puzzles,
+            (Choice::Language, _) => {
+                let next = Lang::ALL
+                    .into_iter()
+                    .cycle()
+                    .skip_while(|l| *l != self.lang)
+                    .nth(1)
+                    .unwrap_or_default();
+                self.set_lang(next, opts);
+                return RemoteAction::Language(next);
+            }
             (Choice::Leaderboard, _) => {
                 let kind = self
                     .current
@@ -440,15 +523,15 @@ impl LobbyScreen {
                 return RemoteAction::Leaderboard(kind);
             }
             (Choice::ColourMenu, _) => {
-                let mut m = Menu::numbered(
-                    Colour::ALL
-                        .into_iter()
-                        .map(|c| (c.name().to_string(), String::new(), Choice::Colour(Some(c)))),
-                );
+                let lang = self.lang;
+                let mut m = Menu::numbered(Colour::ALL.into_iter().map(|c| {
+                    let name = super::words::colour(lang, c);
+                    (name, String::new(), Choice::Colour(Some(c)))
+                }));
                 m = m.entry(
                     '0',
-                    "No preference",
-                    "a colour is drawn for each game",
+                    lang.text("colour-any"),
+                    lang.text("colour-any-detail"),
                     Choice::Colour(None),
                 );
                 self.step = Step::Colours(m);
@@ -466,7 +549,7 @@ impl LobbyScreen {
             }
             (Choice::Computer, Step::Actions(r, _)) => {
                 let default = Level::default_for(r.kind());
-                let m = levels_with_first(r.kind(), self.first)
+                let m = levels_with_first(self.lang, r.kind(), self.first)
                     .select_where(|c| *c == Choice::Level(default));
                 self.step = Step::Levels(r, m, self.first);
             }
@@ -480,7 +563,8 @@ impl LobbyScreen {
                     Some(false) => None,
                 };
                 self.first = next;
-                let m = levels_with_first(r.kind(), next).select_where(|c| *c == Choice::First);
+                let m = levels_with_first(self.lang, r.kind(), next)
+                    .select_where(|c| *c == Choice::First);
                 self.step = Step::Levels(r, m, next);
             }
             _ => {}
@@ -531,7 +615,7 @@ impl LobbyScreen {
             },
             Step::JoinCode(field) => match field.handle(key) {
                 FieldEvent::Submitted(code) if code.trim().is_empty() => {
-                    self.error = Some("type the room code your friend gave you".into());
+                    self.error = Some(self.lang.text("join-type-code"));
                     RemoteAction::None
                 }
                 FieldEvent::Submitted(code) => RemoteAction::JoinRoom(code),
@@ -541,6 +625,11 @@ impl LobbyScreen {
                 }
                 FieldEvent::None => RemoteAction::None,
             },
+            // L switches the language on either top menu (a menu's keys
+            // are case-blind: l is the leaderboard).
+            Step::Games(_) | Step::Actions(..) if key == Key::Char('L') => {
+                self.choose(Choice::Language, opts)
+            }
             Step::Games(menu)
             | Step::Actions(_, menu)
             | Step::Levels(_, menu, _)
@@ -562,7 +651,7 @@ impl LobbyScreen {
                                 self.step = Step::JoinCode(field);
                             }
                             _ => {
-                                if let Some(e) = not_a_choice(key) {
+                                if let Some(e) = not_a_choice(self.lang, key) {
                                     self.error = Some(e);
                                 }
                             }
@@ -599,21 +688,20 @@ impl LobbyScreen {
         theme: Theme,
         daily: Option<&str>,
     ) -> Frame {
-        let mut f = header_with(name, stats, daily);
+        let lang = self.lang;
+        let mut f = header_with(lang, name, stats, daily);
         let (title, lines): (String, Vec<Line>) = match &self.step {
             Step::Name(field) => {
-                let mut lines = vec![field.line("   Name: ")];
+                let mut lines = vec![field.line(&format!("   {} ", lang.text("name-field")))];
                 if !name.is_empty() {
-                    lines.push(Line::styled(
-                        format!("   Enter keeps {name}"),
-                        Style::PLAIN.dim(),
-                    ));
+                    let keeps = lang.text_with("name-enter-keeps", &[("name", name.into())]);
+                    lines.push(Line::styled(format!("   {keeps}"), Style::PLAIN.dim()));
                 }
-                ("What should people call you?".into(), lines)
+                (lang.text("name-question"), lines)
             }
             Step::JoinCode(field) => (
-                "Your friend's room code:".into(),
-                vec![field.line("   Code: ")],
+                lang.text("join-question"),
+                vec![field.line(&format!("   {} ", lang.text("join-field")))],
             ),
             Step::Games(m) => (
                 self.lang.text("lobby-choose-game"),
@@ -621,20 +709,21 @@ impl LobbyScreen {
             ),
             Step::Actions(r, m) => {
                 let waiting = stats.waiting_for(r.kind());
-                let mut t = format!("{}:", r.describe());
+                let mut t = format!("{}:", super::words::rules(lang, r));
                 if waiting > 0 {
-                    t.push_str(&format!("   ({waiting} waiting for a match)"));
+                    let w = lang.text_with("lobby-waiting-here", &[("count", waiting.into())]);
+                    t.push_str(&format!("   ({w})"));
                 }
                 (t, m.lines(Style::PLAIN.bold()))
             }
             Step::Levels(r, m, _) => (
-                format!("{} against the computer: how strong?", r.kind().name()),
+                lang.text_with(
+                    "levels-question",
+                    &[("game", game_name(lang, r.kind()).into())],
+                ),
                 m.lines(Style::PLAIN.bold()),
             ),
-            Step::Colours(m) => (
-                "Which colour would you like? (Given when your opponent has not taken it.)".into(),
-                m.lines(Style::PLAIN.bold()),
-            ),
+            Step::Colours(m) => (lang.text("colour-question"), m.lines(Style::PLAIN.bold())),
         };
         f.push(Line::styled(format!(" {title}"), Style::PLAIN.bold()));
         f.blank();
@@ -642,8 +731,9 @@ impl LobbyScreen {
         let in_games_menu = matches!(self.step, Step::Games(_) | Step::Actions(..));
         for mut l in lines {
             // The stones entry says what they are now.
-            if in_games_menu && l.text().contains("[t] Stones") {
-                l.push(format!(" (now {})", theme.name()), Style::PLAIN.dim());
+            if in_games_menu && l.text().contains("[t] ") {
+                let now = lang.text_with("lobby-stones-now", &[("theme", theme.name().into())]);
+                l.push(format!(" ({now})"), Style::PLAIN.dim());
             }
             f.push(l);
         }
@@ -663,11 +753,11 @@ impl LobbyScreen {
             }
             None => f.blank(),
         }
-        let help = match self.step {
-            Step::Name(_) | Step::JoinCode(_) => " Enter accepts, Esc back, Ctrl-C quits",
-            _ => " arrows + Enter, or the key in brackets; Esc back; ? help",
-        };
-        f.push(Line::styled(help, Style::PLAIN.dim()));
+        let help = lang.text(match self.step {
+            Step::Name(_) | Step::JoinCode(_) => "field-keys",
+            _ => "menu-keys",
+        });
+        f.push(Line::styled(format!(" {help}"), Style::PLAIN.dim()));
         f
     }
 }
@@ -677,21 +767,26 @@ fn whole_secs_left(d: Duration) -> u64 {
     d.as_secs() + u64::from(d.subsec_nanos() > 0)
 }
 
-pub(crate) fn header(name: &str, stats: &Stats) -> Frame {
-    header_with(name, stats, None)
+pub(crate) fn header(lang: Lang, name: &str, stats: &Stats) -> Frame {
+    header_with(lang, name, stats, None)
 }
 
 /// The header, with the day's puzzle (`extra`: its game and task, such as
 /// "Connect Four, win in 2") on its second line when that line has room.
-fn header_with(name: &str, stats: &Stats, extra: Option<&str>) -> Frame {
+fn header_with(lang: Lang, name: &str, stats: &Stats, extra: Option<&str>) -> Frame {
     let mut f = Frame::new();
     let mut l = Line::new();
     l.push(" inarow", Style::PLAIN.bold());
-    l.push(format!("   you are {name}"), Style::PLAIN);
-    l.push(
-        format!("   {} online, {} playing", stats.online, stats.playing),
-        Style::PLAIN.dim(),
+    let you = lang.text_with("header-you-are", &[("name", name.into())]);
+    l.push(format!("   {you}"), Style::PLAIN);
+    let counts = lang.text_with(
+        "header-counts",
+        &[
+            ("online", stats.online.into()),
+            ("playing", stats.playing.into()),
+        ],
     );
+    l.push(format!("   {counts}"), Style::PLAIN.dim());
     f.push(l);
     // Who waits for which game, so people waiting for different games
     // can find each other.
@@ -699,21 +794,30 @@ fn header_with(name: &str, stats: &Stats, extra: Option<&str>) -> Frame {
         .waiting
         .iter()
         .filter(|(_, n)| *n > 0)
-        .map(|(kind, n)| format!("{n} waiting for {}", kind.name()))
+        .map(|(kind, n)| {
+            lang.text_with(
+                "header-waiting",
+                &[
+                    ("count", (*n).into()),
+                    ("game", game_name(lang, *kind).into()),
+                ],
+            )
+        })
         .collect();
     if stats.degraded {
         f.push(Line::styled(
-            " some features are unavailable: the other hosts cannot be reached just now",
+            format!(" {}", lang.text("header-degraded")),
             Style::PLAIN.dim(),
         ));
     } else {
         let mut l = Line::styled(format!(" {}", waiting.join(", ")), Style::PLAIN.dim());
         if let Some(extra) = extra {
             let lead = if waiting.is_empty() { "" } else { "   " };
-            let extra = format!(
-                "{lead}Puzzle of the day: {} [z]",
-                text::sanitize(extra, TEXT_WIDTH)
+            let daily = lang.text_with(
+                "header-daily",
+                &[("puzzle", text::sanitize(extra, TEXT_WIDTH).into())],
             );
+            let extra = format!("{lead}{daily} [z]");
             if l.width() + text::width(&extra) <= TEXT_WIDTH + 2 {
                 l.push(extra, Style::PLAIN);
             }
@@ -762,8 +866,13 @@ impl SeekScreen {
     /// Time passes: after the configured wait, offer the computer.
     pub fn tick(&mut self, now: Instant, opts: &RemoteOptions) {
         if self.offer.is_none() && now >= self.since + opts.match_wait {
-            let mut m = level_menu(self.rules.kind());
-            m = m.entry('w', "Keep waiting", "", Choice::KeepWaiting);
+            let mut m = level_menu(opts.lang, self.rules.kind());
+            m = m.entry(
+                'w',
+                opts.lang.text("seek-keep-waiting"),
+                "",
+                Choice::KeepWaiting,
+            );
             let default = Level::default_for(self.rules.kind());
             self.offer = Some(m.select_where(|c| *c == Choice::Level(default)));
         }
@@ -811,31 +920,35 @@ impl SeekScreen {
         }
     }
 
-    pub fn frame(&self, name: &str, stats: &Stats, now: Instant, match_wait: Duration) -> Frame {
-        let mut f = header(name, stats);
+    pub fn frame(&self, opts: &RemoteOptions, name: &str, stats: &Stats, now: Instant) -> Frame {
+        let lang = opts.lang;
+        let match_wait = opts.match_wait;
+        let mut f = header(lang, name, stats);
         let waited_for = now.saturating_duration_since(self.since);
         let waited = waited_for.as_secs();
-        f.push(Line::styled(
-            format!(
-                " Looking for another {} player... {waited}s",
-                self.rules.kind().name()
-            ),
-            Style::PLAIN.bold(),
-        ));
+        let looking = lang.text_with(
+            "seek-looking",
+            &[
+                ("game", game_name(lang, self.rules.kind()).into()),
+                ("seconds", waited.into()),
+            ],
+        );
+        f.push(Line::styled(format!(" {looking}"), Style::PLAIN.bold()));
         f.blank();
+        let line = |id: &str, args: &[(&'static str, FluentValue)]| {
+            Line::styled(format!(" {}", lang.text_with(id, args)), Style::PLAIN)
+        };
+        let esc = Line::styled(format!(" {}", lang.text("seek-esc")), Style::PLAIN.dim());
         match &self.offer {
             Some(menu) => {
-                f.push(Line::styled(
-                    " Nobody has come yet. Play the computer meanwhile?",
-                    Style::PLAIN,
-                ));
+                f.push(line("seek-offer-computer", &[]));
                 f.blank();
                 debug_assert_eq!(f.height(), MENU_TOP);
                 for l in menu.lines(Style::PLAIN.bold()) {
                     f.push(l);
                 }
                 f.blank();
-                f.push(Line::styled(" Esc stops looking", Style::PLAIN.dim()));
+                f.push(esc);
             }
             None => {
                 // Others wait for this game and we are not paired: the
@@ -846,52 +959,34 @@ impl SeekScreen {
                 let others = stats.waiting_for(self.rules.kind()).saturating_sub(1);
                 let window = crate::presence::rating_window(waited_for, match_wait);
                 if let Some(n) = self.nearest {
-                    let who = if n.others == 1 {
-                        format!(" 1 other player waiting, rating {}:", n.rating)
-                    } else {
-                        format!(
-                            " {} other players waiting, the nearest rating {}:",
-                            n.others, n.rating
-                        )
+                    f.push(line(
+                        "seek-nearest",
+                        &[("count", n.others.into()), ("rating", n.rating.into())],
+                    ));
+                    let secs = whole_secs_left(n.at.saturating_duration_since(now));
+                    let id = match (n.window, secs) {
+                        (Some(_), 0) => "seek-pairing-reach-now",
+                        (Some(_), _) => "seek-pairing-reach",
+                        (None, 0) => "seek-pairing-anyone-now",
+                        (None, _) => "seek-pairing-anyone",
                     };
-                    let when = match whole_secs_left(n.at.saturating_duration_since(now)) {
-                        0 => "any moment now".to_string(),
-                        s => format!("in {s} s"),
-                    };
-                    let reach = match n.window {
-                        Some(w) => format!("reaches \u{b1}{w}"),
-                        None => "opens to anyone".to_string(),
-                    };
-                    f.push(Line::styled(who, Style::PLAIN));
-                    f.push(Line::styled(
-                        format!(" pairing when the window {reach} ({when})."),
-                        Style::PLAIN,
+                    let window = n.window.unwrap_or_default();
+                    f.push(line(
+                        id,
+                        &[("window", window.into()), ("seconds", secs.into())],
                     ));
                 } else if others > 0 && window != u32::MAX {
-                    let who = if others == 1 {
-                        "1 other player waits".to_string()
-                    } else {
-                        format!("{others} other players wait")
-                    };
                     let left = whole_secs_left(match_wait.saturating_sub(waited_for));
-                    f.push(Line::styled(
-                        format!(" {who}, with a rating too far from yours for now:"),
-                        Style::PLAIN,
-                    ));
-                    f.push(Line::styled(
-                        format!(
-                            " pairing within \u{b1}{window} now, widening to anyone in {left} s."
-                        ),
-                        Style::PLAIN,
+                    f.push(line("seek-others-far", &[("count", others.into())]));
+                    f.push(line(
+                        "seek-widening",
+                        &[("window", window.into()), ("seconds", left.into())],
                     ));
                 } else {
-                    f.push(Line::styled(
-                        " You are paired with the next person who asks for this game.",
-                        Style::PLAIN,
-                    ));
+                    f.push(line("seek-next-person", &[]));
                     f.blank();
                 }
-                f.push(Line::styled(" Esc stops looking", Style::PLAIN.dim()));
+                f.push(esc);
             }
         }
         f
@@ -939,53 +1034,57 @@ impl HostScreen {
     }
 
     pub fn frame(&self, opts: &RemoteOptions, name: &str, stats: &Stats) -> Frame {
-        let mut f = header(name, stats);
-        f.push(Line::styled(
-            format!(" A {} room for you and a friend", self.rules.kind().name()),
-            Style::PLAIN.bold(),
-        ));
+        let lang = opts.lang;
+        let t = |id: &str| lang.text(id);
+        let mut f = header(lang, name, stats);
+        let title = lang.text_with(
+            "room-title",
+            &[("game", game_name(lang, self.rules.kind()).into())],
+        );
+        f.push(Line::styled(format!(" {title}"), Style::PLAIN.bold()));
         f.blank();
         match &self.code {
             Some(code) => {
                 let mut l = Line::new();
-                l.push(" Room code: ", Style::PLAIN);
+                l.push(format!(" {} ", t("room-code")), Style::PLAIN);
                 l.push(code.clone(), Style::PLAIN.bold().reverse());
                 f.push(l);
                 f.blank();
-                f.push(Line::plain(
-                    " Your friend chooses \"Join a friend\" in the lobby and types it,",
-                ));
-                f.push(Line::plain(format!(
-                    " or connects with: {}",
-                    opts.join_hint.replace("CODE", code)
-                )));
+                let join = lang.text_with("room-how-to-join", &[("join", t("lobby-join").into())]);
+                for part in text::wrap(&join, TEXT_WIDTH) {
+                    f.push(Line::plain(format!(" {part}")));
+                }
+                let hint = opts.join_hint.replace("CODE", code);
+                let connect = lang.text_with("room-or-connect", &[("command", hint.into())]);
+                f.push(Line::plain(format!(" {connect}")));
                 f.blank();
-                let watch = if self.watchers {
-                    "others may watch your game (w: keep it private)"
+                let watch = t(if self.watchers {
+                    "room-watchers-on"
                 } else {
-                    "your game is private (w: let others watch it)"
-                };
-                f.push(Line::styled(format!(" Watchers: {watch}"), Style::PLAIN));
-                f.push(Line::styled(
-                    format!(
-                        " Clock:    {} (c: change)",
-                        crate::clock::describe(self.clock)
-                    ),
-                    Style::PLAIN,
-                ));
+                    "room-watchers-off"
+                });
+                f.push(Line::styled(format!(" {watch}"), Style::PLAIN));
+                let clock = super::words::clock(lang, self.clock);
+                let clock = lang.text_with("room-clock", &[("clock", clock.into())]);
+                f.push(Line::styled(format!(" {clock}"), Style::PLAIN));
                 if crate::table::Opening::Swap2.fits(&self.rules) {
-                    f.push(Line::styled(
-                        format!(" Opening:  {} (o: change)", self.opening.describe()),
-                        Style::PLAIN,
-                    ));
+                    let opening = super::words::opening(lang, self.opening);
+                    let opening = lang.text_with("room-opening", &[("opening", opening.into())]);
+                    f.push(Line::styled(format!(" {opening}"), Style::PLAIN));
                 }
                 f.blank();
-                f.push(Line::styled(" Waiting for your friend...", Style::PLAIN));
+                f.push(Line::styled(
+                    format!(" {}", t("room-waiting")),
+                    Style::PLAIN,
+                ));
             }
-            None => f.push(Line::plain(" Opening a room...")),
+            None => f.push(Line::plain(format!(" {}", t("room-opening-room")))),
         }
         f.blank();
-        f.push(Line::styled(" Esc closes the room", Style::PLAIN.dim()));
+        f.push(Line::styled(
+            format!(" {}", t("room-esc")),
+            Style::PLAIN.dim(),
+        ));
         f
     }
 }

@@ -98,6 +98,8 @@ pub struct Session {
     /// were typed on (applied once it fits; bounded).
     waiting: Vec<Key>,
     waiting_for: Option<ScreenKind>,
+    /// The language this person reads.
+    lang: crate::lang::Lang,
 }
 
 impl Session {
@@ -110,10 +112,13 @@ impl Session {
         seed: Option<u64>,
     ) -> Session {
         let setup = Setup::new(preset.clone(), crate::rng::make_rng(seed));
-        Session {
+        let mut s = Session {
+            lang: preset.lang,
             local_preset: preset,
             ..Session::showing(State::Setup(Box::new(setup)), theme, cols, rows)
-        }
+        };
+        s.screen.set_lang(s.lang);
+        s
     }
 
     /// A session showing `state` first, with nothing typed yet.
@@ -132,13 +137,18 @@ impl Session {
             help: None,
             waiting: Vec::new(),
             waiting_for: None,
+            lang: crate::lang::Lang::En,
         }
     }
 
     /// A remote session: the lobby (or the name question first).
     pub fn remote(opts: RemoteOptions, theme: Theme, cols: u32, rows: u32) -> Session {
         let lobby = LobbyScreen::new(&opts);
+        let mut screen = Screen::new(cols, rows);
+        screen.set_lang(opts.lang);
         Session {
+            screen,
+            lang: opts.lang,
             remote: Some(RemoteState {
                 name: opts.name.clone(),
                 colour: None,
@@ -149,6 +159,24 @@ impl Session {
             }),
             ..Session::showing(State::Lobby(Box::new(lobby)), theme, cols, rows)
         }
+    }
+
+    /// Reads the screens in `lang` from now on (a guest's choice back with
+    /// their resume code).
+    pub fn set_lang(&mut self, lang: crate::lang::Lang) -> Output {
+        self.lang = lang;
+        self.screen.set_lang(lang);
+        if let Some(r) = &mut self.remote {
+            r.opts.lang = lang;
+            if let State::Lobby(l) = &mut self.state {
+                l.set_lang(lang, &r.opts);
+            }
+        }
+        if let State::Play(p) = &mut self.state {
+            p.lang = lang;
+        }
+        self.screen.invalidate();
+        self.rendered()
     }
 
     pub fn theme(&self) -> Theme {
@@ -355,11 +383,11 @@ impl Session {
         let mut p = PlayScreen::new(view, seating.mine, self.remote.is_some());
         p.seat(seating.mine, seating.present);
         p.resume = self.resume.clone();
+        p.lang = self.lang;
         if let Some(r) = &self.remote {
             p.chat_max = r.opts.chat_max;
             p.my_name = r.name.clone();
             p.web.clone_from(&r.opts.web);
-            p.lang = r.opts.lang;
         }
         if let Some(now) = self.now {
             p.tick(now);
@@ -439,18 +467,45 @@ impl Session {
     /// there once this session reaches the table that goes on.
     pub fn move_carried(&mut self) -> Output {
         if let State::Play(p) = &mut self.state {
-            p.set_notice(
-                "your game moved to another host: your move goes with it",
-                false,
-            );
+            p.say("game-moved-carried", false);
         }
         self.rendered()
     }
 
-    /// The table refused our move.
-    pub fn move_rejected(&mut self, reason: &str) -> Output {
+    /// The table (or another host) refused what this person asked at it.
+    pub fn refused(&mut self, why: &crate::protocol::Refusal) -> Output {
         if let State::Play(p) = &mut self.state {
-            p.set_notice(reason, true);
+            p.set_notice(words::refusal(self.lang, why), true);
+        }
+        self.rendered()
+    }
+
+    /// Why the host refused something, in this person's language.
+    pub fn refusal_words(&self, why: &crate::protocol::Refusal) -> String {
+        words::refusal(self.lang, why)
+    }
+
+    /// The language this person reads.
+    pub fn lang(&self) -> crate::lang::Lang {
+        self.lang
+    }
+
+    /// What the host tells this person, in their language.
+    pub fn news_words(&self, news: &crate::protocol::News) -> String {
+        words::news(self.lang, news)
+    }
+
+    /// Words of this person's language: the message `id` with `args`
+    /// (for what the connection tells the person itself).
+    pub fn words(&self, id: &str, args: &[(&'static str, crate::lang::Value<'_>)]) -> String {
+        self.lang.text_with(id, args)
+    }
+
+    /// The local table refused a move or an offer.
+    pub fn table_refused(&mut self, e: &crate::table::TableError) -> Output {
+        if let State::Play(p) = &mut self.state {
+            let first = p.game.seat(crate::game::Side::First).colour;
+            p.set_notice(words::table_error(self.lang, e, first), true);
         }
         self.rendered()
     }
@@ -774,33 +829,52 @@ impl Session {
 
     fn frame(&mut self) -> Frame {
         if let Some(topic) = self.help {
-            return help::frame(topic);
+            let (cols, rows) = self.screen.size();
+            return help::frame(topic, self.lang, usize::from(cols), usize::from(rows));
         }
         if let (Some(inv), Some(r)) = (self.invitation_showing(), &self.remote) {
-            return people::invitation_frame(&r.name, &r.stats, inv, r.invitations.len() - 1);
+            return people::invitation_frame(
+                self.lang,
+                &r.name,
+                &r.stats,
+                inv,
+                r.invitations.len() - 1,
+            );
         }
         let now = self.now;
+        let lang = self.lang;
         let label = self.remote.as_ref().map(|r| match r.colour {
-            Some(c) => format!("{} ({c})", r.name),
+            Some(c) => format!("{} ({})", r.name, words::colour(lang, c)),
             None => r.name.clone(),
         });
         let label = label.as_deref().unwrap_or("");
+        let cols = self.screen.size().0;
         match (&mut self.state, &self.remote) {
             (State::Setup(s), _) => s.frame(),
             (State::Play(p), _) => {
                 p.width = usize::from(self.screen.size().0);
                 p.frame(self.theme)
             }
-            (State::Games(g, _), Some(r)) => g.frame(label, &r.stats),
-            (State::People(p, _), Some(r)) => p.frame(label, &r.stats),
-            (State::Lobby(l), Some(r)) => {
-                l.frame(&r.opts, label, &r.stats, self.theme, r.daily.as_deref())
+            (State::Games(g, _), Some(r)) => {
+                fitted(g.frame(self.lang, label, &r.stats, usize::from(cols)), cols)
             }
+            (State::People(p, _), Some(r)) => {
+                fitted(p.frame(label, &r.stats, usize::from(cols)), cols)
+            }
+            (State::Lobby(l), Some(r)) => fitted(
+                l.frame(&r.opts, label, &r.stats, self.theme, r.daily.as_deref()),
+                cols,
+            ),
             (State::Puzzle(p, _), _) => p.frame(self.theme, usize::from(self.screen.size().0)),
-            (State::Seeking(s), Some(r)) => {
-                s.frame(label, &r.stats, now.unwrap_or(s.since()), r.opts.match_wait)
+            // Screens of words only: a line wider than the terminal is
+            // shortened at a word rather than asking for a bigger one.
+            (State::Seeking(s), Some(r)) => fitted(
+                s.frame(&r.opts, label, &r.stats, now.unwrap_or(s.since())),
+                self.screen.size().0,
+            ),
+            (State::Hosting(h), Some(r)) => {
+                fitted(h.frame(&r.opts, label, &r.stats), self.screen.size().0)
             }
-            (State::Hosting(h), Some(r)) => h.frame(&r.opts, label, &r.stats),
             (State::Records(r, _), _) => r.frame(self.theme, usize::from(self.screen.size().0)),
             _ => Frame::new(),
         }
@@ -820,6 +894,14 @@ impl Session {
         let frame = self.frame();
         self.screen.present(frame, &mut out.bytes);
     }
+}
+
+/// `f` with every line shortened to `cols` columns (at a word).
+fn fitted(mut f: Frame, cols: u16) -> Frame {
+    for line in &mut f.lines {
+        line.fit(usize::from(cols).max(20));
+    }
+    f
 }
 
 /// The kinds of game on offer, in menu order, each once.

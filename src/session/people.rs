@@ -6,6 +6,7 @@ use super::lobby::{Stats, header};
 use super::records::window_start;
 use crate::clock::TimeControl;
 use crate::game::{GameKind, Rules};
+use crate::lang::Lang;
 use crate::protocol::{Challenge, Doing, Invitation, Person};
 use crate::table::Opening;
 use crate::term::input::Key;
@@ -49,14 +50,17 @@ pub struct PeopleScreen {
     /// The last invitation's choices (game, rated, clock, opening),
     /// offered again.
     last: (usize, bool, Option<TimeControl>, Opening),
+    /// The language the person reads.
+    lang: Lang,
 }
 
 /// Frame line of the first person row (for clicks).
 const PEOPLE_TOP: usize = 5;
 
 impl PeopleScreen {
-    pub fn new(games: Vec<Rules>) -> PeopleScreen {
+    pub fn new(games: Vec<Rules>, lang: Lang) -> PeopleScreen {
         PeopleScreen {
+            lang,
             games,
             rows: None,
             selected: 0,
@@ -102,9 +106,13 @@ impl PeopleScreen {
             return;
         };
         let why = if p.me {
-            Some("that is you: choose someone else".to_string())
+            Some(self.lang.text("people-that-is-you"))
         } else if !p.invitable {
-            Some(format!("{} does not take invitations", p.name))
+            let name = text::sanitize(&p.name, text::MAX_NAME_WIDTH);
+            Some(
+                self.lang
+                    .text_with("refusal-no-invitations", &[("name", name.into())]),
+            )
         } else {
             None
         };
@@ -144,9 +152,7 @@ impl PeopleScreen {
                     PeopleAction::None
                 }
                 Key::Char('r' | 'R') => {
-                    self.message = Some(
-                        "rated games are for two players with keys, on the standard board".into(),
-                    );
+                    self.message = Some(self.lang.text("people-rated-who"));
                     PeopleAction::None
                 }
                 Key::Char('c' | 'C') => {
@@ -157,7 +163,7 @@ impl PeopleScreen {
                     if let Some(rules) = self.games.get(form.game) {
                         form.opening = form.opening.next(rules);
                         if form.opening == Opening::Standard && !Opening::Swap2.fits(rules) {
-                            self.message = Some("swap2 is for Gomoku and Renju".into());
+                            self.message = Some(self.lang.text("people-swap2-games"));
                         }
                     }
                     PeopleAction::None
@@ -204,7 +210,7 @@ impl PeopleScreen {
                 return PeopleAction::Lobby;
             }
             Key::Char(c) if !c.is_whitespace() => {
-                self.message = Some("arrows choose a person, Enter invites them".into());
+                self.message = Some(self.lang.text("people-how"));
             }
             _ => {}
         }
@@ -227,28 +233,36 @@ impl PeopleScreen {
         PeopleAction::None
     }
 
-    pub fn frame(&self, name: &str, stats: &Stats) -> Frame {
-        let mut f = header(name, stats);
+    /// The list for a terminal `width` columns wide (what each is doing
+    /// is shortened at a word to fit).
+    pub fn frame(&self, name: &str, stats: &Stats, width: usize) -> Frame {
+        let lang = self.lang;
+        let mut f = header(lang, name, stats);
         if let Some(form) = &self.form {
             return self.form_frame(f, form);
         }
         let rows = self.rows.as_deref().unwrap_or(&[]);
-        let title = match &self.rows {
-            None => " Who is online: asking the lobby...".to_string(),
+        // The title, and under it what everyone is doing (counts).
+        let (title, counts) = match &self.rows {
+            None => (lang.text("people-asking"), String::new()),
             Some(_) => {
                 let count = |f: fn(Doing) -> bool| rows.iter().filter(|p| f(p.doing)).count();
-                format!(
-                    " Who is online: {} ({} in the lobby, {} seeking, {} playing, {} watching)",
-                    rows.len(),
-                    count(|d| d == Doing::Lobby),
-                    count(|d| matches!(d, Doing::Seeking(_))),
-                    count(|d| d == Doing::Playing),
-                    count(|d| d == Doing::Watching)
+                (
+                    lang.text_with("people-title", &[("count", rows.len().into())]),
+                    lang.text_with(
+                        "people-counts",
+                        &[
+                            ("lobby", count(|d| d == Doing::Lobby).into()),
+                            ("seeking", count(|d| matches!(d, Doing::Seeking(_))).into()),
+                            ("playing", count(|d| d == Doing::Playing).into()),
+                            ("watching", count(|d| d == Doing::Watching).into()),
+                        ],
+                    ),
                 )
             }
         };
-        f.push(Line::styled(title, Style::PLAIN.bold()));
-        f.blank();
+        f.push(Line::styled(format!(" {title}"), Style::PLAIN.bold()));
+        f.push(Line::styled(format!(" {counts}"), Style::PLAIN.dim()));
         let kinds: Vec<GameKind> = {
             let mut k = Vec::new();
             // Ratings are kept for the rated games only.
@@ -259,16 +273,16 @@ impl PeopleScreen {
             }
             k
         };
-        let mut head = format!("   {:<22}", "name");
+        let mut head = format!("   {}", padded(&lang.text("people-name"), 22));
         for kind in &kinds {
-            let short = match kind {
-                GameKind::ConnectFour => "C4",
-                GameKind::Gomoku => "Gomoku",
-                GameKind::Renju => "Renju",
-            };
-            head.push_str(&format!("{short:<7}"));
+            let short = lang.text(match kind {
+                GameKind::ConnectFour => "people-short-connect4",
+                GameKind::Gomoku => "people-short-gomoku",
+                GameKind::Renju => "people-short-renju",
+            });
+            head.push_str(&padded(&short, 7));
         }
-        head.push_str("doing");
+        head.push_str(&lang.text("people-doing"));
         f.push(Line::styled(head, Style::PLAIN.dim()));
         debug_assert_eq!(f.height(), PEOPLE_TOP);
         let start = window_start(self.selected, rows.len(), PAGE);
@@ -276,9 +290,9 @@ impl PeopleScreen {
         for p in rows.iter().skip(start).take(PAGE) {
             let mut who = text::sanitize(&p.name, text::MAX_NAME_WIDTH);
             if p.me {
-                who.push_str(" (you)");
+                who.push_str(&format!(" {}", lang.text("players-you")));
             }
-            let mut row = format!("{who:<22}");
+            let mut row = padded(&who, 22);
             for kind in &kinds {
                 let r = kind.rating_index().and_then(|i| p.ratings[i]);
                 let r = match (r, p.account) {
@@ -288,63 +302,79 @@ impl PeopleScreen {
                 };
                 row.push_str(&format!("{r:<7}"));
             }
-            let mut doing = p.doing.describe();
+            let mut doing = match p.doing {
+                Doing::Lobby => lang.text("doing-lobby"),
+                Doing::Seeking(kind) => lang.text_with(
+                    "doing-seeking",
+                    &[("game", super::words::game_name(lang, kind).into())],
+                ),
+                Doing::Hosting => lang.text("doing-hosting"),
+                Doing::Playing => lang.text("doing-playing"),
+                Doing::Watching => lang.text("doing-watching"),
+            };
             if let Some(host) = &p.host {
-                doing.push_str(&format!(" (on {host})"));
+                let on = lang.text_with("doing-on-host", &[("host", host.as_str().into())]);
+                doing.push_str(&format!(" ({on})"));
             }
             if !p.invitable {
-                doing.push_str(", no invitations");
+                doing.push_str(&format!(", {}", lang.text("doing-no-invitations")));
             }
-            row.push_str(&text::sanitize(&doing, 34));
+            let room = width.saturating_sub(4 + text::width(&row)).clamp(12, 34);
+            row.push_str(&text::shorten(&doing, room));
             shown.push(row);
         }
-        let on = if self.invitable_me() { "on" } else { "off" };
+        let keys = lang.text(if self.invitable_me() {
+            "people-keys-on"
+        } else {
+            "people-keys-off"
+        });
         push_page(
             &mut f,
             shown,
             (self.selected, start, rows.len()),
             self.message.as_deref(),
-            &format!(" Enter invites, i invitations (now {on}), r refreshes, Esc back"),
+            &format!(" {keys}"),
         );
         f
     }
 
     fn form_frame(&self, mut f: Frame, form: &Form) -> Frame {
-        f.push(Line::styled(
-            format!(
-                " Invite {} to a game",
-                text::sanitize(&form.name, text::MAX_NAME_WIDTH)
-            ),
-            Style::PLAIN.bold(),
-        ));
+        let lang = self.lang;
+        let name = text::sanitize(&form.name, text::MAX_NAME_WIDTH);
+        let title = lang.text_with("invite-title", &[("name", name.into())]);
+        f.push(Line::styled(format!(" {title}"), Style::PLAIN.bold()));
         f.blank();
         let game = self
             .games
             .get(form.game)
-            .map_or_else(String::new, |r| r.describe());
-        f.push(Line::plain(format!("   [g] Game:   {game}")));
-        let rated = if !self.may_rate(form) {
-            "casual (rated: two players with keys, standard board)"
+            .map_or_else(String::new, |r| super::words::rules(lang, r));
+        let field = |id: &str, value: String| {
+            Line::plain(format!(
+                "   {}",
+                lang.text_with(id, &[("value", value.into())])
+            ))
+        };
+        f.push(field("invite-game", game));
+        let rated = lang.text(if !self.may_rate(form) {
+            "invite-casual-only"
         } else if form.rated {
-            "rated"
+            "invite-rated"
         } else {
-            "casual"
-        };
-        f.push(Line::plain(format!("   [r] Rated:  {rated}")));
-        f.push(Line::plain(format!(
-            "   [c] Clock:  {}",
-            crate::clock::describe(form.clock)
-        )));
+            "invite-casual"
+        });
+        f.push(field("invite-rated-field", rated));
+        f.push(field("invite-clock", super::words::clock(lang, form.clock)));
         let opening = match self.games.get(form.game) {
-            Some(rules) if Opening::Swap2.fits(rules) => form.opening.describe(),
-            _ => Opening::Standard.describe(),
+            Some(rules) if Opening::Swap2.fits(rules) => form.opening,
+            _ => Opening::Standard,
         };
-        f.push(Line::plain(format!("   [o] Opening: {opening}")));
-        f.blank();
-        f.push(Line::styled(
-            format!(" They have {} seconds to answer.", INVITE_WAIT_SECS),
-            Style::PLAIN.dim(),
+        f.push(field(
+            "invite-opening",
+            super::words::opening(lang, opening),
         ));
+        f.blank();
+        let wait = lang.text_with("invite-wait", &[("seconds", INVITE_WAIT_SECS.into())]);
+        f.push(Line::styled(format!(" {wait}"), Style::PLAIN.dim()));
         f.blank();
         match &self.message {
             Some(m) => f.push(Line::styled(
@@ -354,7 +384,7 @@ impl PeopleScreen {
             None => f.blank(),
         }
         f.push(Line::styled(
-            " Enter sends the invitation, Esc goes back",
+            format!(" {}", lang.text("invite-keys")),
             Style::PLAIN.dim(),
         ));
         f
@@ -365,46 +395,59 @@ impl PeopleScreen {
 pub const INVITE_WAIT_SECS: u64 = 60;
 
 /// The invitation in front of everything else on a lobby screen.
-pub fn invitation_frame(name: &str, stats: &Stats, inv: &Invitation, more: usize) -> Frame {
-    let mut f = header(name, stats);
+pub fn invitation_frame(
+    lang: Lang,
+    name: &str,
+    stats: &Stats,
+    inv: &Invitation,
+    more: usize,
+) -> Frame {
+    let mut f = header(lang, name, stats);
     let mut who = text::sanitize(&inv.name, text::MAX_NAME_WIDTH);
     if let Some(r) = inv.rating {
         who.push_str(&format!(" ({r})"));
     }
-    f.push(Line::styled(" An invitation", Style::PLAIN.bold()));
+    f.push(Line::styled(
+        format!(" {}", lang.text("invitation-title")),
+        Style::PLAIN.bold(),
+    ));
     f.blank();
-    let mut l = Line::plain("   ");
-    l.push(who, Style::PLAIN.bold());
-    l.push(" invites you to a game:", Style::PLAIN);
-    f.push(l);
+    let invites = lang.text_with("invitation-from", &[("name", who.into())]);
+    f.push(Line::styled(format!("   {invites}"), Style::PLAIN.bold()));
     f.blank();
-    let rated = if inv.rated { "rated" } else { "casual" };
-    let opening = match inv.opening {
-        Opening::Standard => "",
-        Opening::Swap2 => ", swap2 opening",
-    };
-    f.push(Line::plain(format!(
-        "   {}, {rated}, {}{opening}",
-        inv.kind.name(),
-        crate::clock::describe(inv.clock)
-    )));
+    let mut what = vec![
+        super::words::game_name(lang, inv.kind),
+        lang.text(if inv.rated {
+            "invite-rated"
+        } else {
+            "invite-casual"
+        }),
+        super::words::clock(lang, inv.clock),
+    ];
+    if inv.opening == Opening::Swap2 {
+        what.push(lang.text("invitation-swap2"));
+    }
+    for line in text::wrap(&what.join(", "), 56) {
+        f.push(Line::plain(format!("   {line}")));
+    }
     f.blank();
     f.push(Line::styled(
-        " [y] accept   [n] decline",
+        format!(" {}", lang.text("invitation-keys")),
         Style::PLAIN.bold().reverse(),
     ));
     f.blank();
     if more > 0 {
-        f.push(Line::styled(
-            format!(" {more} more invitation(s) after this one"),
-            Style::PLAIN.dim(),
-        ));
+        let text = lang.text_with("invitation-more", &[("count", more.into())]);
+        f.push(Line::styled(format!(" {text}"), Style::PLAIN.dim()));
     } else {
         f.blank();
     }
-    f.push(Line::styled(
-        format!(" It lapses if not answered within {INVITE_WAIT_SECS} seconds."),
-        Style::PLAIN.dim(),
-    ));
+    let lapses = lang.text_with("invitation-lapses", &[("seconds", INVITE_WAIT_SECS.into())]);
+    f.push(Line::styled(format!(" {lapses}"), Style::PLAIN.dim()));
     f
+}
+
+/// `s` padded with spaces to `width` terminal columns.
+fn padded(s: &str, width: usize) -> String {
+    format!("{s}{}", " ".repeat(width.saturating_sub(text::width(s))))
 }

@@ -14,6 +14,7 @@ use crate::table::{
 use crate::term::board::{BoardGeometry, BoardView, Cursor, Theme, draw_board};
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Ink, Line, Style};
+use fluent_templates::fluent_bundle::FluentValue;
 
 mod banner;
 mod chat;
@@ -239,19 +240,18 @@ impl PlayScreen {
 
     /// Why `w` (claim the win) does nothing now.
     fn why_no_claim(&self) -> String {
-        let why = if self.game.clock.is_some() {
-            "w claims the win only in a game without a clock: here the clock decides"
+        self.t(if self.game.clock.is_some() {
+            "claim-clock"
         } else if self.against_computer() {
-            "w claims the win from a person who stops moving: the computer always moves"
+            "claim-computer"
         } else if self.mine == [true, true] {
-            "w claims the win from a person who stops moving: not at a shared keyboard"
+            "claim-shared"
         } else if self.my_turn() {
-            "it is your move: w claims the win only while your opponent keeps you waiting"
+            "claim-your-move"
         } else {
             // The same words the room answers an early claim with.
-            return crate::protocol::Refusal::ClaimEarly.to_string();
-        };
-        why.into()
+            "claim-early"
+        })
     }
 
     /// Who sits where now (seats swap sides between rounds) and who is still there.
@@ -283,6 +283,28 @@ impl PlayScreen {
                 self.notice = None;
             }
         }
+    }
+
+    /// The message `id` in this person's language.
+    pub(super) fn t(&self, id: &str) -> String {
+        self.lang.text(id)
+    }
+
+    /// The message `id` with its arguments, in this person's language.
+    pub(super) fn tw(&self, id: &str, args: &[(&'static str, FluentValue<'_>)]) -> String {
+        self.lang.text_with(id, args)
+    }
+
+    /// Sets the notice to the message `id`.
+    pub(super) fn say(&mut self, id: &str, error: bool) {
+        let text = self.t(id);
+        self.set_notice(text, error);
+    }
+
+    /// A seat's name and colour (or the computer's level), in this
+    /// person's language.
+    pub(super) fn label(&self, side: Side) -> String {
+        crate::session::words::seat(self.lang, self.game.seat(side))
     }
 
     pub fn set_notice(&mut self, text: impl Into<String>, error: bool) {

@@ -10,7 +10,9 @@
 //! Data in, words out: the host sends a [`PuzzleView`], the screen asks
 //! with [`PuzzleAction`]s, the words are made here.
 
+use super::words;
 use crate::game::{Colour, GameKind, Move, Point, Position, Rules, Side};
+use crate::lang::Lang;
 use crate::term::board::{BoardView, Cursor, Theme, draw_board};
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Line, Style};
@@ -123,6 +125,8 @@ pub struct PuzzleScreen {
     cursor: Point,
     typed: String,
     notice: Option<String>,
+    /// The language the person reads.
+    pub lang: Lang,
 }
 
 impl Default for PuzzleScreen {
@@ -142,12 +146,16 @@ impl PuzzleScreen {
             cursor: Point::new(0, 0),
             typed: String::new(),
             notice: None,
+            lang: Lang::En,
         }
     }
 
     /// The host's puzzle, or why there is none.
     pub fn set_puzzle(&mut self, puzzle: Result<PuzzleView, String>) {
-        *self = PuzzleScreen::new();
+        *self = PuzzleScreen {
+            lang: self.lang,
+            ..PuzzleScreen::new()
+        };
         match puzzle {
             Ok(view) => {
                 // The cursor starts in the middle of the board.
@@ -233,7 +241,7 @@ impl PuzzleScreen {
         };
         match step(&view, &self.played, m) {
             Err(why) => {
-                self.notice = Some(why);
+                self.notice = Some(why.words(self.lang));
                 PuzzleAction::None
             }
             Ok(Step::Failed) => {
@@ -248,10 +256,13 @@ impl PuzzleScreen {
             }
             Ok(Step::Answered(answer)) => {
                 self.played.extend([m, answer]);
-                self.notice = Some(format!(
-                    "{} answers {}",
-                    self.their_colour().name(),
-                    view.rules.format_move(answer)
+                let colour = words::colour(self.lang, self.their_colour());
+                self.notice = Some(self.lang.text_with(
+                    "puzzle-answers",
+                    &[
+                        ("colour", colour.into()),
+                        ("move", view.rules.format_move(answer).into()),
+                    ],
                 ));
                 PuzzleAction::None
             }
@@ -355,7 +366,7 @@ impl PuzzleScreen {
                 return match rules.parse_move(&typed) {
                     Ok(m) => self.play(m),
                     Err(e) => {
-                        self.notice = Some(e.to_string());
+                        self.notice = Some(words::parse_error(self.lang, &e, &rules));
                         PuzzleAction::None
                     }
                 };
@@ -390,68 +401,91 @@ impl PuzzleScreen {
     }
 
     /// The keys this screen takes now, for the key bar.
-    fn keys(&self) -> &'static str {
-        match (&self.phase, self.kind().has_gravity()) {
-            (Phase::Solving, true) => " 1-7 or arrows, Enter: your move   Esc: lobby   ? help",
-            (Phase::Solving, false) => {
-                " arrows + Enter, or type a point (h8) + Enter   Esc: lobby   ? help"
-            }
-            (Phase::Over { .. }, _) => " n next puzzle   d daily puzzle   s solution   Esc lobby",
-            _ => " Esc: lobby",
-        }
+    fn keys(&self) -> Line {
+        let keys = self
+            .lang
+            .text(match (&self.phase, self.kind().has_gravity()) {
+                (Phase::Solving, true) => "puzzle-keys-column",
+                (Phase::Solving, false) => "puzzle-keys-point",
+                (Phase::Over { .. }, _) => "puzzle-keys-over",
+                _ => "puzzle-keys-lobby",
+            });
+        Line::styled(format!(" {keys}"), Style::PLAIN.dim())
     }
 
     pub fn frame(&self, theme: Theme, width: usize) -> Frame {
         let mut f = Frame::new();
+        let lang = self.lang;
         let Some(v) = &self.view else {
-            f.push(Line::styled(" Puzzles", Style::PLAIN.bold()));
+            f.push(Line::styled(
+                format!(" {}", lang.text("lobby-puzzles")),
+                Style::PLAIN.bold(),
+            ));
             f.blank();
             let text = match &self.phase {
                 Phase::Empty(why) => text::sanitize(why, width.saturating_sub(4)),
-                _ => "finding a puzzle...".to_string(),
+                _ => lang.text("puzzle-finding"),
             };
             for line in text::wrap(&text, width.saturating_sub(4).max(20)) {
                 f.push(Line::plain(format!("   {line}")));
             }
             f.blank();
-            f.push(Line::styled(self.keys(), Style::PLAIN.dim()));
+            f.push(self.keys());
             return f;
         };
         let mut title = Line::styled(
-            if v.daily {
-                " Puzzle of the day"
-            } else {
-                " Puzzle"
-            },
+            format!(
+                " {}",
+                lang.text(if v.daily {
+                    "puzzle-daily"
+                } else {
+                    "puzzle-title"
+                })
+            ),
             Style::PLAIN.bold(),
         );
-        let mut facts = format!("{}   rating {}", v.rules.kind().name(), v.rating);
-        match (v.rated, v.my_rating) {
-            (true, Some(r)) => facts.push_str(&format!("   yours {r}")),
-            (true, None) => facts.push_str("   rated"),
-            (false, _) => facts.push_str("   unrated"),
-        }
+        let rating = lang.text_with("puzzle-rating", &[("rating", v.rating.into())]);
+        let mine = match (v.rated, v.my_rating) {
+            (true, Some(r)) => lang.text_with("puzzle-yours", &[("rating", r.into())]),
+            (true, None) => lang.text("title-rated"),
+            (false, _) => lang.text("puzzle-unrated"),
+        };
+        // The game's name too where it fits (the board and the task say
+        // which game it is).
+        let game = super::words::game_name(lang, v.rules.kind());
+        let with_game = format!("{game}   {rating}   {mine}");
+        let facts = if title.width() + 3 + text::width(&with_game) <= width {
+            with_game
+        } else {
+            format!("{rating}   {mine}")
+        };
         // (Our own words and numbers: nothing to clean.)
         title.push("   ", Style::PLAIN);
         title.push(facts, Style::PLAIN.dim());
+        title.fit(width.max(20));
         f.push(title);
         let me = self.my_colour();
         let task = match (v.task, v.rules.kind()) {
-            (Task::Hold, _) => "find the only move that does not lose".to_string(),
+            (Task::Hold, _) => lang.text("puzzle-task-hold"),
             (Task::Win { win_in: Some(n) }, GameKind::ConnectFour) => {
-                format!("find the winning move (win in {n})")
+                lang.text_with("puzzle-task-win-in", &[("count", n.into())])
             }
             (Task::Win { win_in: Some(n) }, _) => {
-                format!("find the win by fours ({n} to five)")
+                lang.text_with("puzzle-task-fours", &[("count", n.into())])
             }
-            (Task::Win { win_in: None }, _) => "find the winning move".to_string(),
+            (Task::Win { win_in: None }, _) => lang.text("puzzle-task-win"),
         };
         let mut task_line = Line::plain(" ");
+        let to_move = lang.text_with(
+            "puzzle-to-move",
+            &[("colour", words::colour(lang, me).into())],
+        );
         task_line.push(
-            format!("{} {} to move", theme.stone(me).trim_end(), me.name()),
+            format!("{} {to_move}", theme.stone(me).trim_end()),
             theme.style(me),
         );
         task_line.push(format!(": {task}"), Style::PLAIN.bold());
+        task_line.fit(width.max(20));
         f.push(task_line);
         // The board: the puzzle, the moves played (or the solution).
         let (moves, last_wrong) = if self.showing_solution {
@@ -496,9 +530,11 @@ impl PuzzleScreen {
         }
         // What happened, and what it did to the ratings.
         let (status, detail) = self.status_lines(v, last_wrong, refutation);
-        f.push(status);
-        f.push(detail);
-        f.push(Line::styled(self.keys(), Style::PLAIN.dim()));
+        let mut rest = [status, detail, self.keys()];
+        for line in &mut rest {
+            line.fit(width.max(20));
+        }
+        f.lines.extend(rest);
         f
     }
 
@@ -508,47 +544,59 @@ impl PuzzleScreen {
         last_wrong: bool,
         refutation: Option<Move>,
     ) -> (Line, Line) {
+        let lang = self.lang;
         let fmt = |m: Move| v.rules.format_move(m);
-        let them = self.their_colour().name();
+        let them = words::colour(lang, self.their_colour());
         match &self.phase {
             Phase::Solving => {
                 let mut l = Line::plain(" ");
                 if !self.typed.is_empty() {
+                    let typed = format!("{}_", text::sanitize(&self.typed, 8));
                     l.push(
-                        format!("your move: {}_", text::sanitize(&self.typed, 8)),
+                        lang.text_with("puzzle-your-move-typed", &[("typed", typed.into())]),
                         Style::PLAIN.bold(),
                     );
                 } else if let Some(n) = &self.notice {
                     l.push(text::sanitize(n, 70), Style::PLAIN);
                 } else if self.played.is_empty() {
-                    l.push("your move", Style::PLAIN.dim());
+                    l.push(lang.text("puzzle-your-move"), Style::PLAIN.dim());
                 }
                 (l, Line::default())
             }
             Phase::Over { solved, outcome } => {
                 let mut l = Line::plain(" ");
                 if *solved {
-                    l.push("Solved!", Style::PLAIN.bold());
-                    l.push(
-                        format!("  the line: {}", line_words(v, &v.line)),
-                        Style::PLAIN,
+                    l.push(lang.text("puzzle-solved"), Style::PLAIN.bold());
+                    let line = lang.text_with(
+                        "puzzle-the-line",
+                        &[("moves", line_words(v, &v.line).into())],
                     );
+                    l.push(format!("  {line}"), Style::PLAIN);
                 } else {
                     let wrong = self.played.last().copied();
                     let best = v.line.get(self.played.len().saturating_sub(1)).copied();
                     let mut text = match (wrong, v.task) {
-                        (Some(w), Task::Hold) => format!("{} loses", fmt(w)),
-                        (Some(w), _) => format!("{} is not the move", fmt(w)),
-                        (None, _) => "not solved".to_string(),
+                        (Some(w), Task::Hold) => {
+                            lang.text_with("puzzle-loses", &[("move", fmt(w).into())])
+                        }
+                        (Some(w), _) => {
+                            lang.text_with("puzzle-not-the-move", &[("move", fmt(w).into())])
+                        }
+                        (None, _) => lang.text("puzzle-not-solved"),
                     };
                     if let Some(r) = refutation.filter(|_| last_wrong) {
-                        text.push_str(&format!(": {them} answers {} (marked)", fmt(r)));
+                        let answers = lang.text_with(
+                            "puzzle-answers-marked",
+                            &[("colour", them.clone().into()), ("move", fmt(r).into())],
+                        );
+                        text.push_str(&format!(": {answers}"));
                     } else if outcome.is_none() {
-                        text.push_str(": the host looks for the answer...");
+                        text.push_str(&format!(": {}", lang.text("puzzle-looking")));
                     }
                     l.push(text::sanitize(&text, 70), Style::PLAIN.bold());
                     if let Some(b) = best {
-                        l.push(format!("   best: {}", fmt(b)), Style::PLAIN);
+                        let best = lang.text_with("puzzle-best", &[("move", fmt(b).into())]);
+                        l.push(format!("   {best}"), Style::PLAIN);
                     }
                 }
                 let detail = match outcome {
@@ -556,20 +604,27 @@ impl PuzzleScreen {
                     Some(o) => {
                         let mut parts = Vec::new();
                         if let Some((before, after)) = o.rating {
-                            parts.push(format!(
-                                "your puzzle rating: {before} -> {after} ({:+})",
-                                after - before
+                            parts.push(lang.text_with(
+                                "puzzle-rating-change",
+                                &[
+                                    ("before", before.into()),
+                                    ("after", after.into()),
+                                    ("change", format!("{:+}", after - before).into()),
+                                ],
                             ));
                         } else if o.repeat {
-                            parts.push("tried before: not rated again".to_string());
+                            parts.push(lang.text("puzzle-repeat"));
                         } else if !v.rated {
-                            parts.push("unrated: guests keep no puzzle rating".to_string());
+                            parts.push(lang.text("puzzle-guest-unrated"));
                         }
                         if let Some(t) = &o.trouble {
                             parts.push(text::sanitize(t, 60));
                         }
                         if self.showing_solution {
-                            parts.push(format!("solution: {}", line_words(v, &v.line)));
+                            parts.push(lang.text_with(
+                                "puzzle-solution",
+                                &[("moves", line_words(v, &v.line).into())],
+                            ));
                         }
                         Line::plain(format!(" {}", parts.join("   ")))
                     }
@@ -577,6 +632,25 @@ impl PuzzleScreen {
                 (l, detail)
             }
             _ => (Line::default(), Line::default()),
+        }
+    }
+}
+
+/// Why a move cannot be played in a puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepError {
+    /// The puzzle's own moves do not play (a broken record).
+    Broken,
+    /// The move is illegal here.
+    Illegal(crate::game::IllegalMoveError),
+}
+
+impl StepError {
+    /// Why, in `lang` (puzzles are played by red, who moves first).
+    pub fn words(&self, lang: Lang) -> String {
+        match self {
+            StepError::Broken => lang.text("puzzle-broken"),
+            StepError::Illegal(e) => words::illegal(lang, e, Colour::Red),
         }
     }
 }
@@ -597,13 +671,12 @@ pub enum Step {
 /// puzzle's line. A move that wins on the spot is right wherever the line
 /// goes. An illegal move is refused in words (the attempt goes on). The
 /// same judge for the terminal's puzzle screen and the web's.
-pub fn step(view: &PuzzleView, played: &[Move], m: Move) -> Result<Step, String> {
+pub fn step(view: &PuzzleView, played: &[Move], m: Move) -> Result<Step, StepError> {
     let mut pos = Position::new(view.rules);
     for p in view.position.iter().chain(played) {
-        pos.play(*p)
-            .map_err(|_| "this puzzle cannot be played on".to_string())?;
+        pos.play(*p).map_err(|_| StepError::Broken)?;
     }
-    pos.check(m).map_err(|e| e.to_string())?;
+    pos.check(m).map_err(StepError::Illegal)?;
     let expected = view.line.get(played.len()).copied();
     let mut after = pos;
     let _ = after.play(m);

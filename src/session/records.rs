@@ -9,6 +9,7 @@
 
 use super::review::{Review, ReviewAction};
 use crate::game::GameKind;
+use crate::lang::Lang;
 use crate::term::board::Theme;
 use crate::term::input::Key;
 use crate::term::screen::{Frame, Line, Style};
@@ -35,13 +36,13 @@ pub enum GameOutcome {
 }
 
 impl GameOutcome {
-    fn word(self) -> &'static str {
-        match self {
-            GameOutcome::Won => "won",
-            GameOutcome::Lost => "lost",
-            GameOutcome::Draw => "draw",
-            GameOutcome::Aborted => "aborted",
-        }
+    fn word(self, lang: Lang) -> String {
+        lang.text(match self {
+            GameOutcome::Won => "outcome-won",
+            GameOutcome::Lost => "outcome-lost",
+            GameOutcome::Draw => "outcome-draw",
+            GameOutcome::Aborted => "outcome-aborted",
+        })
     }
 }
 
@@ -141,8 +142,8 @@ pub enum RecordsAction {
 
 #[derive(Debug, Clone)]
 enum Page {
-    /// Waiting for the host's answer.
-    Loading(String),
+    /// Waiting for the host's answer (what is loading: a message id).
+    Loading(&'static str),
     Profile,
     Keys {
         keys: Option<Vec<KeyRow>>,
@@ -169,6 +170,8 @@ pub struct RecordsScreen {
     games: Vec<GameKind>,
     /// How to reach the host (`ssh CODE@host`), for the link code.
     join_hint: String,
+    /// The language the person reads.
+    lang: Lang,
 }
 
 fn clean(s: &str) -> String {
@@ -197,6 +200,11 @@ fn column_width<'a>(names: impl IntoIterator<Item = &'a str>, min: usize) -> usi
         .clamp(min, text::MAX_NAME_WIDTH.max(min))
 }
 
+/// `s` padded with spaces to `width` columns (never shortened).
+fn padded(s: &str, width: usize) -> String {
+    format!("{s}{}", " ".repeat(width.saturating_sub(text::width(s))))
+}
+
 fn signed(n: i64) -> String {
     if n > 0 {
         format!("+{n}")
@@ -206,8 +214,9 @@ fn signed(n: i64) -> String {
 }
 
 impl RecordsScreen {
-    fn new(page: Page, games: Vec<GameKind>, join_hint: &str) -> RecordsScreen {
+    fn new(page: Page, games: Vec<GameKind>, join_hint: &str, lang: Lang) -> RecordsScreen {
         RecordsScreen {
+            lang,
             page,
             profile: None,
             selected: 0,
@@ -218,16 +227,22 @@ impl RecordsScreen {
     }
 
     /// The profile, waiting for the host.
-    pub fn profile(games: Vec<GameKind>, join_hint: &str) -> RecordsScreen {
+    pub fn profile(games: Vec<GameKind>, join_hint: &str, lang: Lang) -> RecordsScreen {
         RecordsScreen::new(
-            Page::Loading("Loading your profile...".into()),
+            Page::Loading("records-loading-profile"),
             games,
             join_hint,
+            lang,
         )
     }
 
     /// The leaderboard of `game`, waiting for the host.
-    pub fn leaderboard(game: GameKind, games: Vec<GameKind>, join_hint: &str) -> RecordsScreen {
+    pub fn leaderboard(
+        game: GameKind,
+        games: Vec<GameKind>,
+        join_hint: &str,
+        lang: Lang,
+    ) -> RecordsScreen {
         RecordsScreen::new(
             Page::Leaderboard {
                 game,
@@ -236,6 +251,7 @@ impl RecordsScreen {
             },
             games,
             join_hint,
+            lang,
         )
     }
 
@@ -278,7 +294,7 @@ impl RecordsScreen {
     pub fn set_replay(&mut self, view: ReplayView) {
         self.message = None;
         let game_id = view.game_id.clone();
-        self.page = Page::Replay(Box::new(Review::new(view, game_id)));
+        self.page = Page::Replay(Box::new(Review::new(view, game_id, self.lang)));
     }
 
     /// The host's analysis of the game replayed (dropped if another game
@@ -360,7 +376,7 @@ impl RecordsScreen {
                     Some(g) => {
                         let id = g.id.clone();
                         self.message = None;
-                        self.page = Page::Loading("Loading the game...".into());
+                        self.page = Page::Loading("records-loading-game");
                         RecordsAction::Replay(id)
                     }
                     None => RecordsAction::None,
@@ -434,18 +450,22 @@ impl RecordsScreen {
 
     pub fn frame(&self, theme: Theme, width: usize) -> Frame {
         let mut f = Frame::new();
+        let lang = self.lang;
         let keys = match &self.page {
-            Page::Loading(text) => {
-                f.push(Line::styled(format!(" {text}"), Style::PLAIN.bold()));
+            Page::Loading(id) => {
+                f.push(Line::styled(
+                    format!(" {}", lang.text(id)),
+                    Style::PLAIN.bold(),
+                ));
                 f.blank();
-                " Esc back"
+                lang.text("records-keys-back")
             }
             Page::Profile => {
                 self.profile_lines(&mut f);
-                match &self.profile {
-                    Some(Some(_)) => " ↑↓ (or , .) + Enter replays a game   [k] keys   Esc back",
-                    _ => " Esc back",
-                }
+                lang.text(match &self.profile {
+                    Some(Some(_)) => "records-keys-profile",
+                    _ => "records-keys-back",
+                })
             }
             Page::Keys {
                 keys,
@@ -453,11 +473,11 @@ impl RecordsScreen {
                 code,
             } => {
                 self.keys_lines(&mut f, keys.as_deref(), *selected, code.as_deref());
-                " arrows   [d] remove key   [g] link code   Esc back"
+                lang.text("records-keys-keys")
             }
             Page::Leaderboard { game, view, scroll } => {
                 self.board_lines(&mut f, *game, view.as_ref(), *scroll);
-                " arrows: other game, scroll   Esc back"
+                lang.text("records-keys-leaderboard")
             }
             Page::Replay(review) => {
                 review.lines(&mut f, theme, width);
@@ -471,24 +491,30 @@ impl RecordsScreen {
             )),
             None => f.blank(),
         }
-        f.push(Line::styled(keys, Style::PLAIN.dim()));
+        let keys = keys.trim_start();
+        f.push(Line::styled(format!(" {keys}"), Style::PLAIN.dim()));
         f
     }
 
     fn profile_lines(&self, f: &mut Frame) {
+        let lang = self.lang;
         let Some(Some(p)) = &self.profile else {
-            f.push(Line::styled(" Your profile", Style::PLAIN.bold()));
+            f.push(Line::styled(
+                format!(" {}", lang.text("lobby-profile")),
+                Style::PLAIN.bold(),
+            ));
             f.blank();
-            for l in [
-                "You are playing as a guest. Connect with an SSH key",
-                "and the host keeps your name, your rating and your",
-                "games for you, from one visit to the next.",
-            ] {
+            for l in text::wrap(&lang.text("records-guest"), 54) {
                 f.push(Line::plain(format!(" {l}")));
             }
             f.blank();
-            let host = self.join_hint.replace("CODE@", "YOURNAME@");
-            f.push(Line::plain(" For example:"));
+            let host = self
+                .join_hint
+                .replace("CODE@", &lang.text("records-yourname"));
+            f.push(Line::plain(format!(
+                " {}",
+                lang.text("records-for-example")
+            )));
             f.push(Line::styled(
                 format!("   {}", text::sanitize(&host, 54)),
                 Style::PLAIN.bold(),
@@ -496,59 +522,79 @@ impl RecordsScreen {
             f.blank();
             return;
         };
-        f.push(Line::styled(
-            format!(" Profile of {}", clean(&p.name)),
-            Style::PLAIN.bold(),
-        ));
+        let title = lang.text_with("records-profile-of", &[("name", clean(&p.name).into())]);
+        f.push(Line::styled(format!(" {title}"), Style::PLAIN.bold()));
         f.blank();
+        let label = |s: String| column(&s, 13);
         for kind in [GameKind::ConnectFour, GameKind::Gomoku] {
+            let name = label(super::words::game_name(lang, kind));
             let text = match p.ratings.iter().find(|r| r.game == kind) {
-                Some(r) => format!(
-                    " {:<13} {} \u{b1} {}   {} won, {} lost, {} drawn",
-                    kind.name(),
-                    r.rating,
-                    r.deviation,
-                    r.wins,
-                    r.losses,
-                    r.draws
+                Some(r) => lang.text_with(
+                    "records-rating",
+                    &[
+                        ("rating", r.rating.into()),
+                        ("deviation", r.deviation.into()),
+                        ("won", r.wins.into()),
+                        ("lost", r.losses.into()),
+                        ("drawn", r.draws.into()),
+                    ],
                 ),
-                None => format!(" {:<13} no rated games yet", kind.name()),
+                None => lang.text("records-no-rated-games"),
             };
-            f.push(Line::plain(text));
+            f.push(Line::plain(format!(" {name} {text}")));
         }
+        let name = label(lang.text("lobby-puzzles"));
         let puzzles = match &p.puzzles {
-            Some(r) => format!(
-                " {:<13} {} \u{b1} {}   {} solved of {}",
-                "Puzzles", r.rating, r.deviation, r.solved, r.tried
+            Some(r) => lang.text_with(
+                "records-puzzle-rating",
+                &[
+                    ("rating", r.rating.into()),
+                    ("deviation", r.deviation.into()),
+                    ("solved", r.solved.into()),
+                    ("tried", r.tried.into()),
+                ],
             ),
-            None => format!(" {:<13} none tried yet: [z] in the lobby", "Puzzles"),
+            None => lang.text("records-no-puzzles"),
         };
-        f.push(Line::plain(puzzles));
+        f.push(Line::plain(format!(" {name} {puzzles}")));
         f.blank();
         if p.games.is_empty() {
-            f.push(Line::styled(" No games yet.", Style::PLAIN.dim()));
+            f.push(Line::styled(
+                format!(" {}", lang.text("records-no-games")),
+                Style::PLAIN.dim(),
+            ));
             return;
         }
-        f.push(Line::styled(
-            match p.games.len() {
-                1 => " Your last game:".to_string(),
-                n => format!(" Your last {n} games:"),
-            },
-            Style::PLAIN.bold(),
-        ));
+        let last = lang.text_with("records-last-games", &[("count", p.games.len().into())]);
+        f.push(Line::styled(format!(" {last}"), Style::PLAIN.bold()));
         let start = window_start(self.selected, p.games.len(), WINDOW);
         let opponents = column_width(p.games.iter().map(|g| g.opponent.as_str()), 8);
+        let games_w = column_width(
+            [GameKind::ConnectFour, GameKind::Gomoku, GameKind::Renju]
+                .map(|k| super::words::game_name(lang, k))
+                .iter()
+                .map(String::as_str),
+            8,
+        )
+        .min(14);
+        // As wide as the commonest words (an aborted game's may be wider).
+        let outcomes_w = [GameOutcome::Won, GameOutcome::Lost, GameOutcome::Draw]
+            .map(|o| text::width(&o.word(lang)))
+            .into_iter()
+            .max()
+            .unwrap_or(0)
+            .max(5);
         for (i, g) in p.games.iter().enumerate().skip(start).take(WINDOW) {
             let change = g
                 .rating_change
                 .map(|c| format!(" {}", signed(c)))
                 .unwrap_or_default();
             let text = format!(
-                "{}  {:<12}  {} {:<5}{}",
+                "{}  {}  {} {}{}",
                 text::sanitize(&g.date, 10),
-                g.game.name(),
+                column(&super::words::game_name(lang, g.game), games_w),
                 column(&g.opponent, opponents),
-                g.outcome.word(),
+                padded(&g.outcome.word(lang), outcomes_w),
                 change
             );
             if i == self.selected {
@@ -566,13 +612,17 @@ impl RecordsScreen {
         selected: usize,
         code: Option<&str>,
     ) {
+        let lang = self.lang;
         f.push(Line::styled(
-            " Your SSH keys and link codes",
+            format!(" {}", lang.text("records-keys-title")),
             Style::PLAIN.bold(),
         ));
         f.blank();
         match keys {
-            None => f.push(Line::plain(" Loading your keys...")),
+            None => f.push(Line::plain(format!(
+                " {}",
+                lang.text("records-loading-keys")
+            ))),
             Some(keys) => {
                 let start = window_start(selected, keys.len(), WINDOW);
                 for (i, k) in keys.iter().enumerate().skip(start).take(WINDOW) {
@@ -600,23 +650,19 @@ impl RecordsScreen {
         match code {
             Some(code) => {
                 f.push(
-                    Line::plain(" Link code: ")
+                    Line::plain(format!(" {} ", lang.text("records-link-code")))
                         .with(code.to_string(), Style::PLAIN.bold().reverse()),
                 );
-                f.push(Line::plain(
-                    " From the other machine, with its own key, connect with",
-                ));
+                f.push(Line::plain(format!(" {}", lang.text("records-link-how"))));
                 let how = self.join_hint.replace("CODE", code);
                 f.push(Line::styled(
                     format!("   {}", text::sanitize(&how, 54)),
                     Style::PLAIN.bold(),
                 ));
-                f.push(Line::plain(
-                    " once, within 10 minutes: that key joins this account.",
-                ));
+                f.push(Line::plain(format!(" {}", lang.text("records-link-once"))));
             }
             None => f.push(Line::styled(
-                " [g] gives a code to add a key from another machine.",
+                format!(" {}", lang.text("records-link-offer")),
                 Style::PLAIN.dim(),
             )),
         }
@@ -630,7 +676,11 @@ impl RecordsScreen {
         view: Option<&LeaderboardView>,
         scroll: usize,
     ) {
-        let mut title = Line::styled(" Leaderboard: ", Style::PLAIN.bold());
+        let lang = self.lang;
+        let mut title = Line::styled(
+            format!(" {}: ", lang.text("lobby-leaderboard")),
+            Style::PLAIN.bold(),
+        );
         for (i, g) in self.games.iter().enumerate() {
             let st = if *g == game {
                 Style::PLAIN.bold().reverse()
@@ -640,12 +690,12 @@ impl RecordsScreen {
             if i > 0 {
                 title.push(" ", Style::PLAIN);
             }
-            title.push(format!(" {} ", g.name()), st);
+            title.push(format!(" {} ", super::words::game_name(lang, *g)), st);
         }
         f.push(title);
         let Some(v) = view else {
             f.blank();
-            f.push(Line::plain(" Loading..."));
+            f.push(Line::plain(format!(" {}", lang.text("records-loading"))));
             return;
         };
         let names = column_width(v.top.iter().chain(&v.me).map(|r| r.name.as_str()), 4);
@@ -662,15 +712,22 @@ impl RecordsScreen {
                 r.games
             )
         };
+        let right = |id: &str| {
+            let t = lang.text(id);
+            format!("{}{t}", " ".repeat(6usize.saturating_sub(text::width(&t))))
+        };
         f.push(Line::styled(
             format!(
-                "   {:>4}  {:<names$} {:>6} {:>6}",
-                "#", "name", "rating", "games"
+                "   {:>4}  {} {} {}",
+                "#",
+                column(&lang.text("people-name"), names),
+                right("records-rating-head"),
+                right("records-games-head")
             ),
             Style::PLAIN.dim(),
         ));
         if v.top.is_empty() {
-            f.push(Line::plain(" Nobody yet."));
+            f.push(Line::plain(format!(" {}", lang.text("records-nobody"))));
         }
         let scroll = scroll.min(v.top.len().saturating_sub(BOARD_WINDOW));
         for r in v.top.iter().skip(scroll).take(BOARD_WINDOW) {
@@ -684,15 +741,15 @@ impl RecordsScreen {
             }
         }
         if v.top.len() > BOARD_WINDOW {
-            f.push(Line::styled(
-                format!(
-                    "   rows {}-{} of {}",
-                    scroll + 1,
-                    (scroll + BOARD_WINDOW).min(v.top.len()),
-                    v.top.len()
-                ),
-                Style::PLAIN.dim(),
-            ));
+            let rows = lang.text_with(
+                "records-rows",
+                &[
+                    ("first", (scroll + 1).into()),
+                    ("last", (scroll + BOARD_WINDOW).min(v.top.len()).into()),
+                    ("count", v.top.len().into()),
+                ],
+            );
+            f.push(Line::styled(format!("   {rows}"), Style::PLAIN.dim()));
         }
         let in_top = v.top.iter().any(|r| r.me);
         let requirement = text::sanitize(&v.requirement, 80);
@@ -705,11 +762,16 @@ impl RecordsScreen {
                 );
                 None
             }
-            Some(me) => Some(format!(
-                "You ({}) are not on the list yet: it takes {requirement}.",
-                me.rating
+            Some(me) => Some(lang.text_with(
+                "records-not-listed",
+                &[
+                    ("rating", me.rating.into()),
+                    ("requirement", requirement.into()),
+                ],
             )),
-            None => Some(format!("To appear here: {requirement}, with an SSH key.")),
+            None => {
+                Some(lang.text_with("records-to-appear", &[("requirement", requirement.into())]))
+            }
         };
         for l in explain.iter().flat_map(|e| text::wrap(e, 56)).take(3) {
             f.push(Line::styled(format!(" {l}"), Style::PLAIN.dim()));

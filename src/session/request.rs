@@ -79,6 +79,9 @@ pub enum Request {
     /// Remote: the person chose these stones (`[t]`): keep the choice
     /// (with the account, or with a guest's resume code).
     SetStones(Theme),
+    /// Remote: the person chose this language (`[L]`): keep the choice
+    /// like the stones.
+    SetLanguage(crate::lang::Lang),
 }
 
 /// What one call produced.

@@ -8,6 +8,7 @@
 //! The words for the analysis are made here, where it is shown (the
 //! commands that print an analysis use the same words).
 
+use crate::lang::Lang;
 use std::sync::Arc;
 
 use crate::analysis::{Label, MoveAnalysis, gomoku, summary};
@@ -84,12 +85,15 @@ pub struct Review {
     /// Moves on the board (0: the empty board).
     shown: usize,
     analysis: Analysis,
+    /// The language the person reads.
+    lang: Lang,
 }
 
 impl Review {
     /// The game of `view` at its last move.
-    pub fn new(view: ReplayView, game_id: Option<String>) -> Review {
+    pub fn new(view: ReplayView, game_id: Option<String>, lang: Lang) -> Review {
         Review {
+            lang,
             shown: view.moves.len(),
             view,
             game_id,
@@ -122,7 +126,7 @@ impl Review {
     pub fn analysed(&mut self, answer: Analysed) {
         self.analysis = match answer {
             Ok(moves) if moves.len() == self.view.moves.len() => Analysis::Done(moves),
-            Ok(_) => Analysis::Failed("the analysis does not fit this game".into()),
+            Ok(_) => Analysis::Failed(self.lang.text("review-does-not-fit")),
             Err(why) => Analysis::Failed(why),
         };
     }
@@ -180,14 +184,13 @@ impl Review {
     }
 
     /// The keys this review takes, for the key bar.
-    pub fn keys(&self) -> &'static str {
-        match self.analysis {
-            Analysis::Done(_) => " arrows: one move   n/p: next/previous mistake   Esc back",
-            Analysis::Waiting => " arrows: one move   Home/End: first/last   Esc back",
-            Analysis::NotAsked | Analysis::Failed(_) => {
-                " arrows: one move   Home/End   a analysis   Esc back"
-            }
-        }
+    pub fn keys(&self) -> String {
+        let keys = self.lang.text(match self.analysis {
+            Analysis::Done(_) => "review-keys-done",
+            Analysis::Waiting => "review-keys-waiting",
+            Analysis::NotAsked | Analysis::Failed(_) => "review-keys",
+        });
+        format!(" {keys}")
     }
 
     /// The game's lines: title, the analysis summary, players, result,
@@ -195,31 +198,41 @@ impl Review {
     /// when another was better), and that move with its label.
     pub fn lines(&self, f: &mut Frame, theme: Theme, width: usize) {
         let v = &self.view;
+        let lang = self.lang;
         let colours = [v.players[0].colour, v.players[1].colour];
         let name = |side: Side| text::shorten(&v.players[side.index()].name, text::MAX_NAME_WIDTH);
-        let mut title = format!(" {}", v.rules.describe());
+        let mut title = format!(" {}", crate::session::words::rules(lang, &v.rules));
         if !v.date.is_empty() {
             title.push_str(&format!("   {}", text::sanitize(&v.date, 10)));
         }
         f.push(Line::styled(title, Style::PLAIN.bold()));
         let summary_line = match &self.analysis {
-            Analysis::NotAsked => Line::styled(" press a for the analysis", Style::PLAIN.dim()),
-            Analysis::Waiting => Line::styled(" analysing the game...", Style::PLAIN.dim()),
-            Analysis::Failed(why) => Line::styled(
-                format!(
-                    " no analysis: {}",
-                    text::sanitize(why, width.saturating_sub(15))
-                ),
+            Analysis::NotAsked => Line::styled(
+                format!(" {}", lang.text("review-press-a")),
                 Style::PLAIN.dim(),
             ),
+            Analysis::Waiting => Line::styled(
+                format!(" {}", lang.text("review-analysing")),
+                Style::PLAIN.dim(),
+            ),
+            Analysis::Failed(why) => {
+                let why = text::sanitize(why, width.saturating_sub(15));
+                Line::styled(
+                    format!(
+                        " {}",
+                        lang.text_with("review-no-analysis", &[("why", why.into())])
+                    ),
+                    Style::PLAIN.dim(),
+                )
+            }
             Analysis::Done(moves) => {
                 let [first, second] = summary(moves);
                 let text = format!(
                     "{}: {}, {}: {}",
                     name(Side::First),
-                    summary_words(&first),
+                    summary_words(lang, &first),
                     name(Side::Second),
-                    summary_words(&second)
+                    summary_words(lang, &second)
                 );
                 Line::plain(" ").with(
                     text::sanitize(&text, width.saturating_sub(2)),
@@ -236,12 +249,21 @@ impl Review {
                 theme.style(p.colour),
             );
             if side == Side::First {
-                players.push("  vs  ", Style::PLAIN.dim());
+                players.push(
+                    format!("  {}  ", lang.text("players-vs")),
+                    Style::PLAIN.dim(),
+                );
             }
         }
         let reason = text::sanitize(&v.reason, 30);
         let result = match v.winner {
-            Some(s) => format!("   {} won: {reason}", name(s)),
+            Some(s) => format!(
+                "   {}",
+                lang.text_with(
+                    "review-won",
+                    &[("name", name(s).into()), ("reason", reason.into())]
+                )
+            ),
             None => format!("   {reason}"),
         };
         // The result beside the players when it fits, else under them.
@@ -289,7 +311,11 @@ impl Review {
             f.push(indented);
         }
         let kind = v.rules.kind();
-        let mut line = Line::plain(format!(" Move {} of {}", self.shown, v.moves.len()));
+        let move_of = lang.text_with(
+            "review-move-of",
+            &[("move", self.shown.into()), ("count", v.moves.len().into())],
+        );
+        let mut line = Line::plain(format!(" {move_of}"));
         let mut values = None;
         if let Some(i) = self.shown.checked_sub(1) {
             let side = if i % 2 == 0 {
@@ -309,7 +335,7 @@ impl Review {
                 theme.style(colours[side.index()]),
             );
             if let Some((_, a)) = this {
-                let label = label_words(kind, a.label);
+                let label = label_words(lang, kind, a.label);
                 let style = match a.label {
                     Some(Label::Best) | None => Style::PLAIN,
                     Some(_) => Style::PLAIN.bold(),
@@ -319,8 +345,8 @@ impl Review {
                 let mut l = Line::plain("   ");
                 let change = format!(
                     "{} -> {}",
-                    value_words(kind, a.before),
-                    value_words(kind, a.after)
+                    value_words(lang, kind, a.before),
+                    value_words(lang, kind, a.after)
                 );
                 l.push(
                     text::sanitize(&change, width.saturating_sub(4)),
@@ -329,8 +355,12 @@ impl Review {
                 if !best.is_empty() && hint.is_some() {
                     let room = width.saturating_sub(l.width() + 4);
                     // Not settled: the move is the engine's guess.
-                    let what = if a.exact { "best" } else { "guess" };
-                    let best = format!("{what}: {} (marked *)", best.join(" "));
+                    let id = if a.exact {
+                        "review-best-marked"
+                    } else {
+                        "review-guess-marked"
+                    };
+                    let best = lang.text_with(id, &[("moves", best.join(" ").into())]);
                     l.push("   ", Style::PLAIN);
                     l.push(text::sanitize(&best, room), Style::PLAIN);
                 }
@@ -357,59 +387,62 @@ fn landing(pos: &Position, m: Move) -> Option<Point> {
 
 /// A value in words: Connect Four's `win (+3)`, `draw`, `loss (-2)`;
 /// Gomoku's evaluation `+250` or a proven `win`, `loss`; `not settled`.
-pub fn value_words(game: GameKind, v: Option<i32>) -> String {
+pub fn value_words(lang: Lang, game: GameKind, v: Option<i32>) -> String {
     match (game, v) {
-        (_, None) => "not settled".into(),
-        (GameKind::ConnectFour, Some(0)) => "draw".into(),
-        (GameKind::ConnectFour, Some(v)) if v > 0 => format!("win (+{v})"),
-        (GameKind::ConnectFour, Some(v)) => format!("loss ({v})"),
-        (_, Some(v)) if v > gomoku::PROVEN => "win".into(),
-        (_, Some(v)) if v < -gomoku::PROVEN => "loss".into(),
+        (_, None) => lang.text("value-not-settled"),
+        (GameKind::ConnectFour, Some(0)) => lang.text("value-draw"),
+        (GameKind::ConnectFour, Some(v)) if v > 0 => {
+            lang.text_with("value-win-in", &[("value", format!("+{v}").into())])
+        }
+        (GameKind::ConnectFour, Some(v)) => {
+            lang.text_with("value-loss-in", &[("value", v.to_string().into())])
+        }
+        (_, Some(v)) if v > gomoku::PROVEN => lang.text("value-win"),
+        (_, Some(v)) if v < -gomoku::PROVEN => lang.text("value-loss"),
         (_, Some(v)) => format!("{v:+}"),
     }
 }
 
 /// What a label says to people. Without one: a Connect Four position the
 /// solver did not settle; a Gomoku move no threat search had a word for.
-pub fn label_words(game: GameKind, label: Option<Label>) -> &'static str {
-    match label {
-        None if game == GameKind::ConnectFour => "not settled",
-        None => "-",
-        Some(Label::Best) => "best",
-        Some(Label::SlowerWin) => "slower",
-        Some(Label::Mistake) => "mistake",
-        Some(Label::Blunder) => "blunder",
-        Some(Label::MissedWin) => "missed win",
-        Some(Label::AllowedWin) => "allowed a win",
-    }
+pub fn label_words(lang: Lang, game: GameKind, label: Option<Label>) -> String {
+    lang.text(match label {
+        None if game == GameKind::ConnectFour => "value-not-settled",
+        None => return "-".into(),
+        Some(Label::Best) => "label-best",
+        Some(Label::SlowerWin) => "label-slower",
+        Some(Label::Mistake) => "label-mistake",
+        Some(Label::Blunder) => "label-blunder",
+        Some(Label::MissedWin) => "label-missed-win",
+        Some(Label::AllowedWin) => "label-allowed-win",
+    })
 }
 
 /// The counts of one player's labelled moves: `1 blunder (move 14), 2
 /// mistakes (moves 3, 9)`, or `no mistakes`.
-pub fn summary_words(list: &[(Label, Vec<usize>)]) -> String {
+pub fn summary_words(lang: Lang, list: &[(Label, Vec<usize>)]) -> String {
     if list.is_empty() {
-        return "no mistakes".into();
+        return lang.text("summary-no-mistakes");
     }
     let parts: Vec<String> = list
         .iter()
         .map(|(label, at)| {
-            let n = at.len();
-            let name = match (label, n) {
-                (Label::Blunder, 1) => "blunder",
-                (Label::Blunder, _) => "blunders",
-                (Label::Mistake, 1) => "mistake",
-                (Label::Mistake, _) => "mistakes",
-                (Label::SlowerWin, 1) => "slower move",
-                (Label::SlowerWin, _) => "slower moves",
-                (Label::MissedWin, 1) => "missed win",
-                (Label::MissedWin, _) => "missed wins",
-                (Label::AllowedWin, 1) => "allowed win",
-                (Label::AllowedWin, _) => "allowed wins",
-                (Label::Best, _) => "best moves",
+            let id = match label {
+                Label::Blunder => "summary-blunders",
+                Label::Mistake => "summary-mistakes",
+                Label::SlowerWin => "summary-slower",
+                Label::MissedWin => "summary-missed-wins",
+                Label::AllowedWin => "summary-allowed-wins",
+                Label::Best => "summary-best",
             };
             let moves: Vec<String> = at.iter().map(usize::to_string).collect();
-            let which = if n == 1 { "move" } else { "moves" };
-            format!("{n} {name} ({which} {})", moves.join(", "))
+            lang.text_with(
+                id,
+                &[
+                    ("count", at.len().into()),
+                    ("moves", moves.join(", ").into()),
+                ],
+            )
         })
         .collect();
     parts.join(", ")
@@ -476,7 +509,7 @@ mod tests {
 
     #[test]
     fn a_review_asks_once_and_shows_the_labels_values_and_best_move() {
-        let mut r = Review::new(view(), Some("g1".into()));
+        let mut r = Review::new(view(), Some("g1".into()), Lang::En);
         assert!(text(&r, 60).contains("press a for the analysis"));
         let ReviewAction::Analyze(ask) = r.handle(Key::Char('a')) else {
             panic!("a asks for the analysis");
@@ -530,15 +563,15 @@ mod tests {
     fn a_summary_counts_each_kind_with_its_moves() {
         let list = vec![(Label::Blunder, vec![14]), (Label::Mistake, vec![3, 9])];
         assert_eq!(
-            summary_words(&list),
+            summary_words(Lang::En, &list),
             "1 blunder (move 14), 2 mistakes (moves 3, 9)"
         );
-        assert_eq!(summary_words(&[]), "no mistakes");
+        assert_eq!(summary_words(Lang::En, &[]), "no mistakes");
     }
 
     #[test]
     fn an_answer_for_another_game_or_of_the_wrong_length_is_not_shown() {
-        let mut r = Review::new(view(), None);
+        let mut r = Review::new(view(), None, Lang::En);
         let ask = r.ask();
         let mut other = ask.clone();
         other.moves.pop();

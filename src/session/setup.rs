@@ -58,6 +58,8 @@ pub struct PlayOptions {
     pub first: Option<u8>,
     /// How a game between two people opens (`--opening swap2`).
     pub opening: crate::table::Opening,
+    /// The language of the screens (`inarow play`: the environment's).
+    pub lang: crate::lang::Lang,
 }
 
 /// A game ready to start: seats in turn order.
@@ -167,48 +169,53 @@ impl Setup {
         let a = &self.answers;
         match step {
             Step::Game => {
+                let lang = a.lang;
+                let size = |r: Rules| [("width", r.width().into()), ("height", r.height().into())];
+                let game = |kind| crate::session::words::game_name(lang, kind);
                 self.menu = Menu::new()
                     .entry(
                         '1',
-                        "Connect Four",
-                        "7x6, four in a line, stones drop",
+                        game(GameKind::ConnectFour),
+                        lang.text_with("lobby-connect4-detail", &size(Rules::connect_four())),
                         Choice::Game(GameKind::ConnectFour),
                     )
                     .entry(
                         '2',
-                        "Gomoku",
-                        "15x15, five in a row",
+                        game(GameKind::Gomoku),
+                        lang.text_with("lobby-gomoku-detail", &size(Rules::gomoku())),
                         Choice::Game(GameKind::Gomoku),
                     )
                     .entry(
                         '3',
-                        "Renju",
-                        "15x15, five; first to move: no 3x3, 4x4, six",
+                        game(GameKind::Renju),
+                        lang.text_with("lobby-renju-detail", &size(Rules::renju())),
                         Choice::Game(GameKind::Renju),
                     )
-                    .entry('q', "Quit", "", Choice::Quit);
+                    .entry('q', lang.text("lobby-quit"), "", Choice::Quit);
             }
             Step::Opponent => {
+                let t = |id: &str| a.lang.text(id);
                 self.menu = Menu::new()
                     .entry(
                         '1',
-                        "Against the computer",
+                        t("setup-vs-computer"),
                         "",
                         Choice::Opponent(Opponent::Computer),
                     )
                     .entry(
                         '2',
-                        "Two players",
-                        "on this keyboard",
+                        t("setup-two-players"),
+                        t("setup-two-players-detail"),
                         Choice::Opponent(Opponent::Human),
                     );
             }
             Step::Level => {
                 let kind = a.rules.map_or(GameKind::ConnectFour, |r| r.kind());
+                let lang = a.lang;
                 self.menu = Menu::numbered(Level::for_game(kind).iter().map(|&l| {
                     (
-                        capitalise(l.name()),
-                        l.describe(kind).to_string(),
+                        capitalise(&crate::session::words::level(lang, l)),
+                        crate::session::words::level_detail(lang, kind, l),
                         Choice::Level(l),
                     )
                 }))
@@ -219,19 +226,24 @@ impl Setup {
             }
             Step::Colour(i) => {
                 let taken = if i == 1 { a.colours[0] } else { None };
-                self.menu = Menu::numbered(
-                    Colour::ALL
-                        .into_iter()
-                        .filter(|&c| Some(c) != taken)
-                        .map(|c| (c.name().to_string(), String::new(), Choice::Colour(c))),
-                );
+                self.menu =
+                    Menu::numbered(Colour::ALL.into_iter().filter(|&c| Some(c) != taken).map(
+                        |c| {
+                            let name = crate::session::words::colour(a.lang, c);
+                            (name, String::new(), Choice::Colour(c))
+                        },
+                    ));
             }
             Step::First => {
-                let n1 = a.names[0].clone().unwrap_or_else(|| default_name(0));
+                let n1 = a.names[0]
+                    .clone()
+                    .unwrap_or_else(|| default_name(a.lang, 0));
                 let n2 = if a.opponent == Some(Opponent::Computer) {
-                    "The computer".to_string()
+                    a.lang.text("setup-the-computer")
                 } else {
-                    a.names[1].clone().unwrap_or_else(|| default_name(1))
+                    a.names[1]
+                        .clone()
+                        .unwrap_or_else(|| default_name(a.lang, 1))
                 };
                 self.menu = Menu::new().entry('1', n1, "", Choice::First(1)).entry(
                     '2',
@@ -254,7 +266,12 @@ impl Setup {
             a.opening
         };
         let c1 = a.colours[0].unwrap_or(Colour::Red);
-        let p1 = Seat::human(a.names[0].clone().unwrap_or_else(|| default_name(0)), c1);
+        let p1 = Seat::human(
+            a.names[0]
+                .clone()
+                .unwrap_or_else(|| default_name(a.lang, 0)),
+            c1,
+        );
         let p2 = if vs_computer {
             // The computer takes a random free colour.
             let free: Vec<Colour> = Colour::ALL.into_iter().filter(|&c| c != c1).collect();
@@ -268,7 +285,12 @@ impl Setup {
                     .find(|&c| c != c1)
                     .unwrap_or(Colour::Yellow)
             });
-            Seat::human(a.names[1].clone().unwrap_or_else(|| default_name(1)), c2)
+            Seat::human(
+                a.names[1]
+                    .clone()
+                    .unwrap_or_else(|| default_name(a.lang, 1)),
+                c2,
+            )
         };
         let humans2 = !vs_computer;
         if a.first == Some(2) {
@@ -343,9 +365,11 @@ impl Setup {
         if let Step::Name(i) = self.step {
             return match self.field.handle(key) {
                 FieldEvent::Submitted(name) => {
-                    let name = text::sanitize_name(&name, &default_name(i));
+                    let lang = self.answers.lang;
+                    let name = text::sanitize_name(&name, &default_name(lang, i));
                     if i == 1 && self.answers.names[0].as_deref() == Some(name.as_str()) {
-                        self.error = Some(format!("{name} is taken: choose another name"));
+                        let taken = lang.text_with("setup-name-taken", &[("name", name.into())]);
+                        self.error = Some(taken);
                         return SetupEvent::None;
                     }
                     self.answers.names[i] = Some(name);
@@ -373,7 +397,7 @@ impl Setup {
                 SetupEvent::None
             }
             MenuEvent::None => {
-                if let Some(e) = not_a_choice(key) {
+                if let Some(e) = not_a_choice(self.answers.lang, key) {
                     self.error = Some(e);
                 }
                 SetupEvent::None
@@ -396,21 +420,25 @@ impl Setup {
 
     fn summary(&self) -> String {
         let a = &self.answers;
+        let lang = a.lang;
         let mut parts = Vec::new();
         if let Some(r) = a.rules {
-            parts.push(r.describe());
+            parts.push(crate::session::words::rules(lang, &r));
         }
         match (a.opponent, a.level) {
-            (Some(Opponent::Computer), Some(l)) => {
-                parts.push(format!("against the computer ({l})"))
-            }
-            (Some(Opponent::Computer), None) => parts.push("against the computer".into()),
-            (Some(Opponent::Human), _) => parts.push("two players".into()),
+            (Some(Opponent::Computer), Some(l)) => parts.push(lang.text_with(
+                "setup-vs-computer-level",
+                &[("level", crate::session::words::level(lang, l).into())],
+            )),
+            (Some(Opponent::Computer), None) => parts.push(lang.text("setup-vs-computer-short")),
+            (Some(Opponent::Human), _) => parts.push(lang.text("setup-two-players-short")),
             _ => {}
         }
         for i in 0..2 {
             if let Some(n) = &a.names[i] {
-                let c = a.colours[i].map(|c| format!(" ({c})")).unwrap_or_default();
+                let c = a.colours[i]
+                    .map(|c| format!(" ({})", crate::session::words::colour(lang, c)))
+                    .unwrap_or_default();
                 parts.push(format!("{n}{c}"));
             }
         }
@@ -418,33 +446,35 @@ impl Setup {
     }
 
     fn question(&self) -> String {
+        let lang = self.answers.lang;
         let vs_computer = self.answers.opponent == Some(Opponent::Computer);
-        let who = |i: usize| -> String {
-            if i == 0 && vs_computer {
-                "your".to_string()
-            } else {
-                format!("player {}'s", i + 1)
-            }
-        };
         match self.step {
-            Step::Game => "Which game?".into(),
-            Step::Opponent => "Who plays?".into(),
-            Step::Level => "How strong should the computer play?".into(),
-            Step::Name(i) => format!("What is {} name?", who(i)),
+            Step::Game => lang.text("setup-which-game"),
+            Step::Opponent => lang.text("setup-who-plays"),
+            Step::Level => lang.text("setup-how-strong"),
+            Step::Name(0) if vs_computer => lang.text("setup-your-name"),
+            Step::Name(i) => lang.text_with("setup-player-name", &[("number", (i + 1).into())]),
             Step::Colour(i) => {
                 let name = self.answers.names[i]
                     .clone()
-                    .unwrap_or_else(|| default_name(i));
-                format!("{name}, pick a colour:")
+                    .unwrap_or_else(|| default_name(lang, i));
+                lang.text_with("setup-pick-colour", &[("name", name.into())])
             }
-            Step::First => "Who starts?".into(),
+            Step::First => lang.text("setup-who-starts"),
         }
     }
 
     pub fn frame(&self) -> Frame {
         let mut f = Frame::new();
-        f.push(Line::styled(" inarow: k in a row", Style::PLAIN.bold()));
-        f.push(Line::styled(" New game", Style::PLAIN.dim()));
+        let lang = self.answers.lang;
+        f.push(Line::styled(
+            format!(" inarow: {}", lang.text("setup-title")),
+            Style::PLAIN.bold(),
+        ));
+        f.push(Line::styled(
+            format!(" {}", lang.text("setup-new-game")),
+            Style::PLAIN.dim(),
+        ));
         f.push(Line::styled(
             format!(" {}", self.summary()),
             Style::PLAIN.dim(),
@@ -457,11 +487,12 @@ impl Setup {
         f.blank();
         debug_assert_eq!(f.height(), Self::MENU_TOP);
         if let Step::Name(i) = self.step {
-            f.push(self.field.line("   Name: "));
-            f.push(Line::styled(
-                format!("   (Enter keeps {})", default_name(i)),
-                Style::PLAIN.dim(),
-            ));
+            f.push(self.field.line(&format!("   {} ", lang.text("name-field"))));
+            let keeps = lang.text_with(
+                "name-enter-keeps",
+                &[("name", default_name(lang, i).into())],
+            );
+            f.push(Line::styled(format!("   ({keeps})"), Style::PLAIN.dim()));
         } else {
             for line in self.menu.lines(Style::PLAIN.bold()) {
                 f.push(line);
@@ -472,18 +503,19 @@ impl Setup {
             Some(e) => f.push(Line::styled(format!(" ! {e}"), Style::PLAIN.bold())),
             None => f.blank(),
         }
-        let help = if matches!(self.step, Step::Name(_)) {
-            " Enter accepts, Esc goes back, Ctrl-C quits"
+        let help = lang.text(if matches!(self.step, Step::Name(_)) {
+            "field-keys"
         } else {
-            " arrows + Enter or the key in brackets; Esc back; q quit"
-        };
-        f.push(Line::styled(help, Style::PLAIN.dim()));
+            "setup-menu-keys"
+        });
+        f.push(Line::styled(format!(" {help}"), Style::PLAIN.dim()));
         f
     }
 }
 
-fn default_name(i: usize) -> String {
-    format!("Player {}", i + 1)
+/// Player 1, Spieler 2, 玩家 1: a player who gave no name.
+fn default_name(lang: crate::lang::Lang, i: usize) -> String {
+    lang.text_with("player-numbered", &[("number", (i + 1).into())])
 }
 
 fn capitalise(s: &str) -> String {
@@ -553,6 +585,7 @@ mod tests {
                 colours: [Some(Colour::Blue), None],
                 first: Some(1),
                 opening: Default::default(),
+                lang: Default::default(),
             };
             let mut s = Setup::new(preset, make_rng(Some(seed)));
             assert!(s.next_open_step().is_none());

@@ -162,11 +162,11 @@ impl<A: Clone> Default for Menu<A> {
 }
 
 /// The message for a printable key that is not one of a menu's choices.
-pub fn not_a_choice(key: Key) -> Option<String> {
+pub fn not_a_choice(lang: crate::lang::Lang, key: Key) -> Option<String> {
     match key {
-        Key::Char(c) if !c.is_whitespace() => Some(format!(
-            "'{}' is not one of the choices: press a key in brackets",
-            text::sanitize_quote(&c.to_string(), 4)
+        Key::Char(c) if !c.is_whitespace() => Some(lang.text_with(
+            "not-a-choice",
+            &[("key", text::sanitize_quote(&c.to_string(), 4).into())],
         )),
         _ => None,
     }

@@ -8,6 +8,16 @@ use crate::game::Colour;
 use crate::lang::Lang;
 use crate::table::{Ending, GameView, Seat};
 
+/// A game's name in `lang`: Connect Four, Vier Gewinnt, 四子棋.
+pub fn game_name(lang: Lang, kind: crate::game::GameKind) -> String {
+    use crate::game::GameKind;
+    lang.text(match kind {
+        GameKind::ConnectFour => "game-connect4",
+        GameKind::Gomoku => "game-gomoku",
+        GameKind::Renju => "game-renju",
+    })
+}
+
 /// A stone colour's name: Red, Rot, 紅.
 pub fn colour(lang: Lang, c: Colour) -> String {
     lang.text(match c {
@@ -26,12 +36,12 @@ pub fn seat(lang: Lang, s: &Seat) -> String {
         Some(level) => lang.text_with(
             "player-computer",
             &[
-                ("level", FluentValue::from(level.to_string())),
+                ("level", FluentValue::from(self::level(lang, level))),
                 ("colour", c),
             ],
         ),
         None => lang.text_with(
-            "player",
+            "player-named",
             &[("name", FluentValue::from(s.name.as_str())), ("colour", c)],
         ),
     }
@@ -63,9 +73,407 @@ pub fn ending(lang: Lang, g: &GameView) -> Option<String> {
             "end-flag",
             &[("loser", player(*loser)), ("winner", player(loser.other()))],
         ),
-        // Their reasons are made elsewhere, in English for now.
-        Ending::Forfeit { .. } | Ending::Aborted { .. } => g.ending_text()?,
+        Ending::Forfeit { leaver, reason } => lang.text_with(
+            "end-forfeit",
+            &[
+                ("loser", player(*leaver)),
+                ("why", FluentValue::from(why(lang, reason))),
+                ("winner", player(leaver.other())),
+            ],
+        ),
+        Ending::Aborted { reason } => lang.text_with(
+            "end-aborted",
+            &[("reason", FluentValue::from(aborted(lang, g, reason)))],
+        ),
     })
+}
+
+/// A game's rules in a few words: `Connect Four 7x6`, `Vier Gewinnt
+/// 7x6`, `五子棋 15x15, exactly 5`.
+pub fn rules(lang: Lang, r: &crate::game::Rules) -> String {
+    let mut s = format!("{} {}x{}", game_name(lang, r.kind()), r.width(), r.height());
+    let count = [("count", FluentValue::from(r.line()))];
+    if r.line() != r.kind().standard_line() {
+        s.push_str(&format!(", {}", lang.text_with("rules-in-a-line", &count)));
+    }
+    if r.is_exact() {
+        s.push_str(&format!(", {}", lang.text_with("rules-exactly", &count)));
+    }
+    s
+}
+
+/// A time control in words: `5+3`, or `no clock`, `ohne Uhr`, `不計時`.
+pub fn clock(lang: Lang, c: Option<crate::clock::TimeControl>) -> String {
+    match c {
+        Some(c) => c.to_string(),
+        None => lang.text("clock-none"),
+    }
+}
+
+/// How a game opens, in words.
+pub fn opening(lang: Lang, o: crate::table::Opening) -> String {
+    lang.text(match o {
+        crate::table::Opening::Standard => "opening-standard",
+        crate::table::Opening::Swap2 => "opening-swap2",
+    })
+}
+
+/// Why someone left a game, in `lang`. The table keeps the reason as the
+/// host's own words ([`crate::protocol::LeaveReason::text`], "stayed idle
+/// for 60 s", "resigned"); a reason this host does not know (another
+/// version's) is shown as it came.
+pub fn why(lang: Lang, reason: &str) -> String {
+    use crate::protocol::LeaveReason as R;
+    let known = [
+        (R::Left.text(), "why-left"),
+        (R::Disconnected.text(), "why-disconnected"),
+        (R::LostConnection.text(), "why-lost-connection"),
+        (R::Idle.text(), "why-idle"),
+        (R::Shutdown.text(), "why-shutdown"),
+        (R::Replaced.text(), "why-replaced"),
+        ("resigned", "why-resigned"),
+        ("the computer failed", "why-computer-failed"),
+    ];
+    if let Some((_, id)) = known.iter().find(|(text, _)| *text == reason) {
+        return lang.text(id);
+    }
+    if let Some(secs) = reason
+        .strip_prefix("stayed idle for ")
+        .and_then(|r| r.strip_suffix(" s"))
+        .and_then(|n| n.parse::<u64>().ok())
+    {
+        return lang.text_with("why-idle-for", &[("seconds", FluentValue::from(secs))]);
+    }
+    reason.to_string()
+}
+
+/// Why a game was stopped without a result, in `lang`: a player who left
+/// or resigned before both had moved (named with their colour), or the
+/// host's reason.
+pub fn aborted(lang: Lang, g: &GameView, reason: &str) -> String {
+    const EARLY: &str = " before both players had moved";
+    if let Some(rest) = reason.strip_suffix(EARLY) {
+        for side in crate::game::Side::BOTH {
+            let s = g.seat(side);
+            if let Some(did) = rest
+                .strip_prefix(&s.label())
+                .and_then(|d| d.strip_prefix(' '))
+            {
+                return lang.text_with(
+                    "end-aborted-early",
+                    &[
+                        ("player", FluentValue::from(seat(lang, s))),
+                        ("why", FluentValue::from(why(lang, did))),
+                    ],
+                );
+            }
+        }
+    }
+    why(lang, reason)
+}
+
+/// A computer level's name: `medium`, `mittel`, `中等`; Gomoku's by number.
+pub fn level(lang: Lang, l: crate::engine::Level) -> String {
+    use crate::engine::Level;
+    match l {
+        Level::Easy => lang.text("level-easy"),
+        Level::Medium => lang.text("level-medium"),
+        Level::Hard => lang.text("level-hard"),
+        Level::Perfect => lang.text("level-perfect"),
+        Level::Strong => lang.text("level-strong"),
+        Level::Gomoku(g) => {
+            lang.text_with("level-number", &[("number", FluentValue::from(g.number()))])
+        }
+    }
+}
+
+/// What a level plays like, for the level menu.
+pub fn level_detail(lang: Lang, kind: crate::game::GameKind, l: crate::engine::Level) -> String {
+    use crate::engine::Level;
+    use crate::game::GameKind;
+    let id = match (kind, l) {
+        (GameKind::ConnectFour, Level::Easy) => "level-c4-easy",
+        (GameKind::ConnectFour, Level::Medium) => "level-c4-medium",
+        (GameKind::ConnectFour, Level::Hard) => "level-c4-hard",
+        (GameKind::ConnectFour, Level::Perfect) => "level-c4-perfect",
+        (GameKind::ConnectFour, _) => return String::new(),
+        (_, l) => match l.in_game(kind) {
+            Some(Level::Gomoku(g)) => match g.number() {
+                1 => "level-gomoku-1",
+                2 => "level-gomoku-2",
+                3 => "level-gomoku-3",
+                4 => "level-gomoku-4",
+                5 => "level-gomoku-5",
+                6 => "level-gomoku-6",
+                7 => "level-gomoku-7",
+                _ => "level-gomoku-8",
+            },
+            _ => return String::new(),
+        },
+    };
+    lang.text(id)
+}
+
+/// Why a move is illegal, in `lang` (renju's forbidden points named by
+/// the first player's colour, `first`).
+pub fn illegal(lang: Lang, e: &crate::game::IllegalMoveError, first: Colour) -> String {
+    use crate::game::IllegalMoveError as E;
+    let v = |s: &str| FluentValue::from(s.to_string());
+    match e {
+        E::GameOver => lang.text("illegal-over"),
+        E::ColumnFull(c) => lang.text_with("illegal-column-full", &[("column", v(&c.to_string()))]),
+        E::Occupied(p) => lang.text_with("illegal-occupied", &[("point", v(p))]),
+        E::OffBoard(p) => lang.text_with("illegal-off-board", &[("point", v(p))]),
+        E::Forbidden { point, why } => lang.text_with(
+            "forbidden-point",
+            &[
+                ("point", v(point)),
+                ("colour", FluentValue::from(colour(lang, first))),
+                ("why", FluentValue::from(forbidden(lang, *why))),
+            ],
+        ),
+        E::NotLanding {
+            column,
+            lands,
+            asked,
+        } => lang.text_with(
+            "illegal-not-landing",
+            &[
+                ("column", v(&column.to_string())),
+                ("lands", v(lands)),
+                ("asked", v(asked)),
+            ],
+        ),
+    }
+}
+
+/// Why a table refused a move or an offer, in `lang`.
+pub fn table_error(lang: Lang, e: &crate::table::TableError, first: Colour) -> String {
+    use crate::table::TableError as E;
+    match e {
+        E::NotYourTurn(who) => lang.text_with(
+            "not-your-turn",
+            &[("player", FluentValue::from(who.as_str()))],
+        ),
+        E::CannotUndo(text) | E::Refused(text) => said(lang, text),
+        E::Illegal(e) => illegal(lang, e, first),
+    }
+}
+
+/// How to type a move in this game: `A-G or 1-7`, `A-G oder 1-7`; for
+/// Gomoku, a point like h8.
+pub fn move_hint(lang: Lang, r: &crate::game::Rules) -> String {
+    match r.kind() {
+        crate::game::GameKind::ConnectFour => column_range(lang, r),
+        _ => lang.text("move-hint-point"),
+    }
+}
+
+fn column_range(lang: Lang, r: &crate::game::Rules) -> String {
+    let last = char::from(b'A' + r.width().saturating_sub(1));
+    lang.text_with(
+        "move-columns",
+        &[
+            ("last", FluentValue::from(last.to_string())),
+            ("count", FluentValue::from(r.width())),
+        ],
+    )
+}
+
+/// Why typed text is no move, in `lang` (the text quoted as it was, the
+/// ranges from the rules).
+pub fn parse_error(lang: Lang, e: &crate::game::ParseMoveError, r: &crate::game::Rules) -> String {
+    use crate::game::ParseMoveError as E;
+    let text = |t: &str| FluentValue::from(t.to_string());
+    let range = || match r.kind() {
+        crate::game::GameKind::ConnectFour => column_range(lang, r),
+        _ => lang.text_with(
+            "move-points",
+            &[
+                (
+                    "last",
+                    FluentValue::from(char::from(b'a' + r.width().saturating_sub(1)).to_string()),
+                ),
+                ("rows", FluentValue::from(r.height())),
+            ],
+        ),
+    };
+    match e {
+        E::Empty => lang.text("move-empty"),
+        E::UnknownColumn { text: t, .. } => lang.text_with(
+            "move-unknown-column",
+            &[("text", text(t)), ("range", FluentValue::from(range()))],
+        ),
+        E::OffBoard { text: t, .. } => lang.text_with(
+            "move-off-board",
+            &[("text", text(t)), ("range", FluentValue::from(range()))],
+        ),
+        E::NotUnderstood { text: t, .. } => lang.text_with(
+            "move-not-understood",
+            &[
+                ("text", text(t)),
+                ("hint", FluentValue::from(move_hint(lang, r))),
+            ],
+        ),
+    }
+}
+
+/// A renju forbidden move's kind: double three, Doppeldrei, 雙三.
+pub fn forbidden(lang: Lang, f: crate::game::renju::Forbidden) -> String {
+    use crate::game::renju::Forbidden as F;
+    lang.text(match f {
+        F::DoubleThree => "forbidden-double-three",
+        F::DoubleFour => "forbidden-double-four",
+        F::Overline => "forbidden-overline",
+    })
+}
+
+/// Why a host will not do what was asked, in `lang`; names in it are
+/// another host's (sanitised and bounded here).
+pub fn refusal(lang: Lang, r: &crate::protocol::Refusal) -> String {
+    use crate::protocol::Refusal as R;
+    let name = |n: &str| FluentValue::from(crate::text::sanitize(n, 40));
+    let with_name = |id: &str, n: &str| lang.text_with(id, &[("name", name(n))]);
+    let text = match r {
+        R::NotUnderstood => lang.text("refusal-not-understood"),
+        R::ShuttingDown => lang.text("refusal-shutting-down"),
+        R::GameNotOffered => lang.text("refusal-game-not-offered"),
+        R::PlayerLeft => lang.text("refusal-player-left"),
+        R::NoInvitations(n) => with_name("refusal-no-invitations", n),
+        R::Playing(n) => with_name("refusal-playing", n),
+        R::Watching(n) => with_name("refusal-watching", n),
+        R::Hosting(n) => with_name("refusal-hosting", n),
+        R::InvitedAlready(n) => with_name("refusal-invited-already", n),
+        R::TooManyInvitations(k) => lang.text_with(
+            "refusal-too-many-invitations",
+            &[("count", FluentValue::from(*k))],
+        ),
+        R::ManyInvitationsWaiting(n) => with_name("refusal-many-invitations-waiting", n),
+        R::InvitationClosed => lang.text("refusal-invitation-closed"),
+        R::NoLongerFree(n) => with_name("refusal-no-longer-free", n),
+        R::HasLeft(n) => with_name("refusal-has-left", n),
+        R::FriendLeft => lang.text("refusal-friend-left"),
+        R::GameEnded => lang.text("refusal-game-ended"),
+        R::Private => lang.text("refusal-private"),
+        R::YouLeft => lang.text("refusal-you-left"),
+        R::AtAnotherTable => lang.text("refusal-at-another-table"),
+        R::NoSeat => lang.text("refusal-no-seat"),
+        R::RoomPlaying(code) => lang.text_with(
+            "refusal-room-playing",
+            &[(
+                "code",
+                FluentValue::from(crate::text::sanitize_quote(code, 8)),
+            )],
+        ),
+        R::NoSuchRoom(code) => lang.text_with(
+            "refusal-no-such-room",
+            &[(
+                "code",
+                FluentValue::from(crate::text::sanitize_quote(code, 8)),
+            )],
+        ),
+        R::CannotRun => lang.text("refusal-cannot-run"),
+        R::GameMoved => lang.text("refusal-game-moved"),
+        R::HostNotAnswering => lang.text("refusal-host-not-answering"),
+        R::ClaimEarly => lang.text("claim-early"),
+        R::OwnRoom => lang.text("refusal-own-room"),
+        R::YouPlayThere => lang.text("refusal-you-play-there"),
+        R::InviteYourself => lang.text("refusal-invite-yourself"),
+        R::NameReserved => lang.text("refusal-name-reserved"),
+        R::NameTaken(taken) => lang.text_with(
+            "refusal-name-taken",
+            &[("name", name(&taken.asked)), ("given", name(&taken.given))],
+        ),
+        R::FullOfWatchers(k) => lang.text_with(
+            "refusal-full-of-watchers",
+            &[("count", FluentValue::from(*k))],
+        ),
+        R::ResumeOver => lang.text("refusal-resume-over"),
+        R::Said(text) => said(lang, text),
+    };
+    crate::text::sanitize(&text, 200)
+}
+
+/// What the host tells a person unasked, in `lang`; names in it are
+/// another host's, perhaps (sanitised and bounded here).
+pub fn news(lang: Lang, n: &crate::protocol::News) -> String {
+    use crate::protocol::News as N;
+    use crate::protocol::news::LapseWhy;
+    let name = |n: &str| FluentValue::from(crate::text::sanitize(n, 40));
+    let text = match n {
+        N::InvitationSent(who) => lang.text_with(
+            "news-invitation-sent",
+            &[
+                ("name", name(who)),
+                (
+                    "seconds",
+                    FluentValue::from(crate::protocol::news::INVITATION_WAIT_SECS),
+                ),
+            ],
+        ),
+        N::NotAnswered(who) => lang.text_with("news-not-answered", &[("name", name(who))]),
+        N::Declined(who) => lang.text_with("news-declined", &[("name", name(who))]),
+        N::Lapsed(l) => lang.text_with(
+            match l.why {
+                LapseWhy::StartedAnotherGame => "news-lapsed-other-game",
+                LapseWhy::NoInvitationsNow => "news-lapsed-no-invitations",
+                LapseWhy::Left => "news-lapsed-left",
+            },
+            &[("name", name(&l.name))],
+        ),
+        N::GameElsewhere => lang.text("news-game-elsewhere"),
+        N::NotStarted => lang.text("news-not-started"),
+        N::OpponentLeftEarly => lang.text("news-opponent-left-early"),
+        N::HostLost => lang.text("news-host-lost"),
+        N::HostSilent => lang.text("news-host-silent"),
+        N::Refused(why) => refusal(lang, why),
+        N::Said(text) => text.clone(),
+    };
+    crate::text::sanitize(&text, 200)
+}
+
+/// The words of a refusal that came as the host's own words
+/// ([`crate::protocol::Refusal::Said`], a table's answer): translated
+/// where this host knows them, else as they came.
+pub fn said(lang: Lang, text: &str) -> String {
+    let known = [
+        (
+            "choose a side first: 1, 2 or 3 (see above the board)",
+            "table-choose-side-first",
+        ),
+        ("there is no side to choose now", "table-no-side-to-choose"),
+        (
+            "the stones are placed: choose the first or the second side",
+            "table-stones-placed",
+        ),
+        ("not during the swap2 opening", "table-not-during-swap2"),
+        ("your offer is waiting for an answer", "table-offer-waiting"),
+        ("answer your opponent's offer first", "table-answer-first"),
+        ("no takebacks in a rated game", "no-takebacks-rated"),
+        (
+            "you have no move to take back",
+            "table-no-move-to-take-back",
+        ),
+        (
+            "the opening's stones are not taken back",
+            "table-opening-stays",
+        ),
+        (
+            "you made an offer at this move already: play on",
+            "table-offered-already",
+        ),
+        ("there is no offer to answer", "table-no-offer"),
+        (
+            "moves are taken back only against the computer",
+            "table-undo-computer-only",
+        ),
+        ("this game is over", "table-game-over"),
+        ("the game is over", "illegal-over"),
+    ];
+    match known.iter().find(|(t, _)| *t == text) {
+        Some((_, id)) => lang.text(id),
+        None => text.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -491,6 +491,37 @@ impl Store {
         })
     }
 
+    /// The language the account's player chose (`[L]` in the lobby), as
+    /// its id ("de"); `None`: never chosen (or no such account).
+    pub async fn language(&self, account: &str) -> Result<Option<String>, StoreError> {
+        with_pool!(&self.read, p => {
+            let row: Option<(Option<String>,)> = sqlx::query_as("SELECT language FROM accounts WHERE id = $1")
+                .bind(account)
+                .fetch_optional(p)
+                .await?;
+            Ok(row.and_then(|(s,)| s))
+        })
+    }
+
+    /// Keeps the language the account's player chose: a short id such as
+    /// "de" or "zh-TW". `false`: no such account.
+    pub async fn set_language(&self, account: &str, lang: &str) -> Result<bool, StoreError> {
+        if lang.is_empty()
+            || lang.len() > MAX_STONES_LEN
+            || !lang.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        {
+            return Err(StoreError::Invalid(format!("bad language {lang:?}")));
+        }
+        with_pool!(&self.write, p => {
+            let done = sqlx::query("UPDATE accounts SET language = $2 WHERE id = $1")
+                .bind(account)
+                .bind(lang)
+                .execute(p)
+                .await?;
+            Ok(done.rows_affected() > 0)
+        })
+    }
+
     /// An account's keys, oldest first.
     pub async fn keys(&self, account: &str) -> Result<Vec<KeyInfo>, StoreError> {
         with_pool!(&self.read, p => {

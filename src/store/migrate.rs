@@ -49,6 +49,12 @@ const STEPS: &[Step] = &[
         include_str!("../../migrations/sqlite/0006_puzzle_ratings.sql"),
         include_str!("../../migrations/postgres/0006_puzzle_ratings.sql"),
     ),
+    (
+        7,
+        "account_language",
+        include_str!("../../migrations/sqlite/0007_account_language.sql"),
+        include_str!("../../migrations/postgres/0007_account_language.sql"),
+    ),
 ];
 
 /// The newest schema version this binary knows.

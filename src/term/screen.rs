@@ -175,6 +175,44 @@ impl Line {
     pub fn width(&self) -> usize {
         self.spans.iter().map(|s| text::width(&s.text)).sum()
     }
+    /// Shortens the line to `max` columns, if it is wider: the text that
+    /// fits, broken where a line may break (at a space, between Chinese
+    /// characters; never in a word), then `…`. Styles are kept.
+    pub fn fit(&mut self, max: usize) {
+        if self.width() <= max || max == 0 {
+            return;
+        }
+        let room = max - 1;
+        let mut used = 0;
+        let mut kept: Vec<Span> = Vec::new();
+        for span in std::mem::take(&mut self.spans) {
+            let w = text::width(&span.text);
+            if used + w <= room {
+                used += w;
+                kept.push(span);
+                continue;
+            }
+            let body = span.text.trim_start();
+            let lead = &span.text[..span.text.len() - body.len()];
+            let left = room.saturating_sub(used + text::width(lead));
+            let narrow =
+                |c: char| c.is_alphanumeric() && text::width(c.encode_utf8(&mut [0; 4])) == 1;
+            if let Some(first) = text::wrap(body, left.max(1)).into_iter().next()
+                && text::width(&first) <= left
+                // Not a word cut in two (a word longer than the room).
+                && !body.strip_prefix(first.as_str()).is_some_and(|rest| {
+                    first.chars().last().is_some_and(narrow)
+                        && rest.chars().next().is_some_and(narrow)
+                })
+            {
+                kept.push(Span::new(format!("{lead}{first}"), span.style));
+            }
+            kept.push(Span::new("…".to_string(), span.style));
+            break;
+        }
+        self.spans = kept;
+    }
+
     /// The text without styles.
     pub fn text(&self) -> String {
         self.spans.iter().map(|s| s.text.as_str()).collect()
@@ -264,6 +302,8 @@ pub struct Screen {
     /// game: [`Screen::adopt`]); changed in place only while it is this
     /// screen's alone.
     shown: Arc<Shown>,
+    /// The language of the screen's own words ("please enlarge").
+    lang: crate::lang::Lang,
 }
 
 /// What a terminal shows: the result of presenting one frame at one size.
@@ -299,7 +339,13 @@ impl Screen {
             rows,
             full_redraw: true,
             shown: Arc::new(Shown::default()),
+            lang: crate::lang::Lang::En,
         }
+    }
+
+    /// Says "please enlarge" in `lang` from now on.
+    pub fn set_lang(&mut self, lang: crate::lang::Lang) {
+        self.lang = lang;
     }
 
     /// The id of the shared picture this screen shows, if it shows one
@@ -431,7 +477,10 @@ impl Screen {
         let (frame, shown) = if self.fits(&frame) {
             (frame, true)
         } else {
-            (too_small_frame(&frame, self.cols, self.rows), false)
+            (
+                too_small_frame(&frame, self.cols, self.rows, self.lang),
+                false,
+            )
         };
         // Centre a block of at least LAYOUT_WIDTH columns, so screens of
         // different widths do not jump sideways from one to the next.
@@ -586,15 +635,21 @@ fn apply_style(out: &mut Vec<u8>, style: Style) {
 }
 
 /// Shown instead of a frame that does not fit.
-fn too_small_frame(wanted: &Frame, cols: u16, rows: u16) -> Frame {
+fn too_small_frame(wanted: &Frame, cols: u16, rows: u16, lang: crate::lang::Lang) -> Frame {
     let need_w = wanted.width();
     let need_h = wanted.height() + usize::from(TOP_MARGIN);
+    let size = |w: usize, h: usize| -> [(&'static str, crate::lang::Value<'static>); 2] {
+        [("width", w.into()), ("height", h.into())]
+    };
     let mut f = Frame::new();
-    f.push(Line::styled("Terminal too small:", Style::PLAIN.bold()));
-    f.push(Line::plain(format!("please enlarge to {need_w}x{need_h}")));
-    f.push(Line::plain(format!("(now {cols}x{rows})")));
-    f.push(Line::plain("Keys wait until it fits."));
-    f.push(Line::plain("Ctrl-L redraws, Ctrl-C quits"));
+    f.push(Line::styled(lang.text("small-title"), Style::PLAIN.bold()));
+    f.push(Line::plain(
+        lang.text_with("small-enlarge", &size(need_w, need_h)),
+    ));
+    let now = size(usize::from(cols), usize::from(rows));
+    f.push(Line::plain(lang.text_with("small-now", &now)));
+    f.push(Line::plain(lang.text("small-keys-wait")));
+    f.push(Line::plain(lang.text("small-keys")));
     f
 }
 
@@ -651,6 +706,35 @@ mod tests {
         let mut out3 = Vec::new();
         s.render(&frame(&["first row", "SECOND ROW", "third row"]), &mut out3);
         assert!(out3.is_empty());
+    }
+
+    #[test]
+    fn a_line_too_wide_is_shortened_at_a_word_with_its_styles() {
+        let mut l = Line::styled(" ! ", Style::PLAIN.bold());
+        l.push(
+            "ann has not moved for a long while: w claims the win",
+            Style::PLAIN,
+        );
+        l.fit(30);
+        assert_eq!(l.text(), " ! ann has not moved for a…");
+        assert!(l.width() <= 30);
+        assert_eq!(l.spans[0].style, Style::PLAIN.bold());
+        let mut zh = Line::plain(" 對手一段時間沒落子後，才能要求判勝");
+        zh.fit(16);
+        assert!(zh.width() <= 16, "{}", zh.text());
+        assert!(
+            zh.text().ends_with('…') && !zh.text().contains('，'),
+            "{}",
+            zh.text()
+        );
+        // A word longer than the room is not cut: left out.
+        let mut long = Line::plain("Verbindungsabbruch");
+        long.fit(10);
+        assert_eq!(long.text(), "…");
+        // A line that fits is left alone.
+        let mut short = Line::plain("fits");
+        short.fit(10);
+        assert_eq!(short.text(), "fits");
     }
 
     #[test]

@@ -39,7 +39,7 @@
       if (s.record && !after.querySelector("a")) {
         const a = document.createElement("a");
         a.href = "/g/" + s.record;
-        a.textContent = "The recorded game";
+        a.textContent = after.dataset.text || "The recorded game";
         after.appendChild(a);
         source.close();
       }

@@ -14,7 +14,9 @@ pub mod puzzle;
 use maud::{DOCTYPE, Markup, html};
 
 use crate::game::{GameKind, Point, Rules};
+use crate::lang::Lang;
 use crate::protocol::GameSummary;
+use crate::session::words;
 use crate::store::{GameRecord, GameResult, Leaderboard, Profile, PuzzleStanding};
 
 /// The style sheet, served at `/static/site.css`.
@@ -39,11 +41,19 @@ pub struct Home<'a> {
     pub daily: Option<&'a str>,
 }
 
-/// A whole page around `body`.
-fn layout(title: &str, body: Markup) -> String {
+/// A whole page around `body`, in `lang`: the header's links, and at the
+/// foot the links to the page in every language (each in its own words;
+/// the choice is kept in a cookie).
+fn layout(lang: Lang, title: &str, body: Markup) -> String {
+    let board = |kind| {
+        lang.text_with(
+            "web-leaderboard-of",
+            &[("game", words::game_name(lang, kind).into())],
+        )
+    };
     html! {
         (DOCTYPE)
-        html lang="en" {
+        html lang=(lang.id()) {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
@@ -54,12 +64,24 @@ fn layout(title: &str, body: Markup) -> String {
                 header {
                     a.home href="/" { "inarow" }
                     nav {
-                        a href="/leaderboard/connect4" { "Connect Four leaderboard" }
+                        a href="/leaderboard/connect4" { (board(GameKind::ConnectFour)) }
                         " · "
-                        a href="/leaderboard/gomoku" { "Gomoku leaderboard" }
+                        a href="/leaderboard/gomoku" { (board(GameKind::Gomoku)) }
                     }
                 }
                 main { (body) }
+                footer {
+                    nav.languages aria-label=(lang.text("web-languages")) {
+                        @for (i, l) in Lang::ALL.into_iter().enumerate() {
+                            @if i > 0 { " · " }
+                            @if l == lang {
+                                b lang=(l.id()) { (l.own_name()) }
+                            } @else {
+                                a href={"?lang=" (l.id())} lang=(l.id()) hreflang=(l.id()) { (l.own_name()) }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -94,28 +116,39 @@ fn percent(name: &str) -> String {
     out
 }
 
-pub fn home(h: &Home) -> String {
+pub fn home(lang: Lang, h: &Home) -> String {
+    let t = |id: &str| lang.text(id);
     layout(
+        lang,
         h.name,
         html! {
             h1 { (h.name) }
             @if !h.motd.is_empty() { p.motd { (h.motd) } }
             @if let Some(c) = &h.connect {
-                p { "Play in your terminal: " code { (c) } }
+                p { (t("web-play-in-terminal")) " " code { (c) } }
             }
-            p.counts { (h.online) " online · " (h.playing) " playing" }
-            h2 { "Games in play" }
+            p.counts {
+                (lang.text_with(
+                    "web-counts",
+                    &[("online", h.online.into()), ("playing", h.playing.into())],
+                ))
+            }
+            h2 { (t("web-games-in-play")) }
             @if h.games.is_empty() {
-                p { "No game is being played just now." }
+                p { (t("web-no-games")) }
             } @else {
                 table {
-                    thead { tr { th { "game" } th { "players" } th { "moves" } th { "watching" } } }
+                    thead { tr {
+                        th { (t("games-game")) } th { (t("games-players")) }
+                        th { (t("games-moves")) } th { (t("games-watching")) }
+                    } }
                     tbody {
                         @for g in h.games {
                             tr {
-                                td { (g.game) }
+                                @let [a, b] = crate::session::games::summary_players(lang, g);
+                                td { (crate::session::games::summary_game(lang, g)) }
                                 td {
-                                    a href=(live_path(g)) { (g.players[0]) " vs " (g.players[1]) }
+                                    a href=(live_path(g)) { (a) " " (t("players-vs")) " " (b) }
                                 }
                                 td.num { (g.moves) }
                                 td.num { (g.watchers) }
@@ -125,32 +158,39 @@ pub fn home(h: &Home) -> String {
                 }
             }
             @if let Some(d) = h.daily {
-                h2 { "Puzzle of the day" }
+                h2 { (t("puzzle-daily")) }
                 p {
-                    a href="/puzzle/daily" { (d) } ": play it here, or in the terminal with "
-                    kbd { "z" } " in the lobby."
+                    a href="/puzzle/daily" { (d) } " " (t("web-daily-how"))
                 }
             }
-            h2 { "Leaderboards" }
+            h2 { (t("web-leaderboards")) }
             ul {
-                li { a href="/leaderboard/connect4" { "Connect Four" } }
-                li { a href="/leaderboard/gomoku" { "Gomoku" } }
+                li { a href="/leaderboard/connect4" { (words::game_name(lang, GameKind::ConnectFour)) } }
+                li { a href="/leaderboard/gomoku" { (words::game_name(lang, GameKind::Gomoku)) } }
             }
         },
     )
 }
 
-pub fn leaderboard(board: &Leaderboard) -> String {
-    let title = format!("{} leaderboard", board.game.name());
+pub fn leaderboard(lang: Lang, board: &Leaderboard) -> String {
+    let t = |id: &str| lang.text(id);
+    let title = lang.text_with(
+        "web-leaderboard-of",
+        &[("game", words::game_name(lang, board.game).into())],
+    );
     layout(
+        lang,
         &title,
         html! {
             h1 { (title) }
             @if board.top.is_empty() {
-                p { "Nobody qualifies yet: a player needs five rated games and a settled rating." }
+                p { (t("web-nobody-qualifies")) }
             } @else {
                 table {
-                    thead { tr { th { "#" } th { "player" } th { "rating" } th { "±" } th { "games" } } }
+                    thead { tr {
+                        th { "#" } th { (t("web-player")) } th { (t("records-rating-head")) }
+                        th { "±" } th { (t("records-games-head")) }
+                    } }
                     tbody {
                         @for e in &board.top {
                             tr {
@@ -169,18 +209,18 @@ pub fn leaderboard(board: &Leaderboard) -> String {
 }
 
 /// A player's result in game `g`, by their account: won, lost, draw.
-fn result_for(g: &GameRecord, account: &str) -> (&'static str, Option<usize>) {
+fn result_for(lang: Lang, g: &GameRecord, account: &str) -> (String, Option<usize>) {
     let seat = g
         .players
         .iter()
         .position(|p| p.account.as_deref() == Some(account));
     let word = match (g.result, g.winner, seat) {
-        (GameResult::Win, Some(w), Some(s)) if usize::from(w) == s => "won",
-        (GameResult::Win, _, _) => "lost",
-        (GameResult::Draw, _, _) => "draw",
-        (GameResult::Aborted, _, _) => "aborted",
+        (GameResult::Win, Some(w), Some(s)) if usize::from(w) == s => "outcome-won",
+        (GameResult::Win, _, _) => "outcome-lost",
+        (GameResult::Draw, _, _) => "outcome-draw",
+        (GameResult::Aborted, _, _) => "outcome-aborted",
     };
-    (word, seat)
+    (lang.text(word), seat)
 }
 
 /// The date of a time in milliseconds: `2026-12-06`.
@@ -190,7 +230,7 @@ fn date(ms: i64) -> String {
 
 /// A rating history as a small line chart: the ratings after each rated
 /// game of one kind, oldest first.
-fn rating_chart(points: &[f64]) -> Markup {
+fn rating_chart(lang: Lang, points: &[f64]) -> Markup {
     const W: f64 = 320.0;
     const H: f64 = 120.0;
     const PAD: f64 = 14.0;
@@ -206,7 +246,7 @@ fn rating_chart(points: &[f64]) -> Markup {
         .collect();
     html! {
         svg.chart xmlns="http://www.w3.org/2000/svg" viewBox={"0 0 " (W) " " (H)}
-            role="img" aria-label="rating history" {
+            role="img" aria-label=(lang.text("web-rating-history")) {
             text x="2" y="12" { (format!("{hi:.0}")) }
             text x="2" y=(H - 2.0) { (format!("{lo:.0}")) }
             polyline points=(line.join(" ")) {}
@@ -214,50 +254,70 @@ fn rating_chart(points: &[f64]) -> Markup {
     }
 }
 
-pub fn profile(p: &Profile, games: &[GameRecord], puzzles: Option<&PuzzleStanding>) -> String {
+pub fn profile(
+    lang: Lang,
+    p: &Profile,
+    games: &[GameRecord],
+    puzzles: Option<&PuzzleStanding>,
+) -> String {
     let listed = &games[..games.len().min(50)];
+    let t = |id: &str| lang.text(id);
     layout(
+        lang,
         &p.name,
         html! {
             h1 { (p.name) }
-            p { "Playing since " (date(p.created_ms)) }
-            h2 { "Ratings" }
+            p { (lang.text_with("web-playing-since", &[("date", date(p.created_ms).into())])) }
+            h2 { (t("web-ratings")) }
             @if p.ratings.is_empty() {
-                p { "No rated game yet." }
+                p { (t("web-no-rated-game")) }
             }
             @for r in &p.ratings {
                 @let history: Vec<f64> = games.iter().rev().filter(|g| g.game == r.game).filter_map(|g| {
                     g.players.iter().find(|s| s.account.as_deref() == Some(p.account.as_str()))?.rating_after
                 }).collect();
                 section.rating {
-                    h3 { (r.game.name()) }
+                    h3 { (words::game_name(lang, r.game)) }
                     p {
                         b { (format!("{:.0}", r.rating.rating)) } (format!(" ± {:.0}", r.rating.deviation))
-                        " · " (r.games) @if r.games == 1 { " rated game: " } @else { " rated games: " } (r.wins) " won, " (r.losses) " lost, " (r.draws) " drawn"
+                        " · "
+                        (lang.text_with("web-rated-games", &[
+                            ("count", r.games.into()),
+                            ("won", r.wins.into()),
+                            ("lost", r.losses.into()),
+                            ("drawn", r.draws.into()),
+                        ]))
                     }
-                    @if history.len() >= 2 { (rating_chart(&history)) }
+                    @if history.len() >= 2 { (rating_chart(lang, &history)) }
                 }
             }
             @if let Some(s) = puzzles {
-                h2 { "Puzzles" }
+                h2 { (t("lobby-puzzles")) }
                 p {
                     b { (format!("{:.0}", s.rating.rating)) } (format!(" ± {:.0}", s.rating.deviation))
-                    " · " (s.solved) " solved of " (s.attempts)
+                    " · "
+                    (lang.text_with("web-solved-of", &[
+                        ("solved", s.solved.into()),
+                        ("tried", s.attempts.into()),
+                    ]))
                 }
             }
-            h2 { "Last games" }
+            h2 { (t("web-last-games")) }
             @if listed.is_empty() {
-                p { "No game yet." }
+                p { (t("records-no-games")) }
             } @else {
                 table {
-                    thead { tr { th { "date" } th { "game" } th { "opponent" } th { "result" } th { "how" } th {} } }
+                    thead { tr {
+                        th { (t("web-date")) } th { (t("games-game")) } th { (t("web-opponent")) }
+                        th { (t("web-result")) } th { (t("web-how")) } th {}
+                    } }
                     tbody {
                         @for g in listed {
-                            @let (word, seat) = result_for(g, &p.account);
+                            @let (word, seat) = result_for(lang, g, &p.account);
                             @let other = &g.players[1 - seat.unwrap_or(0)];
                             tr {
                                 td { (date(g.started_ms)) }
-                                td { (g.game.name()) }
+                                td { (words::game_name(lang, g.game)) }
                                 td {
                                     @if other.account.is_some() {
                                         a href=(profile_path(&other.name)) { (other.name) }
@@ -266,8 +326,8 @@ pub fn profile(p: &Profile, games: &[GameRecord], puzzles: Option<&PuzzleStandin
                                     }
                                 }
                                 td { (word) }
-                                td { (reason_words(g)) }
-                                td { a href={"/g/" (g.id)} { "view" } }
+                                td { (reason_words(lang, g)) }
+                                td { a href={"/g/" (g.id)} { (t("web-view")) } }
                             }
                         }
                     }
@@ -278,17 +338,17 @@ pub fn profile(p: &Profile, games: &[GameRecord], puzzles: Option<&PuzzleStandin
 }
 
 /// Why a game ended, in words.
-fn reason_words(g: &GameRecord) -> &'static str {
+fn reason_words(lang: Lang, g: &GameRecord) -> String {
     use crate::store::Reason;
-    match g.reason {
-        Reason::Line => "a line",
-        Reason::Draw => "full board",
-        Reason::ForfeitLeft => "left the game",
-        Reason::ForfeitIdle => "idle too long",
-        Reason::Flag => "time ran out",
-        Reason::Resign => "resigned",
-        Reason::Aborted => "cut short",
-    }
+    lang.text(match g.reason {
+        Reason::Line => "reason-line",
+        Reason::Draw => "web-reason-full",
+        Reason::ForfeitLeft => "web-reason-left",
+        Reason::ForfeitIdle => "why-idle",
+        Reason::Flag => "reason-flag",
+        Reason::Resign => "reason-resigned",
+        Reason::Aborted => "web-reason-cut-short",
+    })
 }
 
 /// A move as people read it: a Connect Four column `D`, a point `h8`.
@@ -330,7 +390,13 @@ pub fn move_notes(json: &str) -> Option<Vec<MoveNote>> {
 }
 
 /// A recorded game at move `shown` (all of them by default).
-pub fn game(g: &GameRecord, shown: Option<usize>, notes: Option<&[MoveNote]>) -> Option<String> {
+pub fn game(
+    lang: Lang,
+    g: &GameRecord,
+    shown: Option<usize>,
+    notes: Option<&[MoveNote]>,
+) -> Option<String> {
+    let t = |id: &str| lang.text(id);
     let rules = g.rules()?;
     let first = usize::from(g.first.min(1));
     let order = [first, 1 - first];
@@ -353,22 +419,37 @@ pub fn game(g: &GameRecord, shown: Option<usize>, notes: Option<&[MoveNote]>) ->
         links: &[],
     };
     let title = format!(
-        "{} vs {}",
-        g.players[order[0]].name, g.players[order[1]].name
+        "{} {} {}",
+        g.players[order[0]].name,
+        t("players-vs"),
+        g.players[order[1]].name
     );
     let result = match (g.result, g.winner) {
-        (GameResult::Win, Some(w)) => format!(
-            "{} won: {}",
-            g.players[usize::from(w.min(1))].name,
-            reason_words(g)
+        (GameResult::Win, Some(w)) => lang.text_with(
+            "review-won",
+            &[
+                (
+                    "name",
+                    g.players[usize::from(w.min(1))].name.as_str().into(),
+                ),
+                ("reason", reason_words(lang, g).into()),
+            ],
         ),
-        (GameResult::Draw, _) => format!("Draw: {}", reason_words(g)),
-        _ => "Cut short".to_string(),
+        (GameResult::Draw, _) => lang.text_with(
+            "web-draw-because",
+            &[("reason", reason_words(lang, g).into())],
+        ),
+        _ => t("web-cut-short"),
     };
+    let kind = t(if g.rated {
+        "invite-rated"
+    } else {
+        "invite-casual"
+    });
     let body = html! {
         h1 { (title) }
         p {
-            (rules.describe()) @if g.rated { ", rated" } @else { ", casual" }
+            (words::rules(lang, &rules)) ", " (kind)
             " · " (date(g.started_ms))
         }
         ul.players {
@@ -382,7 +463,7 @@ pub fn game(g: &GameRecord, shown: Option<usize>, notes: Option<&[MoveNote]>) ->
                     } @else {
                         (p.name)
                     }
-                    " (" (p.colour)
+                    " (" (colour_word(lang, &p.colour))
                     @if let (Some(b), Some(a)) = (p.rating_before, p.rating_after) {
                         (format!(", {b:.0} → {a:.0}"))
                     }
@@ -394,14 +475,16 @@ pub fn game(g: &GameRecord, shown: Option<usize>, notes: Option<&[MoveNote]>) ->
         div.replay data-moves=(moves.len()) data-shown=(shown) {
             (board::svg(&board))
             p.steps {
-                a.step href="?move=0#board" data-step="first" { "« first" } " "
-                a.step href={"?move=" (shown.saturating_sub(1)) "#board"} data-step="back" { "◀ back" } " "
-                span.at { "move " (shown) " of " (moves.len()) } " "
-                a.step href={"?move=" ((shown + 1).min(moves.len())) "#board"} data-step="next" { "next ▶" } " "
-                a.step href={"?move=" (moves.len()) "#board"} data-step="last" { "last »" }
+                a.step href="?move=0#board" data-step="first" { "« " (t("web-first")) } " "
+                a.step href={"?move=" (shown.saturating_sub(1)) "#board"} data-step="back" { "◀ " (t("web-back")) } " "
+                span.at data-text=(lang.text_with("web-move-of", &[("move", "#n".into()), ("count", "#m".into())])) {
+                    (lang.text_with("web-move-of", &[("move", shown.into()), ("count", moves.len().into())]))
+                } " "
+                a.step href={"?move=" ((shown + 1).min(moves.len())) "#board"} data-step="next" { (t("web-next")) " ▶" } " "
+                a.step href={"?move=" (moves.len()) "#board"} data-step="last" { (t("web-last")) " »" }
             }
         }
-        h2 id="board" { "Moves" }
+        h2 id="board" { (t("web-moves")) }
         ol.moves {
             @for (i, m) in g.moves.iter().enumerate() {
                 @let note = notes.and_then(|n| n.get(i));
@@ -411,42 +494,67 @@ pub fn game(g: &GameRecord, shown: Option<usize>, notes: Option<&[MoveNote]>) ->
                     span.time { (format!("{:.1} s", m.ms as f64 / 1000.0)) }
                     @if let Some(n) = note {
                         @if !n.label.is_empty() && n.label != "best" {
-                            " " span.label { (n.label) }
+                            " " span.label { (label_word(lang, &n.label)) }
                         }
                         @if !n.best.is_empty() && n.label != "best" {
-                            " " span.best { "best: " (n.best.join(", ")) }
+                            " " span.best { (lang.text_with("web-best", &[("moves", n.best.join(", ").into())])) }
                         }
                     }
                 }
             }
         }
         p.links {
-            a href={"/g/" (g.id) ".json"} { "JSON" } " · " a href={"/g/" (g.id) ".txt"} { "text" }
+            a href={"/g/" (g.id) ".json"} { "JSON" } " · " a href={"/g/" (g.id) ".txt"} { (t("web-text")) }
         }
         script src="/static/replay.js" defer {}
     };
-    Some(layout(&title, body))
+    Some(layout(lang, &title, body))
 }
 
-/// The page for a path that leads nowhere.
-pub fn not_found(what: &str) -> String {
+/// A colour as the record keeps it (`Red`), in `lang`.
+fn colour_word(lang: Lang, name: &str) -> String {
+    crate::game::Colour::ALL
+        .into_iter()
+        .find(|c| c.name().eq_ignore_ascii_case(name))
+        .map_or_else(|| name.to_string(), |c| words::colour(lang, c))
+}
+
+/// An analysis label as the record keeps it (`mistake`), in `lang`.
+fn label_word(lang: Lang, label: &str) -> String {
+    let id = match label {
+        "slower" => "label-slower",
+        "mistake" => "label-mistake",
+        "blunder" => "label-blunder",
+        "missed win" => "label-missed-win",
+        "allowed a win" => "label-allowed-win",
+        _ => return label.to_string(),
+    };
+    lang.text(id)
+}
+
+/// The page for a path that leads nowhere: what is not here (the
+/// message `what`).
+pub fn not_found(lang: Lang, what: &str) -> String {
+    let title = lang.text("web-not-found");
     layout(
-        "Not found",
+        lang,
+        &title,
         html! {
-            h1 { "Not found" }
-            p { (what) }
-            p { a href="/" { "The front page" } }
+            h1 { (title) }
+            p { (lang.text(what)) }
+            p { a href="/" { (lang.text("web-front-page")) } }
         },
     )
 }
 
 /// The page for too many requests.
-pub fn too_many(retry_secs: u64) -> String {
+pub fn too_many(lang: Lang, retry_secs: u64) -> String {
     layout(
-        "Slow down",
+        lang,
+        &lang.text("web-slow-down"),
         html! {
-            h1 { "Too many requests" }
-            p { "Try again in " (retry_secs) " s." }
+            h1 { (lang.text("web-too-many")) }
+            p { (lang.text_with("web-try-again-in", &[("seconds", retry_secs.into())])) }
         },
     )
 }
@@ -490,10 +598,13 @@ fn live_moves(view: &crate::table::GameView) -> String {
 }
 
 /// Whose turn it is, or how the game ended.
-fn live_status(view: &crate::table::GameView) -> String {
-    match (view.ending_text(), view.to_move()) {
+fn live_status(lang: Lang, view: &crate::table::GameView) -> String {
+    match (words::ending(lang, view), view.to_move()) {
         (Some(end), _) => end,
-        (None, Some(side)) => format!("{} to move", view.seat(side).label()),
+        (None, Some(side)) => lang.text_with(
+            "status-to-move",
+            &[("player", words::seat(lang, view.seat(side)).into())],
+        ),
         (None, None) => String::new(),
     }
 }
@@ -501,7 +612,7 @@ fn live_status(view: &crate::table::GameView) -> String {
 /// One state of a game in play as its event (JSON): the board, the
 /// status line, both clocks in milliseconds left at `now` with the one
 /// running, whether it is over, and once it is recorded, its id.
-pub fn live_event(view: &crate::table::GameView, now: std::time::Instant) -> String {
+pub fn live_event(lang: Lang, view: &crate::table::GameView, now: std::time::Instant) -> String {
     use crate::game::Side;
     let clocks = view
         .clock
@@ -517,7 +628,7 @@ pub fn live_event(view: &crate::table::GameView, now: std::time::Instant) -> Str
         "moves": view.position.stones(),
         "list": live_moves(view),
         "board": live_board(view).into_string(),
-        "status": live_status(view),
+        "status": live_status(lang, view),
         "clocks": clocks,
         "running": running,
         "over": view.ending.is_some(),
@@ -534,19 +645,35 @@ fn clock_text(ms: u64) -> String {
 
 /// A game in play (`/live/ID`): the board and the clocks as they are
 /// now; with JavaScript they follow the game from `/live/ID/events`.
-pub fn live(id: &str, view: &crate::table::GameView, now: std::time::Instant) -> String {
+pub fn live(
+    lang: Lang,
+    id: &str,
+    view: &crate::table::GameView,
+    now: std::time::Instant,
+) -> String {
     use crate::game::Side;
-    let title = format!("{} vs {}", view.seats[0].name, view.seats[1].name);
+    let t = |id: &str| lang.text(id);
+    let title = format!(
+        "{} {} {}",
+        view.seats[0].name,
+        t("players-vs"),
+        view.seats[1].name
+    );
+    let kind = t(if view.rated {
+        "invite-rated"
+    } else {
+        "invite-casual"
+    });
     let body = html! {
         h1 { (title) }
-        p { (view.position.rules().describe()) @if view.rated { ", rated" } @else { ", casual" } " · live" }
+        p { (words::rules(lang, view.position.rules())) ", " (kind) " · " (t("web-live")) }
         div.live data-events={"/live/" (id) "/events"} {
             ul.players {
                 @for side in [Side::First, Side::Second] {
                     @let seat = view.seat(side);
                     li {
                         span class={"swatch c-" (seat.colour.name().to_ascii_lowercase())} {}
-                        " " (seat.label())
+                        " " (words::seat(lang, seat))
                         @if let Some(r) = seat.rating { " " (r) }
                         @if let Some(c) = &view.clock {
                             " " span.clock data-side=(side.index()) { (clock_text(c.left_at(side, now).as_millis() as u64)) }
@@ -554,17 +681,17 @@ pub fn live(id: &str, view: &crate::table::GameView, now: std::time::Instant) ->
                     }
                 }
             }
-            p.status { b { (live_status(view)) } }
+            p.status { b { (live_status(lang, view)) } }
             div.board-now { (live_board(view)) }
-            p { "Moves: " span.list { (live_moves(view)) } }
-            p.after {
+            p { (t("web-moves")) ": " span.list { (live_moves(view)) } }
+            p.after data-text=(t("web-recorded-game")) {
                 @if let Some(id) = &view.record {
-                    a href={"/g/" (id)} { "The recorded game" }
+                    a href={"/g/" (id)} { (t("web-recorded-game")) }
                 }
             }
         }
-        p.hint { "The board follows the game as it is played (with JavaScript; otherwise reload the page)." }
+        p.hint { (t("web-live-hint")) }
         script src="/static/live.js" defer {}
     };
-    layout(&title, body)
+    layout(lang, &title, body)
 }

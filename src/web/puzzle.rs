@@ -9,8 +9,11 @@
 use maud::html;
 
 use super::{board, layout};
+use crate::game::Colour;
 use crate::game::{Move, Position};
+use crate::lang::Lang;
 use crate::session::puzzle::{PuzzleView, Task};
+use crate::session::words;
 
 /// Where an attempt on the web stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,15 +58,17 @@ fn play_href(rules: &crate::game::Rules, played: &[Move], next: Option<Move>) ->
     }
 }
 
-pub fn page(p: &PuzzlePage) -> String {
+pub fn page(lang: Lang, p: &PuzzlePage) -> String {
     let v = p.view;
     let rules = v.rules;
+    let t = |id: &str| lang.text(id);
     let fmt = |m: Move| rules.format_move(m);
     let (me, them) = if v.position.len().is_multiple_of(2) {
-        ("Red", "Yellow")
+        (Colour::Red, Colour::Yellow)
     } else {
-        ("Yellow", "Red")
+        (Colour::Yellow, Colour::Red)
     };
+    let (me, them) = (words::colour(lang, me), words::colour(lang, them));
     let refutation = match p.attempt {
         Attempt::Failed { refutation } => refutation,
         _ => None,
@@ -105,7 +110,7 @@ pub fn page(p: &PuzzlePage) -> String {
                     out.push((
                         (x, y),
                         play_href(&rules, p.played, Some(m)),
-                        format!("play {}", fmt(m)),
+                        lang.text_with("web-play-move", &[("move", fmt(m).into())]),
                     ));
                 }
             }
@@ -123,16 +128,31 @@ pub fn page(p: &PuzzlePage) -> String {
         best,
         links: &links,
     });
-    let task = match v.task {
-        Task::Win { win_in: Some(n) } => format!("find the winning move (a win in {n})"),
-        Task::Win { win_in: None } => "find the winning move".to_string(),
-        Task::Hold => "find the only move that does not lose".to_string(),
+    let task = match (v.task, rules.kind()) {
+        (Task::Win { win_in: Some(n) }, crate::game::GameKind::ConnectFour) => {
+            lang.text_with("puzzle-task-win-in", &[("count", n.into())])
+        }
+        (Task::Win { win_in: Some(n) }, _) => {
+            lang.text_with("puzzle-task-fours", &[("count", n.into())])
+        }
+        (Task::Win { win_in: None }, _) => t("puzzle-task-win"),
+        (Task::Hold, _) => t("puzzle-task-hold"),
+    };
+    let to_move = lang.text_with("puzzle-to-move", &[("colour", me.into())]);
+    let answers = |m: Move| {
+        lang.text_with(
+            "puzzle-answers",
+            &[("colour", them.clone().into()), ("move", fmt(m).into())],
+        )
     };
     let solution: Vec<String> = v.line.iter().map(|&m| fmt(m)).collect();
     let last_mine = p.played.len().checked_sub(1);
     let body = html! {
-        h1 { "Puzzle of the day" }
-        p.task { (rules.describe()) " · " b { (me) " to move: " (task) } " · rated " (v.rating) }
+        h1 { (t("puzzle-daily")) }
+        p.task {
+            (words::rules(lang, &rules)) " · " b { (to_move) ": " (task) }
+            " · " (lang.text_with("puzzle-rating", &[("rating", v.rating.into())]))
+        }
         div.puzzle.failed[matches!(p.attempt, Attempt::Failed { .. })] { (svg) }
         p.status {
             @match p.attempt {
@@ -142,29 +162,37 @@ pub fn page(p: &PuzzlePage) -> String {
                     }
                     @match (p.played.last(), p.played.len() >= 2) {
                         (Some(&answer), true) => {
-                            "Right. " (them) " answers " (fmt(answer)) ": your move."
+                            (t("web-puzzle-right")) " " (answers(answer)) ": " (t("puzzle-your-move")) "."
                         }
                         _ => {
-                            "Your move: "
-                            @if rules.kind().has_gravity() { "click a column." } @else { "click an intersection." }
+                            @if rules.kind().has_gravity() {
+                                (t("web-puzzle-click-column"))
+                            } @else {
+                                (t("web-puzzle-click-point"))
+                            }
                         }
                     }
                 }
                 Attempt::Solved => {
-                    b { "Solved!" } " The line: " (solution.join(" "))
+                    b { (t("puzzle-solved")) } " "
+                    (lang.text_with("web-the-line", &[("moves", solution.join(" ").into())]))
                 }
                 Attempt::Failed { refutation } => {
                     @let wrong = last_mine.map(|i| fmt(p.played[i])).unwrap_or_default();
                     b {
-                        @if v.task == Task::Hold { (wrong) " loses" } @else { (wrong) " is not the move" }
+                        @if v.task == Task::Hold {
+                            (lang.text_with("puzzle-loses", &[("move", wrong.clone().into())]))
+                        } @else {
+                            (lang.text_with("puzzle-not-the-move", &[("move", wrong.clone().into())]))
+                        }
                     }
                     @if let Some(r) = refutation {
-                        ": " (them) " answers " (fmt(r)) " (ringed)."
+                        ": " (answers(r)) " " (t("web-puzzle-ringed")) "."
                     } @else {
                         "."
                     }
                     @if let Some(b) = last_mine.and_then(|i| v.line.get(i)) {
-                        " The move was " b { (fmt(*b)) } "."
+                        " " (t("web-puzzle-the-move-was")) " " b { (fmt(*b)) } "."
                     }
                 }
             }
@@ -175,23 +203,22 @@ pub fn page(p: &PuzzlePage) -> String {
                 @if !before.is_empty() {
                     input type="hidden" name="play" value=(before.join(","));
                 }
-                label { "Or type it: " input type="text" name="move" size="4" maxlength="4"
+                label { (t("web-puzzle-type-it")) " " input type="text" name="move" size="4" maxlength="4"
                     placeholder=(if rules.kind().has_gravity() { "D" } else { "h8" }) autocomplete="off"; }
-                " " button type="submit" { "Play" }
+                " " button type="submit" { (t("web-puzzle-play")) }
             }
         } @else {
             p {
                 @if matches!(p.attempt, Attempt::Failed { .. }) {
-                    "The solution: " (solution.join(" ")) ". "
+                    (lang.text_with("web-solution", &[("moves", solution.join(" ").into())])) ". "
                 }
-                a href="/puzzle/daily" { "Try it again" }
+                a href="/puzzle/daily" { (t("web-puzzle-again")) }
             }
         }
         p.note {
-            "Puzzles on the web are not rated. To keep a puzzle rating, play them in the terminal"
-            @if let Some(c) = p.connect { " (" code { (c) } ")" }
-            ": " kbd { "z" } " in the lobby."
+            (t("web-puzzle-unrated"))
+            @if let Some(c) = p.connect { " " code { (c) } }
         }
     };
-    layout("Puzzle of the day", body)
+    layout(lang, &t("puzzle-daily"), body)
 }

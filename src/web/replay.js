@@ -23,7 +23,10 @@
       li.classList.toggle("current", Number(li.dataset.n) === shown);
     });
     wins.forEach(function (w) { w.classList.toggle("later", shown < total); });
-    if (at) at.textContent = "move " + shown + " of " + total;
+    if (at) {
+      const words = at.dataset.text || "move #n of #m";
+      at.textContent = words.replace("#n", shown).replace("#m", total);
+    }
     history.replaceState(null, "", "?move=" + shown);
   }
   const steps = { first: function () { return 0; }, back: function () { return shown - 1; },

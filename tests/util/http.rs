@@ -30,16 +30,41 @@ pub async fn request(addr: SocketAddr, method: &str, path: &str) -> (u16, String
         .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
 }
 
+/// `GET path` with these request headers: the status code, the head and
+/// the body. Panics as [`get`] does.
+pub async fn get_with(
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, String, String) {
+    try_request_with(addr, "GET", path, headers)
+        .await
+        .unwrap_or_else(|e| panic!("GET {path}: {e}"))
+}
+
 async fn try_request(
     addr: SocketAddr,
     method: &str,
     path: &str,
 ) -> std::io::Result<(u16, String, String)> {
+    try_request_with(addr, method, path, &[]).await
+}
+
+async fn try_request_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> std::io::Result<(u16, String, String)> {
+    let extra: String = headers
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}\r\n"))
+        .collect();
     let work = async {
         let mut s = tokio::net::TcpStream::connect(addr).await?;
         s.write_all(
             format!(
-                "{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                "{method} {path} HTTP/1.1\r\nHost: test\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n"
             )
             .as_bytes(),
         )

@@ -178,50 +178,79 @@ pub fn sanitize_quote(input: &str, max_chars: usize) -> String {
 }
 
 /// Splits text into lines of at most `max` columns, at spaces where it
-/// can (a word longer than a line is cut).
+/// can, and between two-column (CJK) characters, which need no space to
+/// break (never before closing punctuation such as `，` or `）`, nor after
+/// opening punctuation); a word longer than a line is cut.
 pub fn wrap(s: &str, max: usize) -> Vec<String> {
     let max = max.max(1);
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in s.split_whitespace() {
-        let mut word = word.to_string();
-        loop {
-            let sep = usize::from(!line.is_empty());
-            if width(&line) + sep + width(&word) <= max {
-                if sep == 1 {
-                    line.push(' ');
+        for (i, piece) in breakable(word).into_iter().enumerate() {
+            // A space before a word's first piece; its other pieces join.
+            let sep = usize::from(i == 0 && !line.is_empty());
+            let mut piece = piece.to_string();
+            loop {
+                if width(&line) + sep + width(&piece) <= max {
+                    if sep == 1 && !line.is_empty() {
+                        line.push(' ');
+                    }
+                    line.push_str(&piece);
+                    break;
                 }
-                line.push_str(&word);
-                break;
-            }
-            if !line.is_empty() {
-                lines.push(std::mem::take(&mut line));
-                continue;
-            }
-            // A word wider than a line: cut it.
-            let mut head = String::new();
-            let mut rest = String::new();
-            for c in word.chars() {
-                if rest.is_empty() && width(&head) + width(c.encode_utf8(&mut [0; 4])) <= max {
-                    head.push(c);
-                } else {
-                    rest.push(c);
+                if !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                    continue;
                 }
+                // A piece wider than a line: cut it.
+                let mut head = String::new();
+                let mut rest = String::new();
+                for c in piece.chars() {
+                    if rest.is_empty() && width(&head) + width(c.encode_utf8(&mut [0; 4])) <= max {
+                        head.push(c);
+                    } else {
+                        rest.push(c);
+                    }
+                }
+                if head.is_empty() {
+                    break;
+                }
+                lines.push(head);
+                if rest.is_empty() {
+                    break;
+                }
+                piece = rest;
             }
-            if head.is_empty() {
-                break;
-            }
-            lines.push(head);
-            if rest.is_empty() {
-                break;
-            }
-            word = rest;
         }
     }
     if !line.is_empty() {
         lines.push(line);
     }
     lines
+}
+
+/// A word cut where a line may break inside it: before and after each
+/// two-column character, but not before closing punctuation nor after
+/// opening punctuation.
+fn breakable(word: &str) -> Vec<&str> {
+    const CLOSING: &str = "，。、：；！？）」』】》〉,.:;!?)";
+    const OPENING: &str = "（「『【《〈(";
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (at, c) in word.char_indices() {
+        if let Some(p) = prev {
+            let wide = |c: char| c.width() == Some(2);
+            let may = (wide(c) || wide(p)) && !CLOSING.contains(c) && !OPENING.contains(p);
+            if may {
+                pieces.push(&word[start..at]);
+                start = at;
+            }
+        }
+        prev = Some(c);
+    }
+    pieces.push(&word[start..]);
+    pieces
 }
 
 /// Display width of text that has already been sanitised (or is our own).
@@ -301,6 +330,24 @@ mod tests {
             assert!(!is_reserved_name(n), "{n}");
         }
         assert_eq!(name_skeleton("B0b!"), name_skeleton("bobl"));
+    }
+
+    #[test]
+    fn wrapping_breaks_between_chinese_characters_not_before_punctuation() {
+        let lines = wrap("雙方輪流在空的交叉點落子，連成五子者勝。", 10);
+        assert_eq!(
+            lines,
+            ["雙方輪流在", "空的交叉點", "落子，連成", "五子者勝。"]
+        );
+        let lines = wrap("按 Enter 送出，Esc 關閉", 12);
+        assert!(lines.iter().all(|l| width(l) <= 12), "{lines:?}");
+        assert_eq!(lines.concat().replace(' ', ""), "按Enter送出，Esc關閉");
+        // Never a closing mark at the start of a line.
+        for max in 6..12 {
+            for l in wrap("四子棋，7x6：雙方輪流將棋子投入一欄。", max) {
+                assert!(!l.starts_with(['，', '：', '。']), "{max}: {l}");
+            }
+        }
     }
 
     #[test]

@@ -138,7 +138,7 @@ pub(super) fn run_lines(
     seed: Option<u64>,
 ) -> anyhow::Result<ExitCode> {
     // The language of the environment (LC_ALL, LC_MESSAGES, LANG).
-    let lang = Lang::from_vars(|var| std::env::var(var).ok()).unwrap_or_default();
+    let lang = options.lang;
     let mut setup = Setup::new(with_defaults(options, lang), crate::rng::make_rng(seed));
     let game = setup
         .completed()
@@ -151,7 +151,7 @@ pub(super) fn run_lines(
     writeln!(
         out,
         "{}: {} vs {}",
-        rules.describe(),
+        words::rules(lang, &rules),
         words::seat(lang, &v.seats[0]),
         words::seat(lang, &v.seats[1])
     )?;

@@ -136,6 +136,7 @@ pub fn options_from_args(args: &PlayArgs) -> anyhow::Result<PlayOptions> {
         colours,
         first: args.first,
         opening,
+        lang: crate::lang::Lang::from_vars(|var| std::env::var(var).ok()).unwrap_or_default(),
     })
 }
 

@@ -131,7 +131,7 @@ impl Crossing {
             if Instant::now() >= deadline {
                 self.lobby.try_send(crate::lobby::Cmd::Tell {
                     id,
-                    text: "The host of your game did not come back: it is lost, sorry.".into(),
+                    news: crate::protocol::News::HostLost,
                 });
                 return false;
             }
@@ -139,7 +139,7 @@ impl Crossing {
                 told = true;
                 self.lobby.try_send(crate::lobby::Cmd::Tell {
                     id,
-                    text: "The host of your game is not answering: looking for it...".into(),
+                    news: crate::protocol::News::HostSilent,
                 });
             }
             tokio::time::sleep(Duration::from_secs(1)).await;

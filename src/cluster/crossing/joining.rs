@@ -118,17 +118,17 @@ impl Crossing {
         };
         let why = match answer {
             Some(JoinAnswer::Yes) => return,
-            Some(JoinAnswer::No(why)) => Some(why.shown()),
+            Some(JoinAnswer::No(why)) => Some(why),
             None if nobody => None,
-            None => Some(format!(
+            None => Some(Refusal::Said(format!(
                 "the host of the room {code} did not answer: try again"
-            )),
+            ))),
         };
         if lock(&self.visits).remove(&id).is_some() {
             self.lobby.send(Command::LeftRoom { id }).await;
             match why {
                 Some(why) => {
-                    let _ = inbox.try_send(ToSession::LobbyError(why));
+                    let _ = inbox.try_send(ToSession::LobbyError(Box::new(why)));
                 }
                 None => self.lobby.send(unknown()).await,
             }
@@ -178,8 +178,10 @@ impl Crossing {
         let why = match serde_json::to_vec(&ask) {
             Ok(body) => match self.ask(&host, "invite", body).await {
                 Some(JoinAnswer::Yes) => return,
-                Some(JoinAnswer::No(why)) => why.shown(),
-                None => format!("{host} did not answer: the invitation did not reach them"),
+                Some(JoinAnswer::No(why)) => crate::protocol::News::Refused(Box::new(why)),
+                None => crate::protocol::News::Said(format!(
+                    "{host} did not answer: the invitation did not reach them"
+                )),
             },
             Err(_) => return,
         };
@@ -250,7 +252,7 @@ impl Crossing {
             inviter: note.inviter,
             host: note.host,
             session: note.session,
-            why: format!("{name} declined your invitation"),
+            why: crate::protocol::News::Declined(name),
         });
     }
 
@@ -278,10 +280,10 @@ impl Crossing {
         let why = match serde_json::to_vec(&ask) {
             Ok(body) => match self.ask(&host, "join", body).await {
                 Some(JoinAnswer::Yes) => return,
-                Some(JoinAnswer::No(why)) => why.shown(),
-                None => format!("{host} did not answer: the game did not start"),
+                Some(JoinAnswer::No(why)) => why,
+                None => Refusal::Said(format!("{host} did not answer: the game did not start")),
             },
-            Err(_) => "the game did not start".into(),
+            Err(_) => Refusal::Said("the game did not start".into()),
         };
         self.visit_failed(id, &inbox, why).await;
     }

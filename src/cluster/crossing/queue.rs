@@ -296,7 +296,7 @@ impl Crossing {
         };
         if !self.lobby.open_across(id, kind, visitor).await {
             // Our seeker went meanwhile: theirs seeks again.
-            let gone = ToVisitor::Said("your opponent left before the game began".into());
+            let gone = ToVisitor::Told(crate::protocol::News::OpponentLeftEarly);
             self.send_visitor(&other.host, other.session, &gone).await;
         }
     }

@@ -51,8 +51,9 @@ impl Crossing {
         };
         let link = match tokio::time::timeout(ASK_TIMEOUT, inbox.recv()).await {
             Ok(Some(ToSession::Watching(link))) => link,
-            Ok(Some(ToSession::LobbyError(why) | ToSession::Said(why))) => {
-                return JoinAnswer::No(Refusal::Said(why));
+            Ok(Some(ToSession::LobbyError(why))) => return JoinAnswer::No(*why),
+            Ok(Some(ToSession::Told(why))) => {
+                return JoinAnswer::No(Refusal::Said(why.to_string()));
             }
             _ => return JoinAnswer::No(Refusal::GameEnded),
         };

@@ -166,8 +166,8 @@ impl Crossing {
         };
         let why = match answer {
             Some(JoinAnswer::Yes) => return,
-            Some(JoinAnswer::No(why)) => why.shown(),
-            None => format!("{host} did not answer: try again"),
+            Some(JoinAnswer::No(why)) => why,
+            None => Refusal::Said(format!("{host} did not answer: try again")),
         };
         self.visit_failed(id, &inbox, why).await;
     }
@@ -213,11 +213,11 @@ impl Crossing {
         &self,
         id: SessionId,
         inbox: &crate::mailbox::Sender<ToSession>,
-        why: String,
+        why: Refusal,
     ) {
         if lock(&self.visits).remove(&id).is_some() {
             self.lobby.send(Command::LeftRoom { id }).await;
-            let _ = inbox.try_send(ToSession::LobbyError(why));
+            let _ = inbox.try_send(ToSession::LobbyError(Box::new(why)));
         }
     }
 
@@ -389,9 +389,9 @@ impl Crossing {
                 .collect()
         };
         for (id, visit) in stale {
-            let _ = visit.inbox.try_send(ToSession::Said(
-                "the game on the other host did not start".into(),
-            ));
+            let _ = visit
+                .inbox
+                .try_send(ToSession::Told(Box::new(crate::protocol::News::NotStarted)));
             self.back_home(id, visit.seek);
         }
     }

@@ -117,7 +117,7 @@ impl LobbyState {
         if let Some(m) = self.members.get_mut(&id) {
             m.status = Status::Playing(ELSEWHERE);
         }
-        self.withdraw_invites_to(id, "has started another game");
+        self.withdraw_invites_to(id, crate::protocol::news::LapseWhy::StartedAnotherGame);
         self.withdraw_invites_of(id);
         Some((seeker, std::mem::take(&mut self.out)))
     }
@@ -132,7 +132,7 @@ impl LobbyState {
         }
         m.status = Status::Playing(ELSEWHERE);
         let seeker = m.seeker(None);
-        self.withdraw_invites_to(id, "has started another game");
+        self.withdraw_invites_to(id, crate::protocol::news::LapseWhy::StartedAnotherGame);
         self.withdraw_invites_of(id);
         self.dirty = true;
         Some(seeker)
@@ -432,7 +432,7 @@ mod tests {
             effects,
             vec![error(
                 2,
-                "no room has the code ZZZZ: check it with your friend"
+                crate::protocol::Refusal::NoSuchRoom("ZZZZ".into())
             )]
         );
         assert_eq!(

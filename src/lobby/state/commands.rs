@@ -152,6 +152,11 @@ pub enum Command {
         id: SessionId,
         stones: Theme,
     },
+    /// The person chose this language (`[L]`): kept like the stones.
+    SetLanguage {
+        id: SessionId,
+        lang: crate::lang::Lang,
+    },
 }
 
 impl Command {
@@ -173,6 +178,7 @@ impl Command {
             | Command::AnswerChallenge { id, .. }
             | Command::SetInvitations { id, .. }
             | Command::SetStones { id, .. }
+            | Command::SetLanguage { id, .. }
             | Command::TakeSeat { id, .. } => Some(id),
             Command::Leave { .. }
             | Command::Rated { .. }
@@ -200,7 +206,7 @@ pub enum Notice {
     /// Your room for a friend is open under this code.
     RoomCode(String),
     /// What you asked for did not work.
-    LobbyError(String),
+    LobbyError(crate::protocol::Refusal),
     /// The login name had the shape of a room code and no room has it.
     /// Not a name yet: the session checks it with the store (an account
     /// keeps its own name; a guest may not take an account's name).
@@ -213,14 +219,14 @@ pub enum Notice {
     /// is kept for the new session (not forfeited).
     Replaced(String),
     /// Something for this person to read, wherever they are.
-    Said(String),
+    Told(crate::protocol::News),
     /// Someone invites you to a game.
     Invited(Invitation),
     /// The invitation from this session is gone (lapsed, withdrawn).
     InvitationGone { from: SessionId },
-    /// The stones this guest chose before, back at their table by a
-    /// resume code.
-    Stones(Theme),
+    /// The stones and language this guest chose before, back at their
+    /// table by a resume code.
+    Prefs(super::Prefs),
     /// You wait in quick match for `kind`: the other seeker here nearest
     /// to being paired with you, if any (see [`LobbyState::nearest`]).
     Waiting {

@@ -45,10 +45,9 @@ impl LobbyState {
             return;
         }
         match self.hosted.get(&code).copied() {
-            Some(h) if h.host == id => self.tell(
-                id,
-                Notice::LobbyError("that is your own room: give the code to a friend".into()),
-            ),
+            Some(h) if h.host == id => {
+                self.tell(id, Notice::LobbyError(crate::protocol::Refusal::OwnRoom))
+            }
             Some(h) => {
                 self.unqueue(id);
                 self.unqueue(h.host);
@@ -71,9 +70,7 @@ impl LobbyState {
             }
             None if self.started.contains_key(&code) => self.tell(
                 id,
-                Notice::LobbyError(format!(
-                    "the room {code} is already playing: ask your friend for a new code"
-                )),
+                Notice::LobbyError(crate::protocol::Refusal::RoomPlaying(code.clone())),
             ),
             // Another host may have it.
             None if self.cluster => {
@@ -99,10 +96,7 @@ impl LobbyState {
         } else {
             self.tell(
                 id,
-                Notice::LobbyError(format!(
-                    "no room has the code {}: check it with your friend",
-                    crate::text::sanitize_quote(&code, 8)
-                )),
+                Notice::LobbyError(crate::protocol::Refusal::NoSuchRoom(code.clone())),
             );
         }
     }
@@ -205,14 +199,32 @@ mod tests {
         let (room, _, _) = opened(&effects);
         let ann = s.resume_code(room, 1).unwrap();
         let bob = s.resume_code(room, 2).unwrap();
-        assert_eq!(s.resume_stones.get(&ann), Some(&Theme::Ascii));
-        assert_eq!(s.resume_stones.get(&bob), None, "bob chose nothing");
+        assert_eq!(
+            s.resume_prefs.get(&ann).and_then(|p| p.stones),
+            Some(Theme::Ascii)
+        );
+        assert_eq!(s.resume_prefs.get(&bob), None, "bob chose nothing");
         // Bob chooses during the game.
         s.handle(Command::SetStones {
             id: 2,
             stones: Theme::Emoji,
         });
-        assert_eq!(s.resume_stones.get(&bob), Some(&Theme::Emoji));
+        assert_eq!(
+            s.resume_prefs.get(&bob).and_then(|p| p.stones),
+            Some(Theme::Emoji)
+        );
+        // And his language: the code keeps both.
+        s.handle(Command::SetLanguage {
+            id: 2,
+            lang: crate::lang::Lang::ZhTw,
+        });
+        assert_eq!(
+            s.resume_prefs.get(&bob),
+            Some(&Prefs {
+                stones: Some(Theme::Emoji),
+                lang: Some(crate::lang::Lang::ZhTw)
+            })
+        );
         // Ann drops and comes back by her code: she is told her stones
         // (before the seat, so the table shows with them).
         s.handle(Command::Leave { id: 1 });
@@ -232,7 +244,13 @@ mod tests {
             .collect();
         assert_eq!(
             told,
-            vec![&Notice::Stones(Theme::Ascii), &Notice::Joined(room)],
+            vec![
+                &Notice::Prefs(Prefs {
+                    stones: Some(Theme::Ascii),
+                    lang: None
+                }),
+                &Notice::Joined(room)
+            ],
             "{effects:?}"
         );
         // Her new session changes them: the code keeps the change.
@@ -240,16 +258,19 @@ mod tests {
             id: 3,
             stones: Theme::Emoji,
         });
-        assert_eq!(s.resume_stones.get(&ann), Some(&Theme::Emoji));
+        assert_eq!(
+            s.resume_prefs.get(&ann).and_then(|p| p.stones),
+            Some(Theme::Emoji)
+        );
         // Someone without a code keeps the choice for their next one only.
         named(&mut s, 4, "nobody");
         s.handle(Command::SetStones {
             id: 4,
             stones: Theme::Ascii,
         });
-        assert_eq!(s.resume_stones.len(), 2, "only codes held get stones");
+        assert_eq!(s.resume_prefs.len(), 2, "only codes held get stones");
         s.handle(Command::RoomClosed { room });
-        assert!(s.resume_stones.is_empty(), "gone with the room");
+        assert!(s.resume_prefs.is_empty(), "gone with the room");
     }
 
     #[test]
@@ -282,7 +303,7 @@ mod tests {
             join_code(&mut s, 1001, &code, false),
             vec![error(
                 1001,
-                &format!("the room {code} is already playing: ask your friend for a new code")
+                crate::protocol::Refusal::RoomPlaying(code.clone())
             )]
         );
         // ...and unknown once it is over.
@@ -294,7 +315,7 @@ mod tests {
             join_code(&mut s, 1001, &code, false),
             vec![error(
                 1001,
-                &format!("no room has the code {code}: check it with your friend")
+                crate::protocol::Refusal::NoSuchRoom(code.clone())
             )]
         );
     }
@@ -307,16 +328,16 @@ mod tests {
         let code = create(&mut s, 1);
         assert_eq!(
             join_code(&mut s, 1, &code, false),
-            vec![error(1, "that is your own room: give the code to a friend")]
+            vec![error(1, crate::protocol::Refusal::OwnRoom)]
         );
         // Cancelling closes the room; seeking a match does too.
         s.handle(Command::Cancel { id: 1 });
-        let unknown = format!("no room has the code {code}: check it with your friend");
-        assert_eq!(join_code(&mut s, 2, &code, false), vec![error(2, &unknown)]);
+        let unknown = crate::protocol::Refusal::NoSuchRoom(code.clone());
+        assert_eq!(join_code(&mut s, 2, &code, false), vec![error(2, unknown)]);
         let code = create(&mut s, 1);
         quick(&mut s, 1, GOMOKU);
-        let unknown = format!("no room has the code {code}: check it with your friend");
-        assert_eq!(join_code(&mut s, 2, &code, false), vec![error(2, &unknown)]);
+        let unknown = crate::protocol::Refusal::NoSuchRoom(code.clone());
+        assert_eq!(join_code(&mut s, 2, &code, false), vec![error(2, unknown)]);
     }
 
     #[test]
@@ -335,7 +356,7 @@ mod tests {
             join_code(&mut s, 2, "kb2c", false),
             vec![error(
                 2,
-                "no room has the code KB2C: check it with your friend"
+                crate::protocol::Refusal::NoSuchRoom("KB2C".into())
             )]
         );
         assert_eq!(s.name(2), Some("bob"));

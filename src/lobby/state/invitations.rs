@@ -56,7 +56,7 @@ impl LobbyState {
             let name = self.name_of(i.to);
             self.tell(
                 i.from,
-                Notice::Said(format!("{name} did not answer your invitation")),
+                Notice::Told(crate::protocol::News::NotAnswered(name)),
             );
             self.tell(i.to, Notice::InvitationGone { from: i.from });
         }
@@ -74,9 +74,10 @@ impl LobbyState {
             opening,
         } = challenge;
         let now = self.now;
-        let refuse = |s: &mut Self, why: String| s.tell(id, Notice::LobbyError(why));
+        let refuse =
+            |s: &mut Self, why: crate::protocol::Refusal| s.tell(id, Notice::LobbyError(why));
         if to == id {
-            return refuse(self, "you cannot invite yourself".into());
+            return refuse(self, crate::protocol::Refusal::InviteYourself);
         }
         let Some(rules) = self.offered(id, kind) else {
             return;
@@ -103,30 +104,24 @@ impl LobbyState {
                         p.doing,
                         p.account && rated_rules(&rules),
                     ),
-                    None => return refuse(self, "that player has left".into()),
+                    None => return refuse(self, crate::protocol::Refusal::PlayerLeft),
                 }
             }
         };
         if let Some(why) = not_free(&name, invitable, doing) {
-            return refuse(self, why.to_string());
+            return refuse(self, why);
         }
         if self.invites.iter().any(|i| i.from == id && i.to == to) {
-            return refuse(
-                self,
-                format!("you have invited {name} already: wait for the answer"),
-            );
+            return refuse(self, crate::protocol::Refusal::InvitedAlready(name));
         }
         if self.invites.iter().filter(|i| i.from == id).count() >= OPEN_PER_SENDER {
             return refuse(
                 self,
-                format!("at most {OPEN_PER_SENDER} invitations may wait at once: wait for answers"),
+                crate::protocol::Refusal::TooManyInvitations(OPEN_PER_SENDER),
             );
         }
         if self.invites.iter().filter(|i| i.to == to).count() >= OPEN_PER_RECIPIENT {
-            return refuse(
-                self,
-                format!("{name} has many invitations waiting: try later"),
-            );
+            return refuse(self, crate::protocol::Refusal::ManyInvitationsWaiting(name));
         }
         let Some(me) = self.members.get_mut(&id) else {
             return;
@@ -141,7 +136,9 @@ impl LobbyState {
         if me.invited_at.len() >= INVITATIONS_PER_MINUTE {
             return refuse(
                 self,
-                format!("at most {INVITATIONS_PER_MINUTE} invitations a minute: wait a little"),
+                crate::protocol::Refusal::Said(format!(
+                    "at most {INVITATIONS_PER_MINUTE} invitations a minute: wait a little"
+                )),
             );
         }
         me.invited_at.push_back(now);
@@ -194,10 +191,7 @@ impl LobbyState {
         }
         self.tell(
             id,
-            Notice::Said(format!(
-                "invitation sent to {name}: it waits {} s for an answer",
-                INVITATION_LAPSE.as_secs()
-            )),
+            Notice::Told(crate::protocol::News::InvitationSent(name)),
         );
     }
 
@@ -210,7 +204,7 @@ impl LobbyState {
         else {
             self.tell(
                 id,
-                Notice::LobbyError("that invitation is no longer open".into()),
+                Notice::LobbyError(crate::protocol::Refusal::InvitationClosed),
             );
             return;
         };
@@ -220,10 +214,7 @@ impl LobbyState {
             return self.answer_from_afar(id, a, invite, accept);
         }
         if !accept {
-            self.tell(
-                from,
-                Notice::Said(format!("{name} declined your invitation")),
-            );
+            self.tell(from, Notice::Told(crate::protocol::News::Declined(name)));
             return;
         }
         let free = |m: Option<&Member>| {
@@ -233,7 +224,7 @@ impl LobbyState {
             let inviter = self.name_of(from);
             self.tell(
                 id,
-                Notice::LobbyError(format!("{inviter} is no longer free to play")),
+                Notice::LobbyError(crate::protocol::Refusal::NoLongerFree(inviter.clone())),
             );
             return;
         }
@@ -282,7 +273,7 @@ impl LobbyState {
         };
         m.status = Status::Playing(ELSEWHERE);
         let seeker = m.seeker(Some(&rules));
-        self.withdraw_invites_to(id, "has started another game");
+        self.withdraw_invites_to(id, crate::protocol::news::LapseWhy::StartedAnotherGame);
         self.withdraw_invites_of(id);
         self.dirty = true;
         self.out.push(Effect::AcceptAcross {
@@ -351,7 +342,7 @@ impl LobbyState {
         inviter: SessionId,
         host: &str,
         session: SessionId,
-        why: String,
+        why: crate::protocol::News,
     ) -> Vec<Effect> {
         if let Some(&to) = self.afar_ids.get(&(host.to_string(), session))
             && let Some(i) = self
@@ -360,7 +351,7 @@ impl LobbyState {
                 .position(|i| i.from == inviter && i.to == to)
         {
             self.invites.swap_remove(i);
-            self.tell(inviter, Notice::Said(why));
+            self.tell(inviter, Notice::Told(why));
         }
         std::mem::take(&mut self.out)
     }
@@ -404,7 +395,7 @@ impl LobbyState {
         };
         self.unqueue(inviter);
         self.withdraw_invites_of(inviter);
-        self.withdraw_invites_to(inviter, "has started another game");
+        self.withdraw_invites_to(inviter, crate::protocol::news::LapseWhy::StartedAnotherGame);
         match self.start_with_visitor(
             rules,
             inviter,
@@ -423,7 +414,11 @@ impl LobbyState {
 
     /// Invitations waiting for `id` are void (`why`: "has left"...): their
     /// senders are told, and `id`'s screen drops them.
-    pub(super) fn withdraw_invites_to(&mut self, id: SessionId, why: &str) {
+    pub(super) fn withdraw_invites_to(
+        &mut self,
+        id: SessionId,
+        why: crate::protocol::news::LapseWhy,
+    ) {
         let (gone, open): (Vec<Invite>, Vec<Invite>) = std::mem::take(&mut self.invites)
             .into_iter()
             .partition(|i| i.to == id);
@@ -432,7 +427,12 @@ impl LobbyState {
         for i in gone {
             self.tell(
                 i.from,
-                Notice::Said(format!("your invitation lapsed: {name} {why}")),
+                Notice::Told(crate::protocol::News::Lapsed(Box::new(
+                    crate::protocol::news::Lapse {
+                        name: name.clone(),
+                        why,
+                    },
+                ))),
             );
             self.tell(id, Notice::InvitationGone { from: i.from });
         }
@@ -725,7 +725,7 @@ mod tests {
         let e = invite(&mut a, 1, bo);
         assert!(said(&e, 1)[0].contains("invited bo already"), "{e:?}");
         // Declined there: ann hears it and may ask again.
-        let e = a.invitation_refused(1, "host-b", 7, "bo declined your invitation".into());
+        let e = a.invitation_refused(1, "host-b", 7, crate::protocol::News::Declined("bo".into()));
         assert_eq!(said(&e, 1), vec!["bo declined your invitation"]);
         invite(&mut a, 1, bo);
         // Accepted there: the table opens here, bo a visitor.

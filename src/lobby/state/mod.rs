@@ -133,9 +133,24 @@ struct Member {
     invitable: bool,
     /// When this person's last invitations were sent (the last minute).
     invited_at: VecDeque<Instant>,
-    /// The stones this person chose (`[t]`), if they did this visit or
-    /// came back by a resume code that kept them.
-    stones: Option<Theme>,
+    /// The stones (`[t]`) and language (`[L]`) this person chose, if
+    /// they did this visit or came back by a resume code that kept them.
+    prefs: Prefs,
+}
+
+/// What a person chose for their screens: the stones (`[t]`) and the
+/// language (`[L]`); a guest's resume codes keep them (an account keeps
+/// them in the store).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Prefs {
+    pub stones: Option<Theme>,
+    pub lang: Option<crate::lang::Lang>,
+}
+
+impl Prefs {
+    fn is_empty(&self) -> bool {
+        *self == Prefs::default()
+    }
 }
 
 impl Member {
@@ -231,7 +246,7 @@ pub struct LobbyState {
     /// The stones the guest holding a resume code chose (`[t]`), by code:
     /// given back with the seat. In memory only, like the codes (a guest
     /// has nothing else that lasts); gone with the room.
-    resume_stones: HashMap<String, Theme>,
+    resume_prefs: HashMap<String, Prefs>,
     /// Invitations waiting for answers (bounded by the people online times
     /// [`invitations::OPEN_PER_SENDER`]).
     invites: Vec<Invite>,
@@ -243,6 +258,19 @@ pub struct LobbyState {
 }
 
 impl LobbyState {
+    /// `id` chose stones or a language: kept for this visit and with
+    /// every resume code `id` holds.
+    fn set_prefs(&mut self, id: SessionId, change: impl Fn(&mut Prefs)) {
+        if let Some(m) = self.members.get_mut(&id) {
+            change(&mut m.prefs);
+        }
+        for (code, (_, holder)) in &self.resumes {
+            if *holder == id {
+                change(self.resume_prefs.entry(code.clone()).or_default());
+            }
+        }
+    }
+
     /// A lobby offering `games`.
     pub fn new(games: Vec<Rules>, rng: SmallRng) -> LobbyState {
         LobbyState {
@@ -266,7 +294,7 @@ impl LobbyState {
             clocks: HashMap::new(),
             held: HashMap::new(),
             resumes: HashMap::new(),
-            resume_stones: HashMap::new(),
+            resume_prefs: HashMap::new(),
             invites: Vec::new(),
             paired_since: Vec::new(),
             remote: Stats::default(),
@@ -415,12 +443,12 @@ impl LobbyState {
                 if let Some(entry) = self.resumes.get_mut(&key) {
                     entry.1 = id;
                 }
-                // With the stones the guest chose before.
-                if let Some(&stones) = self.resume_stones.get(&key)
+                // With the stones and language the guest chose before.
+                if let Some(&prefs) = self.resume_prefs.get(&key)
                     && let Some(m) = self.members.get_mut(&id)
                 {
-                    m.stones = Some(stones);
-                    self.tell(id, Notice::Stones(stones));
+                    m.prefs = prefs;
+                    self.tell(id, Notice::Prefs(prefs));
                 }
                 if self.members.contains_key(&id) {
                     self.unqueue(id);
@@ -457,22 +485,14 @@ impl LobbyState {
             Command::AnswerChallenge { id, from, accept } => {
                 self.answer_challenge(id, from, accept)
             }
-            Command::SetStones { id, stones } => {
-                if let Some(m) = self.members.get_mut(&id) {
-                    m.stones = Some(stones);
-                }
-                for (code, (_, holder)) in &self.resumes {
-                    if *holder == id {
-                        self.resume_stones.insert(code.clone(), stones);
-                    }
-                }
-            }
+            Command::SetStones { id, stones } => self.set_prefs(id, |p| p.stones = Some(stones)),
+            Command::SetLanguage { id, lang } => self.set_prefs(id, |p| p.lang = Some(lang)),
             Command::SetInvitations { id, on } => {
                 if let Some(m) = self.members.get_mut(&id) {
                     m.invitable = on;
                 }
                 if !on {
-                    self.withdraw_invites_to(id, "does not take invitations now");
+                    self.withdraw_invites_to(id, crate::protocol::news::LapseWhy::NoInvitationsNow);
                 }
             }
             Command::RoomClosed { room } => {
@@ -482,7 +502,7 @@ impl LobbyState {
                 self.held.retain(|_, r| *r != room);
                 self.resumes.retain(|_, (r, _)| *r != room);
                 let resumes = &self.resumes;
-                self.resume_stones
+                self.resume_prefs
                     .retain(|code, _| resumes.contains_key(code));
                 for m in self.members.values_mut() {
                     if m.status == Status::Playing(room) || m.status == Status::Watching(room) {

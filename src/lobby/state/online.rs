@@ -79,7 +79,7 @@ impl LobbyState {
                 status: Status::Idle,
                 invitable: true,
                 invited_at: VecDeque::new(),
-                stones: None,
+                prefs: Prefs::default(),
             },
         ) {
             self.unindex_name(&old.name);
@@ -135,7 +135,10 @@ impl LobbyState {
 
     pub(super) fn set_name(&mut self, id: SessionId, name: String) {
         if crate::text::is_reserved_name(&name) {
-            self.tell(id, Notice::LobbyError(naming::RESERVED.into()));
+            self.tell(
+                id,
+                Notice::LobbyError(crate::protocol::Refusal::NameReserved),
+            );
             return;
         }
         if self.members.contains_key(&id) {
@@ -158,7 +161,12 @@ impl LobbyState {
             if unique != name {
                 self.tell(
                     id,
-                    Notice::LobbyError(format!("{name} is taken: you are {unique}")),
+                    Notice::LobbyError(crate::protocol::Refusal::NameTaken(Box::new(
+                        crate::protocol::refusal::NameTaken {
+                            asked: name.clone(),
+                            given: unique.clone(),
+                        },
+                    ))),
                 );
             }
             self.tell(id, Notice::Name(unique));
@@ -166,7 +174,7 @@ impl LobbyState {
     }
 
     pub(super) fn remove(&mut self, id: SessionId) {
-        self.withdraw_invites_to(id, "has left");
+        self.withdraw_invites_to(id, crate::protocol::news::LapseWhy::Left);
         self.withdraw_invites_of(id);
         self.unqueue(id);
         if let Some(m) = self.members.remove(&id) {
@@ -303,7 +311,15 @@ mod tests {
                 name: "alice".into()
             }),
             vec![
-                error(4, "alice is taken: you are alice4"),
+                error(
+                    4,
+                    crate::protocol::Refusal::NameTaken(Box::new(
+                        crate::protocol::refusal::NameTaken {
+                            asked: "alice".into(),
+                            given: "alice4".into()
+                        }
+                    ))
+                ),
                 tell(4, Notice::Name("alice4".into())),
             ]
         );
@@ -358,7 +374,7 @@ mod tests {
                     id: 1,
                     name: name.into()
                 }),
-                vec![error(1, naming::RESERVED)],
+                vec![error(1, crate::protocol::Refusal::NameReserved)],
                 "{name}"
             );
         }

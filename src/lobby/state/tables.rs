@@ -14,7 +14,7 @@ impl LobbyState {
         if rules.is_none() {
             self.tell(
                 id,
-                Notice::LobbyError(format!("{} is not offered here", kind.name())),
+                Notice::LobbyError(crate::protocol::Refusal::GameNotOffered),
             );
         }
         rules
@@ -34,11 +34,11 @@ impl LobbyState {
         let Some(level) = level.in_game(kind) else {
             self.tell(
                 id,
-                Notice::LobbyError(format!(
+                Notice::LobbyError(crate::protocol::Refusal::Said(format!(
                     "{level} is not a level of {}: its levels are {}",
                     kind.name(),
                     Level::names_for(kind)
-                )),
+                ))),
             );
             return;
         };
@@ -158,8 +158,10 @@ impl LobbyState {
                     self.resumes.contains_key(c) || self.hosted.contains_key(c)
                 });
                 self.resumes.insert(code.clone(), (room, *id));
-                if let Some(stones) = self.members.get(id).and_then(|m| m.stones) {
-                    self.resume_stones.insert(code.clone(), stones);
+                if let Some(prefs) = self.members.get(id).map(|m| m.prefs)
+                    && !prefs.is_empty()
+                {
+                    self.resume_prefs.insert(code.clone(), prefs);
                 }
                 *resume = Some(code);
             }
@@ -190,7 +192,7 @@ impl LobbyState {
             self.tell(id, Notice::Joined(room));
             // A player at a table answers no invitation, and those it sent
             // are void.
-            self.withdraw_invites_to(id, "has started another game");
+            self.withdraw_invites_to(id, crate::protocol::news::LapseWhy::StartedAnotherGame);
             self.withdraw_invites_of(id);
         }
         self.dirty = true;
@@ -207,7 +209,7 @@ mod tests {
     fn a_game_not_on_offer_is_refused() {
         let mut s = LobbyState::new(vec![Rules::connect_four()], make_rng(Some(5)));
         named(&mut s, 1, "ann");
-        let no = vec![error(1, "Gomoku is not offered here")];
+        let no = vec![error(1, crate::protocol::Refusal::GameNotOffered)];
         assert_eq!(quick(&mut s, 1, GOMOKU), no);
         assert_eq!(
             s.handle(Command::CreateRoom {
@@ -295,7 +297,10 @@ mod tests {
             effects,
             vec![error(
                 1,
-                "strong is not a level of Connect Four: its levels are easy, medium, hard or perfect"
+                crate::protocol::Refusal::Said(
+                    "strong is not a level of Connect Four: its levels are easy, medium, hard or perfect"
+                        .into()
+                )
             )]
         );
         let effects = s.handle(Command::PlayComputer {
@@ -308,7 +313,10 @@ mod tests {
             effects,
             vec![error(
                 1,
-                "level 3 is not a level of Connect Four: its levels are easy, medium, hard or perfect"
+                crate::protocol::Refusal::Said(
+                    "level 3 is not a level of Connect Four: its levels are easy, medium, hard or perfect"
+                        .into()
+                )
             )]
         );
         assert_eq!(s.stats().playing, 0);

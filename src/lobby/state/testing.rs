@@ -38,8 +38,8 @@ pub(crate) fn tell(to: SessionId, notice: Notice) -> Effect {
     Effect::Tell { to, notice }
 }
 
-pub(crate) fn error(to: SessionId, text: &str) -> Effect {
-    tell(to, Notice::LobbyError(text.into()))
+pub(crate) fn error(to: SessionId, why: crate::protocol::Refusal) -> Effect {
+    tell(to, Notice::LobbyError(why))
 }
 
 /// The room and seats of the one room these effects open.
@@ -234,8 +234,12 @@ pub(crate) fn said(effects: &[Effect], to: SessionId) -> Vec<String> {
         .filter_map(|e| match e {
             Effect::Tell {
                 to: t,
-                notice: Notice::Said(m) | Notice::LobbyError(m),
-            } if *t == to => Some(m.clone()),
+                notice: Notice::Told(m),
+            } if *t == to => Some(m.to_string()),
+            Effect::Tell {
+                to: t,
+                notice: Notice::LobbyError(r),
+            } if *t == to => Some(r.to_string()),
             _ => None,
         })
         .collect()

@@ -18,18 +18,13 @@ impl LobbyState {
             .is_some_and(|m| m.status == Status::Playing(room));
         match self.public.get(&room) {
             _ if seated => {
-                self.tell(id, Notice::LobbyError("you play in that game".into()));
+                self.tell(
+                    id,
+                    Notice::LobbyError(crate::protocol::Refusal::YouPlayThere),
+                );
             }
-            None => self.tell(
-                id,
-                Notice::LobbyError("that game has ended: choose another".into()),
-            ),
-            Some(false) => self.tell(
-                id,
-                Notice::LobbyError(
-                    "that game is private: its players did not allow watchers".into(),
-                ),
-            ),
+            None => self.tell(id, Notice::LobbyError(crate::protocol::Refusal::GameEnded)),
+            Some(false) => self.tell(id, Notice::LobbyError(crate::protocol::Refusal::Private)),
             Some(true) => {
                 self.unqueue(id);
                 if let Some(m) = self.members.get_mut(&id) {

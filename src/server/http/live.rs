@@ -29,7 +29,11 @@ pub const STREAM_IDLE: Duration = Duration::from_secs(300);
 /// One state of a followed game, as the page shows it: the event's JSON,
 /// and whether it is the last (the game over and recorded).
 pub struct Event {
-    pub json: String,
+    /// The state as JSON, in each language ([`Lang::ALL`]'s order: the
+    /// status line is words).
+    ///
+    /// [`Lang::ALL`]: crate::lang::Lang::ALL
+    pub json: [String; 3],
     pub done: bool,
 }
 

@@ -18,6 +18,7 @@ use axum::routing::get;
 use super::listener::{Connection, Peer};
 use super::live::{Event, GameId, Live, NotLive, STREAM_IDLE};
 use crate::game::GameKind;
+use crate::lang::Lang;
 use crate::server::Ctx;
 use crate::store::{GameRecord, now_ms};
 
@@ -83,8 +84,16 @@ pub fn routes(ctx: Arc<Ctx>) -> Router {
             "/static/live.js",
             get(|| async { asset("text/javascript; charset=utf-8", crate::web::LIVE_JS) }),
         )
-        .fallback(|| async { not_found("Nothing is at this address.") })
+        .fallback(
+            |axum::Extension(PageLang(lang)): axum::Extension<PageLang>| async move {
+                not_found(lang, "web-nothing-here")
+            },
+        )
         .layer(axum::middleware::from_fn_with_state(limiter, rate_limited))
+        .layer(axum::middleware::from_fn_with_state(
+            ctx.config.lobby.default_language,
+            language,
+        ))
         .layer(axum::Extension(live))
         .layer(axum::Extension(Arc::new(Refutations::default())))
         .layer(axum::Extension(Arc::new(Made::default())))
@@ -93,9 +102,61 @@ pub fn routes(ctx: Arc<Ctx>) -> Router {
 
 type Limiter = Arc<Mutex<crate::limit::Keyed<IpAddr>>>;
 
+/// The language a page is made in (a request extension).
+#[derive(Debug, Clone, Copy)]
+pub struct PageLang(pub Lang);
+
+/// The cookie that keeps a language chosen by its link.
+const LANG_COOKIE: &str = "lang";
+
+/// The language `?lang=` asks for, and the page's language.
+fn chosen_language(req: &Request, default: Lang) -> (Option<Lang>, Lang) {
+    let asked = req.uri().query().and_then(|q| {
+        q.split('&')
+            .find_map(|kv| kv.strip_prefix("lang="))
+            .and_then(Lang::of_id)
+    });
+    let header = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
+    let cookie = header(axum::http::header::COOKIE).and_then(|c| {
+        c.split(';')
+            .find_map(|kv| kv.trim().strip_prefix(LANG_COOKIE)?.strip_prefix('='))
+            .and_then(Lang::of_id)
+    });
+    let accept = header(axum::http::header::ACCEPT_LANGUAGE).and_then(Lang::from_accept_language);
+    (asked, asked.or(cookie).or(accept).unwrap_or(default))
+}
+
+/// The language of this request's page: `?lang=` (a language link,
+/// then kept in a cookie for a year), else the cookie, else the browser's
+/// `Accept-Language`, else the host's `[lobby] default_language`. The
+/// answer says which (`Content-Language`) and that it varies with them.
+async fn language(State(default): State<Lang>, mut req: Request, next: Next) -> Response {
+    let (asked, lang) = chosen_language(&req, default);
+    req.extensions_mut().insert(PageLang(lang));
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(
+        axum::http::header::VARY,
+        HeaderValue::from_static("Accept-Language, Cookie"),
+    );
+    if let Ok(v) = HeaderValue::from_str(lang.id()) {
+        h.insert(axum::http::header::CONTENT_LANGUAGE, v);
+    }
+    if let Some(lang) = asked
+        && let Ok(v) = HeaderValue::from_str(&format!(
+            "{LANG_COOKIE}={}; Path=/; Max-Age=31536000; SameSite=Lax",
+            lang.id()
+        ))
+    {
+        h.insert(axum::http::header::SET_COOKIE, v);
+    }
+    res
+}
+
 /// At most `[http] requests_per_minute` page requests an address (a
 /// burst of as many at once): beyond, 429 with the seconds to wait.
 async fn rate_limited(State(limiter): State<Limiter>, req: Request, next: Next) -> Response {
+    let lang = req.extensions().get::<PageLang>().map_or(Lang::En, |l| l.0);
     if let Some(Peer(addr)) = req.extensions().get::<Peer>().copied() {
         let taken = limiter
             .lock()
@@ -103,7 +164,10 @@ async fn rate_limited(State(limiter): State<Limiter>, req: Request, next: Next) 
             .try_take(&addr.ip(), std::time::Instant::now());
         if let Err(wait) = taken {
             let secs = wait.as_secs() + 1;
-            let mut res = page(StatusCode::TOO_MANY_REQUESTS, crate::web::too_many(secs));
+            let mut res = page(
+                StatusCode::TOO_MANY_REQUESTS,
+                crate::web::too_many(lang, secs),
+            );
             res.headers_mut()
                 .insert(RETRY_AFTER, HeaderValue::from(secs));
             return res;
@@ -151,15 +215,16 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
     res
 }
 
-fn not_found(what: &str) -> Response {
-    page(StatusCode::NOT_FOUND, crate::web::not_found(what))
+/// 404, saying what is not here (the message `id`) in `lang`.
+fn not_found(lang: Lang, id: &str) -> Response {
+    page(StatusCode::NOT_FOUND, crate::web::not_found(lang, id))
 }
 
 /// The store did not answer in time (or failed): said, not dumped.
-fn store_down() -> Response {
+fn store_down(lang: Lang) -> Response {
     page(
         StatusCode::SERVICE_UNAVAILABLE,
-        crate::web::not_found("The records cannot be read just now: try again in a moment."),
+        crate::web::not_found(lang, "web-store-down"),
     )
 }
 
@@ -182,7 +247,10 @@ async fn read<T>(
     }
 }
 
-async fn home(State(ctx): State<Arc<Ctx>>) -> Response {
+async fn home(
+    State(ctx): State<Arc<Ctx>>,
+    axum::Extension(PageLang(lang)): axum::Extension<PageLang>,
+) -> Response {
     let stats = ctx.lobby.stats().borrow().clone();
     // Cluster mode: the games on every host, each linked by its host.
     let mut games = ctx.lobby.games().await;
@@ -194,7 +262,11 @@ async fn home(State(ctx): State<Arc<Ctx>>) -> Response {
         games.sort_by(crate::protocol::GameSummary::order);
         games.truncate(crate::lobby::GAMES_LISTED);
     }
-    let daily = ctx.daily.get(&ctx.store).await.map(|(_, words)| words);
+    let daily = ctx
+        .daily
+        .get(&ctx.store)
+        .await
+        .map(|(_, words)| words.words(lang));
     let lobby = &ctx.config.lobby;
     let name = lobby.public_address.as_deref().unwrap_or("inarow");
     let connect = connect_command(&ctx);
@@ -207,7 +279,7 @@ async fn home(State(ctx): State<Arc<Ctx>>) -> Response {
         games: &games,
         daily: daily.as_deref(),
     };
-    page(StatusCode::OK, crate::web::home(&home))
+    page(StatusCode::OK, crate::web::home(lang, &home))
 }
 
 /// `ssh play@ADDRESS` (with `-p PORT` when the address names one), when
@@ -225,33 +297,38 @@ fn connect_command(ctx: &Ctx) -> Option<String> {
         })
 }
 
-async fn leaderboard(State(ctx): State<Arc<Ctx>>, Path(game): Path<String>) -> Response {
+async fn leaderboard(
+    State(ctx): State<Arc<Ctx>>,
+    axum::Extension(PageLang(lang)): axum::Extension<PageLang>,
+    Path(game): Path<String>,
+) -> Response {
     let kind = match game.as_str() {
         "connect4" => GameKind::ConnectFour,
         "gomoku" => GameKind::Gomoku,
-        _ => return not_found("There is a leaderboard for connect4 and for gomoku."),
+        _ => return not_found(lang, "web-no-such-leaderboard"),
     };
     match read("leaderboard", ctx.store.board(kind, None, now_ms(), 100)).await {
-        Some(board) => page(StatusCode::OK, crate::web::leaderboard(&board)),
-        None => store_down(),
+        Some(board) => page(StatusCode::OK, crate::web::leaderboard(lang, &board)),
+        None => store_down(lang),
     }
 }
 
 async fn profile(
     State(ctx): State<Arc<Ctx>>,
     axum::Extension(made): axum::Extension<Arc<Made>>,
+    axum::Extension(PageLang(lang)): axum::Extension<PageLang>,
     Path(name): Path<String>,
 ) -> Response {
-    let nobody = || not_found("No player has this name.");
+    let nobody = || not_found(lang, "web-no-such-player");
     if name.chars().count() > 64 {
         return nobody();
     }
-    let key = format!("@ {name}");
+    let key = format!("@ {} {name}", lang.id());
     if let Some(html) = made.fresh(&key, PROFILE_FRESH) {
         return page(StatusCode::OK, html);
     }
     let Some(account) = read("profile name", ctx.store.name_taken(&name)).await else {
-        return store_down();
+        return store_down(lang);
     };
     let Some(account) = account else {
         return nobody();
@@ -267,12 +344,12 @@ async fn profile(
     );
     match (profile, games, puzzles) {
         (Some(Some(p)), Some(games), Some(puzzles)) => {
-            let html = bytes::Bytes::from(crate::web::profile(&p, &games, puzzles.as_ref()));
+            let html = bytes::Bytes::from(crate::web::profile(lang, &p, &games, puzzles.as_ref()));
             made.keep(key, html.clone());
             page(StatusCode::OK, html)
         }
         (Some(None), _, _) => nobody(),
-        _ => store_down(),
+        _ => store_down(lang),
     }
 }
 
@@ -288,28 +365,29 @@ fn move_asked(uri: &Uri) -> Option<usize> {
 async fn game(
     State(ctx): State<Arc<Ctx>>,
     axum::Extension(made): axum::Extension<Arc<Made>>,
+    axum::Extension(PageLang(lang)): axum::Extension<PageLang>,
     Path(id): Path<String>,
     uri: Uri,
 ) -> Response {
     let (id, form) = match id.rsplit_once('.') {
         Some((id, "json")) => (id, Form::Json),
         Some((id, "txt")) => (id, Form::Text),
-        Some(_) => return not_found("No game has this id."),
+        Some(_) => return not_found(lang, "web-no-such-game"),
         None => (id.as_str(), Form::Page),
     };
     let id = &dashed(id);
     // A recorded game does not change (but for its analysis, kept later).
-    let key = format!("g {id} {:?}", move_asked(&uri));
+    let key = format!("g {} {id} {:?}", lang.id(), move_asked(&uri));
     if let Form::Page = form
         && let Some(html) = made.fresh(&key, GAME_PAGE_FRESH)
     {
         return page(StatusCode::OK, html);
     }
     let Some(found) = read("game", ctx.store.game(id)).await else {
-        return store_down();
+        return store_down(lang);
     };
     let Some(g) = found else {
-        return not_found("No game has this id.");
+        return not_found(lang, "web-no-such-game");
     };
     match form {
         Form::Json => json_record(&g),
@@ -327,13 +405,13 @@ async fn game(
                 .await
                 .flatten();
             let notes = kept.and_then(|k| crate::web::move_notes(&k.moves));
-            match crate::web::game(&g, move_asked(&uri), notes.as_deref()) {
+            match crate::web::game(lang, &g, move_asked(&uri), notes.as_deref()) {
                 Some(html) => {
                     let html = bytes::Bytes::from(html);
                     made.keep(key, html.clone());
                     page(StatusCode::OK, html)
                 }
-                None => not_found("This game's rules are not ones this host knows."),
+                None => not_found(lang, "web-unknown-rules"),
             }
         }
     }
@@ -375,19 +453,17 @@ fn json_record(g: &GameRecord) -> Response {
 /// A table's state as its event.
 fn event_of(st: &crate::lobby::room::RoomState) -> Arc<Event> {
     Arc::new(Event {
-        json: crate::web::live_event(&st.view, crate::lobby::now()),
+        json: Lang::ALL.map(|lang| crate::web::live_event(lang, &st.view, crate::lobby::now())),
         done: st.view.ending.is_some() && st.view.record.is_some(),
     })
 }
 
-fn not_live(why: NotLive) -> Response {
+fn not_live(lang: Lang, why: NotLive) -> Response {
     match why {
-        NotLive::Unknown => not_found("No game in play here has this number: it may have ended."),
+        NotLive::Unknown => not_found(lang, "web-no-such-live"),
         NotLive::Full => page(
             StatusCode::SERVICE_UNAVAILABLE,
-            crate::web::not_found(
-                "This game has all the viewers on the web it may have: try again later.",
-            ),
+            crate::web::not_found(lang, "web-live-full"),
         ),
     }
 }
@@ -403,20 +479,21 @@ fn game_id(ctx: &Ctx, id: &str) -> Option<GameId> {
 async fn live_page(
     State(ctx): State<Arc<Ctx>>,
     axum::Extension(live): axum::Extension<Arc<Live>>,
+    axum::Extension(PageLang(lang)): axum::Extension<PageLang>,
     Path(id): Path<String>,
 ) -> Response {
     let Some(game) = game_id(&ctx, &id) else {
-        return not_live(NotLive::Unknown);
+        return not_live(lang, NotLive::Unknown);
     };
     match live.feed(&game, event_of).await {
         Ok(feed) => {
             let st = feed.state.borrow().clone();
             page(
                 StatusCode::OK,
-                crate::web::live(&id, &st.view, crate::lobby::now()),
+                crate::web::live(lang, &id, &st.view, crate::lobby::now()),
             )
         }
-        Err(why) => not_live(why),
+        Err(why) => not_live(lang, why),
     }
 }
 
@@ -430,19 +507,21 @@ async fn live_events(
     req: Request,
 ) -> Response {
     use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+    let lang = req.extensions().get::<PageLang>().map_or(Lang::En, |l| l.0);
     let Some(game) = game_id(&ctx, &id) else {
-        return not_live(NotLive::Unknown);
+        return not_live(lang, NotLive::Unknown);
     };
     let viewer = match live.view(&game, event_of).await {
         Ok(v) => v,
-        Err(why) => return not_live(why),
+        Err(why) => return not_live(lang, why),
     };
     // The connection serves this stream: not closed to make room.
     let busy = req.extensions().get::<Connection>().map(Connection::busy);
     let events = viewer.feed.events.clone();
+    let lang_index = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
     let stream = futures_util::stream::unfold(
         (Some((viewer, events, busy)), true),
-        |(held, first)| async move {
+        move |(held, first)| async move {
             let (viewer, mut events, busy) = held?;
             if !first {
                 match tokio::time::timeout(STREAM_IDLE, events.changed()).await {
@@ -453,7 +532,9 @@ async fn live_events(
             let event = events.borrow_and_update().clone();
             let next = (!event.done).then_some((viewer, events, busy));
             Some((
-                Ok::<_, std::convert::Infallible>(SseEvent::default().data(event.json.as_str())),
+                Ok::<_, std::convert::Infallible>(
+                    SseEvent::default().data(event.json[lang_index].as_str()),
+                ),
                 (next, false),
             ))
         },
@@ -521,21 +602,20 @@ const MAX_PLAY_CHARS: usize = 400;
 async fn daily_puzzle(
     State(ctx): State<Arc<Ctx>>,
     axum::Extension(refutations): axum::Extension<Arc<Refutations>>,
+    axum::Extension(PageLang(lang)): axum::Extension<PageLang>,
     axum::extract::Query(query): axum::extract::Query<HashMap<String, String>>,
 ) -> Response {
     use crate::session::puzzle::{Step, step};
     use crate::web::puzzle::{Attempt, PuzzlePage};
     let Some((id, _)) = ctx.daily.get(&ctx.store).await else {
-        return not_found(
-            "This host has no puzzles yet (its admin makes them with `inarow puzzles build`).",
-        );
+        return not_found(lang, "web-no-puzzles");
     };
     let Some(found) = read("daily puzzle", ctx.store.puzzle(&id)).await else {
-        return store_down();
+        return store_down(lang);
     };
     let Some(view) = found.and_then(|p| crate::server::puzzles::view_of(&p, true, false, None))
     else {
-        return not_found("The day's puzzle cannot be shown.");
+        return not_found(lang, "web-puzzle-unshown");
     };
     let rules = view.rules;
     let asked: Vec<&str> = query
@@ -552,18 +632,20 @@ async fn daily_puzzle(
     let mut attempt = Attempt::Solving;
     let mut refused = None;
     if too_long || asked.len() > view.line.len() {
-        refused = Some("more moves than this puzzle has: start again".to_string());
+        refused = Some(lang.text("web-puzzle-too-many"));
     } else {
         for text in asked {
             let m = match rules.parse_move(text) {
                 Ok(m) => m,
                 Err(e) => {
-                    refused = Some(format!("{}: {e}", crate::text::sanitize(text, 8)));
+                    let why = crate::session::words::parse_error(lang, &e, &rules);
+                    refused = Some(format!("{}: {why}", crate::text::sanitize(text, 8)));
                     break;
                 }
             };
             match step(&view, &played, m) {
                 Err(why) => {
+                    let why = why.words(lang);
                     refused = Some(format!("{}: {why}", rules.format_move(m)));
                     break;
                 }
@@ -605,13 +687,16 @@ async fn daily_puzzle(
         attempt = Attempt::Failed { refutation };
     }
     let connect = connect_command(&ctx);
-    let html = crate::web::puzzle::page(&PuzzlePage {
-        view: &view,
-        played: &played,
-        attempt,
-        refused: refused.as_deref(),
-        connect: connect.as_deref(),
-    });
+    let html = crate::web::puzzle::page(
+        lang,
+        &PuzzlePage {
+            view: &view,
+            played: &played,
+            attempt,
+            refused: refused.as_deref(),
+            connect: connect.as_deref(),
+        },
+    );
     let mut res = page(StatusCode::OK, html);
     // Each address is one position: the same answer every time today.
     res.headers_mut()

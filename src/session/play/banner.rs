@@ -2,6 +2,7 @@
 //! answer keys, a countdown or a claim, and after the game its verdict.
 
 use super::*;
+use crate::session::words;
 
 impl PlayScreen {
     /// The swap2 opening's line above the board: what to do, or who does
@@ -10,50 +11,54 @@ impl PlayScreen {
         if self.game.ending.is_some() {
             return None;
         }
-        let colour = |s: Side| self.game.seat(s).colour.to_string();
+        let colour =
+            |s: Side| FluentValue::from(words::colour(self.lang, self.game.seat(s).colour));
         let (first, second) = (colour(Side::First), colour(Side::Second));
         // A side just chosen, until the next stone (two more stones: the
         // stage's own line says so).
         if let Some((side, choice)) = self.game.swap2_chosen
             && choice != Swap2Choice::TwoMore
         {
-            let name = &self.game.seat(side).name;
-            let text = format!(" Swap2: {name} chose to play {}", colour(side));
-            return Some(Line::styled(text, Style::PLAIN.bold()));
+            let name = FluentValue::from(self.game.seat(side).name.as_str());
+            let text = self.tw("swap2-chose", &[("name", name), ("colour", colour(side))]);
+            return Some(Line::styled(format!(" {text}"), Style::PLAIN.bold()));
         }
         let stage = self.game.swap2?;
         let actor = stage.actor();
-        let name = &self.game.seat(actor).name;
-        let other = &self.game.seat(actor.other()).name;
+        let name = FluentValue::from(self.game.seat(actor).name.as_str());
+        let other = FluentValue::from(self.game.seat(actor.other()).name.as_str());
         let mine = self.mine[actor.index()];
         // The colour of the stone placed next (it alternates).
         let next = colour(self.game.position.to_move());
         let text = match (stage, mine) {
-            (Swap2Stage::Three, true) => {
-                format!(" Swap2: place three stones, {first}, {second}, {first} (now {next})")
-            }
-            (Swap2Stage::Three, false) => format!(" Swap2: {name} places three opening stones"),
-            (Swap2Stage::Choose, true) => format!(
-                " Swap2: 1 play {first}   2 play {second} and place next   3 place two more "
+            (Swap2Stage::Three, true) => self.tw(
+                "swap2-place-three",
+                &[("first", first), ("second", second), ("next", next)],
             ),
-            (Swap2Stage::Choose, false) => {
-                format!(" Swap2: {name} chooses a colour, or to place two more")
+            (Swap2Stage::Three, false) => self.tw("swap2-places-three", &[("name", name)]),
+            (Swap2Stage::Choose, true) => {
+                self.tw("swap2-choose", &[("first", first), ("second", second)]) + " "
             }
-            (Swap2Stage::Two, true) => {
-                format!(" Swap2: place two more stones, {second} then {first} (now {next})")
-            }
-            (Swap2Stage::Two, false) => format!(" Swap2: {name} places two more stones"),
-            (Swap2Stage::ChooseAgain, true) => format!(
-                " Swap2: 1 play {first} ({other} places next)   2 play {second} and place next "
+            (Swap2Stage::Choose, false) => self.tw("swap2-chooses", &[("name", name)]),
+            (Swap2Stage::Two, true) => self.tw(
+                "swap2-place-two",
+                &[("first", first), ("second", second), ("next", next)],
             ),
-            (Swap2Stage::ChooseAgain, false) => format!(" Swap2: {name} chooses a colour"),
+            (Swap2Stage::Two, false) => self.tw("swap2-places-two", &[("name", name)]),
+            (Swap2Stage::ChooseAgain, true) => {
+                self.tw(
+                    "swap2-choose-again",
+                    &[("first", first), ("second", second), ("other", other)],
+                ) + " "
+            }
+            (Swap2Stage::ChooseAgain, false) => self.tw("swap2-chooses-again", &[("name", name)]),
         };
         let style = if mine && stage.is_choice() {
             Style::PLAIN.bold().reverse()
         } else {
             Style::PLAIN.bold()
         };
-        Some(Line::styled(text, style))
+        Some(Line::styled(format!(" {text}"), style))
     }
 
     /// The line above the board while an offer waits: what the other
@@ -64,75 +69,87 @@ impl PlayScreen {
         {
             return Some(line);
         }
+        let name_of = |side: Side| FluentValue::from(self.game.seat(side).name.as_str());
         if let Some((side, until)) = self.opponent_away() {
             let left = self
                 .now
                 .map_or(Duration::ZERO, |n| until.saturating_duration_since(n));
             let secs = whole_seconds(left);
-            let text = format!(
-                " {} lost the connection, waiting {secs} s... ",
-                self.game.seat(side).name
+            let text = self.tw(
+                "opponent-away",
+                &[
+                    ("name", name_of(side)),
+                    ("seconds", FluentValue::from(secs)),
+                ],
             );
-            return Some(Line::styled(text, Style::PLAIN.bold().reverse()));
+            return Some(Line::styled(
+                format!(" {text} "),
+                Style::PLAIN.bold().reverse(),
+            ));
         }
         if self.claim_due() && self.game.offer.is_none() {
             let side = self.game.to_move()?;
-            let text = format!(
-                " {} has not moved for a long while: w claims the win ",
-                self.game.seat(side).name
-            );
-            return Some(Line::styled(text, Style::PLAIN.bold().reverse()));
+            let text = self.tw("claim-due", &[("name", name_of(side))]);
+            return Some(Line::styled(
+                format!(" {text} "),
+                Style::PLAIN.bold().reverse(),
+            ));
         }
         if let Some(d) = self.game.declined
             && self.mine[d.from.index()]
             && !self.mine[d.from.other().index()]
         {
-            let by = &self.game.seat(d.from.other()).name;
+            let by = name_of(d.from.other());
             let text = match d.kind {
-                OfferKind::Draw => format!(" {by} declined the draw: play on"),
-                OfferKind::Takeback => format!(" {by} refused the takeback: play on"),
+                OfferKind::Draw => self.tw("declined-draw", &[("name", by)]),
+                OfferKind::Takeback => self.tw("declined-takeback", &[("name", by)]),
             };
-            return Some(Line::styled(text, Style::PLAIN.dim()));
+            return Some(Line::styled(format!(" {text}"), Style::PLAIN.dim()));
         }
         let offer = self.game.offer?;
-        let from = &self.game.seat(offer.from).name;
+        let from = name_of(offer.from);
         if let Some(kind) = self.offer_to_me() {
             let text = match kind {
-                OfferKind::Draw => format!(" {from} offers a draw: = accept   - decline "),
-                OfferKind::Takeback => {
-                    format!(" {from} asks to take back a move: = allow   - refuse ")
-                }
+                OfferKind::Draw => self.tw("offer-draw-to-me", &[("name", from)]),
+                OfferKind::Takeback => self.tw("offer-takeback-to-me", &[("name", from)]),
             };
-            return Some(Line::styled(text, Style::PLAIN.bold().reverse()));
+            return Some(Line::styled(
+                format!(" {text} "),
+                Style::PLAIN.bold().reverse(),
+            ));
         }
-        let to = &self.game.seat(offer.from.other()).name;
+        let to = name_of(offer.from.other());
         let text = if !self.mine[offer.from.index()] {
             // Watching: who offered what.
             match offer.kind {
-                OfferKind::Draw => format!(" {from} offers {to} a draw"),
-                OfferKind::Takeback => format!(" {from} asks {to} to take back a move"),
+                OfferKind::Draw => self.tw("offer-draw-watched", &[("from", from), ("to", to)]),
+                OfferKind::Takeback => {
+                    self.tw("offer-takeback-watched", &[("from", from), ("to", to)])
+                }
             }
         } else {
             match offer.kind {
-                OfferKind::Draw => format!(" You offered a draw: waiting for {to}"),
-                OfferKind::Takeback => {
-                    format!(" You asked to take back a move: waiting for {to}")
-                }
+                OfferKind::Draw => self.tw("offer-draw-mine", &[("to", to)]),
+                OfferKind::Takeback => self.tw("offer-takeback-mine", &[("to", to)]),
             }
         };
-        Some(Line::styled(text, Style::PLAIN.dim()))
+        Some(Line::styled(format!(" {text}"), Style::PLAIN.dim()))
     }
 
     pub(super) fn after_game_keys(&self) -> String {
         let self_gone = self.seat_left(true);
-        let undo = if self.can_undo() { "[u] undo  " } else { "" };
-        if self.remote && (self.partner_gone() || self_gone) {
-            "[a] analysis   [l] back to the lobby   [q] quit".to_string()
+        let undo = self.can_undo();
+        self.t(if self.remote && (self.partner_gone() || self_gone) {
+            "after-keys-gone"
+        } else if self.remote && undo {
+            "after-keys-remote-undo"
         } else if self.remote {
-            format!("[r] rematch  [a] analysis  {undo}[l] lobby  [q] quit")
+            "after-keys-remote"
+        } else if undo {
+            "after-keys-local-undo"
         } else {
-            format!("[r] play again  [a] analysis  {undo}[m] menu  [q] quit")
-        }
+            "after-keys-local"
+        })
     }
 
     /// The game on this screen as a replay (for `[a]`): who played, the
@@ -145,13 +162,21 @@ impl PlayScreen {
             colour: g.seat(side).colour,
         };
         let (winner, reason) = match g.ending.as_ref() {
-            Some(Ending::Line { winner, .. }) => (Some(*winner), "a line".to_string()),
-            Some(Ending::Draw) => (None, "draw: the board is full".to_string()),
-            Some(Ending::Forfeit { leaver, reason }) => (Some(leaver.other()), reason.clone()),
-            Some(Ending::Aborted { reason }) => (None, format!("stopped: {reason}")),
-            Some(Ending::Resigned { loser }) => (Some(loser.other()), "resigned".to_string()),
-            Some(Ending::DrawAgreed) => (None, "draw agreed".to_string()),
-            Some(Ending::Flag { loser }) => (Some(loser.other()), "out of time".to_string()),
+            Some(Ending::Line { winner, .. }) => (Some(*winner), self.t("reason-line")),
+            Some(Ending::Draw) => (None, self.t("reason-full")),
+            Some(Ending::Forfeit { leaver, reason }) => {
+                (Some(leaver.other()), words::why(self.lang, reason))
+            }
+            Some(Ending::Aborted { reason }) => {
+                let reason = words::aborted(self.lang, g, reason);
+                (
+                    None,
+                    self.tw("reason-stopped", &[("reason", reason.into())]),
+                )
+            }
+            Some(Ending::Resigned { loser }) => (Some(loser.other()), self.t("reason-resigned")),
+            Some(Ending::DrawAgreed) => (None, self.t("reason-agreed")),
+            Some(Ending::Flag { loser }) => (Some(loser.other()), self.t("reason-flag")),
             None => (None, String::new()),
         };
         let mut pos = crate::game::Position::new(*g.position.rules());
@@ -178,21 +203,25 @@ impl PlayScreen {
 
     /// What the ending means for the person at this terminal, when it
     /// plays one side: "You win", "You lost" or "Draw".
-    pub(super) fn verdict(&self) -> Option<&'static str> {
+    pub(super) fn verdict(&self) -> Option<String> {
+        self.verdict_id().map(|id| self.t(id))
+    }
+
+    fn verdict_id(&self) -> Option<&'static str> {
         let mine = Side::BOTH.into_iter().find(|s| self.mine[s.index()])?;
         if self.mine == [true, true] {
             return None;
         }
         match self.game.ending.as_ref()? {
-            Ending::Line { winner, .. } if *winner == mine => Some("You win!"),
-            Ending::Line { .. } => Some("You lost."),
-            Ending::Forfeit { leaver, .. } if *leaver == mine => Some("You lost."),
-            Ending::Forfeit { .. } => Some("You win!"),
+            Ending::Line { winner, .. } if *winner == mine => Some("verdict-win"),
+            Ending::Line { .. } => Some("verdict-lost"),
+            Ending::Forfeit { leaver, .. } if *leaver == mine => Some("verdict-lost"),
+            Ending::Forfeit { .. } => Some("verdict-win"),
             Ending::Resigned { loser } | Ending::Flag { loser } if *loser == mine => {
-                Some("You lost.")
+                Some("verdict-lost")
             }
-            Ending::Resigned { .. } | Ending::Flag { .. } => Some("You win!"),
-            Ending::Draw | Ending::DrawAgreed => Some("Draw."),
+            Ending::Resigned { .. } | Ending::Flag { .. } => Some("verdict-win"),
+            Ending::Draw | Ending::DrawAgreed => Some("verdict-draw"),
             Ending::Aborted { .. } => None,
         }
     }

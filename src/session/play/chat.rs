@@ -44,24 +44,21 @@ impl PlayScreen {
             "" => PlayAction::None,
             "/mute" => {
                 self.muted = true;
-                let whose = if self.watching() {
-                    "the other watchers'"
+                let id = if self.watching() {
+                    "chat-muted-watchers"
                 } else {
-                    "your opponent's"
+                    "chat-muted-opponent"
                 };
-                self.set_notice(
-                    format!("{whose} messages are hidden for the rest of this game (/unmute)"),
-                    false,
-                );
+                self.say(id, false);
                 PlayAction::None
             }
             "/unmute" => {
                 self.muted = false;
-                self.set_notice("messages are shown again", false);
+                self.say("chat-unmuted", false);
                 PlayAction::None
             }
             t if t.starts_with('/') => {
-                self.set_notice("chat commands: /mute and /unmute", true);
+                self.say("chat-commands", true);
                 PlayAction::None
             }
             t => PlayAction::Seat(SeatCmd::Chat(t.to_string())),
@@ -94,7 +91,7 @@ impl PlayScreen {
     /// beside the prompt.
     pub(super) fn chat_prompt(&self) -> Line {
         let mut l = Line::new();
-        l.push(" Say: ", Style::PLAIN.bold());
+        l.push(format!(" {} ", self.t("chat-say")), Style::PLAIN.bold());
         // The end of a long line: what fits beside the prompt.
         let typed = self.chat_typing.clone().unwrap_or_default();
         let room = self.width.saturating_sub(34).max(8);
@@ -103,12 +100,13 @@ impl PlayScreen {
         l.push(shown, Style::PLAIN.underline());
         l.push("_", Style::PLAIN.bold());
         if chars.len() >= self.chat_max {
-            l.push(
-                format!("  at most {} characters", self.chat_max),
-                Style::PLAIN.bold(),
-            );
+            let text = self.tw("chat-at-most", &[("count", self.chat_max.into())]);
+            l.push(format!("  {text}"), Style::PLAIN.bold());
         } else {
-            l.push("  Enter sends, Esc closes", Style::PLAIN.dim());
+            l.push(
+                format!("  {}", self.t("chat-enter-sends")),
+                Style::PLAIN.dim(),
+            );
         }
         l
     }
@@ -137,7 +135,7 @@ impl PlayScreen {
             let rules = self.game.position.rules();
             let history = self.game.position.history();
             pane.push(Line::styled(
-                format!("Moves ({})", history.len()),
+                self.tw("pane-moves", &[("count", history.len().into())]),
                 Style::PLAIN.bold(),
             ));
             let text = |p: &crate::game::Point| match rules.kind() {
@@ -159,15 +157,18 @@ impl PlayScreen {
         }
         if self.chat_here() {
             let mut head = Line::styled(
-                if self.watching() {
-                    "Watchers' chat"
+                self.t(if self.watching() {
+                    "chat-title-watchers"
                 } else {
-                    "Chat"
-                },
+                    "chat-title"
+                }),
                 Style::PLAIN.bold(),
             );
             if self.muted {
-                head.push(" (muted)", Style::PLAIN.dim());
+                head.push(
+                    format!(" {}", self.t("chat-muted-mark")),
+                    Style::PLAIN.dim(),
+                );
             }
             pane.push(head);
             let room = rows.saturating_sub(pane.len());
@@ -185,7 +186,7 @@ impl PlayScreen {
                 }
             }
             if said.is_empty() {
-                said.push(Line::styled("Tab to say something", Style::PLAIN.dim()));
+                said.push(Line::styled(self.t("chat-tab-to-say"), Style::PLAIN.dim()));
             }
             let skip = said.len().saturating_sub(room);
             pane.extend(said.into_iter().skip(skip));

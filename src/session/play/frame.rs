@@ -38,6 +38,14 @@ impl PlayScreen {
         let pane = self.pane_fits(&f, board_top, board_rows);
         f.push(self.message_line(pane.is_none()));
         f.push(self.key_bar());
+        // Words wider than the terminal (a long notice, an offer in a
+        // long language) are shortened at a word; the board never is.
+        let max = self.width.max(20);
+        for (i, line) in f.lines.iter_mut().enumerate() {
+            if !(board_top..board_top + board_rows).contains(&i) {
+                line.fit(max);
+            }
+        }
         if let Some(col) = pane {
             self.draw_pane(&mut f, board_top, board_rows, col);
         }
@@ -49,24 +57,30 @@ impl PlayScreen {
         let g = &self.game;
         let mut title = Line::new();
         title.push(
-            format!(" {}", g.position.rules().describe()),
+            format!(
+                " {}",
+                crate::session::words::rules(self.lang, g.position.rules())
+            ),
             Style::PLAIN.bold(),
         );
         if g.rated {
-            title.push("   rated", Style::PLAIN.dim());
+            title.push(format!("   {}", self.t("title-rated")), Style::PLAIN.dim());
         }
         if g.watchers > 0 {
-            title.push(format!("   {} watching", g.watchers), Style::PLAIN.dim());
+            let text = self.tw("title-watching", &[("count", g.watchers.into())]);
+            title.push(format!("   {text}"), Style::PLAIN.dim());
         }
         if g.round > 1 || g.score != [0, 0] {
-            title.push(
-                // Scores in the order of the players line below.
-                format!(
-                    "   round {}   score {} : {}",
-                    g.round, g.score[0], g.score[1]
-                ),
-                Style::PLAIN.dim(),
+            // Scores in the order of the players line below.
+            let text = self.tw(
+                "title-round",
+                &[
+                    ("round", g.round.into()),
+                    ("first", g.score[0].into()),
+                    ("second", g.score[1].into()),
+                ],
             );
+            title.push(format!("   {text}"), Style::PLAIN.dim());
         }
         title
     }
@@ -93,10 +107,10 @@ impl PlayScreen {
                 players.push(format!(" {r}"), Style::PLAIN.dim());
             }
             if self.mine[side.index()] && self.mine != [true, true] {
-                players.push(" (you)", Style::PLAIN.dim());
+                players.push(format!(" {}", self.t("players-you")), Style::PLAIN.dim());
             }
             if side == Side::First {
-                players.push("   vs", Style::PLAIN.dim());
+                players.push(format!("   {}", self.t("players-vs")), Style::PLAIN.dim());
                 second_at = players.width();
             }
         }
@@ -120,7 +134,7 @@ impl PlayScreen {
             // labelled with letters: say how to read them.
             if matches!(self.game.ending, Some(Ending::Line { .. })) {
                 f.push(Line::styled(
-                    "  (x|y): column and row, counted from 0 at the bottom left",
+                    format!("  {}", self.t("points-how-to-read")),
                     Style::PLAIN.dim(),
                 ));
             } else {
@@ -207,30 +221,35 @@ impl PlayScreen {
                 let seat = g.seat(side);
                 let choosing = g.swap2.is_some_and(|s| s.is_choice());
                 let placing = g.swap2.is_some() && !choosing;
+                let name = || FluentValue::from(seat.name.as_str());
+                let label = || FluentValue::from(self.label(side));
                 let text = if choosing && self.mine[side.index()] {
-                    format!(" {}: your choice (see above the board)", seat.name)
+                    self.tw("status-your-choice", &[("name", name())])
                 } else if choosing {
-                    format!(" Waiting for {} to choose...", seat.name)
+                    self.tw("status-waiting-choice", &[("name", name())])
                 } else if placing && self.mine[side.index()] {
                     let stone = g.seat(g.position.to_move()).colour;
-                    format!(" {} places a {stone} stone", seat.name)
+                    let colour = crate::session::words::colour(self.lang, stone);
+                    self.tw(
+                        "status-places",
+                        &[("name", name()), ("colour", colour.into())],
+                    )
                 } else if self.mine[side.index()] {
-                    format!(" {} to move", seat.label())
+                    self.tw("status-to-move", &[("player", label())])
                 } else if seat.computer.is_some() {
-                    format!(" {} is thinking...", seat.label())
+                    self.tw("status-thinking", &[("player", label())])
                 } else {
-                    format!(" Waiting for {}...", seat.label())
+                    self.tw("status-waiting", &[("player", label())])
                 };
-                let mut line = Line::styled(text, theme.style(seat.colour));
+                let mut line = Line::styled(format!(" {text}"), theme.style(seat.colour));
                 // The last move in words too (the board marks it; with the
                 // cursor beside it, by reversing the stone).
                 if !self.kind().has_gravity()
                     && let Some(p) = g.position.last_move()
                 {
-                    line.push(
-                        format!("   last move {}", g.position.rules().format_point(p)),
-                        Style::PLAIN.dim(),
-                    );
+                    let point = g.position.rules().format_point(p);
+                    let text = self.tw("status-last-move", &[("point", point.into())]);
+                    line.push(format!("   {text}"), Style::PLAIN.dim());
                 }
                 line
             }
@@ -245,37 +264,39 @@ impl PlayScreen {
         if g.ending.is_some() {
             self.rematch_line()
         } else if self.my_turn() && g.swap2.is_some_and(|s| s.is_choice()) {
-            let keys = if g.swap2 == Some(Swap2Stage::Choose) {
-                " Press 1, 2 or 3"
+            let keys = self.t(if g.swap2 == Some(Swap2Stage::Choose) {
+                "field-press-three"
             } else {
-                " Press 1 or 2"
-            };
-            Line::styled(keys, Style::PLAIN.bold())
+                "field-press-two"
+            });
+            Line::styled(format!(" {keys}"), Style::PLAIN.bold())
         } else if self.my_turn() {
             let mut l = Line::new();
-            l.push(" Move: ", Style::PLAIN.bold());
+            l.push(format!(" {} ", self.t("field-move")), Style::PLAIN.bold());
             l.push(self.typed.clone(), Style::PLAIN.underline());
             l.push("_", Style::PLAIN.bold());
             let hint = match self.kind() {
-                GameKind::ConnectFour => {
-                    format!(
-                        "   arrows + Enter, click, or {}",
-                        g.position.rules().move_hint()
-                    )
-                }
-                GameKind::Gomoku | GameKind::Renju => {
-                    "   arrows + Enter, click, or a point: h8".to_string()
-                }
+                GameKind::ConnectFour => self.tw(
+                    "field-hint-column",
+                    &[(
+                        "keys",
+                        crate::session::words::move_hint(self.lang, g.position.rules()).into(),
+                    )],
+                ),
+                GameKind::Gomoku | GameKind::Renju => self.t("field-hint-point"),
             };
-            l.push(hint, Style::PLAIN.dim());
+            l.push(format!("   {hint}"), Style::PLAIN.dim());
             l
         } else if !self.watching() && !self.typed.is_empty() {
             // Typed ahead on the other side's turn: shown, kept for later.
             let mut l = Line::new();
-            l.push(" Next move: ", Style::PLAIN.bold());
+            l.push(format!(" {} ", self.t("field-next")), Style::PLAIN.bold());
             l.push(self.typed.clone(), Style::PLAIN.underline());
             l.push("_", Style::PLAIN.bold());
-            l.push("   Enter plays it on your turn", Style::PLAIN.dim());
+            l.push(
+                format!("   {}", self.t("field-next-hint")),
+                Style::PLAIN.dim(),
+            );
             l
         } else {
             Line::new()
@@ -297,20 +318,18 @@ impl PlayScreen {
             .map(|s| g.seat(s).name.as_str())
             .collect();
         if self.remote && !gone.is_empty() {
-            l.push(
-                format!(" {} has left the table", gone.join(", ")),
-                Style::PLAIN.dim(),
-            );
+            let text = self.tw("rematch-gone", &[("names", gone.join(", ").into())]);
+            l.push(format!(" {text}"), Style::PLAIN.dim());
         } else if self.remote && !asked.is_empty() {
             let mine_asked = Side::BOTH
                 .into_iter()
                 .any(|s| self.mine[s.index()] && g.rematch[s.index()]);
             let text = if mine_asked {
-                " Rematch asked: waiting for the other player...".to_string()
+                self.t("rematch-asked")
             } else {
-                format!(" {} wants a rematch: press r", asked.join(", "))
+                self.tw("rematch-wanted", &[("names", asked.join(", ").into())])
             };
-            l.push(text, Style::PLAIN.bold());
+            l.push(format!(" {text}"), Style::PLAIN.bold());
         }
         l
     }
@@ -324,25 +343,25 @@ impl PlayScreen {
         match &self.notice {
             _ if self.chat_typing.is_some() => self.chat_prompt(),
             _ if self.confirm == Some(Confirm::Leave) => {
-                let q = if self.aborts() {
-                    " Leave the game? It is aborted: not both players have moved. y/n"
+                let q = self.t(if self.aborts() {
+                    "confirm-leave-abort"
                 } else if self.remote || self.against_computer() {
-                    " Leave the game? You will lose. y/n"
+                    "confirm-leave-lose"
                 } else {
-                    " Leave the game? y/n"
-                };
-                Line::styled(q, Style::PLAIN.bold().reverse())
+                    "confirm-leave"
+                });
+                Line::styled(format!(" {q}"), Style::PLAIN.bold().reverse())
             }
             _ if self.confirm == Some(Confirm::Resign) => {
                 let q = if self.mine == [true, true] {
-                    let who = g.to_move().map(|s| g.seat(s).label()).unwrap_or_default();
-                    format!(" Resign for {who}? y/n")
+                    let who = g.to_move().map(|s| self.label(s)).unwrap_or_default();
+                    self.tw("confirm-resign-for", &[("player", who.into())])
                 } else if self.aborts() {
-                    " Resign? The game is aborted: not both players have moved. y/n".to_string()
+                    self.t("confirm-resign-abort")
                 } else {
-                    " Resign? You lose this game. y/n".to_string()
+                    self.t("confirm-resign")
                 };
-                Line::styled(q, Style::PLAIN.bold().reverse())
+                Line::styled(format!(" {q}"), Style::PLAIN.bold().reverse())
             }
             Some(n) if n.error => {
                 Line::styled(format!(" ! {}", n.text), Style::fg(Ink::Red).bold())
@@ -350,7 +369,10 @@ impl PlayScreen {
             Some(n) => Line::styled(format!(" {}", n.text), Style::PLAIN),
             None => match (&self.resume, newest) {
                 (Some(code), _) if g.ending.is_none() => Line::styled(
-                    format!(" Cut off? Log in as {code} or type {code} in the lobby"),
+                    format!(
+                        " {}",
+                        self.tw("resume-hint", &[("code", code.as_str().into())])
+                    ),
                     Style::PLAIN.dim(),
                 ),
                 // No room for the pane: the newest line said, here.
@@ -373,47 +395,60 @@ impl PlayScreen {
         let full = format!("{base}/g/{id}");
         let short = format!("{base}/g/{}", id.replace('-', ""));
         let fits = |s: &str| crate::text::width(s) <= self.width;
-        let text = [
-            format!(" On the web: {full}"),
-            format!(" {full}"),
-            format!(" On the web: {short}"),
-        ]
-        .into_iter()
-        .find(|t| fits(t))
-        .unwrap_or_else(|| format!(" {short}"));
+        let on_web = |url: &str| format!(" {}", self.tw("web-address", &[("url", url.into())]));
+        let text = [on_web(&full), format!(" {full}"), on_web(&short)]
+            .into_iter()
+            .find(|t| fits(t))
+            .unwrap_or_else(|| format!(" {short}"));
         Line::styled(text, Style::PLAIN.dim())
     }
 
     /// Keys: the key bar at the bottom, for this state of the game.
     fn key_bar(&self) -> Line {
         let g = &self.game;
-        let more = if self.against_computer() {
-            "u undo   "
+        let more: &[&str] = if self.against_computer() {
+            &["keys-undo"]
         } else if self.claim_due() {
             // The opponent keeps this player waiting: the claim first
             // (no takeback to ask of someone who is not there).
-            "w claim the win   = draw   "
+            &["keys-claim", "keys-draw"]
         } else if !g.rated {
-            "= draw   u take back   "
+            &["keys-draw", "keys-takeback"]
         } else {
-            "= draw   "
+            &["keys-draw"]
         };
-        let chat = if self.chat_here() { "Tab chat   " } else { "" };
-        let keys = if self.watching() && self.remote {
-            format!(" q back to the lobby   {chat}? help")
+        let chat: &[&str] = if self.chat_here() {
+            &["keys-chat"]
+        } else {
+            &[]
+        };
+        let ids: Vec<&str> = if self.watching() && self.remote {
+            [&["keys-back-to-lobby"], chat, &["keys-help"]].concat()
         } else if g.ending.is_some() {
-            format!(" {}   {chat}", self.after_game_keys())
+            chat.to_vec()
         } else if self.remote {
-            format!(" q leave   ! resign   {more}{chat}? help")
+            [&["keys-leave", "keys-resign"], more, chat, &["keys-help"]].concat()
         } else {
-            format!(" q quit   ! resign   {more}? help")
+            [&["keys-quit", "keys-resign"], more, &["keys-help"]].concat()
         };
-        // On a narrow terminal the chat key goes (the pane names it).
-        let keys = if crate::text::width(&keys) > self.width {
-            keys.replace("   Tab chat", "")
-        } else {
-            keys
+        let bar = |ids: &[&str]| {
+            let mut parts: Vec<String> = Vec::new();
+            if g.ending.is_some() && !(self.watching() && self.remote) {
+                parts.push(self.after_game_keys());
+            }
+            parts.extend(ids.iter().map(|id| self.t(id)));
+            format!(" {}", parts.join("   "))
         };
+        let mut ids = ids;
+        let mut keys = bar(&ids);
+        // On a narrow terminal the chat key goes (the pane names it), then
+        // help's (? is on every screen).
+        for drop in ["keys-chat", "keys-help"] {
+            if crate::text::width(&keys) > self.width {
+                ids.retain(|id| *id != drop);
+                keys = bar(&ids);
+            }
+        }
         Line::styled(keys.trim_end().to_string(), Style::PLAIN.dim())
     }
 
@@ -457,7 +492,8 @@ impl PlayScreen {
                 // A rated game: how this person's rating moved.
                 let mine = Side::BOTH.into_iter().find(|s| self.mine[s.index()]);
                 if let Some(change) = mine.and_then(|s| g.rating_change[s.index()]) {
-                    l.push(format!("  rating {change}"), Style::PLAIN.bold());
+                    let text = self.tw("verdict-rating", &[("change", change.to_string().into())]);
+                    l.push(format!("  {text}"), Style::PLAIN.bold());
                 }
                 l
             }

@@ -51,13 +51,7 @@ impl PlayScreen {
     /// points are the first player's, named by their colour (the rules'
     /// "black").
     pub(super) fn move_error_text(&self, e: &crate::game::IllegalMoveError) -> String {
-        match e {
-            crate::game::IllegalMoveError::Forbidden { point, why } => format!(
-                "{point} is forbidden for {} (who moves first) in renju: a {why}",
-                self.game.seat(Side::First).colour
-            ),
-            e => e.to_string(),
-        }
+        crate::session::words::illegal(self.lang, e, self.game.seat(Side::First).colour)
     }
 
     /// The notice for a move tried out of turn: who is to move.
@@ -65,9 +59,10 @@ impl PlayScreen {
         let who = self
             .game
             .to_move()
-            .map(|s| self.game.seat(s).label())
+            .map(|s| self.label(s))
             .unwrap_or_default();
-        self.set_notice(format!("not your turn: {who} is to move"), true);
+        let text = self.tw("not-your-turn", &[("player", who.into())]);
+        self.set_notice(text, true);
     }
 
     pub(super) fn submit_typed(&mut self) -> PlayAction {
@@ -81,10 +76,14 @@ impl PlayScreen {
         }
         let text = std::mem::take(&mut self.typed);
         self.held = false;
-        match self.game.position.rules().parse_move(&text) {
+        let rules = *self.game.position.rules();
+        match rules.parse_move(&text) {
             Ok(m) => self.submit(m),
             Err(e) => {
-                self.set_notice(e.to_string(), true);
+                self.set_notice(
+                    crate::session::words::parse_error(self.lang, &e, &rules),
+                    true,
+                );
                 PlayAction::None
             }
         }
@@ -176,7 +175,7 @@ impl PlayScreen {
                 PlayAction::ToMenu
             }
             Key::Char(c) if !c.is_whitespace() => {
-                self.set_notice("you are watching: q goes back to the lobby", false);
+                self.say("watching-keys", false);
                 PlayAction::None
             }
             _ => PlayAction::None,
@@ -186,24 +185,31 @@ impl PlayScreen {
     /// The answer to "leave? y/n" or "resign? y/n".
     fn confirm_key(&mut self, confirm: Confirm, key: Key) -> PlayAction {
         match key {
-            Key::Char('y') | Key::Char('Y') => {
-                self.confirm = None;
-                match confirm {
-                    Confirm::Leave => PlayAction::Seat(SeatCmd::LEAVE),
-                    Confirm::Resign => PlayAction::Seat(SeatCmd::Resign),
-                }
-            }
+            // y/n, and in German j/n (ja/nein).
+            Key::Char('y' | 'Y') => self.confirmed(confirm),
+            Key::Char('j' | 'J') if self.lang == crate::lang::Lang::De => self.confirmed(confirm),
             // Enter is no answer (a line-mode client sends it after the q).
             Key::Enter => PlayAction::None,
             _ => {
                 self.confirm = None;
-                let text = match confirm {
-                    Confirm::Leave => "you stay in the game",
-                    Confirm::Resign => "you play on",
-                };
-                self.set_notice(text, false);
+                self.say(
+                    match confirm {
+                        Confirm::Leave => "you-stay",
+                        Confirm::Resign => "you-play-on",
+                    },
+                    false,
+                );
                 PlayAction::None
             }
+        }
+    }
+
+    /// "Leave? y/n" or "resign? y/n" answered yes.
+    fn confirmed(&mut self, confirm: Confirm) -> PlayAction {
+        self.confirm = None;
+        match confirm {
+            Confirm::Leave => PlayAction::Seat(SeatCmd::LEAVE),
+            Confirm::Resign => PlayAction::Seat(SeatCmd::Resign),
         }
     }
 
@@ -214,7 +220,7 @@ impl PlayScreen {
             self.notice = None;
             return PlayAction::Seat(SeatCmd::Undo);
         }
-        self.set_notice("nothing to take back", true);
+        self.say("nothing-to-take-back", true);
         PlayAction::None
     }
 
@@ -232,13 +238,13 @@ impl PlayScreen {
             Key::Char('3') if stage == Swap2Stage::Choose => Some(Swap2Choice::TwoMore),
             Key::Char('!' | 'q' | 'Q' | '?') | Key::Tab | Key::F1 => None,
             Key::Char(_) | Key::Enter => {
-                let keys = if stage == Swap2Stage::Choose {
-                    "1, 2 or 3"
+                let id = if stage == Swap2Stage::Choose {
+                    "swap2-choose-with-three"
                 } else {
-                    "1 or 2"
+                    "swap2-choose-with-two"
                 };
                 self.typed.clear();
-                self.set_notice(format!("choose with {keys} (see above the board)"), true);
+                self.say(id, true);
                 return Some(PlayAction::None);
             }
             _ => None,
@@ -285,15 +291,12 @@ impl PlayScreen {
             }
             // Never part of a move: say why it does nothing.
             Key::Char('-') => {
-                self.set_notice(
-                    "- refuses an offer, and none is waiting for your answer",
-                    false,
-                );
+                self.say("minus-no-offer", false);
                 Some(PlayAction::None)
             }
             _ if undo_key && !self.against_computer() => {
                 if self.game.rated {
-                    self.set_notice("no takebacks in a rated game", true);
+                    self.say("no-takebacks-rated", true);
                     return Some(PlayAction::None);
                 }
                 self.notice = None;
@@ -323,6 +326,7 @@ impl PlayScreen {
         let mut review = Box::new(super::super::review::Review::new(
             self.replay_view(),
             self.game.record.clone(),
+            self.lang,
         ));
         let ask = review.ask();
         self.review = Some(review);
@@ -350,11 +354,11 @@ impl PlayScreen {
         match key {
             Key::Char('a' | 'A') => self.open_review(),
             Key::Char('r') | Key::Char('R') if self_gone => {
-                self.set_notice("you left this game: no rematch", true);
+                self.say("you-left-no-rematch", true);
                 PlayAction::None
             }
             Key::Char('r') | Key::Char('R') if self.partner_gone() => {
-                self.set_notice("your opponent has left: no rematch", true);
+                self.say("opponent-left-no-rematch", true);
                 PlayAction::None
             }
             Key::Char('r') | Key::Char('R') => PlayAction::Seat(SeatCmd::Rematch),
@@ -363,13 +367,9 @@ impl PlayScreen {
             }
             Key::Char('q') | Key::Char('Q') => PlayAction::Quit,
             Key::Char(c) if !c.is_whitespace() => {
-                self.set_notice(
-                    format!(
-                        "'{}' does nothing here: use a key shown below",
-                        crate::text::sanitize_quote(&c.to_string(), 4)
-                    ),
-                    true,
-                );
+                let key = crate::text::sanitize_quote(&c.to_string(), 4);
+                let text = self.tw("key-does-nothing", &[("key", key.into())]);
+                self.set_notice(text, true);
                 PlayAction::None
             }
             _ => PlayAction::None,
