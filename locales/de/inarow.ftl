@@ -780,3 +780,8 @@ banned-for-reason = Du bist auf diesem Host noch etwa { $hours } { $hours ->
     [one] Stunde
    *[other] Stunden
 } gesperrt: { $reason }
+web-board = Brett: { $game }
+analysis-one-at-a-time = eine Analyse nach der anderen: die letzte ist unterwegs
+analysis-off = die Analyse ist auf diesem Host abgeschaltet
+analysis-busy = der Host analysiert gerade viele Partien: versuch es gleich noch einmal
+analysis-cannot = diese Partie lässt sich nicht analysieren (nur Vier Gewinnt 7x6, Gomoku und Renju)

@@ -775,3 +775,8 @@ banned-for-reason = You are banned from this host for about { $hours } more { $h
     [one] hour
    *[other] hours
 }: { $reason }
+web-board = { $game } board
+analysis-one-at-a-time = one analysis at a time: the last one is on its way
+analysis-off = analysis is switched off on this host
+analysis-busy = the host is analysing many games: try again in a moment
+analysis-cannot = this game cannot be analysed (only standard 7x6 Connect Four, Gomoku and Renju)

@@ -1008,8 +1008,9 @@ impl Conn {
     fn analyze(&mut self, ask: crate::session::review::AnalyzeAsk) {
         use std::sync::atomic::Ordering;
         let inbox = self.inbox.clone();
+        let lang = self.session.lang();
         if self.analysing.swap(true, Ordering::Relaxed) {
-            let answer = Err("one analysis at a time: the last one is on its way".to_string());
+            let answer = Err(lang.text("analysis-one-at-a-time"));
             let _ = inbox.try_send(ToSession::Analysed(Box::new((ask, answer))));
             return;
         }
@@ -1019,7 +1020,14 @@ impl Conn {
             let answer = analyst
                 .of_game(ask.game_id.clone(), ask.rules, ask.moves.clone())
                 .await
-                .map_err(|e| e.to_string());
+                .map_err(|e| {
+                    use crate::analyst::Unanalysed;
+                    lang.text(match e {
+                        Unanalysed::Off => "analysis-off",
+                        Unanalysed::Busy => "analysis-busy",
+                        Unanalysed::CannotAnalyse => "analysis-cannot",
+                    })
+                });
             if inbox
                 .try_send(ToSession::Analysed(Box::new((ask, answer))))
                 .is_err()

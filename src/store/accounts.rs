@@ -16,6 +16,36 @@ pub const RENAME_INTERVAL_MS: i64 = 60_000;
 pub const LINK_CODE_TTL_MS: i64 = 10 * 60_000;
 /// Longest fingerprint accepted (OpenSSH's `SHA256:` + 43 base64 characters is 50).
 pub const MAX_FINGERPRINT_LEN: usize = 128;
+/// A setting an account keeps for its player.
+#[derive(Debug, Clone, Copy)]
+enum Setting {
+    Stones,
+    Language,
+}
+
+impl Setting {
+    fn column(self) -> &'static str {
+        match self {
+            Setting::Stones => "stones",
+            Setting::Language => "language",
+        }
+    }
+
+    fn select(self) -> &'static str {
+        match self {
+            Setting::Stones => "SELECT stones FROM accounts WHERE id = $1",
+            Setting::Language => "SELECT language FROM accounts WHERE id = $1",
+        }
+    }
+
+    fn update(self) -> &'static str {
+        match self {
+            Setting::Stones => "UPDATE accounts SET stones = $2 WHERE id = $1",
+            Setting::Language => "UPDATE accounts SET language = $2 WHERE id = $1",
+        }
+    }
+}
+
 /// Longest stored stones setting (the names are short words: "emoji", "ascii").
 pub const MAX_STONES_LEN: usize = 16;
 /// Link code letters: no 0/O, 1/I/L look-alikes. 8 of them: 40 bits.
@@ -458,44 +488,31 @@ impl Store {
     /// The stones the account's player chose (`[t]` in the lobby), as the
     /// name it was stored under; `None`: never chosen (or no such account).
     pub async fn stones(&self, account: &str) -> Result<Option<String>, StoreError> {
-        with_pool!(&self.read, p => {
-            let row: Option<(Option<String>,)> = sqlx::query_as("SELECT stones FROM accounts WHERE id = $1")
-                .bind(account)
-                .fetch_optional(p)
-                .await?;
-            Ok(row.and_then(|(s,)| s))
-        })
+        self.setting(account, Setting::Stones).await
     }
 
     /// Keeps the stones the account's player chose: a short lower-case
     /// name (the caller's, such as "emoji" or "ascii"). `false`: no such
     /// account.
     pub async fn set_stones(&self, account: &str, stones: &str) -> Result<bool, StoreError> {
-        if stones.is_empty()
-            || stones.len() > MAX_STONES_LEN
-            || !stones
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        {
-            return Err(StoreError::Invalid(format!(
-                "bad stones setting {stones:?}"
-            )));
-        }
-        with_pool!(&self.write, p => {
-            let done = sqlx::query("UPDATE accounts SET stones = $2 WHERE id = $1")
-                .bind(account)
-                .bind(stones)
-                .execute(p)
-                .await?;
-            Ok(done.rows_affected() > 0)
-        })
+        self.set_setting(account, Setting::Stones, stones).await
     }
 
     /// The language the account's player chose (`[L]` in the lobby), as
     /// its id ("de"); `None`: never chosen (or no such account).
     pub async fn language(&self, account: &str) -> Result<Option<String>, StoreError> {
+        self.setting(account, Setting::Language).await
+    }
+
+    /// Keeps the language the account's player chose: a short id such as
+    /// "de" or "zh-TW". `false`: no such account.
+    pub async fn set_language(&self, account: &str, lang: &str) -> Result<bool, StoreError> {
+        self.set_setting(account, Setting::Language, lang).await
+    }
+
+    async fn setting(&self, account: &str, which: Setting) -> Result<Option<String>, StoreError> {
         with_pool!(&self.read, p => {
-            let row: Option<(Option<String>,)> = sqlx::query_as("SELECT language FROM accounts WHERE id = $1")
+            let row: Option<(Option<String>,)> = sqlx::query_as(which.select())
                 .bind(account)
                 .fetch_optional(p)
                 .await?;
@@ -503,19 +520,32 @@ impl Store {
         })
     }
 
-    /// Keeps the language the account's player chose: a short id such as
-    /// "de" or "zh-TW". `false`: no such account.
-    pub async fn set_language(&self, account: &str, lang: &str) -> Result<bool, StoreError> {
-        if lang.is_empty()
-            || lang.len() > MAX_STONES_LEN
-            || !lang.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        {
-            return Err(StoreError::Invalid(format!("bad language {lang:?}")));
+    /// Keeps a short setting: letters, digits and `-`, at most
+    /// [`MAX_STONES_LEN`] bytes (the stones lower-case).
+    async fn set_setting(
+        &self,
+        account: &str,
+        which: Setting,
+        value: &str,
+    ) -> Result<bool, StoreError> {
+        let fits = match which {
+            Setting::Stones => value
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()),
+            Setting::Language => value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-'),
+        };
+        if value.is_empty() || value.len() > MAX_STONES_LEN || !fits {
+            return Err(StoreError::Invalid(format!(
+                "bad {} {value:?}",
+                which.column()
+            )));
         }
         with_pool!(&self.write, p => {
-            let done = sqlx::query("UPDATE accounts SET language = $2 WHERE id = $1")
+            let done = sqlx::query(which.update())
                 .bind(account)
-                .bind(lang)
+                .bind(value)
                 .execute(p)
                 .await?;
             Ok(done.rows_affected() > 0)

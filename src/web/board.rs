@@ -32,6 +32,9 @@ pub struct Board<'a> {
     pub moves: &'a [(u8, u8, u8)],
     /// The stone colour of each seat.
     pub colours: [&'a str; 2],
+    /// What the board is, for screen readers ("Connect Four board", in
+    /// the page's language).
+    pub label: &'a str,
     /// Moves shown: the first `shown` are visible.
     pub shown: usize,
     /// The winning line's points (marked once every move is shown).
@@ -53,7 +56,7 @@ pub fn svg(b: &Board) -> Markup {
     let cy = |y: u8| MARGIN + (u32::from(height) - 1 - u32::from(y)) * CELL + CELL / 2;
     let gomoku = b.rules.kind() != GameKind::ConnectFour;
     let all_shown = b.shown >= b.moves.len();
-    let title = format!("{} board", b.rules.kind().name());
+    let title = b.label.to_string();
     html! {
         svg.board xmlns="http://www.w3.org/2000/svg" viewBox={"0 0 " (w) " " (h)}
             role="img" aria-label=(title) {
@@ -120,6 +123,7 @@ mod tests {
     fn stones_after_the_position_shown_are_hidden_and_the_line_marked_at_the_end() {
         let moves = [(0, 0, 0), (1, 0, 1), (0, 1, 0)];
         let mut b = Board {
+            label: "board",
             rules: Rules::connect_four(),
             moves: &moves,
             colours: ["Red", "Yellow"],

@@ -409,7 +409,12 @@ pub fn game(
         .collect();
     let shown = shown.unwrap_or(moves.len()).min(moves.len());
     let colours = [g.players[0].colour.as_str(), g.players[1].colour.as_str()];
+    let label = lang.text_with(
+        "web-board",
+        &[("game", words::game_name(lang, rules.kind()).into())],
+    );
     let board = board::Board {
+        label: &label,
         rules,
         moves: &moves,
         colours,
@@ -560,7 +565,7 @@ pub fn too_many(lang: Lang, retry_secs: u64) -> String {
 }
 
 /// The board of a game in play, for its page and its events.
-fn live_board(view: &crate::table::GameView) -> Markup {
+fn live_board(lang: Lang, view: &crate::table::GameView) -> Markup {
     use crate::table::Ending;
     let moves: Vec<(u8, u8, u8)> = view
         .position
@@ -573,7 +578,15 @@ fn live_board(view: &crate::table::GameView) -> Markup {
         Some(Ending::Line { line, .. }) => line.iter().map(|p| (p.x, p.y)).collect(),
         _ => Vec::new(),
     };
+    let label = lang.text_with(
+        "web-board",
+        &[(
+            "game",
+            words::game_name(lang, view.position.rules().kind()).into(),
+        )],
+    );
     board::svg(&board::Board {
+        label: &label,
         rules: *view.position.rules(),
         moves: &moves,
         colours: [view.seats[0].colour.name(), view.seats[1].colour.name()],
@@ -627,7 +640,7 @@ pub fn live_event(lang: Lang, view: &crate::table::GameView, now: std::time::Ins
     serde_json::json!({
         "moves": view.position.stones(),
         "list": live_moves(view),
-        "board": live_board(view).into_string(),
+        "board": live_board(lang, view).into_string(),
         "status": live_status(lang, view),
         "clocks": clocks,
         "running": running,
@@ -682,7 +695,7 @@ pub fn live(
                 }
             }
             p.status { b { (live_status(lang, view)) } }
-            div.board-now { (live_board(view)) }
+            div.board-now { (live_board(lang, view)) }
             p { (t("web-moves")) ": " span.list { (live_moves(view)) } }
             p.after data-text=(t("web-recorded-game")) {
                 @if let Some(id) = &view.record {

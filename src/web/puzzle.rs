@@ -119,7 +119,12 @@ pub fn page(lang: Lang, p: &PuzzlePage) -> String {
     } else {
         Vec::new()
     };
+    let label = lang.text_with(
+        "web-board",
+        &[("game", words::game_name(lang, rules.kind()).into())],
+    );
     let svg = board::svg(&board::Board {
+        label: &label,
         rules,
         moves: &moves,
         colours: ["Red", "Yellow"],
