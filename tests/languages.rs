@@ -82,6 +82,7 @@ fn a_game_in_traditional_chinese_is_played_to_its_end_screen() {
     tmux.keys(&["1"]);
     let s = tmux.wait_for("四子棋 7x6");
     assert!(s.contains("（你）") && s.contains("? 說明"), "{s}");
+    assert!(s.contains("電腦（簡單）"), "the computer's name too: {s}");
     tmux.wait_for("輪到 mei");
     tmux.keys(&["d", "Enter"]);
     std::thread::sleep(std::time::Duration::from_millis(500));

@@ -15,6 +15,7 @@ colour-blue = Blau
 player-numbered = Spieler { $number }
 player-named = { $name } ({ $colour })
 player-computer = Computer ({ $level }, { $colour })
+player-computer-name = Computer ({ $level })
 
 ## Das Spielmenü der Lobby
 

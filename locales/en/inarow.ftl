@@ -19,6 +19,7 @@ player-numbered = Player { $number }
 player-named = { $name } ({ $colour })
 # The computer at a table: its level and stone colour.
 player-computer = Computer ({ $level }, { $colour })
+player-computer-name = Computer ({ $level })
 
 ## The lobby's game menu
 

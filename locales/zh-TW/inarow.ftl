@@ -15,6 +15,7 @@ colour-blue = 藍
 player-numbered = 玩家 { $number }
 player-named = { $name }（{ $colour }）
 player-computer = 電腦（{ $level }，{ $colour }）
+player-computer-name = 電腦（{ $level }）
 
 ## 大廳的遊戲選單
 

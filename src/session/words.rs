@@ -28,6 +28,18 @@ pub fn colour(lang: Lang, c: Colour) -> String {
     })
 }
 
+/// A seat's name: the player's, or the computer's with its level
+/// (`Computer (easy)`, `電腦（簡單）`).
+pub fn seat_name(lang: Lang, s: &Seat) -> String {
+    match s.computer {
+        Some(level) => lang.text_with(
+            "player-computer-name",
+            &[("level", FluentValue::from(self::level(lang, level)))],
+        ),
+        None => s.name.clone(),
+    }
+}
+
 /// A player at a table with their colour: `Anna (Red)`, `Anna (Rot)`,
 /// `Anna（紅）`; the computer with its level.
 pub fn seat(lang: Lang, s: &Seat) -> String {

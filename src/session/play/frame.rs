@@ -100,7 +100,11 @@ impl PlayScreen {
                 st.bold = false;
             }
             players.push(
-                format!("{} {}", theme.stone(seat.colour).trim_end(), seat.name),
+                format!(
+                    "{} {}",
+                    theme.stone(seat.colour).trim_end(),
+                    crate::session::words::seat_name(self.lang, seat)
+                ),
                 st,
             );
             if let Some(r) = seat.rating {
