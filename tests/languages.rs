@@ -84,6 +84,9 @@ fn a_game_in_traditional_chinese_is_played_to_its_end_screen() {
     assert!(s.contains("（你）") && s.contains("? 說明"), "{s}");
     assert!(s.contains("電腦（簡單）"), "the computer's name too: {s}");
     tmux.wait_for("輪到 mei");
+    // The table's refusal crosses as data and is worded here.
+    tmux.keys(&["="]);
+    tmux.wait_for("電腦不接受和棋，繼續下");
     tmux.keys(&["d", "Enter"]);
     std::thread::sleep(std::time::Duration::from_millis(500));
     tmux.keys(&["!"]);
@@ -123,4 +126,58 @@ async fn l_switches_the_language_and_the_account_keeps_it() {
     again.wait_for("選擇遊戲：").await;
     again.send(b"L").await;
     again.wait_for("Choose a game:").await;
+}
+
+/// Telnet has no `SendEnv`, but NEW-ENVIRON: the stock inetutils client
+/// tells the variables it exports (`environ export LANG`, here from its
+/// `.telnetrc`), and the name prompt is in that language; a client that
+/// exports none reads the host's default.
+#[test]
+fn a_telnet_client_exporting_its_locale_is_spoken_to_in_it() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let t = rt.block_on(start_host_with("[lobby]\ndefault_language = \"de\""));
+    let port = t.host.as_ref().unwrap().telnet_addr.unwrap().port();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join(".telnetrc"),
+        "127.0.0.1\n environ export LANG\n",
+    )
+    .unwrap();
+    let tmux = crate::util::Tmux::new("inarow-lang-telnet", 80, 24);
+    tmux.run(&format!(
+        "HOME={} LANG=zh_TW.UTF-8 telnet 127.0.0.1 {port}; sleep 60",
+        home.path().display()
+    ));
+    tmux.wait_for("大家要怎麼稱呼你？");
+    tmux.keys(&["Mei", "Enter"]);
+    let s = tmux.wait_for("選擇遊戲：");
+    assert!(s.contains("四子棋"), "{s}");
+    tmux.kill();
+    // The same client exporting nothing: the host's German.
+    let tmux = crate::util::Tmux::new("inarow-lang-telnet-default", 80, 24);
+    tmux.run(&format!(
+        "HOME={} LANG=zh_TW.UTF-8 telnet 127.0.0.1 {port}; sleep 60",
+        tempfile::tempdir().unwrap().path().display()
+    ));
+    tmux.wait_for("Wie sollen dich die anderen nennen?");
+    tmux.kill();
+    drop(rt);
+}
+
+/// The raw protocol: a client telling `LC_ALL` over `LANG` through
+/// NEW-ENVIRON is spoken to in `LC_ALL`'s language.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn telnet_new_environ_lc_all_wins_over_lang() {
+    use crate::util::TestClient;
+    let t = start_host_with("").await;
+    let addr = t.host.as_ref().unwrap().telnet_addr.unwrap();
+    let mut c = crate::util::telnet::TelnetClient::connect_with_environ(
+        addr,
+        Some("xterm"),
+        80,
+        24,
+        &[("LANG", "zh_TW.UTF-8"), ("LC_ALL", "de_DE.UTF-8")],
+    )
+    .await;
+    c.wait_for("Wie sollen dich die anderen nennen?").await;
 }

@@ -871,6 +871,21 @@ async fn refused_connections_are_told_why() {
     assert!(err.contains(why), "{err}");
     let telnet = t.host.as_ref().unwrap().telnet_addr.unwrap();
     assert_eq!(read_to_close(telnet).await, format!("{why}\r\n"));
+    // A German host says it in German where the client shows it as sent
+    // (telnet); OpenSSH shows only ASCII, so its reason stays English.
+    let t = start_host_with("[lobby]\ndefault_language = \"de\"\n\n[limits]\nmax_per_ip = 1").await;
+    let mut a = Client::connect(t.addr, "ria", Login::Guest).await;
+    a.wait_for("Wähle ein Spiel:").await;
+    let err = openssh_refusal_output(t.addr).await;
+    assert!(
+        err.contains(":12: too many sessions from your address (limit 1)"),
+        "{err}"
+    );
+    let telnet = t.host.as_ref().unwrap().telnet_addr.unwrap();
+    assert_eq!(
+        read_to_close(telnet).await,
+        "zu viele Sitzungen von deiner Adresse (höchstens 1)\r\n"
+    );
 }
 
 /// The stock OpenSSH client, under tmux like a person: `ssh -tt` with and without a key.

@@ -21,8 +21,10 @@ async fn negotiation_offers_asks_and_never_loops() {
     c.pump(Duration::from_millis(200)).await;
     // The offers, first thing on the wire.
     assert_eq!(
-        &c.raw[..12],
-        &[IAC, 251, 1, IAC, 251, 3, IAC, 253, 31, IAC, 253, 24]
+        &c.raw[..15],
+        &[
+            IAC, 251, 1, IAC, 251, 3, IAC, 253, 31, IAC, 253, 24, IAC, 253, 39
+        ]
     );
     // Answer like inetutils telnet; the host asks for the terminal type once
     // and answers none of our confirmations.
@@ -33,7 +35,7 @@ async fn negotiation_offers_asks_and_never_loops() {
     answer.extend_from_slice(&[IAC, 253, 34]);
     c.send(&answer).await;
     c.pump(Duration::from_millis(300)).await;
-    let after: Vec<u8> = c.raw[12..].to_vec();
+    let after: Vec<u8> = c.raw[15..].to_vec();
     let commands: Vec<&[u8]> = after
         .windows(3)
         .filter(|w| w[0] == IAC && (251..=254).contains(&w[1]))
@@ -119,7 +121,7 @@ async fn negotiate_after(addr: std::net::SocketAddr, delay: Duration) -> (Vec<Ve
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
         let (commands, _) = telnet_parse(&raw);
-        if commands.len() >= 4 + expected.len() {
+        if commands.len() >= 5 + expected.len() {
             // A moment more, to catch anything extra.
             if let Ok(Ok(n)) =
                 tokio::time::timeout(Duration::from_millis(300), s.read(&mut buf)).await
@@ -134,11 +136,17 @@ async fn negotiate_after(addr: std::net::SocketAddr, delay: Duration) -> (Vec<Ve
         }
     }
     let (mut commands, data) = telnet_parse(&raw);
-    assert!(commands.len() >= 4, "no greeting: {raw:?}");
-    let greeting: Vec<Vec<u8>> = commands.drain(..4).collect();
+    assert!(commands.len() >= 5, "no greeting: {raw:?}");
+    let greeting: Vec<Vec<u8>> = commands.drain(..5).collect();
     assert_eq!(
         greeting,
-        vec![vec![251, 1], vec![251, 3], vec![253, 31], vec![253, 24]]
+        vec![
+            vec![251, 1],
+            vec![251, 3],
+            vec![253, 31],
+            vec![253, 24],
+            vec![253, 39]
+        ]
     );
     (commands, data)
 }

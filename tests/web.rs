@@ -602,3 +602,61 @@ async fn pages_speak_the_browsers_language_and_a_link_keeps_another() {
     store.close().await;
     t.shutdown().await;
 }
+
+/// A page asked for again is sent as made, from the listener: the same
+/// headers and body the router gave the first time (in each language),
+/// and each answer counted against the address's rate all the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_sent_again_is_the_page_first_made_and_counted() {
+    let (mut t, http, store) = host_with_store("requests_per_minute = 6").await;
+    let now = inarow::store::now_ms();
+    let ann = store
+        .create_account("SHA256:webann", "Ann", now)
+        .await
+        .unwrap();
+    let g = game(
+        [
+            PlayerRecord::person("Ann", Some(&ann.id), "Red"),
+            PlayerRecord::person("Ben", None, "Yellow"),
+        ],
+        false,
+        now,
+    );
+    store.record_game(&g).await.unwrap();
+    // Every header but the date, which moves.
+    let without_date = |head: &str| -> Vec<String> {
+        let mut lines: Vec<String> = head
+            .lines()
+            .filter(|l| !l.to_ascii_lowercase().starts_with("date:"))
+            .map(str::to_string)
+            .collect();
+        // In any order.
+        lines.sort();
+        lines
+    };
+    let game_path = format!("/g/{}", g.id);
+    for (path, language) in [
+        (game_path.as_str(), "en"),
+        (game_path.as_str(), "de"),
+        ("/@/Ann", "zh-TW"),
+    ] {
+        let asked = [("Accept-Language", language)];
+        let (code, first_head, first) = crate::util::http::get_with(http, path, &asked).await;
+        assert_eq!(code, 200, "{path} {first}");
+        let (code, again_head, again) = crate::util::http::get_with(http, path, &asked).await;
+        assert_eq!(code, 200, "{path} {again}");
+        assert_eq!(
+            without_date(&first_head),
+            without_date(&again_head),
+            "{path}"
+        );
+        assert_eq!(first, again, "{path}");
+        assert_eq!(header(&again_head, "content-language"), Some(language));
+        assert!(header(&again_head, "content-security-policy").is_some());
+    }
+    // Six answers so far: the seventh, of a page kept, is refused.
+    let (code, head, _) = request(http, "GET", &game_path).await;
+    assert_eq!(code, 429, "{head}");
+    store.close().await;
+    t.shutdown().await;
+}

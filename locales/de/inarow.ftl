@@ -286,6 +286,10 @@ end-aborted-early = { $player } { $why }, bevor beide gezogen hatten
 
 ## Absagen
 
+refusal-no-such-level = diese Stufe hat der Computer bei { $game } nicht: wähle eine aus der Liste
+refusal-invitations-per-minute = höchstens { $count } Einladungen pro Minute: warte ein wenig
+refusal-host-did-not-answer = { $host } hat nicht geantwortet: versuch es noch einmal
+refusal-room-host-did-not-answer = der Server des Raums { $code } hat nicht geantwortet: versuch es noch einmal
 refusal-not-understood = eine Anfrage, die dieser Host nicht versteht
 refusal-shutting-down = der Host fährt herunter
 refusal-game-not-offered = dieses Spiel gibt es hier nicht
@@ -318,6 +322,8 @@ table-choose-side-first = wähle zuerst eine Seite: 1, 2 oder 3 (siehe über dem
 table-no-side-to-choose = jetzt ist keine Seite zu wählen
 table-stones-placed = die Steine stehen: wähle die erste oder die zweite Seite
 table-not-during-swap2 = nicht während der Swap2-Eröffnung
+table-computer-plays-on = der Computer spielt weiter
+table-takeback-with-u = drücke u, um gegen den Computer einen Zug zurückzunehmen
 table-offer-waiting = dein Angebot wartet auf eine Antwort
 table-answer-first = beantworte zuerst das Angebot deines Gegners
 table-no-move-to-take-back = du hast keinen Zug zum Zurücknehmen
@@ -647,7 +653,18 @@ chat-slow-down = langsamer: höchstens { $count } Nachrichten pro Minute (warte 
 chat-too-long = zu lang: höchstens { $count } Zeichen
 name-owned = { $name } gehört einem anderen Spieler
 name-too-soon = du kannst deinen Namen einmal pro Minute ändern: versuch es in { $seconds } s
-name-invalid = dieser Name ist nicht erlaubt: { $why }
+refused-host-full = der Server ist voll (höchstens { $limit } { $limit ->
+    [one] Sitzung
+   *[other] Sitzungen
+})
+refused-per-address = zu viele Sitzungen von deiner Adresse (höchstens { $limit })
+name-invalid-empty = ein Name darf nicht leer sein
+name-invalid-unshowable = dieser Name enthält Zeichen, die nicht angezeigt werden können (Steuer-, Escape- oder unsichtbare Zeichen)
+name-invalid-too-long = dieser Name ist { $columns } Spalten breit; höchstens { $max } passen
+name-invalid-spaces = ein Name darf nicht mit einem Leerzeichen beginnen oder enden und keine zwei hintereinander haben
+name-invalid-not-composed = die Akzente dieses Namens sind nicht zusammengesetzt (Unicode NFC): tippe jeden als ein Zeichen
+name-invalid-no-letters = ein Name braucht einen Buchstaben oder eine Ziffer
+name-invalid-reserved = dieser Name ist für den Computer reserviert
 name-unavailable = dein Name kann gerade nicht geändert werden
 name-registered = { $name } gehört einem registrierten Spieler: wähle einen anderen
 login-no-room-account = kein Raum hat den Code { $code }: du spielst unter dem Namen deines Kontos

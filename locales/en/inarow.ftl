@@ -287,6 +287,10 @@ end-aborted-early = { $player } { $why } before both players had moved
 
 ## Refusals: why the host will not do what was asked
 
+refusal-no-such-level = the computer has no such level at { $game }: choose one from the list
+refusal-invitations-per-minute = at most { $count } invitations a minute: wait a little
+refusal-host-did-not-answer = { $host } did not answer: try again
+refusal-room-host-did-not-answer = the host of the room { $code } did not answer: try again
 refusal-not-understood = a request this host does not understand
 refusal-shutting-down = the host is shutting down
 refusal-game-not-offered = that game is not offered here
@@ -319,6 +323,8 @@ table-choose-side-first = choose a side first: 1, 2 or 3 (see above the board)
 table-no-side-to-choose = there is no side to choose now
 table-stones-placed = the stones are placed: choose the first or the second side
 table-not-during-swap2 = not during the swap2 opening
+table-computer-plays-on = the computer plays on
+table-takeback-with-u = press u to take back a move against the computer
 table-offer-waiting = your offer is waiting for an answer
 table-answer-first = answer your opponent's offer first
 table-no-move-to-take-back = you have no move to take back
@@ -642,7 +648,18 @@ chat-slow-down = slow down: at most { $count } messages a minute (wait { $second
 chat-too-long = too long: at most { $count } characters
 name-owned = { $name } belongs to another player
 name-too-soon = you can change your name once a minute: try again in { $seconds } s
-name-invalid = that name is not allowed: { $why }
+refused-host-full = the host is full (limit { $limit } { $limit ->
+    [one] session
+   *[other] sessions
+})
+refused-per-address = too many sessions from your address (limit { $limit })
+name-invalid-empty = a name cannot be empty
+name-invalid-unshowable = that name has characters that cannot be shown (control, escape or invisible ones)
+name-invalid-too-long = that name is { $columns } columns wide; at most { $max } fit
+name-invalid-spaces = a name cannot start or end with a space, nor have two in a row
+name-invalid-not-composed = that name's accents are not composed (Unicode NFC): type them as one character each
+name-invalid-no-letters = a name needs a letter or a digit
+name-invalid-reserved = that name is kept for the computer
 name-unavailable = your name cannot be changed just now
 name-registered = { $name } belongs to a registered player: choose another
 login-no-room-account = no room has the code { $code }: you play under your account's name

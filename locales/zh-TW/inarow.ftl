@@ -283,6 +283,10 @@ end-aborted-early = { $player } 在雙方都下子之前{ $why }
 
 ## 拒絕的原因
 
+refusal-no-such-level = 電腦在{ $game }沒有這個難度：請從清單中選擇
+refusal-invitations-per-minute = 每分鐘最多 { $count } 個邀請：請稍候
+refusal-host-did-not-answer = { $host } 沒有回應：請再試一次
+refusal-room-host-did-not-answer = 房間 { $code } 的伺服器沒有回應：請再試一次
 refusal-not-understood = 這台主機看不懂這個請求
 refusal-shutting-down = 主機正在關閉
 refusal-game-not-offered = 這裡不提供這種棋
@@ -315,6 +319,8 @@ table-choose-side-first = 請先選邊：1、2 或 3（見棋盤上方）
 table-no-side-to-choose = 現在不用選邊
 table-stones-placed = 棋子已擺好：請選擇先手或後手
 table-not-during-swap2 = Swap2 開局期間不行
+table-computer-plays-on = 電腦不接受和棋，繼續下
+table-takeback-with-u = 對電腦時按 u 悔棋
 table-offer-waiting = 你的請求正在等待回覆
 table-answer-first = 請先回覆對手的請求
 table-no-move-to-take-back = 你沒有可以悔的棋
@@ -611,7 +617,15 @@ chat-slow-down = 慢一點：每分鐘最多 { $count } 則訊息（請等 { $se
 chat-too-long = 太長了：最多 { $count } 個字
 name-owned = { $name } 是其他玩家的名稱
 name-too-soon = 名稱每分鐘只能改一次：請 { $seconds } 秒後再試
-name-invalid = 不允許這個名稱：{ $why }
+refused-host-full = 伺服器已滿（上限 { $limit } 個連線）
+refused-per-address = 來自你的位址的連線太多（上限 { $limit } 個）
+name-invalid-empty = 名稱不能是空的
+name-invalid-unshowable = 這個名稱含有無法顯示的字元（控制、跳脫或不可見字元）
+name-invalid-too-long = 這個名稱有 { $columns } 欄寬；最多 { $max } 欄
+name-invalid-spaces = 名稱不能以空格開頭或結尾，也不能有連續兩個空格
+name-invalid-not-composed = 這個名稱的重音符號沒有組合（Unicode NFC）：請把每個字母打成一個字元
+name-invalid-no-letters = 名稱至少要有一個字母或數字
+name-invalid-reserved = 這個名稱保留給電腦
 name-unavailable = 目前無法更改名稱
 name-registered = { $name } 是已註冊玩家的名稱：請換一個
 login-no-room-account = 沒有代碼為 { $code } 的房間：你以帳號名稱進行對局

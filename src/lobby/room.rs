@@ -1214,7 +1214,7 @@ impl Room {
                     Err(e) => {
                         if let Some(inbox) = &self.sitters[side.index()].inbox {
                             let _ =
-                                inbox.try_send(ToSession::Rejected(Refusal::Said(e.to_string())));
+                                inbox.try_send(ToSession::Rejected(Refusal::Table(Box::new(e))));
                         }
                     }
                 }
@@ -1280,7 +1280,7 @@ impl Room {
                     Err(e) => {
                         if let Some(inbox) = &self.sitters[side.index()].inbox {
                             let _ =
-                                inbox.try_send(ToSession::Rejected(Refusal::Said(e.to_string())));
+                                inbox.try_send(ToSession::Rejected(Refusal::Table(Box::new(e))));
                         }
                     }
                 }
@@ -1394,7 +1394,7 @@ impl Room {
             }
             Err(e) => {
                 if let Some(inbox) = &self.sitters[side.index()].inbox {
-                    let _ = inbox.try_send(ToSession::Rejected(Refusal::Said(e.to_string())));
+                    let _ = inbox.try_send(ToSession::Rejected(Refusal::Table(Box::new(e))));
                 }
             }
         }

@@ -92,8 +92,24 @@ pub enum Refusal {
     /// A win claimed before the opponent has been idle long enough.
     #[error("you can claim the win only when your opponent has not moved for a while")]
     ClaimEarly,
-    /// Words a table already made for a person (a watcher turned away
-    /// because the game has all the watchers it may have...).
+    /// A move, offer, answer or takeback the table did not take (boxed:
+    /// a move's reasons carry names and points).
+    #[error(transparent)]
+    Table(Box<crate::table::TableError>),
+    /// The computer has no such level at this game (its id, `connect4`).
+    #[error("the computer has no such level at {0}")]
+    NoSuchLevel(String),
+    /// More invitations in a minute than anyone may send (the bound).
+    #[error("at most {0} invitations a minute: wait a little")]
+    InvitationsPerMinute(usize),
+    /// The host of the game or person asked for (its name) did not answer.
+    #[error("{0} did not answer: try again")]
+    HostDidNotAnswer(String),
+    /// The host of the friend's room with this code did not answer.
+    #[error("the host of the room {0} did not answer: try again")]
+    RoomHostDidNotAnswer(String),
+    /// Words made by a host of an older version, shown as they came
+    /// (sanitised); this version sends none.
     #[error("{0}")]
     Said(String),
 }

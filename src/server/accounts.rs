@@ -8,7 +8,8 @@ use crate::lobby::naming::{guest_name, suggested_name};
 use crate::lobby::state::{Player, rating_index};
 use crate::metrics::dropped::STORE_WRITE;
 use crate::store::{
-    AccountError, LinkError, RenameError, Store, ban_covers, normalize_link_code, now_ms,
+    AccountError, LinkError, NameProblem, RenameError, Store, ban_covers, normalize_link_code,
+    now_ms,
 };
 use crate::term::board::Theme;
 
@@ -328,7 +329,7 @@ pub enum NameRefused {
     /// Renamed less than a minute ago: wait this many seconds.
     TooSoon(u64),
     /// The store's rules refuse it, saying why.
-    Invalid(String),
+    Invalid(NameProblem),
     /// The store cannot rename just now.
     Unavailable,
     /// A guest asked for an account's name.
@@ -342,7 +343,21 @@ impl NameRefused {
         match self {
             NameRefused::Taken => ("name-owned", vec![n]),
             NameRefused::TooSoon(s) => ("name-too-soon", vec![("seconds", s.to_string())]),
-            NameRefused::Invalid(why) => ("name-invalid", vec![("why", why.clone())]),
+            NameRefused::Invalid(why) => match why {
+                NameProblem::Empty => ("name-invalid-empty", vec![]),
+                NameProblem::Unshowable => ("name-invalid-unshowable", vec![]),
+                NameProblem::TooLong { columns } => (
+                    "name-invalid-too-long",
+                    vec![
+                        ("columns", columns.to_string()),
+                        ("max", crate::text::MAX_NAME_WIDTH.to_string()),
+                    ],
+                ),
+                NameProblem::Spaces => ("name-invalid-spaces", vec![]),
+                NameProblem::NotComposed => ("name-invalid-not-composed", vec![]),
+                NameProblem::NoLetters => ("name-invalid-no-letters", vec![]),
+                NameProblem::Reserved => ("name-invalid-reserved", vec![]),
+            },
             NameRefused::Unavailable => ("name-unavailable", vec![]),
             NameRefused::Registered => ("name-registered", vec![n]),
         }
@@ -358,7 +373,7 @@ pub async fn check_name(store: &Store, account: Option<&str>, name: &str) -> Opt
             Err(RenameError::TooSoon { wait_secs }) => {
                 Some(NameRefused::TooSoon(wait_secs.max(0) as u64))
             }
-            Err(RenameError::Invalid(why)) => Some(NameRefused::Invalid(why.to_string())),
+            Err(RenameError::Invalid(why)) => Some(NameRefused::Invalid(why)),
             Err(e) => {
                 tracing::warn!(error = %e, "rename failed");
                 Some(NameRefused::Unavailable)
@@ -380,6 +395,56 @@ mod tests {
     use super::*;
     use crate::metrics::Metrics;
     use std::sync::Arc;
+
+    /// Every reason a name is refused is worded in every language, with
+    /// its numbers placed (no English reason inside a German sentence).
+    #[test]
+    fn every_refused_name_is_worded_in_every_language() {
+        use crate::lang::Lang;
+        use crate::store::NameProblem as P;
+        let all = [
+            NameRefused::Taken,
+            NameRefused::TooSoon(42),
+            NameRefused::Unavailable,
+            NameRefused::Registered,
+            NameRefused::Invalid(P::Empty),
+            NameRefused::Invalid(P::Unshowable),
+            NameRefused::Invalid(P::TooLong { columns: 33 }),
+            NameRefused::Invalid(P::Spaces),
+            NameRefused::Invalid(P::NotComposed),
+            NameRefused::Invalid(P::NoLetters),
+            NameRefused::Invalid(P::Reserved),
+        ];
+        for why in &all {
+            let (id, args) = why.words("Zoë");
+            let args: Vec<(&'static str, crate::lang::Value)> =
+                args.iter().map(|(k, v)| (*k, v.clone().into())).collect();
+            let texts: Vec<String> = Lang::ALL.iter().map(|l| l.text_with(id, &args)).collect();
+            for (lang, text) in Lang::ALL.iter().zip(&texts) {
+                assert!(
+                    !text.contains(id) && !text.is_empty(),
+                    "{lang:?} {id}: {text}"
+                );
+                for (_, v) in &args {
+                    let crate::lang::Value::String(v) = v else {
+                        continue;
+                    };
+                    assert!(
+                        text.contains(v.as_ref()),
+                        "{lang:?} {id} without {v}: {text}"
+                    );
+                }
+            }
+            assert_ne!(texts[0], texts[1], "{id} is English in German");
+            assert_ne!(texts[0], texts[2], "{id} is English in Chinese");
+        }
+        let (id, args) = NameRefused::Invalid(P::Reserved).words("C0mputer");
+        assert!(args.is_empty());
+        assert_eq!(
+            Lang::De.text(id),
+            "dieser Name ist für den Computer reserviert"
+        );
+    }
 
     /// A setting the store cannot keep is counted at `/metrics`, not
     /// only logged.

@@ -456,13 +456,16 @@ fn admit_and_serve(
                 net::Refusal::Full => refusal::FULL,
                 net::Refusal::TooManyFromAddress => refusal::PER_ADDRESS,
             });
-            let why = ctx.admission.explain(refusal);
-            tracing::info!(%peer, reason = %why, "connection refused");
+            let english = ctx.admission.explain(refusal, crate::lang::Lang::En);
+            let why = ctx
+                .admission
+                .explain(refusal, ctx.config.lobby.default_language);
+            tracing::info!(%peer, reason = %english, "connection refused");
             // Say why, a bounded number at a time (a flood of refused
             // connections must cost little); beyond, close at once.
             if let Ok(permit) = Arc::clone(&ctx.refusals).try_acquire_owned() {
                 let message = match transport {
-                    Transport::Ssh => net::ssh_refusal(&why),
+                    Transport::Ssh => net::ssh_refusal(&why, &english),
                     Transport::Telnet => format!("{why}\r\n").into_bytes(),
                 };
                 tokio::spawn(async move {

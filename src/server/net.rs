@@ -14,6 +14,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpSocket};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
+use crate::lang::Lang;
 use crate::limit::{Bucket, Rate};
 
 /// Accept backlog. Tokio's default (128) makes a burst of connections wait
@@ -55,18 +56,17 @@ pub enum Refusal {
 }
 
 impl Admission {
-    /// Why a connection was refused, in words for the person (with the limit).
-    pub fn explain(&self, refusal: Refusal) -> String {
+    /// Why a connection was refused, in words for the person (with the
+    /// limit), in `lang`: at accept no one has said which language they
+    /// read, so the host's default is all there is.
+    pub fn explain(&self, refusal: Refusal, lang: Lang) -> String {
         match refusal {
-            Refusal::Full => format!(
-                "the host is full (limit {} session{})",
-                self.max_total,
-                if self.max_total == 1 { "" } else { "s" }
-            ),
-            Refusal::TooManyFromAddress => format!(
-                "too many sessions from your address (limit {})",
-                self.max_per_ip
-            ),
+            Refusal::Full => {
+                lang.text_with("refused-host-full", &[("limit", self.max_total.into())])
+            }
+            Refusal::TooManyFromAddress => {
+                lang.text_with("refused-per-address", &[("limit", self.max_per_ip.into())])
+            }
         }
     }
 
@@ -125,11 +125,14 @@ impl Drop for Slot {
 /// socket at the port reads it), our version string, then an unencrypted
 /// SSH_MSG_DISCONNECT ("too many connections") with the reason, which the
 /// client may receive before any key exchange. The OpenSSH client prints
-/// it: "Received disconnect from HOST port PORT:12: REASON".
-pub fn ssh_refusal(reason: &str) -> Vec<u8> {
+/// it: "Received disconnect from HOST port PORT:12: REASON", with every
+/// byte beyond ASCII as an octal escape: a reason that is not plain ASCII
+/// goes in `ascii` (English) there, the line keeps the person's words.
+pub fn ssh_refusal(line: &str, ascii: &str) -> Vec<u8> {
+    let reason = if line.is_ascii() { line } else { ascii };
     const MSG_DISCONNECT: u8 = 1;
     const TOO_MANY_CONNECTIONS: u32 = 12;
-    let mut out = format!("{reason}\r\nSSH-2.0-inarow\r\n").into_bytes();
+    let mut out = format!("{line}\r\nSSH-2.0-inarow\r\n").into_bytes();
     let mut payload = vec![MSG_DISCONNECT];
     payload.extend_from_slice(&TOO_MANY_CONNECTIONS.to_be_bytes());
     payload.extend_from_slice(&(reason.len() as u32).to_be_bytes());
@@ -278,18 +281,30 @@ mod tests {
     fn refusals_say_why_with_the_limit() {
         let a = Admission::new(10_000, 50);
         assert_eq!(
-            a.explain(Refusal::TooManyFromAddress),
+            a.explain(Refusal::TooManyFromAddress, Lang::En),
             "too many sessions from your address (limit 50)"
         );
         assert_eq!(
-            a.explain(Refusal::Full),
+            a.explain(Refusal::Full, Lang::En),
             "the host is full (limit 10000 sessions)"
+        );
+        assert_eq!(
+            Admission::new(1, 1).explain(Refusal::Full, Lang::En),
+            "the host is full (limit 1 session)"
+        );
+        assert_eq!(
+            a.explain(Refusal::TooManyFromAddress, Lang::De),
+            "zu viele Sitzungen von deiner Adresse (höchstens 50)"
+        );
+        assert_eq!(
+            a.explain(Refusal::Full, Lang::ZhTw),
+            "伺服器已滿（上限 10000 個連線）"
         );
     }
 
     #[test]
     fn the_ssh_refusal_is_a_well_formed_disconnect_packet() {
-        let bytes = ssh_refusal("no room");
+        let bytes = ssh_refusal("no room", "unused");
         let text = b"no room\r\nSSH-2.0-inarow\r\n";
         assert!(bytes.starts_with(text));
         let packet = &bytes[text.len()..];
@@ -304,6 +319,14 @@ mod tests {
         assert_eq!(&payload[5..9], &7u32.to_be_bytes());
         assert_eq!(&payload[9..16], b"no room");
         assert_eq!(&payload[16..], &0u32.to_be_bytes());
+        // A reason beyond ASCII is read on the line, and in English in the
+        // packet, which OpenSSH would print as octal escapes.
+        let line = "伺服器已滿\r\nSSH-2.0-inarow\r\n".as_bytes();
+        let bytes = ssh_refusal("伺服器已滿", "full");
+        assert!(bytes.starts_with(line));
+        let payload = &bytes[line.len() + 5..];
+        assert_eq!(&payload[5..9], &4u32.to_be_bytes());
+        assert_eq!(&payload[9..13], b"full");
     }
 
     #[test]

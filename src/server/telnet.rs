@@ -2,7 +2,8 @@
 //! plain TCP connection, with the same lobby, games and limits as SSH.
 //!
 //! Connection life: offer our options, give the client a moment to report
-//! its window size and terminal type (so the first picture fits), start the
+//! its window size, terminal type and locale (so the first picture fits and
+//! speaks the person's language), start the
 //! session task, then read: the codec strips telnet commands and yields
 //! keystrokes, sizes and the terminal type; negotiation replies go out
 //! through the session's outbox.
@@ -27,7 +28,8 @@ use super::telnet_codec::{Codec, Event};
 use crate::limit::Bucket;
 use crate::term::board::Theme;
 
-/// How long a new connection may take to report its size and terminal.
+/// How long a new connection may take to report its size, terminal and
+/// locale.
 const NEGOTIATION_WAIT: Duration = Duration::from_millis(400);
 
 /// Serves one TCP connection over telnet until it ends.
@@ -48,12 +50,14 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
     }
     let mut size = (0u32, 0u32);
     let mut term = String::new();
+    let mut environ: Vec<(String, String)> = Vec::new();
     let mut early: Vec<u8> = Vec::new();
     let mut buf = vec![0u8; 4096];
     let deadline = tokio::time::Instant::now() + NEGOTIATION_WAIT;
     while !(codec.negotiation_settled()
         && (size != (0, 0) || !codec.naws_on())
-        && (!term.is_empty() || !codec.seen_iac))
+        && (!term.is_empty() || !codec.seen_iac)
+        && !codec.environ_pending())
     {
         match tokio::time::timeout_at(deadline, reader.read(&mut buf)).await {
             Err(_) => break,
@@ -74,6 +78,7 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
                     match ev {
                         Event::Size(w, h) => size = (u32::from(w), u32::from(h)),
                         Event::TermType(t) => term = t,
+                        Event::Environ(vars) => environ = vars,
                     }
                 }
                 // Someone typing before any negotiation: a plain socket.
@@ -95,7 +100,14 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
         join_code: None,
         ask_name: true,
         transport: "telnet",
-        lang: None,
+        // The locale the client exported (`environ export LANG` in
+        // inetutils telnet), if inarow speaks it.
+        lang: crate::lang::Lang::from_vars(|name| {
+            environ
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        }),
     };
     ctx.tracker.spawn(conn::run(
         Arc::clone(&ctx),
@@ -151,6 +163,8 @@ pub async fn serve(ctx: Arc<Ctx>, stream: tokio::net::TcpStream, peer: SocketAdd
             let _ = tx.try_send(match ev {
                 Event::Size(w, h) => ConnEvent::Resize(u32::from(w), u32::from(h)),
                 Event::TermType(t) => ConnEvent::Theme(Theme::for_term(&t)),
+                // Late (after the first picture): the person has [L].
+                Event::Environ(_) => continue,
             });
         }
         deliver(&d.data, &codec, &tx, &mut bucket);

@@ -5,8 +5,11 @@
 //! one drops window-size reports).
 //!
 //! * On connect we offer WILL ECHO and WILL SUPPRESS-GO-AHEAD (character at a
-//!   time, no local echo) and ask DO NAWS (window size) and DO TTYPE
-//!   (terminal type, requested with SB TTYPE SEND once the client agrees).
+//!   time, no local echo) and ask DO NAWS (window size), DO TTYPE
+//!   (terminal type, requested with SB TTYPE SEND once the client agrees)
+//!   and DO NEW-ENVIRON (RFC 1572: the locale variables `LC_ALL`,
+//!   `LC_MESSAGES` and `LANG`, asked for with SB NEW-ENVIRON SEND, so a
+//!   client that exports them is spoken to in its language).
 //! * IAC sequences are parsed statefully, so any split across reads decodes
 //!   the same; IAC IAC is a literal 255, also inside subnegotiations.
 //! * Options follow RFC 1143's state rules: a request that only confirms the
@@ -32,12 +35,27 @@ pub const OPT_ECHO: u8 = 1;
 pub const OPT_SGA: u8 = 3;
 pub const OPT_TTYPE: u8 = 24;
 pub const OPT_NAWS: u8 = 31;
+pub const OPT_NEW_ENVIRON: u8 = 39;
 
 const TTYPE_IS: u8 = 0;
 const TTYPE_SEND: u8 = 1;
 
-/// Longest subnegotiation kept (NAWS needs 4 bytes, a terminal name ~40).
-pub const MAX_SUBNEGOTIATION: usize = 64;
+// NEW-ENVIRON's commands and the types inside its lists.
+const ENV_IS: u8 = 0;
+const ENV_SEND: u8 = 1;
+const ENV_INFO: u8 = 2;
+const ENV_VAR: u8 = 0;
+const ENV_VALUE: u8 = 1;
+const ENV_ESC: u8 = 2;
+const ENV_USERVAR: u8 = 3;
+/// The variables asked for: the locale, in the order POSIX reads them.
+pub const ENV_ASKED: [&str; 3] = ["LC_ALL", "LC_MESSAGES", "LANG"];
+/// Longest variable name or value kept (a locale is ~20 bytes).
+const MAX_ENV_TEXT: usize = 64;
+
+/// Longest subnegotiation kept (NAWS needs 4 bytes, a terminal name ~40,
+/// three locale variables ~100).
+pub const MAX_SUBNEGOTIATION: usize = 512;
 /// Longest terminal type kept.
 const MAX_TTYPE: usize = 40;
 
@@ -48,6 +66,9 @@ pub enum Event {
     Size(u16, u16),
     /// The terminal type, printable ASCII only, as sent (often upper case).
     TermType(String),
+    /// Environment variables the client reported (only those asked for,
+    /// printable ASCII, with a value).
+    Environ(Vec<(String, String)>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +106,8 @@ pub struct Codec {
     sb: Vec<u8>,
     sb_overflow: bool,
     ttype_asked: bool,
+    environ_asked: bool,
+    environ_answered: bool,
     /// Whether the client has sent any IAC at all (a plain socket never does).
     pub seen_iac: bool,
 }
@@ -110,7 +133,49 @@ fn we_support(opt: u8) -> bool {
 }
 
 fn he_may(opt: u8) -> bool {
-    matches!(opt, OPT_NAWS | OPT_TTYPE)
+    matches!(opt, OPT_NAWS | OPT_TTYPE | OPT_NEW_ENVIRON)
+}
+
+/// The variables of a NEW-ENVIRON IS or INFO list, those asked for with a
+/// value: `(VAR|USERVAR) name [VALUE value]`, ESC quoting the next byte.
+fn environ_list(list: &[u8]) -> Vec<(String, String)> {
+    let mut items: Vec<(Vec<u8>, Option<Vec<u8>>)> = Vec::new();
+    let mut bytes = list.iter();
+    while let Some(&b) = bytes.next() {
+        let b = match b {
+            ENV_VAR | ENV_USERVAR => {
+                items.push((Vec::new(), None));
+                continue;
+            }
+            ENV_VALUE => {
+                if let Some(item) = items.last_mut() {
+                    item.1 = Some(Vec::new());
+                }
+                continue;
+            }
+            ENV_ESC => match bytes.next() {
+                Some(&b) => b,
+                None => break,
+            },
+            b => b,
+        };
+        if let Some((name, value)) = items.last_mut() {
+            let text = value.as_mut().unwrap_or(name);
+            if text.len() < MAX_ENV_TEXT {
+                text.push(b);
+            }
+        }
+    }
+    let printable = |t: &[u8]| t.iter().all(|b| b.is_ascii_graphic());
+    items
+        .into_iter()
+        .filter_map(|(name, value)| {
+            let value = value?;
+            let name = String::from_utf8(name).ok()?;
+            (ENV_ASKED.contains(&name.as_str()) && printable(&value) && !value.is_empty())
+                .then(|| (name, String::from_utf8_lossy(&value).into_owned()))
+        })
+        .collect()
 }
 
 impl Codec {
@@ -123,6 +188,8 @@ impl Codec {
             sb: Vec::new(),
             sb_overflow: false,
             ttype_asked: false,
+            environ_asked: false,
+            environ_answered: false,
             seen_iac: false,
         }
     }
@@ -134,7 +201,7 @@ impl Codec {
             self.us[usize::from(opt)] = Q::WantYes;
             out.extend_from_slice(&[IAC, WILL, opt]);
         }
-        for opt in [OPT_NAWS, OPT_TTYPE] {
+        for opt in [OPT_NAWS, OPT_TTYPE, OPT_NEW_ENVIRON] {
             self.him[usize::from(opt)] = Q::WantYes;
             out.extend_from_slice(&[IAC, DO, opt]);
         }
@@ -146,11 +213,17 @@ impl Codec {
         self.him[usize::from(OPT_NAWS)] == Q::Yes
     }
 
-    /// Whether the client has answered our NAWS and TTYPE requests (either way).
+    /// Whether the client has answered our NAWS, TTYPE and NEW-ENVIRON
+    /// requests (either way).
     pub fn negotiation_settled(&self) -> bool {
-        [OPT_NAWS, OPT_TTYPE]
+        [OPT_NAWS, OPT_TTYPE, OPT_NEW_ENVIRON]
             .iter()
             .all(|&o| matches!(self.him[usize::from(o)], Q::Yes | Q::No))
+    }
+
+    /// Whether the client agreed to tell its environment and has not yet.
+    pub fn environ_pending(&self) -> bool {
+        self.him[usize::from(OPT_NEW_ENVIRON)] == Q::Yes && !self.environ_answered
     }
 
     /// Decodes bytes from the client.
@@ -228,6 +301,10 @@ impl Codec {
     }
 
     fn subnegotiation(&mut self, d: &mut Decoded) {
+        if self.sb_option == OPT_NEW_ENVIRON && self.sb.first() == Some(&ENV_IS) {
+            // Answered, even if too long to read: nothing more will come.
+            self.environ_answered = true;
+        }
         if self.sb_overflow {
             return;
         }
@@ -246,6 +323,12 @@ impl Codec {
                     .map(|&b| char::from(b))
                     .collect();
                 d.events.push(Event::TermType(name));
+            }
+            (OPT_NEW_ENVIRON, [ENV_IS | ENV_INFO, list @ ..]) => {
+                let vars = environ_list(list);
+                if !vars.is_empty() {
+                    d.events.push(Event::Environ(vars));
+                }
             }
             _ => {}
         }
@@ -308,6 +391,16 @@ impl Codec {
             d.reply
                 .extend_from_slice(&[IAC, SB, OPT_TTYPE, TTYPE_SEND, IAC, SE]);
         }
+        if opt == OPT_NEW_ENVIRON && !self.environ_asked {
+            self.environ_asked = true;
+            d.reply
+                .extend_from_slice(&[IAC, SB, OPT_NEW_ENVIRON, ENV_SEND]);
+            for name in ENV_ASKED {
+                d.reply.push(ENV_USERVAR);
+                d.reply.extend_from_slice(name.as_bytes());
+            }
+            d.reply.extend_from_slice(&[IAC, SE]);
+        }
     }
 }
 
@@ -334,8 +427,16 @@ mod tests {
         // What inetutils telnet sent to our greeting, with a NAWS report.
         let mut bytes = vec![IAC, DO, OPT_ECHO, IAC, DO, OPT_SGA, IAC, WILL, OPT_NAWS];
         bytes.extend_from_slice(&[IAC, SB, OPT_NAWS, 0, 100, 0, 30, IAC, SE]);
-        bytes.extend_from_slice(&[IAC, WILL, OPT_TTYPE]);
+        bytes.extend_from_slice(&[IAC, WILL, OPT_TTYPE, IAC, WILL, OPT_NEW_ENVIRON]);
         c.decode(&bytes)
+    }
+
+    /// What we ask a client that agreed to NEW-ENVIRON.
+    fn environ_send() -> Vec<u8> {
+        let mut v = vec![IAC, SB, OPT_NEW_ENVIRON, ENV_SEND];
+        v.extend_from_slice(b"\x03LC_ALL\x03LC_MESSAGES\x03LANG");
+        v.extend_from_slice(&[IAC, SE]);
+        v
     }
 
     #[test]
@@ -344,14 +445,31 @@ mod tests {
         assert_eq!(
             c.greeting(),
             vec![
-                IAC, WILL, OPT_ECHO, IAC, WILL, OPT_SGA, IAC, DO, OPT_NAWS, IAC, DO, OPT_TTYPE
+                IAC,
+                WILL,
+                OPT_ECHO,
+                IAC,
+                WILL,
+                OPT_SGA,
+                IAC,
+                DO,
+                OPT_NAWS,
+                IAC,
+                DO,
+                OPT_TTYPE,
+                IAC,
+                DO,
+                OPT_NEW_ENVIRON
             ]
         );
         let d = client_answers(&mut c);
         assert_eq!(d.events, vec![Event::Size(100, 30)]);
-        // Confirmations are not answered; TTYPE SEND is asked once.
-        assert_eq!(d.reply, vec![IAC, SB, OPT_TTYPE, TTYPE_SEND, IAC, SE]);
-        assert!(c.naws_on() && c.negotiation_settled());
+        // Confirmations are not answered; TTYPE SEND and the environment
+        // are asked for once.
+        let mut asked = vec![IAC, SB, OPT_TTYPE, TTYPE_SEND, IAC, SE];
+        asked.extend(environ_send());
+        assert_eq!(d.reply, asked);
+        assert!(c.naws_on() && c.negotiation_settled() && c.environ_pending());
         let d = c.decode(&[
             IAC, SB, OPT_TTYPE, TTYPE_IS, b'X', b'T', b'E', b'R', b'M', IAC, SE,
         ]);
@@ -362,6 +480,70 @@ mod tests {
                 .reply
                 .is_empty()
         );
+    }
+
+    /// inetutils telnet with `environ export LANG` answers like this: the
+    /// locale it has, the ones it lacks without a value, and things not
+    /// asked for, which are not kept.
+    #[test]
+    fn the_clients_locale_comes_with_new_environ() {
+        let mut c = Codec::new();
+        c.greeting();
+        client_answers(&mut c);
+        let mut is = vec![IAC, SB, OPT_NEW_ENVIRON, ENV_IS];
+        is.extend_from_slice(b"\x03LC_ALL\x03LC_MESSAGES\x03LANG\x01de_DE.UTF-8\x00USER\x01uwe");
+        is.extend_from_slice(b"\x03LANG\x01\x1b[31m\x03LC_ALL\x01");
+        is.extend_from_slice(&[IAC, SE]);
+        let (a, b) = is.split_at(9);
+        assert!(c.decode(a).events.is_empty() && c.environ_pending());
+        let d = c.decode(b);
+        assert_eq!(
+            d.events,
+            vec![Event::Environ(vec![("LANG".into(), "de_DE.UTF-8".into())])]
+        );
+        assert!(!c.environ_pending() && d.reply.is_empty());
+        // An escaped byte is part of the value; a later INFO is read too.
+        let mut info = vec![IAC, SB, OPT_NEW_ENVIRON, ENV_INFO];
+        info.extend_from_slice(b"\x03LC_ALL\x01zh_TW.\x02UTF-8");
+        info.extend_from_slice(&[IAC, SE]);
+        assert_eq!(
+            c.decode(&info).events,
+            vec![Event::Environ(vec![(
+                "LC_ALL".into(),
+                "zh_TW.UTF-8".into()
+            )])]
+        );
+    }
+
+    /// A client that refuses NEW-ENVIRON, or answers with a list too long
+    /// to keep, is not waited for.
+    #[test]
+    fn no_environment_is_not_waited_for() {
+        let mut c = Codec::new();
+        c.greeting();
+        let d = c.decode(&[
+            IAC,
+            WONT,
+            OPT_NEW_ENVIRON,
+            IAC,
+            WONT,
+            OPT_NAWS,
+            IAC,
+            WONT,
+            OPT_TTYPE,
+        ]);
+        assert!(d.reply.is_empty() && c.negotiation_settled() && !c.environ_pending());
+        let mut c = Codec::new();
+        c.greeting();
+        assert_eq!(
+            c.decode(&[IAC, WILL, OPT_NEW_ENVIRON]).reply,
+            environ_send()
+        );
+        let mut is = vec![IAC, SB, OPT_NEW_ENVIRON, ENV_IS, ENV_USERVAR];
+        is.extend(std::iter::repeat_n(b'A', 2 * MAX_SUBNEGOTIATION));
+        is.extend_from_slice(&[IAC, SE]);
+        assert!(c.decode(&is).events.is_empty());
+        assert!(!c.environ_pending());
     }
 
     #[test]

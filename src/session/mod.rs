@@ -474,6 +474,9 @@ impl Session {
 
     /// The table (or another host) refused what this person asked at it.
     pub fn refused(&mut self, why: &crate::protocol::Refusal) -> Output {
+        if let crate::protocol::Refusal::Table(e) = why {
+            return self.table_refused(e);
+        }
         if let State::Play(p) = &mut self.state {
             p.set_notice(words::refusal(self.lang, why), true);
         }

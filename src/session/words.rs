@@ -267,7 +267,7 @@ pub fn table_error(lang: Lang, e: &crate::table::TableError, first: Colour) -> S
             "not-your-turn",
             &[("player", FluentValue::from(who.as_str()))],
         ),
-        E::CannotUndo(text) | E::Refused(text) => said(lang, text),
+        E::Refused(r) => table_refused(lang, *r),
         E::Illegal(e) => illegal(lang, e, first),
     }
 }
@@ -401,7 +401,38 @@ pub fn refusal(lang: Lang, r: &crate::protocol::Refusal) -> String {
             &[("count", FluentValue::from(*k))],
         ),
         R::ResumeOver => lang.text("refusal-resume-over"),
-        R::Said(text) => said(lang, text),
+        // A table's answer outside a game screen (the screen itself words
+        // it with its own colours: `Session::refused`; here the first
+        // player has the default colour).
+        R::Table(e) => table_error(lang, e, Colour::Red),
+        R::NoSuchLevel(game) => lang.text_with(
+            "refusal-no-such-level",
+            &[(
+                "game",
+                FluentValue::from(
+                    crate::game::GameKind::ALL
+                        .into_iter()
+                        .find(|k| k.id() == game)
+                        .map_or_else(|| crate::text::sanitize(game, 20), |k| game_name(lang, k)),
+                ),
+            )],
+        ),
+        R::InvitationsPerMinute(n) => lang.text_with(
+            "refusal-invitations-per-minute",
+            &[("count", FluentValue::from(*n))],
+        ),
+        R::HostDidNotAnswer(host) => lang.text_with(
+            "refusal-host-did-not-answer",
+            &[("host", FluentValue::from(crate::text::sanitize(host, 40)))],
+        ),
+        R::RoomHostDidNotAnswer(code) => lang.text_with(
+            "refusal-room-host-did-not-answer",
+            &[(
+                "code",
+                FluentValue::from(crate::text::sanitize_quote(code, 8)),
+            )],
+        ),
+        R::Said(text) => text.clone(),
     };
     crate::text::sanitize(&text, 200)
 }
@@ -444,48 +475,26 @@ pub fn news(lang: Lang, n: &crate::protocol::News) -> String {
     crate::text::sanitize(&text, 200)
 }
 
-/// The words of a refusal that came as the host's own words
-/// ([`crate::protocol::Refusal::Said`], a table's answer): translated
-/// where this host knows them, else as they came.
-pub fn said(lang: Lang, text: &str) -> String {
-    let known = [
-        (
-            "choose a side first: 1, 2 or 3 (see above the board)",
-            "table-choose-side-first",
-        ),
-        ("there is no side to choose now", "table-no-side-to-choose"),
-        (
-            "the stones are placed: choose the first or the second side",
-            "table-stones-placed",
-        ),
-        ("not during the swap2 opening", "table-not-during-swap2"),
-        ("your offer is waiting for an answer", "table-offer-waiting"),
-        ("answer your opponent's offer first", "table-answer-first"),
-        ("no takebacks in a rated game", "no-takebacks-rated"),
-        (
-            "you have no move to take back",
-            "table-no-move-to-take-back",
-        ),
-        (
-            "the opening's stones are not taken back",
-            "table-opening-stays",
-        ),
-        (
-            "you made an offer at this move already: play on",
-            "table-offered-already",
-        ),
-        ("there is no offer to answer", "table-no-offer"),
-        (
-            "moves are taken back only against the computer",
-            "table-undo-computer-only",
-        ),
-        ("this game is over", "table-game-over"),
-        ("the game is over", "illegal-over"),
-    ];
-    match known.iter().find(|(t, _)| *t == text) {
-        Some((_, id)) => lang.text(id),
-        None => text.to_string(),
-    }
+/// What a table will not do now, in `lang`.
+pub fn table_refused(lang: Lang, r: crate::table::Refused) -> String {
+    use crate::table::Refused as R;
+    lang.text(match r {
+        R::ChooseSideFirst => "table-choose-side-first",
+        R::NoSideToChoose => "table-no-side-to-choose",
+        R::StonesPlaced => "table-stones-placed",
+        R::DuringSwap2 => "table-not-during-swap2",
+        R::ComputerPlaysOn => "table-computer-plays-on",
+        R::TakebackWithU => "table-takeback-with-u",
+        R::OfferWaiting => "table-offer-waiting",
+        R::AnswerFirst => "table-answer-first",
+        R::NoTakebacksRated => "no-takebacks-rated",
+        R::NoMoveToTakeBack => "table-no-move-to-take-back",
+        R::OpeningStays => "table-opening-stays",
+        R::OfferedAlready => "table-offered-already",
+        R::NoOffer => "table-no-offer",
+        R::UndoComputerOnly => "table-undo-computer-only",
+        R::GameOver => "table-game-over",
+    })
 }
 
 #[cfg(test)]

@@ -19,6 +19,8 @@ pub struct TelnetClient {
     codec: Codec,
     pub closed: bool,
     ttype: Option<String>,
+    /// The variables told when the host asks (NEW-ENVIRON).
+    environ: Option<Vec<(String, String)>>,
 }
 
 pub fn naws(cols: u16, rows: u16) -> Vec<u8> {
@@ -35,12 +37,25 @@ pub fn naws(cols: u16, rows: u16) -> Vec<u8> {
 
 impl TelnetClient {
     /// Connects; with `ttype`, answers the host's offers as a real client
-    /// does (DO ECHO, DO SGA, WILL NAWS with the size, WILL TTYPE).
+    /// does (DO ECHO, DO SGA, WILL NAWS with the size, WILL TTYPE, WILL
+    /// NEW-ENVIRON, exporting no variable).
     pub async fn connect(
         addr: SocketAddr,
         ttype: Option<&str>,
         cols: u16,
         rows: u16,
+    ) -> TelnetClient {
+        Self::connect_with_environ(addr, ttype, cols, rows, &[]).await
+    }
+
+    /// Connects like [`Self::connect`], exporting `environ` (as inetutils
+    /// telnet does after `environ export LANG`).
+    pub async fn connect_with_environ(
+        addr: SocketAddr,
+        ttype: Option<&str>,
+        cols: u16,
+        rows: u16,
+        environ: &[(&str, &str)],
     ) -> TelnetClient {
         let stream = TcpStream::connect(addr).await.unwrap();
         let mut c = TelnetClient {
@@ -50,11 +65,17 @@ impl TelnetClient {
             codec: Codec::new(),
             closed: false,
             ttype: ttype.map(str::to_string),
+            environ: ttype.map(|_| {
+                environ
+                    .iter()
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .collect()
+            }),
         };
         if ttype.is_some() {
             let mut answer = vec![IAC, 253, 1, IAC, 253, 3, IAC, 251, 31];
             answer.extend(naws(cols, rows));
-            answer.extend_from_slice(&[IAC, 251, 24]);
+            answer.extend_from_slice(&[IAC, 251, 24, IAC, 251, 39]);
             c.stream.write_all(&answer).await.unwrap();
         }
         c
@@ -91,6 +112,19 @@ impl TelnetClient {
             is.extend_from_slice(t.as_bytes());
             is.extend_from_slice(&[IAC, 240]);
             self.ttype = None;
+            let _ = self.stream.write_all(&is).await;
+        }
+        let env_send = [IAC, 250, 39, 1];
+        if self.environ.is_some() && self.raw.windows(env_send.len()).any(|w| w == env_send) {
+            // IS, each variable as USERVAR name VALUE value.
+            let mut is = vec![IAC, 250, 39, 0];
+            for (name, value) in self.environ.take().unwrap() {
+                is.push(3);
+                is.extend_from_slice(name.as_bytes());
+                is.push(1);
+                is.extend_from_slice(value.as_bytes());
+            }
+            is.extend_from_slice(&[IAC, 240]);
             let _ = self.stream.write_all(&is).await;
         }
         // The codec strips the host's telnet commands from the data.

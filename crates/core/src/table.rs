@@ -254,16 +254,50 @@ impl Swap2Choice {
 }
 
 /// A move that was not accepted.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error, serde::Serialize, serde::Deserialize)]
 pub enum TableError {
     #[error("it is not your turn: {0} is to move")]
     NotYourTurn(String),
-    #[error("{0}")]
-    CannotUndo(&'static str),
-    #[error("{0}")]
-    Refused(&'static str),
+    #[error(transparent)]
+    Refused(#[from] Refused),
     #[error(transparent)]
     Illegal(#[from] IllegalMoveError),
+}
+
+/// What a table will not do now (an offer, an answer, a takeback, a
+/// swap2 choice), as data: the words are made where they are shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error, serde::Serialize, serde::Deserialize)]
+pub enum Refused {
+    #[error("choose a side first: 1, 2 or 3 (see above the board)")]
+    ChooseSideFirst,
+    #[error("there is no side to choose now")]
+    NoSideToChoose,
+    #[error("the stones are placed: choose the first or the second side")]
+    StonesPlaced,
+    #[error("not during the swap2 opening")]
+    DuringSwap2,
+    #[error("the computer plays on")]
+    ComputerPlaysOn,
+    #[error("press u to take back a move against the computer")]
+    TakebackWithU,
+    #[error("your offer is waiting for an answer")]
+    OfferWaiting,
+    #[error("answer your opponent's offer first")]
+    AnswerFirst,
+    #[error("no takebacks in a rated game")]
+    NoTakebacksRated,
+    #[error("you have no move to take back")]
+    NoMoveToTakeBack,
+    #[error("the opening's stones are not taken back")]
+    OpeningStays,
+    #[error("you made an offer at this move already: play on")]
+    OfferedAlready,
+    #[error("there is no offer to answer")]
+    NoOffer,
+    #[error("moves are taken back only against the computer")]
+    UndoComputerOnly,
+    #[error("this game is over")]
+    GameOver,
 }
 
 /// What a session needs to draw a game.
@@ -520,9 +554,7 @@ impl Table {
             return Err(TableError::NotYourTurn(self.view.seat(to_move).label()));
         }
         if self.view.swap2.is_some_and(Swap2Stage::is_choice) {
-            return Err(TableError::Refused(
-                "choose a side first: 1, 2 or 3 (see above the board)",
-            ));
+            return Err(Refused::ChooseSideFirst.into());
         }
         let p = self.view.position.play(m)?;
         self.view.declined = None;
@@ -564,7 +596,7 @@ impl Table {
             return Err(IllegalMoveError::GameOver.into());
         }
         let Some(stage) = self.view.swap2.filter(|s| s.is_choice()) else {
-            return Err(TableError::Refused("there is no side to choose now"));
+            return Err(Refused::NoSideToChoose.into());
         };
         if side != stage.actor() {
             return Err(TableError::NotYourTurn(
@@ -579,9 +611,7 @@ impl Table {
                 return Ok(false);
             }
             (_, Swap2Choice::TwoMore) => {
-                return Err(TableError::Refused(
-                    "the stones are placed: choose the first or the second side",
-                ));
+                return Err(Refused::StonesPlaced.into());
             }
             // Whoever sits at the other side's seat and wants its stones
             // changes seats.
@@ -633,43 +663,40 @@ impl Table {
             return Err(IllegalMoveError::GameOver.into());
         }
         if self.view.swap2.is_some() {
-            return Err(TableError::Refused("not during the swap2 opening"));
+            return Err(Refused::DuringSwap2.into());
         }
         if self.view.seat(side.other()).computer.is_some() {
-            return Err(TableError::Refused(match kind {
-                OfferKind::Draw => "the computer plays on",
-                OfferKind::Takeback => "press u to take back a move against the computer",
-            }));
+            return Err(match kind {
+                OfferKind::Draw => Refused::ComputerPlaysOn,
+                OfferKind::Takeback => Refused::TakebackWithU,
+            }
+            .into());
         }
         if let Some(o) = self.view.offer {
             if o.from == side {
-                return Err(TableError::Refused("your offer is waiting for an answer"));
+                return Err(Refused::OfferWaiting.into());
             }
             if o.kind == kind {
                 return self.answer(side, true).map(|_| ());
             }
-            return Err(TableError::Refused("answer your opponent's offer first"));
+            return Err(Refused::AnswerFirst.into());
         }
         if kind == OfferKind::Takeback {
             if self.view.rated {
-                return Err(TableError::Refused("no takebacks in a rated game"));
+                return Err(Refused::NoTakebacksRated.into());
             }
             if self.own_stones(side) == 0 {
-                return Err(TableError::Refused("you have no move to take back"));
+                return Err(Refused::NoMoveToTakeBack.into());
             }
             let stones = self.view.position.stones();
             let last_own = (0..stones).rev().find(|i| i % 2 == side.index());
             if last_own.is_some_and(|i| i < self.opening_stones) {
-                return Err(TableError::Refused(
-                    "the opening's stones are not taken back",
-                ));
+                return Err(Refused::OpeningStays.into());
             }
         }
         let stones = self.view.position.stones();
         if self.offered_at[side.index()] == Some(stones) {
-            return Err(TableError::Refused(
-                "you made an offer at this move already: play on",
-            ));
+            return Err(Refused::OfferedAlready.into());
         }
         self.offered_at[side.index()] = Some(stones);
         self.view.offer = Some(Offer { from: side, kind });
@@ -682,7 +709,7 @@ impl Table {
     /// Returns what was answered.
     pub fn answer(&mut self, side: Side, accept: bool) -> Result<OfferKind, TableError> {
         let Some(kind) = self.view.offer_to(side) else {
-            return Err(TableError::Refused("there is no offer to answer"));
+            return Err(Refused::NoOffer.into());
         };
         self.view.offer = None;
         if !accept {
@@ -752,9 +779,7 @@ impl Table {
     pub fn undo(&mut self, side: Side) -> Result<(), TableError> {
         let v = &mut self.view;
         if v.seat(side).computer.is_some() || v.seat(side.other()).computer.is_none() {
-            return Err(TableError::CannotUndo(
-                "moves are taken back only against the computer",
-            ));
+            return Err(Refused::UndoComputerOnly.into());
         }
         match &v.ending {
             None | Some(Ending::Draw) => {}
@@ -762,10 +787,10 @@ impl Table {
                 let w = winner.index();
                 v.score[w] = v.score[w].saturating_sub(1);
             }
-            Some(_) => return Err(TableError::CannotUndo("this game is over")),
+            Some(_) => return Err(Refused::GameOver.into()),
         }
         if self.own_stones(side) == 0 {
-            return Err(TableError::CannotUndo("you have no move to take back"));
+            return Err(Refused::NoMoveToTakeBack.into());
         }
         self.view.ending = None;
         self.view.rematch = [false; 2];
@@ -1160,7 +1185,7 @@ mod tests {
         // No takeback reaches into the opening, no offer during it.
         assert!(matches!(
             t.offer(Side::First, OfferKind::Takeback),
-            Err(TableError::Refused(m)) if m.contains("opening")
+            Err(TableError::Refused(Refused::OpeningStays))
         ));
     }
 

@@ -120,9 +120,7 @@ impl Crossing {
             Some(JoinAnswer::Yes) => return,
             Some(JoinAnswer::No(why)) => Some(why),
             None if nobody => None,
-            None => Some(Refusal::Said(format!(
-                "the host of the room {code} did not answer: try again"
-            ))),
+            None => Some(Refusal::RoomHostDidNotAnswer(code.to_string())),
         };
         if lock(&self.visits).remove(&id).is_some() {
             self.lobby.send(Command::LeftRoom { id }).await;

@@ -167,7 +167,7 @@ impl Crossing {
         let why = match answer {
             Some(JoinAnswer::Yes) => return,
             Some(JoinAnswer::No(why)) => why,
-            None => Refusal::Said(format!("{host} did not answer: try again")),
+            None => Refusal::HostDidNotAnswer(host.to_string()),
         };
         self.visit_failed(id, &inbox, why).await;
     }

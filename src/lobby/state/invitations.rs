@@ -136,9 +136,7 @@ impl LobbyState {
         if me.invited_at.len() >= INVITATIONS_PER_MINUTE {
             return refuse(
                 self,
-                crate::protocol::Refusal::Said(format!(
-                    "at most {INVITATIONS_PER_MINUTE} invitations a minute: wait a little"
-                )),
+                crate::protocol::Refusal::InvitationsPerMinute(INVITATIONS_PER_MINUTE),
             );
         }
         me.invited_at.push_back(now);

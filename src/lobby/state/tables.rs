@@ -34,11 +34,7 @@ impl LobbyState {
         let Some(level) = level.in_game(kind) else {
             self.tell(
                 id,
-                Notice::LobbyError(crate::protocol::Refusal::Said(format!(
-                    "{level} is not a level of {}: its levels are {}",
-                    kind.name(),
-                    Level::names_for(kind)
-                ))),
+                Notice::LobbyError(crate::protocol::Refusal::NoSuchLevel(kind.id().to_string())),
             );
             return;
         };
@@ -297,10 +293,7 @@ mod tests {
             effects,
             vec![error(
                 1,
-                crate::protocol::Refusal::Said(
-                    "strong is not a level of Connect Four: its levels are easy, medium, hard or perfect"
-                        .into()
-                )
+                crate::protocol::Refusal::NoSuchLevel("connect4".into())
             )]
         );
         let effects = s.handle(Command::PlayComputer {
@@ -313,10 +306,7 @@ mod tests {
             effects,
             vec![error(
                 1,
-                crate::protocol::Refusal::Said(
-                    "level 3 is not a level of Connect Four: its levels are easy, medium, hard or perfect"
-                        .into()
-                )
+                crate::protocol::Refusal::NoSuchLevel("connect4".into())
             )]
         );
         assert_eq!(s.stats().playing, 0);

@@ -26,8 +26,9 @@ impl Outcome {
     }
 }
 
-/// Why a move cannot be played here. The texts are ready to show.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+/// Why a move cannot be played here (the texts, in English, are for
+/// logs and tools; a person's words are made where they are shown).
+#[derive(Debug, Clone, PartialEq, Eq, Error, serde::Serialize, serde::Deserialize)]
 pub enum IllegalMoveError {
     #[error("the game is over")]
     GameOver,

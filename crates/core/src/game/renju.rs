@@ -58,7 +58,7 @@ pub const BLACK: Side = Side::First;
 pub const WHITE: Side = Side::Second;
 
 /// Why black may not play a point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Forbidden {
     /// The move makes two or more threes at once.
     DoubleThree,
