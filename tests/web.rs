@@ -603,9 +603,9 @@ async fn pages_speak_the_browsers_language_and_a_link_keeps_another() {
     t.shutdown().await;
 }
 
-/// A page asked for again is sent as made, from the listener: the same
-/// headers and body the router gave the first time (in each language),
-/// and each answer counted against the address's rate all the same.
+/// A page asked for again is sent as made: the same headers and body as
+/// the first time (in each language), and each answer counted against
+/// the address's rate all the same.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_sent_again_is_the_page_first_made_and_counted() {
     let (mut t, http, store) = host_with_store("requests_per_minute = 6").await;

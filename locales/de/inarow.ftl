@@ -290,6 +290,7 @@ refusal-no-such-level = diese Stufe hat der Computer bei { $game } nicht: wähle
 refusal-invitations-per-minute = höchstens { $count } Einladungen pro Minute: warte ein wenig
 refusal-host-did-not-answer = { $host } hat nicht geantwortet: versuch es noch einmal
 refusal-room-host-did-not-answer = der Server des Raums { $code } hat nicht geantwortet: versuch es noch einmal
+refusal-game-did-not-start = { $host } hat nicht geantwortet: die Partie hat nicht begonnen
 refusal-not-understood = eine Anfrage, die dieser Host nicht versteht
 refusal-shutting-down = der Host fährt herunter
 refusal-game-not-offered = dieses Spiel gibt es hier nicht
@@ -755,6 +756,7 @@ news-game-elsewhere = deine Partie geht auf einem anderen Host weiter: du wirst 
 news-not-started = die Partie auf dem anderen Host hat nicht begonnen
 news-opponent-left-early = dein Gegner ist vor Beginn der Partie gegangen
 news-host-lost = Der Host deiner Partie ist nicht zurückgekommen: sie ist leider verloren.
+news-not-delivered = { $host } hat nicht geantwortet: die Einladung ist nicht angekommen
 news-host-silent = Der Host deiner Partie antwortet nicht: suche sie...
 replay-line = { $count ->
     [3] drei in einer Reihe

@@ -291,6 +291,7 @@ refusal-no-such-level = the computer has no such level at { $game }: choose one 
 refusal-invitations-per-minute = at most { $count } invitations a minute: wait a little
 refusal-host-did-not-answer = { $host } did not answer: try again
 refusal-room-host-did-not-answer = the host of the room { $code } did not answer: try again
+refusal-game-did-not-start = { $host } did not answer: the game did not start
 refusal-not-understood = a request this host does not understand
 refusal-shutting-down = the host is shutting down
 refusal-game-not-offered = that game is not offered here
@@ -750,6 +751,7 @@ news-game-elsewhere = your game goes on at another host: taking you there
 news-not-started = the game on the other host did not start
 news-opponent-left-early = your opponent left before the game began
 news-host-lost = The host of your game did not come back: it is lost, sorry.
+news-not-delivered = { $host } did not answer: the invitation did not reach them
 news-host-silent = The host of your game is not answering: looking for it...
 replay-line = { $count ->
     [3] three in a line

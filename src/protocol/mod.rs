@@ -43,4 +43,8 @@ pub use summary::{Doing, GameSummary, Person};
 ///
 /// 3: seat commands cross as [`SeatCmd`]; refusals are typed, also those
 /// of a seat's command ([`crate::cluster::wire::ToVisitor::Rejected`]).
-pub const WIRE_VERSION: u32 = 3;
+/// 4: what a host tells a visitor crosses as data ([`News`],
+/// `ToVisitor::Told` and `Refused`), a table's refusals as
+/// [`crate::table::TableError`] ([`Refusal::Table`]), and game summaries
+/// carry their facts: every person reads them in their own language.
+pub const WIRE_VERSION: u32 = 4;

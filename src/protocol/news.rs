@@ -42,7 +42,12 @@ pub enum News {
     /// Another host would not do what this person asked (boxed).
     #[error("{0}")]
     Refused(Box<super::Refusal>),
-    /// Words made elsewhere (a host of another version).
+    /// An invitation the host of the person invited (its name) did not
+    /// take in time.
+    #[error("{0} did not answer: the invitation did not reach them")]
+    NotDelivered(String),
+    /// Words made elsewhere (a host of an older version); this version
+    /// sends none.
     #[error("{0}")]
     Said(String),
 }

@@ -108,6 +108,10 @@ pub enum Refusal {
     /// The host of the friend's room with this code did not answer.
     #[error("the host of the room {0} did not answer: try again")]
     RoomHostDidNotAnswer(String),
+    /// The host of the game (its name) did not answer in time: the game
+    /// did not start.
+    #[error("{0} did not answer: the game did not start")]
+    GameDidNotStart(String),
     /// Words made by a host of an older version, shown as they came
     /// (sanitised); this version sends none.
     #[error("{0}")]

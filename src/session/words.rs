@@ -432,6 +432,10 @@ pub fn refusal(lang: Lang, r: &crate::protocol::Refusal) -> String {
                 FluentValue::from(crate::text::sanitize_quote(code, 8)),
             )],
         ),
+        R::GameDidNotStart(host) => lang.text_with(
+            "refusal-game-did-not-start",
+            &[("host", FluentValue::from(crate::text::sanitize(host, 40)))],
+        ),
         R::Said(text) => text.clone(),
     };
     crate::text::sanitize(&text, 200)
@@ -470,6 +474,10 @@ pub fn news(lang: Lang, n: &crate::protocol::News) -> String {
         N::HostLost => lang.text("news-host-lost"),
         N::HostSilent => lang.text("news-host-silent"),
         N::Refused(why) => refusal(lang, why),
+        N::NotDelivered(host) => lang.text_with(
+            "news-not-delivered",
+            &[("host", FluentValue::from(crate::text::sanitize(host, 40)))],
+        ),
         N::Said(text) => text.clone(),
     };
     crate::text::sanitize(&text, 200)
@@ -539,5 +547,145 @@ mod tests {
         );
         // English is what the table itself says.
         assert_eq!(ending(Lang::En, &g), g.ending_text());
+    }
+
+    /// Every refusal and piece of news a host sends is worded in every
+    /// language (none left in English but words from an older host).
+    #[test]
+    fn every_refusal_and_news_is_worded_in_every_language() {
+        use crate::protocol::news::{Lapse, LapseWhy};
+        use crate::protocol::refusal::NameTaken;
+        use crate::protocol::{News, Refusal as R};
+        let n = || "Zoë".to_string();
+        let refusals = [
+            R::NotUnderstood,
+            R::ShuttingDown,
+            R::GameNotOffered,
+            R::PlayerLeft,
+            R::NoInvitations(n()),
+            R::Playing(n()),
+            R::Watching(n()),
+            R::Hosting(n()),
+            R::InvitedAlready(n()),
+            R::TooManyInvitations(3),
+            R::ManyInvitationsWaiting(n()),
+            R::InvitationClosed,
+            R::NoLongerFree(n()),
+            R::HasLeft(n()),
+            R::FriendLeft,
+            R::GameEnded,
+            R::Private,
+            R::YouLeft,
+            R::AtAnotherTable,
+            R::NoSeat,
+            R::RoomPlaying("K7Q2PX".into()),
+            R::NoSuchRoom("K7Q2PX".into()),
+            R::CannotRun,
+            R::GameMoved,
+            R::HostNotAnswering,
+            R::OwnRoom,
+            R::YouPlayThere,
+            R::InviteYourself,
+            R::NameReserved,
+            R::NameTaken(Box::new(NameTaken {
+                asked: n(),
+                given: "Zoë2".into(),
+            })),
+            R::FullOfWatchers(50),
+            R::ResumeOver,
+            R::ClaimEarly,
+            R::Table(Box::new(crate::table::Refused::ComputerPlaysOn.into())),
+            R::NoSuchLevel("gomoku".into()),
+            R::InvitationsPerMinute(10),
+            R::HostDidNotAnswer("host-b".into()),
+            R::RoomHostDidNotAnswer("K7Q2PX".into()),
+            R::GameDidNotStart("host-b".into()),
+        ];
+        // A new refusal fails to compile here until it is in the list.
+        for r in &refusals {
+            match r {
+                R::NotUnderstood
+                | R::ShuttingDown
+                | R::GameNotOffered
+                | R::PlayerLeft
+                | R::NoInvitations(_)
+                | R::Playing(_)
+                | R::Watching(_)
+                | R::Hosting(_)
+                | R::InvitedAlready(_)
+                | R::TooManyInvitations(_)
+                | R::ManyInvitationsWaiting(_)
+                | R::InvitationClosed
+                | R::NoLongerFree(_)
+                | R::HasLeft(_)
+                | R::FriendLeft
+                | R::GameEnded
+                | R::Private
+                | R::YouLeft
+                | R::AtAnotherTable
+                | R::NoSeat
+                | R::RoomPlaying(_)
+                | R::NoSuchRoom(_)
+                | R::CannotRun
+                | R::GameMoved
+                | R::HostNotAnswering
+                | R::OwnRoom
+                | R::YouPlayThere
+                | R::InviteYourself
+                | R::NameReserved
+                | R::NameTaken(_)
+                | R::FullOfWatchers(_)
+                | R::ResumeOver
+                | R::ClaimEarly
+                | R::Table(_)
+                | R::NoSuchLevel(_)
+                | R::InvitationsPerMinute(_)
+                | R::HostDidNotAnswer(_)
+                | R::RoomHostDidNotAnswer(_)
+                | R::GameDidNotStart(_) => {}
+                R::Said(_) => unreachable!("not in the list"),
+            }
+        }
+        let news = [
+            News::InvitationSent(n()),
+            News::NotAnswered(n()),
+            News::Declined(n()),
+            News::Lapsed(Box::new(Lapse {
+                name: n(),
+                why: LapseWhy::Left,
+            })),
+            News::GameElsewhere,
+            News::NotStarted,
+            News::OpponentLeftEarly,
+            News::HostLost,
+            News::HostSilent,
+            News::Refused(Box::new(R::GameEnded)),
+            News::NotDelivered("host-b".into()),
+        ];
+        let texts = refusals
+            .iter()
+            .map(|r| (format!("{r:?}"), Lang::ALL.map(|l| refusal(l, r))))
+            .chain(
+                news.iter()
+                    .map(|x| (format!("{x:?}"), Lang::ALL.map(|l| super::news(l, x)))),
+            );
+        for (what, [en, de, zh]) in texts {
+            for t in [&en, &de, &zh] {
+                assert!(
+                    !t.is_empty() && !t.contains('{') && !t.contains("Unknown"),
+                    "{what}: {t}"
+                );
+            }
+            assert_ne!(en, de, "{what} in German");
+            assert_ne!(en, zh, "{what} in Chinese");
+        }
+        assert_eq!(
+            refusal(Lang::De, &refusals[33]),
+            "der Computer spielt weiter"
+        );
+        assert_eq!(
+            refusal(Lang::ZhTw, &refusals[34]),
+            "電腦在五子棋沒有這個難度：請從清單中選擇"
+        );
     }
 }

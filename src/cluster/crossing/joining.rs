@@ -177,9 +177,7 @@ impl Crossing {
             Ok(body) => match self.ask(&host, "invite", body).await {
                 Some(JoinAnswer::Yes) => return,
                 Some(JoinAnswer::No(why)) => crate::protocol::News::Refused(Box::new(why)),
-                None => crate::protocol::News::Said(format!(
-                    "{host} did not answer: the invitation did not reach them"
-                )),
+                None => crate::protocol::News::NotDelivered(host.clone()),
             },
             Err(_) => return,
         };
@@ -279,9 +277,9 @@ impl Crossing {
             Ok(body) => match self.ask(&host, "join", body).await {
                 Some(JoinAnswer::Yes) => return,
                 Some(JoinAnswer::No(why)) => why,
-                None => Refusal::Said(format!("{host} did not answer: the game did not start")),
+                None => Refusal::GameDidNotStart(host.clone()),
             },
-            Err(_) => Refusal::Said("the game did not start".into()),
+            Err(_) => Refusal::GameDidNotStart(host.clone()),
         };
         self.visit_failed(id, &inbox, why).await;
     }

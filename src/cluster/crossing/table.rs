@@ -52,8 +52,9 @@ impl Crossing {
         let link = match tokio::time::timeout(ASK_TIMEOUT, inbox.recv()).await {
             Ok(Some(ToSession::Watching(link))) => link,
             Ok(Some(ToSession::LobbyError(why))) => return JoinAnswer::No(*why),
-            Ok(Some(ToSession::Told(why))) => {
-                return JoinAnswer::No(Refusal::Said(why.to_string()));
+            // The game went to another host meanwhile.
+            Ok(Some(ToSession::Told(news))) if *news == crate::protocol::News::GameElsewhere => {
+                return JoinAnswer::No(Refusal::GameMoved);
             }
             _ => return JoinAnswer::No(Refusal::GameEnded),
         };

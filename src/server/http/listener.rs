@@ -158,18 +158,10 @@ fn lock(r: &Mutex<Registry>) -> std::sync::MutexGuard<'_, Registry> {
     r.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Answers a request before the router, from the request and the
-/// client's address, when it can (`None`: the router answers).
-pub type Shortcut = Arc<
-    dyn Fn(&hyper::Request<Incoming>, IpAddr) -> Option<axum::response::Response> + Send + Sync,
->;
-
-/// Accepts and serves connections with `app` until `stop` is cancelled;
-/// a request `shortcut` answers goes no further.
+/// Accepts and serves connections with `app` until `stop` is cancelled.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Router,
-    shortcut: Option<Shortcut>,
     bounds: Bounds,
     stop: CancellationToken,
 ) {
@@ -197,29 +189,18 @@ pub async fn serve(
             id,
         };
         let app = app.clone();
-        let shortcut = shortcut.clone();
         let stop = stop.clone();
         let lifetime_busy = Arc::clone(&busy);
         tokio::spawn(async move {
             let _leave = leave;
             let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-                let made = shortcut.as_ref().and_then(|s| s(&req, addr.ip()));
                 busy.fetch_add(1, Ordering::AcqRel);
                 let busy = Busy(Arc::clone(&busy));
-                // Made already (`Err`: nothing left to do), or routed.
-                let answer = match made {
-                    Some(res) => Err(res),
-                    None => {
-                        req.extensions_mut().insert(Peer(addr));
-                        req.extensions_mut().insert(Connection(Arc::clone(&busy.0)));
-                        Ok(app.clone().oneshot(req))
-                    }
-                };
+                req.extensions_mut().insert(Peer(addr));
+                req.extensions_mut().insert(Connection(Arc::clone(&busy.0)));
+                let answer = app.clone().oneshot(req);
                 async move {
-                    let res = match answer {
-                        Err(made) => Ok(made),
-                        Ok(routed) => routed.await,
-                    };
+                    let res = answer.await;
                     drop(busy);
                     res
                 }

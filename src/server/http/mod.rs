@@ -31,15 +31,13 @@ pub async fn serve(ctx: Arc<Ctx>, listener: tokio::net::TcpListener, stop: Cance
         max_per_address: http.max_connections_per_address,
         header_timeout: http.header_timeout,
     };
-    let (pages, shortcut) = pages::routes(Arc::clone(&ctx));
     let app = Router::new()
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
-        .with_state(ctx)
-        .merge(pages);
-    let shortcut: listener::Shortcut = Arc::new(move |req, ip| shortcut.answer(req, ip));
-    listener::serve(listener, app, Some(shortcut), bounds, stop).await;
+        .with_state(Arc::clone(&ctx))
+        .merge(pages::routes(ctx));
+    listener::serve(listener, app, bounds, stop).await;
 }
 
 /// 200 while the host takes players; 503 with the reason otherwise.

@@ -34,9 +34,8 @@ const RATE_ADDRESSES: usize = 10_000;
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
                    connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// The pages' router (state: the host's context), and the shortcut that
-/// sends the pages it has made from the listener ([`Shortcut`]).
-pub fn routes(ctx: Arc<Ctx>) -> (Router, Shortcut) {
+/// The pages' router (state: the host's context).
+pub fn routes(ctx: Arc<Ctx>) -> Router {
     let http = &ctx.config.http;
     // Cluster mode: games on other hosts are followed as their watchers
     // on this host follow them.
@@ -65,13 +64,7 @@ pub fn routes(ctx: Arc<Ctx>) -> (Router, Shortcut) {
         per_minute.max(1),
         RATE_ADDRESSES,
     )));
-    let made = Arc::new(Made::default());
-    let shortcut = Shortcut {
-        made: Arc::clone(&made),
-        limiter: Arc::clone(&limiter),
-        default: ctx.config.lobby.default_language,
-    };
-    let router = Router::new()
+    Router::new()
         .route("/", get(home))
         .route("/leaderboard/{game}", get(leaderboard))
         .route("/@/{name}", get(profile))
@@ -103,61 +96,8 @@ pub fn routes(ctx: Arc<Ctx>) -> (Router, Shortcut) {
         ))
         .layer(axum::Extension(live))
         .layer(axum::Extension(Arc::new(Refutations::default())))
-        .layer(axum::Extension(made))
-        .with_state(ctx);
-    (router, shortcut)
-}
-
-/// A page made lately, sent straight from the listener: the same answer
-/// the router would give (headers, body, the request counted against the
-/// address's rate), without its routing and middleware, which cost about
-/// a third of a made page's time under load. Only for the pages kept as
-/// made (a game, a profile) asked for plainly: anything else, a page not
-/// kept, a name to be percent-decoded, a language link (which sets a
-/// cookie) or an address over its rate goes through the router.
-pub struct Shortcut {
-    made: Arc<Made>,
-    limiter: Limiter,
-    default: Lang,
-}
-
-impl Shortcut {
-    /// The answer, if the page is kept and fresh.
-    pub fn answer<B>(&self, req: &axum::http::Request<B>, peer: IpAddr) -> Option<Response> {
-        if req.method() != axum::http::Method::GET {
-            return None;
-        }
-        let path = req.uri().path();
-        let (key, fresh) = if let Some(id) = path.strip_prefix("/g/") {
-            if id.contains(['.', '/', '%']) {
-                return None;
-            }
-            ((id, move_asked(req.uri())), GAME_PAGE_FRESH)
-        } else if let Some(name) = path.strip_prefix("/@/") {
-            if name.contains(['/', '%']) {
-                return None;
-            }
-            ((name, None), PROFILE_FRESH)
-        } else {
-            return None;
-        };
-        let (asked, lang) = chosen_language(req, self.default);
-        if asked.is_some() {
-            return None;
-        }
-        let key = if fresh == GAME_PAGE_FRESH {
-            game_key(lang, &dashed(key.0), key.1)
-        } else {
-            profile_key(lang, key.0)
-        };
-        let html = self.made.fresh(&key, fresh)?;
-        let mut limiter = self.limiter.lock().unwrap_or_else(|e| e.into_inner());
-        limiter.try_take(&peer, std::time::Instant::now()).ok()?;
-        drop(limiter);
-        let mut res = page(StatusCode::OK, html);
-        language_headers(res.headers_mut(), lang, None);
-        Some(res)
-    }
+        .layer(axum::Extension(Arc::new(Made::default())))
+        .with_state(ctx)
 }
 
 /// What a kept game page is kept by.
@@ -180,7 +120,7 @@ pub struct PageLang(pub Lang);
 const LANG_COOKIE: &str = "lang";
 
 /// The language `?lang=` asks for, and the page's language.
-fn chosen_language<B>(req: &axum::http::Request<B>, default: Lang) -> (Option<Lang>, Lang) {
+fn chosen_language(req: &Request, default: Lang) -> (Option<Lang>, Lang) {
     let asked = req.uri().query().and_then(|q| {
         q.split('&')
             .find_map(|kv| kv.strip_prefix("lang="))
@@ -778,82 +718,4 @@ async fn daily_puzzle(
     res.headers_mut()
         .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     res
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn shortcut(per_minute: u32) -> Shortcut {
-        Shortcut {
-            made: Arc::new(Made::default()),
-            limiter: Arc::new(Mutex::new(crate::limit::Keyed::new(
-                crate::limit::Rate::per_minute(per_minute),
-                per_minute,
-                4,
-            ))),
-            default: Lang::En,
-        }
-    }
-
-    fn get(path: &str, headers: &[(&str, &str)]) -> axum::http::Request<()> {
-        let mut req = axum::http::Request::get(path);
-        for (k, v) in headers {
-            req = req.header(*k, *v);
-        }
-        req.body(()).unwrap()
-    }
-
-    const ID: &str = "0a1b2c3d-0000-4000-8000-000000000000";
-
-    /// Kept pages are answered from the listener with the pages' headers,
-    /// in the language asked, counted; the rest is left to the router.
-    #[test]
-    fn the_shortcut_answers_kept_pages_only() {
-        let s = shortcut(3);
-        let me: IpAddr = "10.0.0.1".parse().unwrap();
-        let game = format!("/g/{ID}");
-        assert!(s.answer(&get(&game, &[]), me).is_none(), "nothing kept yet");
-        s.made
-            .keep(game_key(Lang::De, ID, None), "<p>Partie".into());
-        s.made
-            .keep(game_key(Lang::En, ID, Some(3)), "<p>move 3".into());
-        s.made.keep(profile_key(Lang::ZhTw, "Ann"), "<p>Ann".into());
-        let res = s
-            .answer(&get(&game, &[("accept-language", "de")]), me)
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::OK);
-        let h = res.headers();
-        assert_eq!(h[CONTENT_TYPE], "text/html; charset=utf-8");
-        assert_eq!(h[axum::http::header::CONTENT_LANGUAGE], "de");
-        assert_eq!(h[axum::http::header::VARY], "Accept-Language, Cookie");
-        assert_eq!(h["content-security-policy"], CSP);
-        assert!(!h.contains_key(axum::http::header::SET_COOKIE));
-        // The short id an end screen shows, a position, a cookie.
-        let short = format!("/g/{}?move=3", ID.replace('-', ""));
-        assert!(s.answer(&get(&short, &[]), me).is_some());
-        let zh = [("cookie", "lang=zh-TW")];
-        assert!(s.answer(&get("/@/Ann", &zh), me).is_some());
-        // Three a minute: the fourth is the router's (to answer 429).
-        assert!(
-            s.answer(&get(&game, &[("accept-language", "de")]), me)
-                .is_none()
-        );
-        let other: IpAddr = "10.0.0.2".parse().unwrap();
-        assert!(s.answer(&get("/@/Ann", &zh), other).is_some());
-        // Not kept in English; a language link sets a cookie; a name to
-        // decode; another form of the game; another method.
-        for req in [
-            get(&game, &[]),
-            get(&format!("{game}?lang=de"), &[]),
-            get("/@/%41nn", &zh),
-            get(&format!("{game}.json"), &[("accept-language", "de")]),
-            axum::http::Request::post(&game)
-                .header("accept-language", "de")
-                .body(())
-                .unwrap(),
-        ] {
-            assert!(s.answer(&req, other).is_none(), "{}", req.uri());
-        }
-    }
 }
