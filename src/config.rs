@@ -147,7 +147,7 @@ struct RawLobby {
     claim_after_secs: u64,
     reconnect_grace_secs: u64,
     max_spectators: u64,
-    motd: String,
+    motd: Option<String>,
     public_address: String,
     default_language: String,
 }
@@ -283,9 +283,7 @@ impl Default for RawLobby {
             claim_after_secs: 120,
             reconnect_grace_secs: 60,
             max_spectators: 200,
-            motd:
-                "Welcome to inarow: Connect Four, Gomoku and Renju, against people or the computer."
-                    .into(),
+            motd: None,
             public_address: String::new(),
             default_language: "en".into(),
         }
@@ -380,8 +378,9 @@ pub struct LobbyConfig {
     pub reconnect_grace: Duration,
     /// Most people watching one game.
     pub max_spectators: usize,
-    /// Message of the day, sanitised.
-    pub motd: String,
+    /// Message of the day, sanitised (`""`: none); `None`: the built-in
+    /// welcome, in each reader's language.
+    pub motd: Option<String>,
     /// The address people reach this host at (`play.example.org`, with
     /// `:PORT` when not 22), for instructions; `None`: not configured.
     pub public_address: Option<String>,
@@ -665,7 +664,11 @@ fn validate(raw: RawConfig) -> Result<Config, ConfigError> {
             as u32,
         max_line_length: count("limits.max_line_length", l.max_line_length, 8, 4096)?,
     };
-    let motd = crate::text::sanitize(&raw.lobby.motd, 200);
+    let motd = raw
+        .lobby
+        .motd
+        .as_deref()
+        .map(|m| crate::text::sanitize(m, 200));
     let public_address = match raw.lobby.public_address.trim() {
         "" => None,
         a if a.len() <= 255

@@ -208,7 +208,12 @@ fn every_game_is_named_in_the_descriptions() {
     let help = crate::util::inarow().arg("--help").output().unwrap();
     let help = String::from_utf8_lossy(&help.stdout).to_string();
     let example = std::fs::read_to_string(root.join("config/inarow.toml")).unwrap();
-    let example = inarow::config::Config::parse(&example, "example").unwrap();
+    inarow::config::Config::parse(&example, "example").unwrap();
+    let example_motd = example
+        .lines()
+        .find(|l| l.contains("motd = "))
+        .unwrap()
+        .to_string();
     let places = [
         ("README", first_paragraph),
         (
@@ -216,8 +221,11 @@ fn every_game_is_named_in_the_descriptions() {
             env!("CARGO_PKG_DESCRIPTION").to_string(),
         ),
         ("inarow --help", help),
-        ("default motd", inarow::config::Config::default().lobby.motd),
-        ("example config motd", example.lobby.motd),
+        (
+            "the built-in welcome",
+            inarow::lang::Lang::En.text("lobby-welcome"),
+        ),
+        ("example config motd", example_motd),
     ];
     for kind in inarow::game::GameKind::ALL {
         for (place, text) in &places {

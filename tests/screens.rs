@@ -27,7 +27,7 @@ struct Remote {
 fn options(motd: &str, ask_name: bool) -> RemoteOptions {
     RemoteOptions {
         name: "Guest0042".into(),
-        motd: motd.into(),
+        motd: Some(motd.into()),
         games: vec![Rules::connect_four(), Rules::gomoku()],
         match_wait: Duration::from_secs(30),
         join_hint: "ssh -p 2222 CODE@play.example.org".into(),

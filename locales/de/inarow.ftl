@@ -19,6 +19,7 @@ player-computer-name = Computer ({ $level })
 
 ## Das Spielmenü der Lobby
 
+lobby-welcome = Willkommen bei inarow: Vier Gewinnt, Gomoku und Renju, gegen Menschen oder den Computer.
 lobby-choose-game = Wähle ein Spiel:
 lobby-connect4-detail = { $width }x{ $height }, vier in einer Reihe, Steine fallen
 lobby-gomoku-detail = { $width }x{ $height }, fünf gewinnen
@@ -145,7 +146,7 @@ title-watching = { $count ->
    *[other] { $count } schauen zu
 }
 title-round = Runde { $round }   Stand { $first } : { $second }
-players-you = (du)
+players-you = {" "}(du)
 players-vs = gegen
 points-how-to-read = (x|y): Spalte und Reihe, ab 0 von unten links gezählt
 status-your-choice = { $name }: deine Wahl (siehe über dem Brett)

@@ -23,6 +23,7 @@ player-computer-name = Computer ({ $level })
 
 ## The lobby's game menu
 
+lobby-welcome = Welcome to inarow: Connect Four, Gomoku and Renju, against people or the computer.
 lobby-choose-game = Choose a game:
 lobby-connect4-detail = { $width }x{ $height }, four in a line, stones drop
 lobby-gomoku-detail = { $width }x{ $height }, five in a row
@@ -146,7 +147,7 @@ level-gomoku-8 = threat search, hard to beat
 title-rated = rated
 title-watching = { $count } watching
 title-round = round { $round }   score { $first } : { $second }
-players-you = (you)
+players-you = {" "}(you)
 players-vs = vs
 points-how-to-read = (x|y): column and row, counted from 0 at the bottom left
 status-your-choice = { $name }: your choice (see above the board)

@@ -19,6 +19,7 @@ player-computer-name = 電腦（{ $level }）
 
 ## 大廳的遊戲選單
 
+lobby-welcome = 歡迎來到 inarow：四子棋、五子棋和連珠，可以和人對戰，也可以和電腦對弈。
 lobby-choose-game = 選擇遊戲：
 lobby-connect4-detail = { $width }x{ $height }，四子連線，棋子落下
 lobby-gomoku-detail = { $width }x{ $height }，五子連線

@@ -25,7 +25,8 @@ pub use super::words::game_name;
 pub struct RemoteOptions {
     /// Display name to start with (already sanitised and unique).
     pub name: String,
-    pub motd: String,
+    /// The host's message of the day (`None`: the built-in welcome).
+    pub motd: Option<String>,
     /// Games on offer, in menu order.
     pub games: Vec<Rules>,
     pub match_wait: Duration,
@@ -51,7 +52,7 @@ impl RemoteOptions {
     pub(crate) fn for_tests(name: &str) -> RemoteOptions {
         RemoteOptions {
             name: name.into(),
-            motd: String::new(),
+            motd: Some(String::new()),
             games: vec![Rules::connect_four()],
             match_wait: Duration::from_secs(30),
             join_hint: "ssh CODE@host".into(),
@@ -739,7 +740,11 @@ impl LobbyScreen {
         }
         // The message of the day, wrapped to fit narrow terminals.
         f.blank();
-        for line in text::wrap(&opts.motd, TEXT_WIDTH) {
+        let motd = opts
+            .motd
+            .clone()
+            .unwrap_or_else(|| lang.text("lobby-welcome"));
+        for line in text::wrap(&motd, TEXT_WIDTH) {
             f.push(Line::styled(format!(" {line}"), Style::PLAIN.dim()));
         }
         // The error's row, blank without one, sets the message of the day

@@ -290,7 +290,7 @@ impl PeopleScreen {
         for p in rows.iter().skip(start).take(PAGE) {
             let mut who = text::sanitize(&p.name, text::MAX_NAME_WIDTH);
             if p.me {
-                who.push_str(&format!(" {}", lang.text("players-you")));
+                who.push_str(&lang.text("players-you"));
             }
             let mut row = padded(&who, 22);
             for kind in &kinds {

@@ -30,7 +30,8 @@ pub const LIVE_JS: &str = include_str!("live.js");
 pub struct Home<'a> {
     /// The host's name: its public address, or "inarow".
     pub name: &'a str,
-    pub motd: &'a str,
+    /// The message of the day (`None`: the built-in welcome).
+    pub motd: Option<&'a str>,
     /// `ssh play@ADDRESS`, when the address is configured.
     pub connect: Option<String>,
     pub online: usize,
@@ -123,7 +124,8 @@ pub fn home(lang: Lang, h: &Home) -> String {
         h.name,
         html! {
             h1 { (h.name) }
-            @if !h.motd.is_empty() { p.motd { (h.motd) } }
+            @let motd = h.motd.map_or_else(|| t("lobby-welcome"), str::to_string);
+            @if !motd.is_empty() { p.motd { (motd) } }
             @if let Some(c) = &h.connect {
                 p { (t("web-play-in-terminal")) " " code { (c) } }
             }

@@ -288,7 +288,7 @@ async fn home(
     let connect = connect_command(&ctx);
     let home = crate::web::Home {
         name,
-        motd: &lobby.motd,
+        motd: lobby.motd.as_deref(),
         connect,
         online: stats.online,
         playing: stats.playing,

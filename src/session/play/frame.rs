@@ -111,7 +111,7 @@ impl PlayScreen {
                 players.push(format!(" {r}"), Style::PLAIN.dim());
             }
             if self.mine[side.index()] && self.mine != [true, true] {
-                players.push(format!(" {}", self.t("players-you")), Style::PLAIN.dim());
+                players.push(self.t("players-you"), Style::PLAIN.dim());
             }
             if side == Side::First {
                 players.push(format!("   {}", self.t("players-vs")), Style::PLAIN.dim());
