@@ -26,6 +26,8 @@ fn the_lobby_speaks_the_language_the_ssh_client_sends() {
     assert!(s.contains("Vier Gewinnt"), "{s}");
     assert!(s.contains("vier in einer Reihe, Steine fallen"), "{s}");
     assert!(s.contains("Beenden"), "{s}");
+    // The built-in welcome (no `lobby.motd` set) too.
+    assert!(s.contains("Willkommen bei inarow"), "{s}");
     tmux.keys(&["1"]);
     let s = tmux.wait_for("Schnelles Spiel");
     assert!(s.contains("Gegen den Computer"), "{s}");

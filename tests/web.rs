@@ -553,6 +553,7 @@ async fn pages_speak_the_browsers_language_and_a_link_keeps_another() {
     assert!(page.contains("<html lang=\"de\""), "{page}");
     assert!(page.contains("Laufende Partien"), "{page}");
     assert!(page.contains("Bestenliste Vier Gewinnt"), "{page}");
+    assert!(page.contains("Willkommen bei inarow"), "{page}");
     assert_eq!(header(&head, "content-language"), Some("de"), "{head}");
     assert!(
         header(&head, "vary").is_some_and(|v| v.contains("Accept-Language")),
