@@ -219,6 +219,25 @@ fn the_lobby_fits_a_60x24_terminal_with_a_long_message_of_the_day() {
 /// the smallest size: nothing spills past 60 columns (Chinese characters
 /// take two), nothing asks for a bigger terminal, and each language's own
 /// words are there whole.
+/// The day's puzzle in the lobby is worded when drawn: `L` switches it
+/// with the rest of the screen.
+#[test]
+fn the_days_puzzle_in_the_lobby_follows_the_language_chosen() {
+    let mut r = Remote::new(80, 24);
+    let out = r
+        .session
+        .set_daily(Some(inarow::session::words::DailyWords {
+            kind: Some(GameKind::ConnectFour),
+            win: Some(Some(2)),
+        }));
+    r.apply(out);
+    r.shows("Connect Four, win in 2");
+    r.send(b"L");
+    r.shows("Vier Gewinnt, Gewinn in 2");
+    r.send(b"L");
+    r.shows("四子棋：2 步勝");
+}
+
 #[test]
 fn the_lobby_and_a_won_game_fit_60x24_in_every_language() {
     use inarow::lang::Lang;

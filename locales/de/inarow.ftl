@@ -775,6 +775,7 @@ welcome-linked = Dieser Schlüssel gehört jetzt zu { $name }.
 welcome-link-unknown = Verknüpfungscode { $code }: unbekannt oder schon benutzt.
 welcome-link-expired = Verknüpfungscode { $code }: der Code ist abgelaufen.
 welcome-link-key-taken = Verknüpfungscode { $code }: dieser Schlüssel gehört schon zu einem anderen Konto.
+daily-puzzle = { $game }, { $task }
 daily-hold = der einzige Zug
 daily-win-in = Gewinn in { $count }
 daily-win = finde den Gewinn

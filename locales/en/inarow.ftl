@@ -770,6 +770,7 @@ welcome-linked = This key is now linked to { $name }.
 welcome-link-unknown = Link code { $code }: unknown or already used link code.
 welcome-link-expired = Link code { $code }: the link code has expired.
 welcome-link-key-taken = Link code { $code }: this key already belongs to another account.
+daily-puzzle = { $game }, { $task }
 daily-hold = the only move
 daily-win-in = win in { $count }
 daily-win = find the win

@@ -727,6 +727,7 @@ welcome-linked = 這把金鑰已連結到 { $name }。
 welcome-link-unknown = 連結碼 { $code }：不存在或已使用過。
 welcome-link-expired = 連結碼 { $code }：已過期。
 welcome-link-key-taken = 連結碼 { $code }：這把金鑰已屬於其他帳號。
+daily-puzzle = { $game }：{ $task }
 daily-hold = 唯一的一手
 daily-win-in = { $count } 步勝
 daily-win = 找出勝著

@@ -4,6 +4,7 @@
 //! names, and renames through the store. A store that cannot be reached
 //! does not stop anyone playing: the person plays as a guest meanwhile.
 
+use crate::lang::Value;
 use crate::lobby::naming::{guest_name, suggested_name};
 use crate::lobby::state::{Player, rating_index};
 use crate::metrics::dropped::STORE_WRITE;
@@ -12,6 +13,10 @@ use crate::store::{
     now_ms,
 };
 use crate::term::board::Theme;
+
+/// A message id and its arguments: words the session makes in its
+/// person's language.
+pub type Words = (&'static str, Vec<(&'static str, Value<'static>)>);
 
 /// How a login went.
 pub enum Login {
@@ -53,18 +58,19 @@ pub enum WelcomeNotice {
 
 impl WelcomeNotice {
     /// The message id and its arguments.
-    pub fn words(&self) -> (&'static str, Vec<(&'static str, String)>) {
+    pub fn words(&self) -> Words {
+        let text = |s: &String| Value::from(s.clone());
         match self {
             WelcomeNotice::StoreDown => ("welcome-store-down", vec![]),
-            WelcomeNotice::Linked(name) => ("welcome-linked", vec![("name", name.clone())]),
+            WelcomeNotice::Linked(name) => ("welcome-linked", vec![("name", text(name))]),
             WelcomeNotice::LinkUnknown(code) => {
-                ("welcome-link-unknown", vec![("code", code.clone())])
+                ("welcome-link-unknown", vec![("code", text(code))])
             }
             WelcomeNotice::LinkExpired(code) => {
-                ("welcome-link-expired", vec![("code", code.clone())])
+                ("welcome-link-expired", vec![("code", text(code))])
             }
             WelcomeNotice::LinkKeyTaken(code) => {
-                ("welcome-link-key-taken", vec![("code", code.clone())])
+                ("welcome-link-key-taken", vec![("code", text(code))])
             }
         }
     }
@@ -338,19 +344,19 @@ pub enum NameRefused {
 
 impl NameRefused {
     /// The message id and arguments of the words for `name`.
-    pub fn words(&self, name: &str) -> (&'static str, Vec<(&'static str, String)>) {
-        let n = ("name", name.to_string());
+    pub fn words(&self, name: &str) -> Words {
+        let n = ("name", Value::from(name.to_string()));
         match self {
             NameRefused::Taken => ("name-owned", vec![n]),
-            NameRefused::TooSoon(s) => ("name-too-soon", vec![("seconds", s.to_string())]),
+            NameRefused::TooSoon(s) => ("name-too-soon", vec![("seconds", Value::from(*s))]),
             NameRefused::Invalid(why) => match why {
                 NameProblem::Empty => ("name-invalid-empty", vec![]),
                 NameProblem::Unshowable => ("name-invalid-unshowable", vec![]),
                 NameProblem::TooLong { columns } => (
                     "name-invalid-too-long",
                     vec![
-                        ("columns", columns.to_string()),
-                        ("max", crate::text::MAX_NAME_WIDTH.to_string()),
+                        ("columns", Value::from(*columns)),
+                        ("max", Value::from(crate::text::MAX_NAME_WIDTH)),
                     ],
                 ),
                 NameProblem::Spaces => ("name-invalid-spaces", vec![]),
@@ -417,8 +423,6 @@ mod tests {
         ];
         for why in &all {
             let (id, args) = why.words("Zoë");
-            let args: Vec<(&'static str, crate::lang::Value)> =
-                args.iter().map(|(k, v)| (*k, v.clone().into())).collect();
             let texts: Vec<String> = Lang::ALL.iter().map(|l| l.text_with(id, &args)).collect();
             for (lang, text) in Lang::ALL.iter().zip(&texts) {
                 assert!(
@@ -426,13 +430,12 @@ mod tests {
                     "{lang:?} {id}: {text}"
                 );
                 for (_, v) in &args {
-                    let crate::lang::Value::String(v) = v else {
-                        continue;
+                    let v = match v {
+                        Value::String(s) => s.to_string(),
+                        Value::Number(n) => n.value.to_string(),
+                        _ => continue,
                     };
-                    assert!(
-                        text.contains(v.as_ref()),
-                        "{lang:?} {id} without {v}: {text}"
-                    );
+                    assert!(text.contains(&v), "{lang:?} {id} without {v}: {text}");
                 }
             }
             assert_ne!(texts[0], texts[1], "{id} is English in German");

@@ -372,15 +372,10 @@ pub async fn run(
     let out = conn.session.open();
     conn.emit(out).await;
     let daily = Box::pin(conn.ctx.daily.get(&conn.ctx.store)).await;
-    let lang = conn.session.lang();
-    let out = conn
-        .session
-        .set_daily(daily.map(|(_, words)| words.words(lang)));
+    let out = conn.session.set_daily(daily.map(|(_, words)| words));
     conn.emit(out).await;
     if let Some(notice) = welcome.notice {
         let (id, args) = notice.words();
-        let args: Vec<(&'static str, crate::lang::Value)> =
-            args.into_iter().map(|(k, v)| (k, v.into())).collect();
         let notice = conn.session.words(id, &args);
         let out = conn.session.lobby_error(&notice);
         conn.emit(out).await;
@@ -851,10 +846,7 @@ impl Conn {
                 let found = Box::pin(find).await;
                 let mut out = self.session.show_puzzle(found);
                 let daily = Box::pin(ctx.daily.get(&ctx.store)).await;
-                let lang = self.session.lang();
-                let more = self
-                    .session
-                    .set_daily(daily.map(|(_, words)| words.words(lang)));
+                let more = self.session.set_daily(daily.map(|(_, words)| words));
                 out.bytes.extend(more.bytes);
                 return self.emit(out).await;
             }
@@ -941,8 +933,6 @@ impl Conn {
                 match Box::pin(check).await {
                     Some(why) => {
                         let (id, args) = why.words(&name);
-                        let args: Vec<(&'static str, crate::lang::Value)> =
-                            args.into_iter().map(|(k, v)| (k, v.into())).collect();
                         let text = self.session.words(id, &args);
                         let out = self.session.lobby_error(&text);
                         return self.emit(out).await;

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::analyst::Analyst;
 use crate::session::puzzle::{PuzzleAsk, PuzzleAttempt, PuzzleOutcome, PuzzleView, Task};
+use crate::session::words::DailyWords;
 use crate::store::{Attempt, MAX_SKIPPED, Store, StoredPuzzle, day_start, now_ms};
 
 /// How long a person waits for the store's answer about a puzzle.
@@ -35,31 +36,6 @@ pub struct Daily {
 /// One read of the day's puzzle: the day's start, when it was read, and
 /// the puzzle's id and words (`None`: none, or the read failed).
 type DailyRead = (i64, i64, Option<(String, DailyWords)>);
-
-/// The day's puzzle in words: its game and task ("Connect Four, win in
-/// 2"), made in the reader's language ([`DailyWords::words`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DailyWords {
-    kind: Option<crate::game::GameKind>,
-    /// `None`: hold (the only move); `Some(None)`: a win; `Some(n)`: a
-    /// win in `n`.
-    win: Option<Option<i64>>,
-}
-
-impl DailyWords {
-    pub fn words(&self, lang: crate::lang::Lang) -> String {
-        let game = self
-            .kind
-            .map(|k| crate::session::words::game_name(lang, k))
-            .unwrap_or_default();
-        let what = match self.win {
-            None => lang.text("daily-hold"),
-            Some(Some(n)) => lang.text_with("daily-win-in", &[("count", n.into())]),
-            Some(None) => lang.text("daily-win"),
-        };
-        format!("{game}, {what}")
-    }
-}
 
 impl Daily {
     /// The day's puzzle: `(id, words)`, read from the store once a day

@@ -74,7 +74,7 @@ struct RemoteState {
     /// Invitations received, the one shown first (bounded by the lobby).
     invitations: std::collections::VecDeque<crate::protocol::Invitation>,
     /// The day's puzzle in words, for the lobby's header.
-    daily: Option<String>,
+    daily: Option<words::DailyWords>,
 }
 
 pub struct Session {
@@ -647,7 +647,7 @@ impl Session {
 
     /// Remote: the day's puzzle in words (`None`: no puzzles), for the
     /// lobby's header.
-    pub fn set_daily(&mut self, daily: Option<String>) -> Output {
+    pub fn set_daily(&mut self, daily: Option<words::DailyWords>) -> Output {
         match &mut self.remote {
             Some(r) if r.daily != daily => r.daily = daily,
             _ => return Output::default(),
@@ -865,7 +865,13 @@ impl Session {
                 fitted(p.frame(label, &r.stats, usize::from(cols)), cols)
             }
             (State::Lobby(l), Some(r)) => fitted(
-                l.frame(&r.opts, label, &r.stats, self.theme, r.daily.as_deref()),
+                l.frame(
+                    &r.opts,
+                    label,
+                    &r.stats,
+                    self.theme,
+                    r.daily.map(|d| d.words(self.lang)).as_deref(),
+                ),
                 cols,
             ),
             (State::Puzzle(p, _), _) => p.frame(self.theme, usize::from(self.screen.size().0)),

@@ -505,6 +505,31 @@ pub fn table_refused(lang: Lang, r: crate::table::Refused) -> String {
     })
 }
 
+/// The day's puzzle in words: its game and task ("Connect Four, win in
+/// 2"), made in the reader's language ([`DailyWords::words`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyWords {
+    pub kind: Option<crate::game::GameKind>,
+    /// `None`: hold (the only move); `Some(None)`: a win; `Some(n)`: a
+    /// win in `n`.
+    pub win: Option<Option<i64>>,
+}
+
+impl DailyWords {
+    pub fn words(&self, lang: crate::lang::Lang) -> String {
+        let game = self.kind.map(|k| game_name(lang, k)).unwrap_or_default();
+        let what = match self.win {
+            None => lang.text("daily-hold"),
+            Some(Some(n)) => lang.text_with("daily-win-in", &[("count", n.into())]),
+            Some(None) => lang.text("daily-win"),
+        };
+        lang.text_with(
+            "daily-puzzle",
+            &[("game", game.into()), ("task", what.into())],
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
